@@ -1,0 +1,128 @@
+//! SearchTree, the paper's running example (Sec. 2, Appendix A), as a Ferastrau benchmark.
+//!
+//! Target methods `add(x)` and `remove(x)` with `x` over the scope's `n` values; their inputs
+//! are (tree, x) pairs that Korat generates jointly. Outputs are compared by the set of
+//! elements (the abstraction); the postconditions are the paper's JML `ensures` clauses.
+
+pub mod invariant;
+pub mod space;
+pub mod tree;
+
+use ferastrau_worker::korat::{Candidate, Finitization};
+use ferastrau_worker::Benchmark;
+
+use invariant::{rep_ok, RealTree};
+use space::{decode_tree, render_tree, CandidateTree, Fields};
+pub use tree::SearchTree;
+
+/// The benchmark.
+pub struct SearchTreeBench;
+
+/// One call: the receiver and the argument.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub tree: SearchTree,
+    pub x: i64,
+}
+
+const METHODS: &[&str] = &["add", "remove"];
+
+impl SearchTreeBench {
+    /// The elements of a tree in order (the abstraction; the tree satisfies the invariant).
+    pub fn elements(t: &SearchTree) -> Vec<i64> {
+        fn go(t: &SearchTree, n: Option<usize>, out: &mut Vec<i64>) {
+            if let Some(n) = n {
+                go(t, t.nodes[n].left, out);
+                out.push(t.nodes[n].info);
+                go(t, t.nodes[n].right, out);
+            }
+        }
+        let mut v = Vec::new();
+        go(t, t.root, &mut v);
+        v
+    }
+}
+
+impl Benchmark for SearchTreeBench {
+    type Fields = Fields;
+    type Input = Call;
+    type Ret = bool;
+    type Abs = Vec<i64>;
+
+    fn methods(&self) -> &'static [&'static str] {
+        METHODS
+    }
+
+    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Fields) {
+        space::finitization(&format!("SearchTree_{}", METHODS[method]), scope, true)
+    }
+
+    fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        rep_ok(&mut CandidateTree { c, f })
+    }
+
+    fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
+        let x = c.int(f.arg.expect("method finitizations carry the argument"), 0);
+        Call {
+            tree: decode_tree(c, f),
+            x,
+        }
+    }
+
+    fn run(&self, method: usize, input: &mut Call) -> bool {
+        match method {
+            0 => input.tree.add(input.x),
+            _ => input.tree.remove(input.x),
+        }
+    }
+
+    fn invariant(&self, input: &Call) -> bool {
+        rep_ok(&mut RealTree(&input.tree))
+    }
+
+    fn abstraction(&self, input: &Call) -> Vec<i64> {
+        Self::elements(&input.tree)
+    }
+
+    fn postcondition(
+        &self,
+        method: usize,
+        pre: &Call,
+        post: &Call,
+        ret: &bool,
+    ) -> Result<(), String> {
+        if !self.invariant(post) {
+            return Err("the post-state violates the invariant".into());
+        }
+        let was_in = Self::elements(&pre.tree).contains(&pre.x);
+        let is_in = Self::elements(&post.tree).contains(&pre.x);
+        match method {
+            // ensures repOk() && contains(info) && \result == !\old(contains(info))
+            0 if !is_in => Err(format!("{} is absent after add", pre.x)),
+            0 if *ret == was_in => Err(format!(
+                "add returned {ret} but {} was {}present",
+                pre.x,
+                if was_in { "" } else { "not " }
+            )),
+            // ensures repOk() && !contains(info) && \result == \old(contains(info))
+            1 if is_in => Err(format!("{} is still present after remove", pre.x)),
+            1 if *ret != was_in => Err(format!(
+                "remove returned {ret} but {} was {}present",
+                pre.x,
+                if was_in { "" } else { "not " }
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn render(&self, method: usize, input: &Call) -> String {
+        format!(
+            "{}({}) on {}",
+            METHODS[method],
+            input.x,
+            render_tree(&input.tree)
+        )
+    }
+}
+
+ferastrau_worker::export!(SearchTreeBench);

@@ -1,0 +1,59 @@
+//! The one trait a benchmark crate implements.
+
+use std::fmt::Debug;
+
+use korat::{Candidate, Finitization};
+
+/// A data-structure benchmark: its target methods, how Korat generates their inputs, and how
+/// to run and judge a call.
+///
+/// The class invariant is written once, generically over a read-only view, and used both by
+/// [`Benchmark::precondition`] (on Korat's candidates, whose reads drive the search) and by
+/// [`Benchmark::invariant`] (on real post-states). Methods are numbered by their position in
+/// [`Benchmark::methods`].
+pub trait Benchmark: Send + Sync + 'static {
+    /// Field ids resolved from a finitization, so the precondition never looks a name up.
+    type Fields: Send + Sync;
+    /// One call's receiver and arguments in the benchmark's real (arena) form.
+    type Input: Clone + Send;
+    /// A call's return value.
+    type Ret: PartialEq + Debug + Send;
+    /// The abstraction of a post-state (e.g. the set of elements), compared with `==`.
+    type Abs: PartialEq + Debug + Send;
+
+    /// Names of the target methods, in a fixed order.
+    fn methods(&self) -> &'static [&'static str];
+
+    /// The finitization of `method`'s inputs at `scope` (the root object holds the receiver
+    /// and the arguments) with the field ids the precondition and the decoder use.
+    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Self::Fields);
+
+    /// `method`'s precondition on a candidate: the class invariant plus whatever the method
+    /// requires of its arguments.
+    fn precondition(&self, method: usize, fields: &Self::Fields, c: &mut Candidate<'_>) -> bool;
+
+    /// Builds the real input from a valid candidate.
+    fn decode(&self, method: usize, fields: &Self::Fields, c: &mut Candidate<'_>) -> Self::Input;
+
+    /// Runs `method` on `input`, leaving the post-state in it.
+    fn run(&self, method: usize, input: &mut Self::Input) -> Self::Ret;
+
+    /// The class invariant on a real (post-)state: the same function Korat runs.
+    fn invariant(&self, input: &Self::Input) -> bool;
+
+    /// The abstract value of a state; only called on states that satisfy the invariant.
+    fn abstraction(&self, input: &Self::Input) -> Self::Abs;
+
+    /// `method`'s postcondition (the paper's JML `ensures`), given the pre-state, the
+    /// post-state and the return value. `Err` describes the violation.
+    fn postcondition(
+        &self,
+        method: usize,
+        pre: &Self::Input,
+        post: &Self::Input,
+        ret: &Self::Ret,
+    ) -> Result<(), String>;
+
+    /// A readable rendering of an input, e.g. `(2 (1) (3)), x = 4`.
+    fn render(&self, method: usize, input: &Self::Input) -> String;
+}

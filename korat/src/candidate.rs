@@ -1,0 +1,143 @@
+//! Candidates: a state vector seen as an object graph. While the search runs the predicate,
+//! every first read of a field is recorded on the access list (the paper's field stack); a
+//! candidate made from a stored state vector reads without recording, which is how a valid
+//! input is turned into the benchmark's real structure.
+
+use crate::finitization::{FieldId, Finitization, Value};
+
+/// The access list of the search, with what isomorphism breaking needs about it.
+pub(crate) struct Recorder {
+    pub stack: Vec<u32>,
+    on_stack: Vec<bool>,
+    nclasses: usize,
+    /// Row `k` (of `nclasses` entries) holds, for each class, the largest object index held by
+    /// the slots at positions `< k` of the stack (-1 if none). A slot's value only changes
+    /// while it is the top, so a row stays valid as long as its position is on the stack.
+    prefix_max: Vec<i32>,
+}
+
+impl Recorder {
+    pub fn new(slots: usize, nclasses: usize) -> Self {
+        Recorder {
+            stack: Vec::with_capacity(slots),
+            on_stack: vec![false; slots],
+            nclasses,
+            prefix_max: Vec::with_capacity((slots + 1) * nclasses),
+        }
+    }
+
+    /// Appends slot `s` to the access list unless it is already there.
+    #[inline(always)]
+    pub fn note(&mut self, fin: &Finitization, state: &[u32], s: usize) {
+        if self.on_stack[s] {
+            return;
+        }
+        self.push(fin, state, s);
+    }
+
+    #[inline(never)]
+    fn push(&mut self, fin: &Finitization, state: &[u32], s: usize) {
+        self.on_stack[s] = true;
+        let k = self.stack.len();
+        let nc = self.nclasses;
+        if k == 0 {
+            self.prefix_max.clear();
+            self.prefix_max.resize(nc, -1);
+        } else {
+            let below = self.stack[k - 1] as usize;
+            let e = fin.tables[below][state[below] as usize];
+            self.prefix_max.truncate(k * nc);
+            self.prefix_max.extend_from_within((k - 1) * nc..k * nc);
+            if e.class != u16::MAX {
+                let m = &mut self.prefix_max[k * nc + e.class as usize];
+                *m = (*m).max(e.index as i32);
+            }
+        }
+        self.stack.push(s as u32);
+    }
+
+    pub fn pop(&mut self) {
+        if let Some(s) = self.stack.pop() {
+            self.on_stack[s as usize] = false;
+        }
+    }
+
+    /// The largest index into `class` held by a slot below the top of the stack (-1 if none).
+    #[inline(always)]
+    pub fn max_before_top(&self, class: u16) -> i32 {
+        let k = self.stack.len() - 1;
+        self.prefix_max[k * self.nclasses + class as usize]
+    }
+}
+
+/// A candidate input: a finitization plus a state vector. Reads through the accessors below;
+/// during the search they also record the field access order that drives backtracking.
+pub struct Candidate<'a> {
+    fin: &'a Finitization,
+    state: &'a [u32],
+    rec: Option<&'a mut Recorder>,
+}
+
+impl<'a> Candidate<'a> {
+    /// A read-only candidate over a stored state vector (e.g. a valid input to decode).
+    pub fn new(fin: &'a Finitization, state: &'a [u32]) -> Self {
+        assert_eq!(
+            state.len(),
+            fin.slots(),
+            "state vector does not fit the finitization"
+        );
+        Candidate {
+            fin,
+            state,
+            rec: None,
+        }
+    }
+
+    pub(crate) fn recording(
+        fin: &'a Finitization,
+        state: &'a [u32],
+        rec: &'a mut Recorder,
+    ) -> Self {
+        Candidate {
+            fin,
+            state,
+            rec: Some(rec),
+        }
+    }
+
+    /// The value of field `f` of object `obj` (its index within the field's class).
+    #[inline(always)]
+    pub fn get(&mut self, f: FieldId, obj: u32) -> Value {
+        let s = f.slot(obj);
+        if let Some(rec) = self.rec.as_deref_mut() {
+            rec.note(self.fin, self.state, s);
+        }
+        self.fin.tables[s][self.state[s] as usize].value
+    }
+
+    /// An object-valued field: the target's index within its class, `None` for null.
+    #[inline(always)]
+    pub fn obj(&mut self, f: FieldId, obj: u32) -> Option<u32> {
+        self.get(f, obj).obj()
+    }
+
+    /// An integer-valued field. Panics if the slot holds null or an object: the finitization
+    /// and the predicate disagree, which is a bug in the benchmark.
+    #[inline(always)]
+    pub fn int(&mut self, f: FieldId, obj: u32) -> i64 {
+        match self.get(f, obj) {
+            Value::Int(v) => v,
+            other => panic!("field {f:?} of object {obj} holds {other}, not an integer"),
+        }
+    }
+
+    /// The finitization this candidate lives in.
+    pub fn finitization(&self) -> &'a Finitization {
+        self.fin
+    }
+
+    /// The state vector (domain indices per slot).
+    pub fn state(&self) -> &'a [u32] {
+        self.state
+    }
+}

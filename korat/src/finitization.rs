@@ -1,0 +1,420 @@
+//! Finitizations: the bounds that turn a predicate's input into a finite state space.
+//!
+//! A finitization declares *classes* (object pools of a fixed size), each with *fields* whose
+//! *field domain* is a union of parts: `null`, the objects of a class, or an integer range.
+//! Class 0 is the *root class*: exactly one object, whose fields hold a method's receiver and
+//! arguments (the paper's `SearchTree_remove { This, info }`).
+//!
+//! The state space has one *slot* per (object, field), ordered by class (declaration order),
+//! then object index, then field (declaration order) — the order the original Korat uses, which
+//! the candidate counts depend on.
+
+use std::fmt;
+
+/// A class (object pool) of a finitization. Class 0 is the root class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(pub u16);
+
+/// The root class: one object holding the receiver and the arguments.
+pub const ROOT: ClassId = ClassId(0);
+
+/// A field of a class, resolved to slot arithmetic so that reading it on a candidate is one
+/// multiply-add: `slot = base + object * stride + offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FieldId {
+    pub(crate) class: u16,
+    pub(crate) base: u32,
+    pub(crate) stride: u32,
+    pub(crate) offset: u32,
+}
+
+impl FieldId {
+    /// The slot of this field in object `obj` of its class.
+    #[inline(always)]
+    pub fn slot(self, obj: u32) -> usize {
+        (self.base + obj * self.stride + self.offset) as usize
+    }
+
+    /// The class that declares this field.
+    pub fn class(self) -> ClassId {
+        ClassId(self.class)
+    }
+
+    /// The field's position among its class's fields (declaration order).
+    pub fn index(self) -> usize {
+        self.offset as usize
+    }
+}
+
+/// A value a slot can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Null,
+    /// Object `index` of `class`.
+    Obj(ClassId, u32),
+    Int(i64),
+}
+
+impl Value {
+    /// The object index if this is an object (of any class).
+    pub fn obj(self) -> Option<u32> {
+        match self {
+            Value::Obj(_, i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The integer, or `None` for null and objects.
+    pub fn int(self) -> Option<i64> {
+        match self {
+            Value::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => write!(f, "null"),
+            Value::Obj(c, i) => write!(f, "#{}.{}", c.0, i),
+            Value::Int(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// One part of a field domain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    Null,
+    Objects(ClassId),
+    Ints(i64, i64),
+}
+
+/// A field domain: an ordered union of parts. Korat enumerates a slot's values in this order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Domain(pub Vec<Part>);
+
+impl Domain {
+    /// `null` followed by the objects of `class` — the usual domain of a nullable link.
+    pub fn nullable(class: ClassId) -> Self {
+        Domain(vec![Part::Null, Part::Objects(class)])
+    }
+    /// The objects of `class`, without null.
+    pub fn objects(class: ClassId) -> Self {
+        Domain(vec![Part::Objects(class)])
+    }
+    /// The integers `lo..=hi`.
+    pub fn ints(lo: i64, hi: i64) -> Self {
+        Domain(vec![Part::Ints(lo, hi)])
+    }
+    /// Only `null`.
+    pub fn null() -> Self {
+        Domain(vec![Part::Null])
+    }
+    /// This domain followed by `other`'s parts.
+    pub fn or(mut self, other: Domain) -> Self {
+        self.0.extend(other.0);
+        self
+    }
+}
+
+/// One entry of a slot's concrete domain: the value and, for objects, its class and index
+/// within the class (what isomorphism breaking compares).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub value: Value,
+    /// Class of an object entry, `u16::MAX` for null and integers (never iso-broken).
+    pub class: u16,
+    /// Index of the object within its class; 0 otherwise.
+    pub index: u32,
+    /// Index in the slot's table of the last entry of this entry's class segment.
+    pub segment_end: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ClassSpec {
+    pub name: String,
+    pub count: u32,
+    pub fields: Vec<(String, Domain)>,
+    /// For array classes: number of leading non-element fields (the length field is the first);
+    /// element `k` is reachable only when `k < length`.
+    pub array: Option<ArraySpec>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArraySpec {
+    /// Field index of the length.
+    pub length_field: u32,
+    /// Field index of element 0; elements are consecutive.
+    pub first_element: u32,
+    /// Number of element fields per element (1 for plain arrays).
+    pub element_width: u32,
+}
+
+/// Builds a [`Finitization`]. Declare classes and fields, then [`FinitizationBuilder::build`].
+#[derive(Clone, Debug)]
+pub struct FinitizationBuilder {
+    classes: Vec<ClassSpec>,
+}
+
+impl FinitizationBuilder {
+    /// A finitization whose root class is called `root_name` (one object).
+    pub fn new(root_name: &str) -> Self {
+        FinitizationBuilder {
+            classes: vec![ClassSpec {
+                name: root_name.to_string(),
+                count: 1,
+                fields: Vec::new(),
+                array: None,
+            }],
+        }
+    }
+
+    /// Declares a class of `count` objects.
+    pub fn class(&mut self, name: &str, count: u32) -> ClassId {
+        self.classes.push(ClassSpec {
+            name: name.to_string(),
+            count,
+            fields: Vec::new(),
+            array: None,
+        });
+        ClassId((self.classes.len() - 1) as u16)
+    }
+
+    /// Declares a field of `class` with the given domain. Returns its position; resolve it to a
+    /// [`FieldId`] with [`Finitization::field`] after building (or use the builder's `fields`).
+    pub fn field(&mut self, class: ClassId, name: &str, domain: Domain) -> usize {
+        let c = &mut self.classes[class.0 as usize];
+        assert!(
+            c.array.is_none() || c.fields.is_empty(),
+            "array classes take their fields from `array`"
+        );
+        c.fields.push((name.to_string(), domain));
+        c.fields.len() - 1
+    }
+
+    /// Declares an array class: `count` arrays, each with a `length` field over `length` and
+    /// `max_len` element groups of `element` fields (one field for a plain array, several for
+    /// an array of records stored inline). Elements at or past the length are unreachable.
+    pub fn array(
+        &mut self,
+        name: &str,
+        count: u32,
+        length: Domain,
+        max_len: u32,
+        element: &[(&str, Domain)],
+    ) -> ClassId {
+        let mut fields = vec![("length".to_string(), length)];
+        for k in 0..max_len {
+            for (fname, d) in element {
+                fields.push((format!("{fname}[{k}]"), d.clone()));
+            }
+        }
+        self.classes.push(ClassSpec {
+            name: name.to_string(),
+            count,
+            fields,
+            array: Some(ArraySpec {
+                length_field: 0,
+                first_element: 1,
+                element_width: element.len() as u32,
+            }),
+        });
+        ClassId((self.classes.len() - 1) as u16)
+    }
+
+    /// Freezes the declarations into a state space.
+    pub fn build(self) -> Finitization {
+        Finitization::from_classes(self.classes)
+    }
+}
+
+/// A frozen finitization: classes, slots and each slot's concrete domain table.
+#[derive(Clone, Debug)]
+pub struct Finitization {
+    pub(crate) classes: Vec<ClassSpec>,
+    /// First slot of each class.
+    pub(crate) class_base: Vec<u32>,
+    /// For each slot: (class, object, field).
+    pub(crate) slot_owner: Vec<(u16, u32, u32)>,
+    /// For each slot: its domain table.
+    pub(crate) tables: Vec<std::sync::Arc<[Entry]>>,
+}
+
+impl Finitization {
+    fn from_classes(classes: Vec<ClassSpec>) -> Self {
+        assert_eq!(classes[0].count, 1, "the root class has exactly one object");
+        let mut class_base = Vec::with_capacity(classes.len());
+        let mut slot_owner = Vec::new();
+        let mut tables = Vec::new();
+        for (ci, c) in classes.iter().enumerate() {
+            class_base.push(slot_owner.len() as u32);
+            let per_field: Vec<std::sync::Arc<[Entry]>> = c
+                .fields
+                .iter()
+                .map(|(name, d)| {
+                    let t = table(&classes, d);
+                    assert!(
+                        !t.is_empty(),
+                        "field {}.{} has an empty domain",
+                        c.name,
+                        name
+                    );
+                    t.into()
+                })
+                .collect();
+            for o in 0..c.count {
+                for (fi, t) in per_field.iter().enumerate() {
+                    slot_owner.push((ci as u16, o, fi as u32));
+                    tables.push(t.clone());
+                }
+            }
+        }
+        Finitization {
+            classes,
+            class_base,
+            slot_owner,
+            tables,
+        }
+    }
+
+    /// The field called `name` of `class`. Panics with the known names if there is none: a
+    /// misspelt field is a bug in the benchmark's own code.
+    pub fn field(&self, class: ClassId, name: &str) -> FieldId {
+        let c = &self.classes[class.0 as usize];
+        let offset = c
+            .fields
+            .iter()
+            .position(|(n, _)| n == name)
+            .unwrap_or_else(|| {
+                let names: Vec<&str> = c.fields.iter().map(|(n, _)| n.as_str()).collect();
+                panic!("class {} has no field {name:?} (has {names:?})", c.name)
+            });
+        self.field_at(class, offset)
+    }
+
+    /// The field at position `offset` of `class`.
+    pub fn field_at(&self, class: ClassId, offset: usize) -> FieldId {
+        let c = &self.classes[class.0 as usize];
+        FieldId {
+            class: class.0,
+            base: self.class_base[class.0 as usize],
+            stride: c.fields.len() as u32,
+            offset: offset as u32,
+        }
+    }
+
+    /// For an array class: the field of element `k`'s `part`-th component.
+    pub fn element(&self, class: ClassId, k: u32, part: u32) -> FieldId {
+        let a = self.classes[class.0 as usize]
+            .array
+            .expect("element() needs an array class");
+        self.field_at(
+            class,
+            (a.first_element + k * a.element_width + part) as usize,
+        )
+    }
+
+    /// Number of slots (the length of a state vector).
+    pub fn slots(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Number of values slot `s` can take.
+    pub fn domain_size(&self, s: usize) -> usize {
+        self.tables[s].len()
+    }
+
+    /// The value of slot `s` at domain index `i`.
+    pub fn value(&self, s: usize, i: u32) -> Value {
+        self.tables[s][i as usize].value
+    }
+
+    /// Number of objects of `class`.
+    pub fn count(&self, class: ClassId) -> u32 {
+        self.classes[class.0 as usize].count
+    }
+
+    /// Number of classes (the root included).
+    pub fn class_count(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// Name of `class`.
+    pub fn class_name(&self, class: ClassId) -> &str {
+        &self.classes[class.0 as usize].name
+    }
+
+    /// Human-readable name of slot `s`, e.g. `Node#1.left`.
+    pub fn slot_name(&self, s: usize) -> String {
+        let (c, o, f) = self.slot_owner[s];
+        let cls = &self.classes[c as usize];
+        format!("{}#{}.{}", cls.name, o, cls.fields[f as usize].0)
+    }
+
+    /// log2 of the size of the whole state space (the product of all domain sizes).
+    pub fn state_space_log2(&self) -> f64 {
+        self.tables.iter().map(|t| (t.len() as f64).log2()).sum()
+    }
+
+    /// The slots of the fields of object `obj` of `class` that are reachable when the object
+    /// is: all of them, except array elements at or past the array's current length.
+    pub(crate) fn live_fields(
+        &self,
+        class: u16,
+        obj: u32,
+        state: &[u32],
+    ) -> std::ops::Range<usize> {
+        let c = &self.classes[class as usize];
+        let base = (self.class_base[class as usize] + obj * c.fields.len() as u32) as usize;
+        let mut end = base + c.fields.len();
+        if let Some(a) = c.array {
+            let ls = base + a.length_field as usize;
+            let len = self.tables[ls][state[ls] as usize]
+                .value
+                .int()
+                .unwrap_or(0)
+                .max(0) as usize;
+            end = end.min(base + (a.first_element + a.element_width * len as u32) as usize);
+        }
+        base..end
+    }
+}
+
+fn table(classes: &[ClassSpec], d: &Domain) -> Vec<Entry> {
+    let mut t = Vec::new();
+    for part in &d.0 {
+        match *part {
+            Part::Null => t.push(Entry {
+                value: Value::Null,
+                class: u16::MAX,
+                index: 0,
+                segment_end: t.len() as u32,
+            }),
+            Part::Ints(lo, hi) => {
+                for v in lo..=hi {
+                    t.push(Entry {
+                        value: Value::Int(v),
+                        class: u16::MAX,
+                        index: 0,
+                        segment_end: t.len() as u32,
+                    })
+                }
+            }
+            Part::Objects(c) => {
+                let n = classes[c.0 as usize].count;
+                let start = t.len() as u32;
+                for i in 0..n {
+                    t.push(Entry {
+                        value: Value::Obj(c, i),
+                        class: c.0,
+                        index: i,
+                        segment_end: start + n - 1,
+                    })
+                }
+            }
+        }
+    }
+    t
+}

@@ -1,0 +1,109 @@
+//! A set of object ids that remembers insertion order, without allocating for small graphs.
+//!
+//! Invariants walk structures (breadth-first with a visited set, say) on every candidate; an
+//! allocation per call would cost more than the rest of the predicate. Ids below 128 live in a
+//! bit mask and an inline array; larger ids or more than [`INLINE`] members spill to the heap,
+//! which only happens on the real structures a faulty mutant builds.
+
+/// Members kept inline before spilling.
+pub const INLINE: usize = 32;
+
+/// Insertion-ordered set of small integer ids (object indices).
+#[derive(Clone, Debug)]
+pub struct Visited {
+    bits: u128,
+    inline: [u32; INLINE],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl Default for Visited {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Visited {
+    pub fn new() -> Self {
+        Visited {
+            bits: 0,
+            inline: [0; INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    /// Adds `id`; false if it was already present (Java's `Set.add`).
+    #[inline]
+    pub fn insert(&mut self, id: u32) -> bool {
+        if id < 128 {
+            let m = 1u128 << id;
+            if self.bits & m != 0 {
+                return false;
+            }
+            self.bits |= m;
+        } else if self.contains_slow(id) {
+            return false;
+        }
+        if self.len < INLINE {
+            self.inline[self.len] = id;
+        } else {
+            self.spill.push(id);
+        }
+        self.len += 1;
+        true
+    }
+
+    /// Whether `id` is present.
+    #[inline]
+    pub fn contains(&self, id: u32) -> bool {
+        if id < 128 {
+            self.bits & (1u128 << id) != 0
+        } else {
+            self.contains_slow(id)
+        }
+    }
+
+    fn contains_slow(&self, id: u32) -> bool {
+        (0..self.len).any(|i| self.get(i) == id)
+    }
+
+    /// The `i`-th inserted id.
+    #[inline]
+    pub fn get(&self, i: usize) -> u32 {
+        if i < INLINE {
+            self.inline[i]
+        } else {
+            self.spill[i - INLINE]
+        }
+    }
+
+    /// Number of members.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_order_and_rejects_repeats_across_the_spill() {
+        let mut v = Visited::new();
+        let ids: Vec<u32> = (0..40).map(|i| (i * 37) % 300).collect();
+        for &i in &ids {
+            assert!(v.insert(i));
+        }
+        for &i in &ids {
+            assert!(!v.insert(i));
+            assert!(v.contains(i));
+        }
+        assert!(!v.contains(299));
+        assert_eq!((0..v.len()).map(|i| v.get(i)).collect::<Vec<_>>(), ids);
+    }
+}
