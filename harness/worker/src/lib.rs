@@ -6,7 +6,9 @@
 //! `ferastrau_main`, then talks to that process through the commands in [`worker_main`].
 
 mod benchmark;
+pub mod exec;
 mod generate;
+mod outputs;
 
 pub use benchmark::Benchmark;
 pub use korat;
@@ -25,7 +27,7 @@ macro_rules! export {
 }
 
 /// Usage of the worker process; the harness is its only intended caller.
-const USAGE: &str = "usage: worker describe | worker generate --scope N [--print K] [--no-pruning] [--no-isomorphism-breaking]";
+const USAGE: &str = "usage: worker describe | worker generate --scope N [--print K] [--no-pruning] [--no-isomorphism-breaking] | worker outputs --scope N --mutant M [--clock-ms T]";
 
 /// The worker process's `main`: reads a command from the arguments, writes JSON lines to
 /// stdout, exits non-zero with a one-line message on stderr for a bad command.
@@ -38,8 +40,8 @@ pub fn worker_main<B: Benchmark>(bench: B) {
 }
 
 fn dispatch<B: Benchmark>(bench: &B, args: &[String]) -> Result<(), String> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    // Not locked for the whole command: a watchdog thread may need to print.
+    let mut out = std::io::BufWriter::new(std::io::stdout());
     match args.first().map(String::as_str) {
         Some("describe") => {
             let d = serde_json::json!({ "methods": bench.methods() });
@@ -56,6 +58,20 @@ fn dispatch<B: Benchmark>(bench: &B, args: &[String]) -> Result<(), String> {
             generate::generate(bench, scope as u32, print as usize, opts, &mut out)
                 .map_err(|e| e.to_string())
         }
+        Some("outputs") => {
+            let flags = Flags::parse(&args[1..])?;
+            let scope = flags.number("--scope")?.ok_or("outputs needs --scope")?;
+            let mutant = flags.number("--mutant")?.unwrap_or(0);
+            let clock = flags.number("--clock-ms")?.unwrap_or(2000);
+            outputs::outputs(
+                bench,
+                scope as u32,
+                mutant as u32,
+                std::time::Duration::from_millis(clock),
+                &mut out,
+            )
+            .map_err(|e| e.to_string())
+        }
         _ => Err(USAGE.to_string()),
     }
 }
@@ -67,7 +83,7 @@ impl<'a> Flags<'a> {
     fn parse(args: &'a [String]) -> Result<Self, String> {
         if let Some(a) = args
             .iter()
-            .find(|a| !a.starts_with("--") && !a.parse::<u64>().is_ok())
+            .find(|a| !a.starts_with("--") && a.parse::<u64>().is_err())
         {
             return Err(format!("unexpected argument {a:?}; {USAGE}"));
         }

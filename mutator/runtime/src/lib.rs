@@ -4,22 +4,33 @@
 //! (if any) is switched on. The worker process runs one mutant at a time, single-threaded, so
 //! process-wide relaxed atomics are enough: a relaxed load compiles to a plain load.
 //!
-//! The same rewrite inserts coverage probes ([`cover`]), counted only while coverage is
-//! switched on, and budget ticks ([`tick`]) at every loop iteration and function entry of the
-//! mutated code: a mutant that runs more than its budget of ticks panics with
-//! [`BudgetExceeded`], a deterministic stand-in for a wall-clock timeout.
+//! The same rewrite inserts coverage probes ([`cover`], and for branches [`branch`],
+//! [`probe_iter`] and [`probe_try`]), counted only while coverage is switched on, and budget
+//! ticks ([`tick`]) at every loop iteration and function entry of the mutated code: a mutant
+//! that runs more than its budget of ticks panics with [`BudgetExceeded`], a deterministic
+//! stand-in for a wall-clock timeout.
+//!
+//! With coverage off, a probe is one relaxed load and a predictable branch; the counting
+//! itself is out of line ([`record`] is `#[cold]`).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Mutant ids start at 1; 0 means "the original program".
 pub const ORIGINAL: u32 = 0;
 
+/// Probes with ids below this are counted in a static array, without locks; the rest (only
+/// for unusually large programs) in a vector behind a mutex.
+const FAST_PROBES: usize = 1 << 14;
+
 static ACTIVE: AtomicU32 = AtomicU32::new(ORIGINAL);
 static COVERAGE_ON: AtomicBool = AtomicBool::new(false);
 static TICKS: AtomicU64 = AtomicU64::new(0);
 static BUDGET: AtomicU64 = AtomicU64::new(u64::MAX);
-static HITS: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+static HITS: [AtomicU64; FAST_PROBES] = [const { AtomicU64::new(0) }; FAST_PROBES];
+/// One more than the largest fast probe id hit since the last [`take_coverage`]: bounds its scan.
+static HIT_END: AtomicUsize = AtomicUsize::new(0);
+static OVERFLOW: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 
 /// The active mutant (0 for none).
 #[inline(always)]
@@ -40,14 +51,32 @@ pub fn cover(id: u32) {
     }
 }
 
-#[cold]
-fn record(id: u32) {
-    let mut hits = HITS.lock().unwrap_or_else(|e| e.into_inner());
-    let i = id as usize;
-    if hits.len() <= i {
-        hits.resize(i + 1, 0);
+/// A two-way branch on `cond`: counts probe `if_true` or `if_false` (if coverage is on) and
+/// returns `cond` unchanged. Wraps `if` and `while` conditions and the left operand of
+/// `&&`/`||`.
+#[inline(always)]
+pub fn branch(cond: bool, if_true: u32, if_false: u32) -> bool {
+    if COVERAGE_ON.load(Relaxed) {
+        record(if cond { if_true } else { if_false });
     }
-    hits[i] += 1;
+    cond
+}
+
+#[cold]
+#[inline(never)]
+fn record(id: u32) {
+    let i = id as usize;
+    if i < FAST_PROBES {
+        HITS[i].fetch_add(1, Relaxed);
+        HIT_END.fetch_max(i + 1, Relaxed);
+    } else {
+        let mut hits = OVERFLOW.lock().unwrap_or_else(|e| e.into_inner());
+        let j = i - FAST_PROBES;
+        if hits.len() <= j {
+            hits.resize(j + 1, 0);
+        }
+        hits[j] += 1;
+    }
 }
 
 /// Switches coverage counting on or off.
@@ -55,17 +84,96 @@ pub fn set_coverage(on: bool) {
     COVERAGE_ON.store(on, Relaxed);
 }
 
-/// Probe ids hit at least once since the last [`take_coverage`], and clears the counts.
+/// Probe ids hit at least once since the last [`take_coverage`], in increasing order, and
+/// clears the counts.
 pub fn take_coverage() -> Vec<u32> {
-    let mut hits = HITS.lock().unwrap_or_else(|e| e.into_inner());
-    let ids = hits
+    let end = HIT_END.swap(0, Relaxed);
+    let mut ids: Vec<u32> = HITS[..end]
         .iter()
         .enumerate()
-        .filter(|(_, &n)| n > 0)
+        .filter(|(_, n)| n.swap(0, Relaxed) > 0)
         .map(|(i, _)| i as u32)
         .collect();
-    hits.clear();
+    let mut overflow = OVERFLOW.lock().unwrap_or_else(|e| e.into_inner());
+    ids.extend(
+        overflow
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(j, _)| (j + FAST_PROBES) as u32),
+    );
+    overflow.clear();
     ids
+}
+
+/// An iterator that counts probe `exhausted` when its inner iterator runs out: the exit
+/// outcome of a `for` loop (the loop-again outcome is a [`cover`] at the top of its body).
+pub struct Probed<I> {
+    inner: I,
+    exhausted: u32,
+}
+
+impl<I: Iterator> Iterator for Probed<I> {
+    type Item = I::Item;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<I::Item> {
+        let next = self.inner.next();
+        if next.is_none() {
+            cover(self.exhausted);
+        }
+        next
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+/// Wraps the iterable of a `for` loop, see [`Probed`].
+#[inline(always)]
+pub fn probe_iter<I: IntoIterator>(iterable: I, exhausted: u32) -> Probed<I::IntoIter> {
+    Probed {
+        inner: iterable.into_iter(),
+        exhausted,
+    }
+}
+
+/// Values that the `?` operator either unwraps (continue) or returns early with.
+pub trait TryOutcome {
+    /// Whether `?` continues with the unwrapped value.
+    fn continues(&self) -> bool;
+}
+
+impl<T> TryOutcome for Option<T> {
+    fn continues(&self) -> bool {
+        self.is_some()
+    }
+}
+
+impl<T, E> TryOutcome for Result<T, E> {
+    fn continues(&self) -> bool {
+        self.is_ok()
+    }
+}
+
+impl<B, C> TryOutcome for std::ops::ControlFlow<B, C> {
+    fn continues(&self) -> bool {
+        self.is_continue()
+    }
+}
+
+/// The two outcomes of `value?`: counts `continues` or `returns`, then hands the value on.
+#[inline(always)]
+pub fn probe_try<T: TryOutcome>(value: T, continues: u32, returns: u32) -> T {
+    if COVERAGE_ON.load(Relaxed) {
+        record(if value.continues() {
+            continues
+        } else {
+            returns
+        });
+    }
+    value
 }
 
 /// The panic payload of a run that exceeded its tick budget.
@@ -119,8 +227,20 @@ mod tests {
         cover(3);
         cover(5);
         cover(3);
-        assert_eq!(take_coverage(), vec![3, 5]);
+        cover(FAST_PROBES as u32 + 2);
+        assert_eq!(take_coverage(), vec![3, 5, FAST_PROBES as u32 + 2]);
+        assert!(take_coverage().is_empty(), "taking clears the counts");
+
+        assert!(branch(true, 10, 11));
+        assert!(!branch(false, 12, 13));
+        let sum: u32 = probe_iter(1..3, 14).sum();
+        assert_eq!(sum, 3);
+        assert_eq!(probe_try(Some(1), 15, 16), Some(1));
+        assert_eq!(probe_try(Err::<(), _>(2), 17, 18), Err(2));
+        assert_eq!(take_coverage(), vec![10, 13, 14, 15, 18]);
         set_coverage(false);
+        assert!(branch(true, 19, 20));
+        assert!(take_coverage().is_empty());
 
         start_run(10);
         for _ in 0..10 {

@@ -1,0 +1,119 @@
+//! `ferastrau generate`: Korat's figures per scope and method, and a look at the inputs.
+
+use std::ops::RangeInclusive;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use crate::locate::BenchmarkCrate;
+use crate::worker::Worker;
+
+/// One line of the worker's `generate` output.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Line {
+    Input { method: String, text: String },
+    Method(MethodStats),
+}
+
+/// Korat's figures for one method at one scope.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct MethodStats {
+    pub method: String,
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub seconds: f64,
+    pub state_space_log2: f64,
+}
+
+/// Korat's figures for one scope: the totals over the methods and the breakdown.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScopeStats {
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub seconds: f64,
+    pub methods: Vec<MethodStats>,
+    /// The first inputs of each method, rendered (only with `--print`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Example {
+    pub method: String,
+    pub text: String,
+}
+
+/// Runs Korat for every scope through the benchmark's worker.
+pub fn generate(
+    worker: &Worker,
+    scopes: RangeInclusive<u32>,
+    print: usize,
+    mut progress: impl FnMut(&ScopeStats),
+) -> Result<Vec<ScopeStats>> {
+    let mut all = Vec::new();
+    for scope in scopes {
+        let lines: Vec<Line> = worker.lines(&[
+            "generate".into(),
+            "--scope".into(),
+            scope.to_string(),
+            "--print".into(),
+            print.to_string(),
+        ])?;
+        let mut s = ScopeStats {
+            scope,
+            inputs: 0,
+            candidates: 0,
+            seconds: 0.0,
+            methods: Vec::new(),
+            examples: Vec::new(),
+        };
+        for l in lines {
+            match l {
+                Line::Input { method, text } => s.examples.push(Example { method, text }),
+                Line::Method(m) => {
+                    s.inputs += m.inputs;
+                    s.candidates += m.candidates;
+                    s.seconds += m.seconds;
+                    s.methods.push(m);
+                }
+            }
+        }
+        progress(&s);
+        all.push(s);
+    }
+    Ok(all)
+}
+
+/// The table `generate` prints: a row per method and a total row per scope.
+pub fn render_table(bench: &BenchmarkCrate, stats: &[ScopeStats]) -> String {
+    let mut t = format!(
+        "Korat generation for {}\n{:>5}  {:<14} {:>10} {:>12} {:>9} {:>13}\n",
+        bench.name, "scope", "method", "inputs", "candidates", "seconds", "cand./second"
+    );
+    for s in stats {
+        let mut row = |name: &str, inputs: u64, cands: u64, secs: f64| {
+            let rate = if secs > 0.0 { cands as f64 / secs } else { 0.0 };
+            t.push_str(&format!(
+                "{:>5}  {:<14} {:>10} {:>12} {:>9.4} {:>13.0}\n",
+                s.scope, name, inputs, cands, secs, rate
+            ));
+        };
+        for m in &s.methods {
+            row(&m.method, m.inputs, m.candidates, m.seconds);
+        }
+        row("total", s.inputs, s.candidates, s.seconds);
+    }
+    t
+}
+
+/// The `--print` listing of one scope.
+pub fn render_examples(s: &ScopeStats) -> String {
+    let mut t = String::new();
+    for e in &s.examples {
+        t.push_str(&format!("scope {} {}\n", s.scope, e.text));
+    }
+    t
+}

@@ -1,0 +1,7 @@
+//! Ferastrau's harness: locating benchmark crates, building their worker processes, and the
+//! commands of the `ferastrau` binary.
+
+pub mod generate;
+pub mod locate;
+pub mod scopes;
+pub mod worker;

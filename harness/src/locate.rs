@@ -1,0 +1,119 @@
+//! Finding a benchmark crate: by name under the workspace's `benchmarks/`, or by path.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+/// The Ferastrau workspace this binary was built from (benchmarks and build caches live here).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the harness crate lives inside the workspace")
+        .to_path_buf()
+}
+
+/// A benchmark crate on disk.
+#[derive(Clone, Debug)]
+pub struct BenchmarkCrate {
+    /// The package name (`search_tree`).
+    pub name: String,
+    /// The library target's name, as Rust code refers to it.
+    pub lib_name: String,
+    /// The crate's directory (absolute).
+    pub dir: PathBuf,
+}
+
+/// Names of the built-in benchmarks (directories under `benchmarks/` with a Cargo.toml).
+pub fn known_benchmarks() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(workspace_root().join("benchmarks"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("Cargo.toml").is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Resolves `--benchmark NAME` or `--benchmark-path DIR` to a crate.
+pub fn locate(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate> {
+    let dir = match (name, path) {
+        (_, Some(p)) => p.to_path_buf(),
+        (Some(n), None) => {
+            let known = known_benchmarks();
+            if !known.iter().any(|k| k == n) {
+                bail!(
+                    "unknown benchmark {n:?}; known benchmarks: {} (or give --benchmark-path DIR)",
+                    known.join(", ")
+                );
+            }
+            workspace_root().join("benchmarks").join(n)
+        }
+        (None, None) => bail!("name a benchmark with --benchmark NAME or --benchmark-path DIR"),
+    };
+    inspect(&dir)
+}
+
+/// Checks that `dir` holds a Rust library crate that declares what Ferastrau needs.
+fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
+    let manifest = dir.join("Cargo.toml");
+    if !manifest.is_file() {
+        bail!(
+            "{} is not a benchmark crate: it has no Cargo.toml",
+            dir.display()
+        );
+    }
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    let meta = cargo_metadata::MetadataCommand::new()
+        .manifest_path(dir.join("Cargo.toml"))
+        .no_deps()
+        .exec()
+        .map_err(|e| {
+            let first = e
+                .to_string()
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .to_string();
+            anyhow::anyhow!("{} is not a valid crate: {first}", dir.display())
+        })?;
+    let pkg = meta
+        .packages
+        .iter()
+        .find(|p| p.manifest_path.as_std_path() == dir.join("Cargo.toml"))
+        .with_context(|| format!("{} holds no package", dir.display()))?;
+    let lib = pkg
+        .targets
+        .iter()
+        .find(|t| t.kind.iter().any(|k| k.to_string() == "lib"))
+        .with_context(|| {
+            format!(
+                "{} is not a benchmark crate: it has no library target",
+                dir.display()
+            )
+        })?;
+    if pkg.metadata.get("ferastrau").is_none() {
+        bail!(
+            "{} is not a benchmark crate: its Cargo.toml has no [package.metadata.ferastrau] table",
+            dir.display()
+        );
+    }
+    if !pkg
+        .dependencies
+        .iter()
+        .any(|d| d.name == "ferastrau-worker")
+    {
+        bail!(
+            "{} is not a benchmark crate: it does not depend on ferastrau-worker",
+            dir.display()
+        );
+    }
+    Ok(BenchmarkCrate {
+        name: pkg.name.to_string(),
+        lib_name: lib.name.replace('-', "_"),
+        dir,
+    })
+}
