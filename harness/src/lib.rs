@@ -1,6 +1,7 @@
 //! Ferastrau's harness: locating benchmark crates, building their worker processes, and the
 //! commands of the `ferastrau` binary.
 
+pub mod evaluate;
 pub mod generate;
 pub mod locate;
 pub mod scopes;

@@ -44,16 +44,21 @@ impl<B: Benchmark> Outcome<B> {
     }
 }
 
-/// Runs `method` on `input` with the given tick budget; returns the outcome and the ticks used.
+/// Runs `method` on `input` (leaving the post-state there) with the given tick budget;
+/// returns the outcome and the ticks used. With `cover`, coverage probes count during the call
+/// itself but not while the post-state is judged (the invariant is specification).
 pub fn execute<B: Benchmark>(
     bench: &B,
     method: usize,
-    mut input: B::Input,
+    input: &mut B::Input,
     budget: u64,
+    cover: bool,
 ) -> (Outcome<B>, u64) {
     quiet_panics();
     ferastrau_probes::start_run(budget);
-    let ran = catch_unwind(AssertUnwindSafe(|| bench.run(method, &mut input)));
+    ferastrau_probes::set_coverage(cover);
+    let ran = catch_unwind(AssertUnwindSafe(|| bench.run(method, input)));
+    ferastrau_probes::set_coverage(false);
     let ticks = ferastrau_probes::ticks();
     ferastrau_probes::start_run(u64::MAX);
     let outcome = match ran {
@@ -61,7 +66,7 @@ pub fn execute<B: Benchmark>(
         Err(p) => Outcome::Panicked(panic_message(&*p)),
         Ok(ret) => {
             let judged = catch_unwind(AssertUnwindSafe(|| {
-                bench.invariant(&input).then(|| bench.abstraction(&input))
+                bench.invariant(input).then(|| bench.abstraction(input))
             }));
             match judged {
                 Ok(Some(abs)) => Outcome::Normal(ret, abs),

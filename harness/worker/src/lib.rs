@@ -3,17 +3,23 @@
 //! A benchmark crate implements [`Benchmark`] and says `ferastrau_worker::export!(MyBench)`.
 //! The `ferastrau` binary links no benchmark: it generates a tiny worker crate that depends on
 //! the benchmark (or on its metamutant copy) and whose `main` calls the exported
-//! `ferastrau_main`, then talks to that process through the commands in [`worker_main`].
+//! `ferastrau_main`, then talks to that process through the commands of [`worker_main`].
 
 mod benchmark;
+pub mod cursor;
+mod evaluate;
 pub mod exec;
 mod generate;
 mod outputs;
+pub mod store;
 
 pub use benchmark::Benchmark;
+pub use evaluate::Limits;
 pub use korat;
 
 use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// Defines `pub fn ferastrau_main()` for the worker crate to call.
 #[macro_export]
@@ -27,82 +33,144 @@ macro_rules! export {
 }
 
 /// Usage of the worker process; the harness is its only intended caller.
-const USAGE: &str = "usage: worker describe | worker generate --scope N [--print K] [--no-pruning] [--no-isomorphism-breaking] | worker outputs --scope N --mutant M [--clock-ms T]";
+const USAGE: &str = "usage: worker describe
+  | generate --scope N [--print K] [--no-pruning] [--no-isomorphism-breaking]
+  | outputs --scope N --mutant M [--clock-ms T]
+  | inputs --scope N --dir D [--coverage]
+  | original --scope N --dir D
+  | mutant --mutant M --from A --to B --dir D --results F --cursor F
+      --tick-factor K --tick-floor T --timeout-factor X --timeout-floor-ms T
+  | render --scope N --method M --index I --dir D";
+
+/// Exit status of `original` when the original violates a postcondition.
+pub const EXIT_VIOLATION: i32 = 4;
 
 /// The worker process's `main`: reads a command from the arguments, writes JSON lines to
 /// stdout, exits non-zero with a one-line message on stderr for a bad command.
 pub fn worker_main<B: Benchmark>(bench: B) {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Err(e) = dispatch(&bench, &args) {
-        eprintln!("worker: {e}");
-        std::process::exit(2);
+    match dispatch(&bench, &args) {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("worker: {e}");
+            std::process::exit(2);
+        }
     }
 }
 
-fn dispatch<B: Benchmark>(bench: &B, args: &[String]) -> Result<(), String> {
+fn dispatch<B: Benchmark>(bench: &B, args: &[String]) -> Result<i32, String> {
     // Not locked for the whole command: a watchdog thread may need to print.
     let mut out = std::io::BufWriter::new(std::io::stdout());
+    let flags = Flags(args.get(1..).unwrap_or(&[]));
+    let io = |e: std::io::Error| e.to_string();
+    let scope = || -> Result<u32, String> {
+        Ok(flags
+            .number("--scope")?
+            .ok_or("this command needs --scope")? as u32)
+    };
     match args.first().map(String::as_str) {
         Some("describe") => {
             let d = serde_json::json!({ "methods": bench.methods() });
-            writeln!(out, "{d}").map_err(|e| e.to_string())
+            writeln!(out, "{d}").map_err(io)?;
         }
         Some("generate") => {
-            let flags = Flags::parse(&args[1..])?;
             let opts = korat::Options {
                 pruning: !flags.has("--no-pruning"),
                 isomorphism_breaking: !flags.has("--no-isomorphism-breaking"),
             };
-            let scope = flags.number("--scope")?.ok_or("generate needs --scope")?;
             let print = flags.number("--print")?.unwrap_or(0);
-            generate::generate(bench, scope as u32, print as usize, opts, &mut out)
-                .map_err(|e| e.to_string())
+            generate::generate(bench, scope()?, print as usize, opts, &mut out).map_err(io)?;
         }
         Some("outputs") => {
-            let flags = Flags::parse(&args[1..])?;
-            let scope = flags.number("--scope")?.ok_or("outputs needs --scope")?;
             let mutant = flags.number("--mutant")?.unwrap_or(0);
-            let clock = flags.number("--clock-ms")?.unwrap_or(2000);
-            outputs::outputs(
+            let clock = Duration::from_millis(flags.number("--clock-ms")?.unwrap_or(2000));
+            outputs::outputs(bench, scope()?, mutant as u32, clock, &mut out).map_err(io)?;
+        }
+        Some("inputs") => {
+            let dir = flags.path("--dir")?;
+            evaluate::inputs(bench, scope()?, &dir, flags.has("--coverage"), &mut out)
+                .map_err(io)?;
+        }
+        Some("original") => {
+            let dir = flags.path("--dir")?;
+            if !evaluate::original(bench, scope()?, &dir, &mut out).map_err(io)? {
+                out.flush().map_err(io)?;
+                return Ok(EXIT_VIOLATION);
+            }
+        }
+        Some("mutant") => {
+            let need = |name: &str| -> Result<u64, String> {
+                flags.number(name)?.ok_or(format!("mutant needs {name}"))
+            };
+            let limits = Limits {
+                tick_factor: need("--tick-factor")?,
+                tick_floor: need("--tick-floor")?,
+                timeout_factor: need("--timeout-factor")? as f64,
+                timeout_floor: Duration::from_millis(need("--timeout-floor-ms")?),
+            };
+            cursor::open(&flags.path("--cursor")?).map_err(io)?;
+            let scopes = need("--from")? as u32..=need("--to")? as u32;
+            evaluate::mutant(
                 bench,
-                scope as u32,
-                mutant as u32,
-                std::time::Duration::from_millis(clock),
+                need("--mutant")? as u32,
+                scopes,
+                &flags.path("--dir")?,
+                &flags.path("--results")?,
+                limits,
+            )
+            .map_err(io)?;
+        }
+        Some("render") => {
+            let method = flags.number("--method")?.ok_or("render needs --method")?;
+            let index = flags.number("--index")?.ok_or("render needs --index")?;
+            evaluate::render(
+                bench,
+                scope()?,
+                method as usize,
+                index,
+                &flags.path("--dir")?,
                 &mut out,
             )
-            .map_err(|e| e.to_string())
+            .map_err(io)?;
         }
-        _ => Err(USAGE.to_string()),
+        _ => return Err(USAGE.to_string()),
     }
+    out.flush().map_err(io)?;
+    Ok(0)
 }
 
 /// `--name value` and `--switch` arguments.
 struct Flags<'a>(&'a [String]);
 
-impl<'a> Flags<'a> {
-    fn parse(args: &'a [String]) -> Result<Self, String> {
-        if let Some(a) = args
-            .iter()
-            .find(|a| !a.starts_with("--") && a.parse::<u64>().is_err())
-        {
-            return Err(format!("unexpected argument {a:?}; {USAGE}"));
-        }
-        Ok(Flags(args))
-    }
-
+impl Flags<'_> {
     fn has(&self, name: &str) -> bool {
         self.0.iter().any(|a| a == name)
     }
 
-    fn number(&self, name: &str) -> Result<Option<u64>, String> {
+    fn value(&self, name: &str) -> Result<Option<&str>, String> {
         match self.0.iter().position(|a| a == name) {
             None => Ok(None),
-            Some(i) => {
-                let v = self.0.get(i + 1).ok_or(format!("{name} needs a value"))?;
-                v.parse()
-                    .map(Some)
-                    .map_err(|_| format!("{name} takes a number, not {v:?}"))
-            }
+            Some(i) => self
+                .0
+                .get(i + 1)
+                .map(|v| Some(v.as_str()))
+                .ok_or(format!("{name} needs a value")),
         }
+    }
+
+    fn number(&self, name: &str) -> Result<Option<u64>, String> {
+        self.value(name)?
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| format!("{name} takes a number, not {v:?}"))
+            })
+            .transpose()
+    }
+
+    fn path(&self, name: &str) -> Result<PathBuf, String> {
+        self.value(name)?
+            .map(PathBuf::from)
+            .ok_or(format!("this command needs {name}"))
     }
 }

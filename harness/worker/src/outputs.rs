@@ -45,12 +45,13 @@ pub fn outputs<B: Benchmark>(
             |c| bench.precondition(m, &fields, c),
             |c| {
                 let mut c = korat::Candidate::new(c.finitization(), c.state());
-                let input = bench.decode(m, &fields, &mut c);
+                let mut input = bench.decode(m, &fields, &mut c);
                 ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-                let (_, ticks) = execute(bench, m, input.clone(), u64::MAX);
+                let (_, ticks) = execute(bench, m, &mut input.clone(), u64::MAX, false);
                 ferastrau_probes::set_active(mutant);
                 watchdog.arm(clock);
-                let (outcome, _) = execute(bench, m, input, ticks.saturating_mul(10) + 1000);
+                let budget = ticks.saturating_mul(10) + 1000;
+                let (outcome, _) = execute(bench, m, &mut input, budget, false);
                 watchdog.disarm();
                 ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
                 stop = matches!(outcome, Outcome::OverBudget);

@@ -1,0 +1,182 @@
+//! The counts that prove the search: the paper's table and input counts per scope, a
+//! brute-force check of soundness, completeness and optimality on small scopes, and the
+//! original's postconditions on every input of a small scope.
+
+use std::ops::ControlFlow;
+
+use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::Benchmark;
+use hash_set::invariant::rep_ok;
+use hash_set::space::{finitization, CandidateSet, Fields};
+use hash_set::HashSetBench;
+
+const BENCH: HashSetBench = HashSetBench;
+
+/// Tables (the bare structure) per scope 1..7.
+const TABLES: [u64; 7] = [1, 5, 21, 86, 225, 669, 2386];
+/// (set, o) pairs, the inputs of each method, per scope 1..7.
+const PAIRS: [u64; 7] = [2, 17, 106, 585, 1819, 6466, 27422];
+/// The paper's `# inputs` per scope 1..7 (2 × pairs).
+const PAPER: [u64; 7] = [4, 34, 212, 1170, 3638, 12932, 54844];
+
+fn pred(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
+    move |c| rep_ok(&mut CandidateSet { c, f })
+}
+
+fn count(n: u32, with_arg: bool) -> korat::Stats {
+    let (fin, f) = finitization("HashSet", n, with_arg);
+    korat::search(&fin, pred(&f), |_| ControlFlow::Continue(()))
+}
+
+#[test]
+fn tables_and_inputs_match_the_paper() {
+    let b = HashSetBench;
+    for n in 1..=7u32 {
+        let i = n as usize - 1;
+        assert_eq!(count(n, false).valid, TABLES[i], "tables at scope {n}");
+        let mut total = 0;
+        for m in 0..b.methods().len() {
+            let (fin, f) = b.finitize(m, n);
+            let s = korat::search(
+                &fin,
+                |c| b.precondition(m, &f, c),
+                |_| ControlFlow::Continue(()),
+            );
+            eprintln!(
+                "scope {n} {}: {} inputs, {} candidates, {:.3} s",
+                b.methods()[m],
+                s.valid,
+                s.explored,
+                s.seconds
+            );
+            assert_eq!(s.valid, PAIRS[i], "method {m} at scope {n}");
+            total += s.valid;
+        }
+        assert_eq!(total, PAPER[i], "scope {n}");
+    }
+}
+
+#[test]
+fn korat_is_sound_complete_and_optimal_against_brute_force() {
+    for n in 1..=2u32 {
+        for with_arg in [false, true] {
+            let (fin, f) = finitization("HashSet", n, with_arg);
+            let oracle = brute::enumerate(&fin, pred(&f));
+            let mut found = Vec::new();
+            korat::search(&fin, pred(&f), |c| {
+                found.push(c.state().to_vec());
+                ControlFlow::Continue(())
+            });
+            brute::check_exact(&fin, pred(&f), &found, &oracle)
+                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
+            let expected = if with_arg { PAIRS } else { TABLES };
+            assert_eq!(oracle.classes.len() as u64, expected[n as usize - 1]);
+        }
+    }
+}
+
+/// Runs both methods on every input of `scope` and checks the invariant on the decoded
+/// pre-state, the postcondition and the invariant on the post-state. Returns the number of
+/// inputs and how many of them rehashed.
+fn check_original_on_all_inputs(scope: u32) -> (u64, u64) {
+    let b = HashSetBench;
+    let mut checked = 0;
+    let mut rehashed = 0;
+    for m in 0..b.methods().len() {
+        let (fin, f) = b.finitize(m, scope);
+        korat::search(
+            &fin,
+            |c| b.precondition(m, &f, c),
+            |c| {
+                let mut c = Candidate::new(c.finitization(), c.state());
+                let pre = b.decode(m, &f, &mut c);
+                assert!(b.invariant(&pre), "decoded {}", b.render(m, &pre));
+                let mut post = pre.clone();
+                let ret = b.run(m, &mut post);
+                b.postcondition(m, &pre, &post, &ret)
+                    .unwrap_or_else(|e| panic!("{}: {e}", b.render(m, &pre)));
+                assert!(b.invariant(&post));
+                if post.set.map.table.len() > pre.set.map.table.len() {
+                    rehashed += 1;
+                }
+                checked += 1;
+                ControlFlow::Continue(())
+            },
+        );
+    }
+    (checked, rehashed)
+}
+
+#[test]
+fn the_original_meets_every_postcondition() {
+    for n in 1..=5u32 {
+        let (checked, rehashed) = check_original_on_all_inputs(n);
+        assert_eq!(checked, PAPER[n as usize - 1]);
+        assert!(rehashed > 0, "scope {n} exercises rehash");
+    }
+}
+
+#[test]
+fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
+    let b = HashSetBench;
+    let (fin, f) = b.finitize(0, 4);
+    let mut nonempty = 0;
+    korat::search(
+        &fin,
+        |c| b.precondition(0, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            let pre = b.decode(0, &f, &mut c);
+            let mut post = pre.clone();
+            let ret = b.run(0, &mut post);
+            // Doing nothing is wrong exactly when o was absent.
+            let was_in = pre.set.contains(pre.o);
+            assert_eq!(b.postcondition(0, &pre, &pre, &ret).is_ok(), was_in);
+            if pre.set.map.count > 0 {
+                nonempty += 1;
+                // A count that disagrees with the entries breaks the invariant.
+                let mut bad = post.clone();
+                bad.set.map.count += 1;
+                assert!(!b.invariant(&bad));
+                // So does a stale cached hash.
+                let mut bad = pre.clone();
+                bad.set.map.entries[0].hash += 1;
+                assert!(!b.invariant(&bad), "{}", b.render(0, &pre));
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    assert!(nonempty > 0);
+}
+
+/// The renderings of every input of `method` at `scope`.
+fn renders(method: usize, scope: u32) -> Vec<String> {
+    let b = BENCH;
+    let (fin, f) = b.finitize(method, scope);
+    let mut out = Vec::new();
+    korat::search(
+        &fin,
+        |c| b.precondition(method, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            out.push(b.render(method, &b.decode(method, &f, &mut c)));
+            ControlFlow::Continue(())
+        },
+    );
+    out
+}
+
+#[test]
+fn inputs_render_readably_and_distinctly() {
+    let r = renders(0, 2);
+    assert_eq!(
+        &r[..3],
+        ["add(null) on [_]", "add(k0#0) on [_]", "add(k0#1) on [_]"]
+    );
+    assert!(r.contains(&"add(k1#0) on [k0#0 | _]".to_string()));
+    for m in 0..2 {
+        let r = renders(m, 4);
+        let distinct: std::collections::HashSet<_> = r.iter().collect();
+        assert_eq!(distinct.len(), r.len());
+    }
+}

@@ -1,0 +1,160 @@
+//! HeapArray (the paper's Table 1): an array-based max-heap, as a Ferastrau benchmark.
+//!
+//! Target methods `insert(x)` with `x` over −1..n (generated jointly with the heap, not
+//! restricted by the precondition) and `extractMax()`; helpers `heapify_up`, `heapify_down`.
+//! Outputs are compared by the return value (exceptions included) and the multiset of
+//! elements the post-state holds.
+
+pub mod heap_array;
+pub mod invariant;
+pub mod space;
+
+use ferastrau_worker::korat::{Candidate, Finitization};
+use ferastrau_worker::Benchmark;
+
+pub use heap_array::{Exception, HeapArray, EMPTY};
+use invariant::{rep_ok, RealHeap};
+use space::{decode_heap, render_heap, CandidateHeap, Fields};
+
+/// The benchmark.
+pub struct HeapArrayBench;
+
+/// One call: the receiver and the argument (unused by `extractMax`).
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub heap: HeapArray,
+    pub x: i64,
+}
+
+/// What a call returns: `insert`'s nothing (`Ok(None)`), `extractMax`'s element, or the
+/// exception.
+pub type Ret = Result<Option<i64>, Exception>;
+
+const METHODS: &[&str] = &["insert", "extractMax"];
+const INSERT: usize = 0;
+
+impl HeapArrayBench {
+    /// The elements of a heap, sorted (the abstraction: a multiset).
+    pub fn elements(h: &HeapArray) -> Vec<i64> {
+        let mut v = h.array[..h.size as usize].to_vec();
+        v.sort_unstable();
+        v
+    }
+}
+
+impl Benchmark for HeapArrayBench {
+    type Fields = Fields;
+    type Input = Call;
+    type Ret = Ret;
+    type Abs = Vec<i64>;
+
+    fn methods(&self) -> &'static [&'static str] {
+        METHODS
+    }
+
+    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Fields) {
+        space::finitization(
+            &format!("HeapArray_{}", METHODS[method]),
+            scope,
+            method == INSERT,
+        )
+    }
+
+    fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        rep_ok(&mut CandidateHeap { c, f })
+    }
+
+    fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
+        let x = match f.arg {
+            Some(fx) => c.int(fx, 0),
+            None => 0,
+        };
+        Call {
+            heap: decode_heap(c, f),
+            x,
+        }
+    }
+
+    fn run(&self, method: usize, input: &mut Call) -> Ret {
+        match method {
+            INSERT => input.heap.insert(input.x).map(|()| None),
+            _ => input.heap.extract_max().map(Some),
+        }
+    }
+
+    fn invariant(&self, input: &Call) -> bool {
+        rep_ok(&mut RealHeap(&input.heap))
+    }
+
+    fn abstraction(&self, input: &Call) -> Vec<i64> {
+        Self::elements(&input.heap)
+    }
+
+    fn postcondition(
+        &self,
+        method: usize,
+        pre: &Call,
+        post: &Call,
+        ret: &Ret,
+    ) -> Result<(), String> {
+        if !self.invariant(post) {
+            return Err("the post-state violates the invariant".into());
+        }
+        let before = Self::elements(&pre.heap);
+        let after = Self::elements(&post.heap);
+        let expect = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_string()) };
+        if method == INSERT {
+            if pre.x < 0 {
+                // signals IllegalArgumentException; the heap is unchanged
+                expect(
+                    *ret == Err(Exception::IllegalArgument),
+                    "insert(-1) did not throw",
+                )?;
+                return expect(after == before, "a rejected insert changed the heap");
+            }
+            // ensures: the elements are the old ones plus x
+            expect(*ret == Ok(None), "insert returned a value or threw")?;
+            let mut plus = before;
+            plus.push(pre.x);
+            plus.sort_unstable();
+            return expect(
+                after == plus,
+                &format!(
+                    "elements {after:?} after insert({}), expected {plus:?}",
+                    pre.x
+                ),
+            );
+        }
+        // extractMax
+        match before.last() {
+            None => {
+                expect(
+                    *ret == Err(Exception::Underflow),
+                    "extractMax on empty did not throw",
+                )?;
+                expect(after.is_empty(), "extractMax on empty changed the heap")
+            }
+            Some(&max) => {
+                // ensures: \result is the largest element, removed once
+                expect(
+                    *ret == Ok(Some(max)),
+                    &format!("extractMax returned {ret:?}, max is {max}"),
+                )?;
+                expect(
+                    after[..] == before[..before.len() - 1],
+                    &format!("elements {after:?} after extractMax of {before:?}"),
+                )
+            }
+        }
+    }
+
+    fn render(&self, method: usize, input: &Call) -> String {
+        if method == INSERT {
+            format!("insert({}) on {}", input.x, render_heap(&input.heap))
+        } else {
+            format!("extractMax() on {}", render_heap(&input.heap))
+        }
+    }
+}
+
+ferastrau_worker::export!(HeapArrayBench);

@@ -1,0 +1,220 @@
+//! The counts that prove the search: the structure counts and the paper's input counts, a
+//! brute-force check of soundness, completeness and optimality on small scopes, and the
+//! original's postconditions on every input of a small scope.
+
+use std::ops::ControlFlow;
+
+use ferastrau_worker::korat::{self, brute, Candidate, Stats};
+use ferastrau_worker::Benchmark;
+use heap_array::invariant::rep_ok;
+use heap_array::space::{finitization, CandidateHeap, Fields};
+use heap_array::{Call, Exception, HeapArray, HeapArrayBench, Ret, EMPTY};
+
+/// Structures per scope 1..7 (BENCHMARKS.md).
+const STRUCTURES: [u64; 7] = [4, 15, 66, 320, 1919, 13139, 117562];
+/// The paper's `# inputs` per scope 1..7.
+const PAPER_INPUTS: [u64; 7] = [16, 75, 396, 2240, 15352, 118251, 1175620];
+
+fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
+    move |c| rep_ok(&mut CandidateHeap { c, f })
+}
+
+fn structure_search(n: u32) -> Stats {
+    let (fin, f) = finitization("HeapArray", n, false);
+    korat::search(&fin, pred_for(&f), |_| ControlFlow::Continue(()))
+}
+
+fn method_search(m: usize, n: u32) -> Stats {
+    let (fin, f) = HeapArrayBench.finitize(m, n);
+    korat::search(
+        &fin,
+        |c| HeapArrayBench.precondition(m, &f, c),
+        |_| ControlFlow::Continue(()),
+    )
+}
+
+#[test]
+fn structure_counts_match() {
+    for n in 1..=7u32 {
+        assert_eq!(
+            structure_search(n).valid,
+            STRUCTURES[n as usize - 1],
+            "scope {n}"
+        );
+    }
+}
+
+#[test]
+fn insert_and_extract_max_inputs_match_the_paper() {
+    // Scope 7 (1,175,620 inputs) takes under a second at opt-level 3.
+    for n in 1..=7u32 {
+        let heaps = structure_search(n);
+        let insert = method_search(0, n);
+        let extract = method_search(1, n);
+        let d = u64::from(n) + 2; // x over −1..n
+                                  // x is never read by the precondition: every value, for every heap.
+        assert_eq!(insert.valid, heaps.valid * d, "scope {n}");
+        assert_eq!(insert.explored, heaps.explored + heaps.valid * (d - 1));
+        assert_eq!(
+            extract,
+            Stats {
+                seconds: extract.seconds,
+                ..heaps
+            }
+        );
+        assert_eq!(
+            insert.valid + extract.valid,
+            PAPER_INPUTS[n as usize - 1],
+            "scope {n}"
+        );
+        println!(
+            "scope {n}: {} heaps / {} candidates; insert {} / {}, extractMax {} / {} ({:.2} s)",
+            heaps.valid,
+            heaps.explored,
+            insert.valid,
+            insert.explored,
+            extract.valid,
+            extract.explored,
+            insert.seconds + extract.seconds
+        );
+    }
+}
+
+#[test]
+fn korat_is_sound_complete_and_optimal_against_brute_force() {
+    for n in 1..=3u32 {
+        for with_arg in [false, true] {
+            let (fin, f) = finitization("HeapArray", n, with_arg);
+            let oracle = brute::enumerate(&fin, pred_for(&f));
+            let mut found = Vec::new();
+            korat::search(&fin, pred_for(&f), |c| {
+                found.push(c.state().to_vec());
+                ControlFlow::Continue(())
+            });
+            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
+                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
+        }
+    }
+}
+
+/// Runs `method` on every input at scope `n`, calling `check(pre, post, ret)` on each.
+fn for_each_call(m: usize, n: u32, mut check: impl FnMut(&Call, &Call, &Ret)) -> u64 {
+    let (fin, f) = HeapArrayBench.finitize(m, n);
+    let stats = korat::search(
+        &fin,
+        |c| HeapArrayBench.precondition(m, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            let pre = HeapArrayBench.decode(m, &f, &mut c);
+            let mut post = pre.clone();
+            let ret = HeapArrayBench.run(m, &mut post);
+            check(&pre, &post, &ret);
+            ControlFlow::Continue(())
+        },
+    );
+    stats.valid
+}
+
+#[test]
+fn the_original_meets_its_postconditions_on_every_input_up_to_scope_seven() {
+    for n in 1..=7u32 {
+        let heaps = STRUCTURES[n as usize - 1];
+        for m in 0..2 {
+            let (mut threw, mut full, mut grew) = (0, 0, 0);
+            let calls = for_each_call(m, n, |pre, post, ret| {
+                assert!(HeapArrayBench.invariant(pre));
+                threw += u64::from(ret.is_err());
+                let was_full = pre.heap.size == pre.heap.array.len() as i64;
+                full += u64::from(m == 0 && was_full && pre.x >= 0);
+                if post.heap.array.len() != pre.heap.array.len() {
+                    grew += 1;
+                    assert_eq!(post.heap.array.len(), 2 * pre.heap.array.len() + 1);
+                }
+                HeapArrayBench
+                    .postcondition(m, pre, post, ret)
+                    .unwrap_or_else(|e| panic!("{}: {e}", HeapArrayBench.render(m, pre)));
+            });
+            assert_eq!(calls, [heaps * (u64::from(n) + 2), heaps][m]);
+            // insert(−1) throws on every heap; extractMax on the n + 1 empty ones (one per
+            // array length 0..n).
+            assert_eq!(threw, [heaps, u64::from(n) + 1][m], "scope {n}, method {m}");
+            // Exactly the insertions into a full array grow it (and extractMax never does).
+            assert_eq!(grew, [full, 0][m], "scope {n}, method {m}");
+            assert_eq!(grew > 0, m == 0);
+        }
+    }
+}
+
+#[test]
+fn postconditions_reject_wrong_outputs() {
+    let pre = Call {
+        heap: HeapArray {
+            size: 3,
+            array: vec![3, 1, 2, EMPTY],
+        },
+        x: 4,
+    };
+    assert!(HeapArrayBench.invariant(&pre));
+    // insert that forgets the element
+    assert!(HeapArrayBench
+        .postcondition(0, &pre, &pre, &Ok(None))
+        .is_err());
+    // extractMax returning a non-maximum
+    assert!(HeapArrayBench
+        .postcondition(1, &pre, &pre, &Ok(Some(2)))
+        .is_err());
+    // a post-state out of heap order breaks the invariant
+    let broken = Call {
+        heap: HeapArray {
+            size: 3,
+            array: vec![1, 3, 2, EMPTY],
+        },
+        x: 4,
+    };
+    assert!(!HeapArrayBench.invariant(&broken));
+    // a free slot that is not empty breaks it too
+    let dirty = Call {
+        heap: HeapArray {
+            size: 2,
+            array: vec![3, 1, 2, EMPTY],
+        },
+        x: 4,
+    };
+    assert!(!HeapArrayBench.invariant(&dirty));
+    // the real calls satisfy them
+    let mut post = pre.clone();
+    let ret = HeapArrayBench.run(0, &mut post);
+    assert_eq!(post.heap.array, vec![4, 3, 2, 1]);
+    assert!(HeapArrayBench.postcondition(0, &pre, &post, &ret).is_ok());
+    let mut post = pre.clone();
+    let ret = HeapArrayBench.run(1, &mut post);
+    assert_eq!(ret, Ok(Some(3)));
+    assert_eq!(post.heap.array, vec![2, 1, EMPTY, EMPTY]);
+    assert!(HeapArrayBench.postcondition(1, &pre, &post, &ret).is_ok());
+}
+
+#[test]
+fn insert_grows_a_full_array_and_rejects_negatives() {
+    let mut h = HeapArray::default();
+    assert_eq!(h.extract_max(), Err(Exception::Underflow));
+    assert_eq!(h.insert(-1), Err(Exception::IllegalArgument));
+    for x in [2, 7, 0, 7, 5, 1, 3] {
+        h.insert(x).unwrap();
+        assert!(HeapArrayBench.invariant(&Call {
+            heap: h.clone(),
+            x: 0
+        }));
+    }
+    // lengths 0 → 1 → 3 → 7
+    assert_eq!(h.array.len(), 7);
+    let mut out = Vec::new();
+    while let Ok(m) = h.extract_max() {
+        out.push(m);
+        assert!(HeapArrayBench.invariant(&Call {
+            heap: h.clone(),
+            x: 0
+        }));
+    }
+    assert_eq!(out, vec![7, 7, 5, 3, 2, 1, 0]);
+    assert_eq!(h.array, vec![EMPTY; 7]);
+}

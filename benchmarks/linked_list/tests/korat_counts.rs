@@ -1,0 +1,201 @@
+//! The counts that prove the search: the paper's list and input counts per scope, a
+//! brute-force check of soundness, completeness and optimality on small scopes, and the
+//! original's postconditions on every input of a small scope.
+
+use std::ops::ControlFlow;
+
+use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::Benchmark;
+use linked_list::invariant::rep_ok;
+use linked_list::space::{finitization, CandidateList, Fields};
+use linked_list::LinkedListBench;
+
+const BENCH: LinkedListBench = LinkedListBench;
+
+/// Lists (the bare structure) per scope 1..7.
+const LISTS: [u64; 7] = [3, 8, 23, 75, 278, 1155, 5295];
+/// (list, o) pairs per scope 1..7.
+const PAIRS: [u64; 7] = [6, 21, 73, 276, 1153, 5293, 26440];
+/// The paper's `# inputs` per scope 1..7 (lists + 2·pairs).
+const PAPER: [u64; 7] = [15, 50, 169, 627, 2584, 11741, 58175];
+
+fn pred(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
+    move |c| rep_ok(&mut CandidateList { c, f })
+}
+
+fn count(n: u32, with_arg: bool) -> korat::Stats {
+    let (fin, f) = finitization("LinkedList", n, with_arg);
+    korat::search(&fin, pred(&f), |_| ControlFlow::Continue(()))
+}
+
+fn method_inputs(n: u32) -> Vec<u64> {
+    let b = LinkedListBench;
+    (0..b.methods().len())
+        .map(|m| {
+            let (fin, f) = b.finitize(m, n);
+            let s = korat::search(
+                &fin,
+                |c| b.precondition(m, &f, c),
+                |_| ControlFlow::Continue(()),
+            );
+            eprintln!(
+                "scope {n} {}: {} inputs, {} candidates, {:.3} s",
+                b.methods()[m],
+                s.valid,
+                s.explored,
+                s.seconds
+            );
+            s.valid
+        })
+        .collect()
+}
+
+#[test]
+fn lists_and_pairs_match_the_paper() {
+    for n in 1..=7u32 {
+        let i = n as usize - 1;
+        assert_eq!(count(n, false).valid, LISTS[i], "lists at scope {n}");
+        assert_eq!(count(n, true).valid, PAIRS[i], "pairs at scope {n}");
+        let per_method = method_inputs(n);
+        assert_eq!(per_method, vec![PAIRS[i], PAIRS[i], LISTS[i]], "scope {n}");
+        assert_eq!(per_method.iter().sum::<u64>(), PAPER[i], "scope {n}");
+    }
+}
+
+#[test]
+fn korat_is_sound_complete_and_optimal_against_brute_force() {
+    for n in 1..=2u32 {
+        for with_arg in [false, true] {
+            let (fin, f) = finitization("LinkedList", n, with_arg);
+            let oracle = brute::enumerate(&fin, pred(&f));
+            let mut found = Vec::new();
+            korat::search(&fin, pred(&f), |c| {
+                found.push(c.state().to_vec());
+                ControlFlow::Continue(())
+            });
+            brute::check_exact(&fin, pred(&f), &found, &oracle)
+                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
+            let expected = if with_arg { PAIRS } else { LISTS };
+            assert_eq!(oracle.classes.len() as u64, expected[n as usize - 1]);
+        }
+    }
+}
+
+/// Runs every method of the benchmark on every input of `scope` and checks the invariant on
+/// the decoded pre-state, the postcondition and the invariant on the post-state.
+fn check_original_on_all_inputs(scope: u32) -> u64 {
+    let b = LinkedListBench;
+    let mut checked = 0;
+    for m in 0..b.methods().len() {
+        let (fin, f) = b.finitize(m, scope);
+        korat::search(
+            &fin,
+            |c| b.precondition(m, &f, c),
+            |c| {
+                let mut c = Candidate::new(c.finitization(), c.state());
+                let pre = b.decode(m, &f, &mut c);
+                assert!(b.invariant(&pre), "decoded {}", b.render(m, &pre));
+                let mut post = pre.clone();
+                let ret = b.run(m, &mut post);
+                b.postcondition(m, &pre, &post, &ret)
+                    .unwrap_or_else(|e| panic!("{}: {e}", b.render(m, &pre)));
+                assert!(b.invariant(&post));
+                checked += 1;
+                ControlFlow::Continue(())
+            },
+        );
+    }
+    checked
+}
+
+#[test]
+fn the_original_meets_every_postcondition() {
+    for n in 1..=4u32 {
+        assert_eq!(check_original_on_all_inputs(n), PAPER[n as usize - 1]);
+    }
+}
+
+#[test]
+fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
+    let b = LinkedListBench;
+    let (fin, f) = b.finitize(2, 3);
+    let mut seen = 0;
+    korat::search(
+        &fin,
+        |c| b.precondition(2, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            let pre = b.decode(2, &f, &mut c);
+            if pre.list.size < 2 {
+                return ControlFlow::Continue(());
+            }
+            // Reversing every entry but not the header breaks the ring's back links.
+            let mut bad = pre.clone();
+            let h = bad.list.header;
+            let mut e = bad.list.entry(h).next;
+            while e != h {
+                let entry = bad.list.entry_mut(e);
+                std::mem::swap(&mut entry.next, &mut entry.previous);
+                e = bad.list.entry(e).previous;
+            }
+            assert!(!b.invariant(&bad), "{}", b.render(2, &pre));
+            // A list left as it was is not its reverse unless it reads the same both ways.
+            let mut post = pre.clone();
+            let ret = b.run(2, &mut post);
+            assert!(b.postcondition(2, &pre, &post, &ret).is_ok());
+            let unchanged = b.postcondition(2, &pre, &pre, &ret);
+            let els = linked_list::space::elements(&pre.list);
+            let palindrome = els.iter().eq(els.iter().rev());
+            assert_eq!(unchanged.is_ok(), palindrome, "{}", b.render(2, &pre));
+            // Claiming a result that reverse does not return is caught.
+            let wrong = linked_list::Outcome {
+                result: Some(true),
+                contains_after: None,
+            };
+            assert!(b.postcondition(2, &pre, &post, &wrong).is_err());
+            seen += 1;
+            ControlFlow::Continue(())
+        },
+    );
+    assert!(seen > 0);
+}
+
+/// The renderings of every input of `method` at `scope`.
+fn renders(method: usize, scope: u32) -> Vec<String> {
+    let b = BENCH;
+    let (fin, f) = b.finitize(method, scope);
+    let mut out = Vec::new();
+    korat::search(
+        &fin,
+        |c| b.precondition(method, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            out.push(b.render(method, &b.decode(method, &f, &mut c)));
+            ControlFlow::Continue(())
+        },
+    );
+    out
+}
+
+#[test]
+fn inputs_render_readably_and_distinctly() {
+    assert_eq!(
+        renders(2, 2),
+        [
+            "reverse() on []",
+            "reverse() on [null]",
+            "reverse() on [o0]",
+            "reverse() on [null, null]",
+            "reverse() on [null, o0]",
+            "reverse() on [o0, null]",
+            "reverse() on [o0, o0]",
+            "reverse() on [o0, o1]",
+        ]
+    );
+    for m in 0..2 {
+        let r = renders(m, 3);
+        let distinct: std::collections::HashSet<_> = r.iter().collect();
+        assert_eq!(distinct.len(), r.len());
+        assert!(r.contains(&format!("{}(o2) on [o0, o1]", BENCH.methods()[m])));
+    }
+}

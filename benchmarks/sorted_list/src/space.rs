@@ -1,0 +1,159 @@
+//! Korat's side: the finitizations (receiver and arguments as fields of one root object), the
+//! candidate view, decoding a valid candidate and rendering.
+
+use ferastrau_worker::korat::{
+    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
+};
+
+use crate::invariant::ListView;
+use crate::list::{Entry, SortedList};
+
+/// What the root object holds besides `this`'s header and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Args {
+    /// Nothing: `sort()` and the bare structure.
+    None,
+    /// The integer `x` of `insert(x)` / `remove(x)`, over 1..n.
+    X,
+    /// `merge(other)`'s second list: its header and size.
+    Other,
+}
+
+/// Field ids of a sorted-list finitization.
+pub struct Fields {
+    /// `header` of `this` (index 0) and of `other` (index 1, `merge` only).
+    pub header: [Option<FieldId>; 2],
+    /// `size` of `this` and of `other`.
+    pub size: [Option<FieldId>; 2],
+    pub element: FieldId,
+    pub next: FieldId,
+    pub previous: FieldId,
+    /// The argument `x`, for `insert` and `remove`.
+    pub x: Option<FieldId>,
+}
+
+/// `finSortedList(n)`: n + 1 entries (or null); size 0..n; each element null or one of the
+/// integers 1..n. Integers are plain values, outside isomorphism breaking; the entries are
+/// objects. The root holds `this`'s header and size, then (declared last, never read by the
+/// invariant, so Korat enumerates it after the list) `x` over 1..n, or `other`'s header and
+/// size over the same n + 1 entries, so that both of `merge`'s lists are generated jointly and
+/// canonicalised together.
+pub fn finitization(root_name: &str, n: u32, args: Args) -> (Finitization, Fields) {
+    let n64 = i64::from(n);
+    let mut b = FinitizationBuilder::new(root_name);
+    let entry = b.class("Entry", n + 1);
+    b.field(ROOT, "header", Domain::nullable(entry));
+    b.field(ROOT, "size", Domain::ints(0, n64));
+    match args {
+        Args::None => {}
+        Args::X => {
+            b.field(ROOT, "x", Domain::ints(1, n64));
+        }
+        Args::Other => {
+            b.field(ROOT, "otherHeader", Domain::nullable(entry));
+            b.field(ROOT, "otherSize", Domain::ints(0, n64));
+        }
+    }
+    b.field(entry, "element", Domain::null().or(Domain::ints(1, n64)));
+    b.field(entry, "next", Domain::nullable(entry));
+    b.field(entry, "previous", Domain::nullable(entry));
+    let fin = b.build();
+    let other = args == Args::Other;
+    let fields = Fields {
+        header: [
+            Some(fin.field(ROOT, "header")),
+            other.then(|| fin.field(ROOT, "otherHeader")),
+        ],
+        size: [
+            Some(fin.field(ROOT, "size")),
+            other.then(|| fin.field(ROOT, "otherSize")),
+        ],
+        element: fin.field(entry, "element"),
+        next: fin.field(entry, "next"),
+        previous: fin.field(entry, "previous"),
+        x: (args == Args::X).then(|| fin.field(ROOT, "x")),
+    };
+    (fin, fields)
+}
+
+/// A candidate seen as one or two lists; every first read of a field is recorded by Korat.
+pub struct CandidateList<'c, 'a> {
+    pub c: &'c mut Candidate<'a>,
+    pub f: &'c Fields,
+}
+
+impl ListView for CandidateList<'_, '_> {
+    fn header(&mut self, list: usize) -> Option<u32> {
+        let f = self.f.header[list].expect("this finitization has no such list");
+        self.c.obj(f, 0)
+    }
+    fn size(&mut self, list: usize) -> i64 {
+        let f = self.f.size[list].expect("this finitization has no such list");
+        self.c.int(f, 0)
+    }
+    fn element(&mut self, e: u32) -> Option<i64> {
+        self.c.get(self.f.element, e).int()
+    }
+    fn next(&mut self, e: u32) -> Option<u32> {
+        self.c.obj(self.f.next, e)
+    }
+    fn previous(&mut self, e: u32) -> Option<u32> {
+        self.c.obj(self.f.previous, e)
+    }
+}
+
+/// The argument `x` of a valid candidate.
+pub fn decode_x(c: &mut Candidate<'_>, f: &Fields) -> i64 {
+    c.int(f.x.expect("this finitization carries no x"), 0)
+}
+
+/// Builds the real list `list` (0 = `this`, 1 = `other`) of a valid candidate, in its own
+/// arena: the header becomes entry 0 and the data entries follow in list order.
+pub fn decode_list(c: &mut Candidate<'_>, f: &Fields, list: usize) -> SortedList {
+    let mut v = CandidateList { c, f };
+    let header = v.header(list).expect("a valid list has a header");
+    let mut order = vec![header];
+    let mut e = v.next(header).expect("a valid list is a ring");
+    while e != header {
+        order.push(e);
+        e = v.next(e).expect("a valid list is a ring");
+    }
+    let k = order.len();
+    let mut entries = Vec::with_capacity(k);
+    for (i, &e) in order.iter().enumerate() {
+        entries.push(Entry {
+            element: v.element(e),
+            next: Some((i + 1) % k),
+            previous: Some((i + k - 1) % k),
+        });
+    }
+    SortedList {
+        header: Some(0),
+        size: v.size(list),
+        entries,
+    }
+}
+
+/// The elements of a list in order, following `next` from the header for at most `size`
+/// steps (the list satisfies the invariant, so every element is present).
+pub fn elements(list: &SortedList) -> Vec<i64> {
+    let mut out = Vec::new();
+    let Some(h) = list.header else {
+        return out;
+    };
+    let mut e = list.entries[h].next;
+    while let Some(x) = e {
+        if x == h || out.len() as i64 >= list.size {
+            break;
+        }
+        out.push(list.entries[x].element.unwrap_or(i64::MIN));
+        e = list.entries[x].next;
+    }
+    out
+}
+
+/// Renders a list as `[1, 1, 3]`.
+pub fn render_list(list: &SortedList) -> String {
+    let items: Vec<String> = elements(list).iter().map(i64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}

@@ -1,0 +1,234 @@
+//! Reports of an evaluation: the paper's Table 4 rows on stdout, `evaluation.json`,
+//! `evaluation.csv` and `mutants.json` on disk.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::results::{ScopeResult, REASONS};
+use super::ScopeRun;
+
+/// A coverage probe as the report needs it.
+#[derive(Clone, Debug)]
+pub struct ProbeInfo {
+    pub id: u32,
+    /// `code` or `spec`.
+    pub role: String,
+    /// `statement` or `branch`.
+    pub kind: String,
+}
+
+/// One row of the evaluation (a scope).
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub generation_seconds: f64,
+    pub checking_seconds: f64,
+    pub statement_coverage: f64,
+    pub branch_coverage: f64,
+    pub spec_statement_coverage: f64,
+    pub spec_branch_coverage: f64,
+    pub mutants: usize,
+    pub killed: usize,
+    pub kill_rate: f64,
+    pub killed_invariant: usize,
+    pub killed_output: usize,
+    pub killed_timeout: usize,
+    pub killed_memory: usize,
+    pub killed_crash: usize,
+    /// Postcondition violations of the original.
+    pub violations: u64,
+}
+
+fn percent(hit: &BTreeSet<u32>, probes: &[ProbeInfo], role: &str, kind: &str) -> f64 {
+    let all: Vec<u32> = probes
+        .iter()
+        .filter(|p| p.role == role && p.kind == kind)
+        .map(|p| p.id)
+        .collect();
+    if all.is_empty() {
+        return 0.0;
+    }
+    let n = all.iter().filter(|id| hit.contains(id)).count();
+    round2(100.0 * n as f64 / all.len() as f64)
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Computes the rows from the scopes' runs and the mutants' results.
+pub fn rows(
+    scopes: &[ScopeRun],
+    results: &[ScopeResult],
+    mutants: usize,
+    probes: &[ProbeInfo],
+) -> Vec<Row> {
+    scopes
+        .iter()
+        .map(|s| {
+            let spec: BTreeSet<u32> = s.spec_probes.iter().copied().collect();
+            let code: BTreeSet<u32> = s.code_probes.iter().copied().collect();
+            let here: Vec<&ScopeResult> = results.iter().filter(|r| r.scope == s.scope).collect();
+            let by = |reason: &str| {
+                here.iter()
+                    .filter(|r| r.killed() && r.reason.as_deref() == Some(reason))
+                    .count()
+            };
+            let killed = here.iter().filter(|r| r.killed()).count();
+            Row {
+                scope: s.scope,
+                inputs: s.inputs,
+                candidates: s.candidates,
+                generation_seconds: s.generation_seconds,
+                checking_seconds: s.checking_seconds,
+                statement_coverage: percent(&code, probes, "code", "statement"),
+                branch_coverage: percent(&code, probes, "code", "branch"),
+                spec_statement_coverage: percent(&spec, probes, "spec", "statement"),
+                spec_branch_coverage: percent(&spec, probes, "spec", "branch"),
+                mutants,
+                killed,
+                kill_rate: if mutants == 0 {
+                    0.0
+                } else {
+                    round2(100.0 * killed as f64 / mutants as f64)
+                },
+                killed_invariant: by("invariant"),
+                killed_output: by("output"),
+                killed_timeout: by("timeout"),
+                killed_memory: by("memory"),
+                killed_crash: by("crash"),
+                violations: s.violation_count,
+            }
+        })
+        .collect()
+}
+
+/// The stdout table, shaped like the paper's Table 4.
+pub fn table(benchmark: &str, rows: &[Row]) -> String {
+    let mut t = format!(
+        "{benchmark}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9}   kills by reason\n",
+        "scope",
+        "gen [s]",
+        "spec st",
+        "spec br",
+        "# inputs",
+        "check [s]",
+        "code st",
+        "code br",
+        "killed %"
+    );
+    for r in rows {
+        let reasons: Vec<String> = REASONS
+            .iter()
+            .zip([
+                r.killed_invariant,
+                r.killed_output,
+                r.killed_timeout,
+                r.killed_memory,
+                r.killed_crash,
+            ])
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        t.push_str(&format!(
+            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2}   {}/{}: {}\n",
+            r.scope,
+            r.generation_seconds,
+            r.spec_statement_coverage,
+            r.spec_branch_coverage,
+            r.inputs,
+            r.checking_seconds,
+            r.statement_coverage,
+            r.branch_coverage,
+            r.kill_rate,
+            r.killed,
+            r.mutants,
+            reasons.join(", ")
+        ));
+    }
+    t
+}
+
+/// Writes `evaluation.json`, `evaluation.csv` and `mutants.json` into `dir`.
+pub fn write(
+    dir: &Path,
+    benchmark: &str,
+    rows: &[Row],
+    mutants: &[serde_json::Value],
+    results: &[ScopeResult],
+) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let scopes: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(r).expect("rows serialize");
+            v["killed_by"] = serde_json::json!({
+                "invariant": r.killed_invariant, "output": r.killed_output,
+                "timeout": r.killed_timeout, "memory": r.killed_memory, "crash": r.killed_crash,
+            });
+            v
+        })
+        .collect();
+    let doc = serde_json::json!({ "benchmark": benchmark, "scopes": scopes });
+    write_file(
+        &dir.join("evaluation.json"),
+        &serde_json::to_string_pretty(&doc)?,
+    )?;
+
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        csv.serialize(r)?;
+    }
+    let bytes = csv.into_inner().context("cannot write csv")?;
+    write_file(
+        &dir.join("evaluation.csv"),
+        &String::from_utf8_lossy(&bytes),
+    )?;
+
+    let mut per: BTreeMap<u32, BTreeMap<String, &ScopeResult>> = BTreeMap::new();
+    for r in results {
+        per.entry(r.mutant)
+            .or_default()
+            .insert(r.scope.to_string(), r);
+    }
+    let listed: Vec<serde_json::Value> = mutants
+        .iter()
+        .map(|m| {
+            let mut m = m.clone();
+            let id = m["id"].as_u64().unwrap_or(0) as u32;
+            let scopes: BTreeMap<String, serde_json::Value> = per
+                .get(&id)
+                .map(|s| {
+                    s.iter()
+                        .map(|(k, r)| {
+                            let mut v = serde_json::to_value(r).expect("results serialize");
+                            let o = v.as_object_mut().expect("an object");
+                            o.remove("mutant");
+                            o.remove("scope");
+                            (k.clone(), v)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            m["scopes"] = serde_json::to_value(scopes).expect("map serializes");
+            m
+        })
+        .collect();
+    let doc = serde_json::json!({ "benchmark": benchmark, "mutants": listed });
+    write_file(
+        &dir.join("mutants.json"),
+        &serde_json::to_string_pretty(&doc)?,
+    )
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    // Write then rename: an interrupted write never leaves a half report.
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,81 @@
+//! Where a worker is, in a file the parent can read after the worker dies.
+//!
+//! A mutant can end its process at any instruction (stack overflow, abort, `exit`). The worker
+//! keeps (scope, method, input index) in a small shared memory-mapped file, updated with plain
+//! stores before each input, so the parent can name the input that killed the process without
+//! the worker writing anything per input.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+static CURSOR: AtomicPtr<u32> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Slots of the cursor file, in order.
+pub const SCOPE: usize = 0;
+pub const METHOD: usize = 1;
+pub const INDEX: usize = 2;
+/// 1 while an input is running.
+pub const BUSY: usize = 3;
+const WORDS: usize = 4;
+
+/// Maps the cursor file at `path` (created or truncated to its size) for this process.
+pub fn open(path: &Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)?;
+    f.set_len((WORDS * 4) as u64)?;
+    // SAFETY: a fresh shared mapping of a file we just sized; the pointer stays valid for the
+    // life of the process (never unmapped) and is only written by this process.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            WORDS * 4,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            f.as_raw_fd(),
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(std::io::Error::last_os_error());
+    }
+    CURSOR.store(p.cast(), Ordering::Release);
+    Ok(())
+}
+
+/// Records a position (no-op without a mapped cursor).
+#[inline]
+pub fn set(word: usize, value: u32) {
+    let p = CURSOR.load(Ordering::Relaxed);
+    if !p.is_null() {
+        // SAFETY: `p` maps WORDS u32s (see `open`), and `word < WORDS` for every caller.
+        unsafe { p.add(word).write_volatile(value) }
+    }
+}
+
+/// Reads a position back (0 without a mapped cursor).
+pub fn get(word: usize) -> u32 {
+    let p = CURSOR.load(Ordering::Relaxed);
+    if p.is_null() {
+        return 0;
+    }
+    // SAFETY: as in `set`.
+    unsafe { p.add(word).read_volatile() }
+}
+
+/// Reads a cursor file left behind by a worker: (scope, method, index, busy).
+pub fn read_file(path: &Path) -> Option<[u32; WORDS]> {
+    let bytes = std::fs::read(path).ok()?;
+    if bytes.len() < WORDS * 4 {
+        return None;
+    }
+    let mut w = [0u32; WORDS];
+    for (i, v) in w.iter_mut().enumerate() {
+        *v = u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().ok()?);
+    }
+    Some(w)
+}

@@ -1,0 +1,132 @@
+//! Valid inputs on disk: one file per (scope, method) of compact state vectors, so that the
+//! original and every mutant process read the same inputs without re-running Korat, and no
+//! process ever holds the inputs as structures.
+//!
+//! Format: the magic `FRS1`, one byte of width (1 or 2 bytes per slot), three zero bytes, the
+//! number of slots (u32 LE), then the vectors back to back.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 4] = b"FRS1";
+
+/// The inputs file of `method` at `scope` under `dir`.
+pub fn inputs_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
+    dir.join(format!("scope-{scope}"))
+        .join(format!("inputs-{method}.bin"))
+}
+
+/// The original's per-input nanoseconds for `method` at `scope` under `dir`.
+pub fn times_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
+    dir.join(format!("scope-{scope}"))
+        .join(format!("times-{method}.bin"))
+}
+
+/// Appends state vectors to an inputs file.
+pub struct StateWriter {
+    out: BufWriter<File>,
+    wide: bool,
+}
+
+impl StateWriter {
+    pub fn create(path: &Path, fin: &korat::Finitization) -> std::io::Result<Self> {
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d)?;
+        }
+        let wide = (0..fin.slots()).any(|s| fin.domain_size(s) > 256);
+        let mut out = BufWriter::new(File::create(path)?);
+        out.write_all(MAGIC)?;
+        out.write_all(&[if wide { 2 } else { 1 }, 0, 0, 0])?;
+        out.write_all(&(fin.slots() as u32).to_le_bytes())?;
+        Ok(StateWriter { out, wide })
+    }
+
+    pub fn push(&mut self, state: &[u32]) -> std::io::Result<()> {
+        for &v in state {
+            if self.wide {
+                self.out.write_all(&(v as u16).to_le_bytes())?;
+            } else {
+                self.out.write_all(&[v as u8])?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Streams state vectors back from an inputs file.
+pub struct StateReader {
+    input: BufReader<File>,
+    wide: bool,
+    buf: Vec<u8>,
+    state: Vec<u32>,
+}
+
+impl StateReader {
+    pub fn open(path: &Path) -> std::io::Result<Self> {
+        let mut input = BufReader::with_capacity(1 << 16, File::open(path)?);
+        let mut head = [0u8; 12];
+        input.read_exact(&mut head)?;
+        if &head[..4] != MAGIC {
+            return Err(std::io::Error::other(format!(
+                "{} is not an inputs file",
+                path.display()
+            )));
+        }
+        let wide = head[4] == 2;
+        let slots = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
+        Ok(StateReader {
+            input,
+            wide,
+            buf: vec![0; slots * if wide { 2 } else { 1 }],
+            state: vec![0; slots],
+        })
+    }
+
+    /// The next state vector, or `None` at the end.
+    pub fn next_state(&mut self) -> std::io::Result<Option<&[u32]>> {
+        match self.input.read_exact(&mut self.buf) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        if self.wide {
+            for (v, b) in self.state.iter_mut().zip(self.buf.chunks_exact(2)) {
+                *v = u32::from(u16::from_le_bytes([b[0], b[1]]));
+            }
+        } else {
+            for (v, &b) in self.state.iter_mut().zip(&self.buf) {
+                *v = u32::from(b);
+            }
+        }
+        Ok(Some(&self.state))
+    }
+}
+
+/// Writes the original's per-input times (u64 LE nanoseconds).
+pub fn write_times(path: &Path, nanos: &[u64]) -> std::io::Result<()> {
+    let mut out = BufWriter::new(File::create(path)?);
+    for n in nanos {
+        out.write_all(&n.to_le_bytes())?;
+    }
+    out.flush()
+}
+
+/// Streams the original's per-input times.
+pub struct TimesReader(BufReader<File>);
+
+impl TimesReader {
+    pub fn open(path: &Path) -> std::io::Result<Self> {
+        Ok(TimesReader(BufReader::new(File::open(path)?)))
+    }
+
+    pub fn next_time(&mut self) -> std::io::Result<u64> {
+        let mut b = [0u8; 8];
+        self.0.read_exact(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+}
