@@ -37,7 +37,13 @@ impl Worker {
 
     /// As [`Worker::build`], for an already located crate.
     pub fn build_for(bench: &BenchmarkCrate, work_dir: &Path) -> Result<Worker> {
-        let package = format!("ferastrau-worker-{}", bench.name.replace('_', "-"));
+        // One package (and binary) name per work directory: the original's and the
+        // metamutant's workers share a build directory.
+        let variant = work_dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "worker".into());
+        let package = format!("ferastrau-{}-{variant}", bench.name.replace('_', "-"));
         let bin = package.clone();
         std::fs::create_dir_all(work_dir.join("src"))
             .with_context(|| format!("cannot create {}", work_dir.display()))?;
@@ -127,6 +133,16 @@ impl Worker {
                     .with_context(|| format!("worker for {} printed {l:?}", self.package))
             })
             .collect()
+    }
+
+    /// The benchmark's target methods, in the worker's numbering.
+    pub fn methods(&self) -> Result<Vec<String>> {
+        #[derive(serde::Deserialize)]
+        struct Described {
+            methods: Vec<String>,
+        }
+        let d: Vec<Described> = self.lines(&["describe".to_string()])?;
+        Ok(d.into_iter().next().map(|d| d.methods).unwrap_or_default())
     }
 
     /// Every input's rendered outcome at `scope` with `mutant` switched on, in a fixed order
