@@ -221,14 +221,7 @@ fn sampled(catalog: ferastrau_mutator::Catalog, s: &Sampling) -> ferastrau_mutat
 
 fn cmd_mutants(a: MutantsArgs) -> Result<()> {
     let bench = a.target.locate()?;
-    let out = workspace_root()
-        .join("target")
-        .join("ferastrau")
-        .join(&bench.name)
-        .join("metamutant");
-    let probes = workspace_root().join("mutator").join("runtime");
-    let meta = ferastrau_mutator::build_metamutant(&bench.dir, &out, &probes)
-        .with_context(|| format!("cannot mutate {}", bench.name))?;
+    let meta = subject::metamutant(&bench, stderr_is_tty())?;
     let catalog = sampled(meta.catalog, &a.sampling);
     match a.diff.as_deref() {
         Some("all") => {

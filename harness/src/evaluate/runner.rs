@@ -71,6 +71,7 @@ pub fn run_mutant(
         let _ = std::fs::remove_file(&cursor_file);
         let (status, stderr) = run_child(worker, mutant, &range, cfg, &results_file, &cursor_file)?;
         let text = std::fs::read_to_string(&results_file).unwrap_or_default();
+        let before = next;
         for line in text.lines() {
             if let Ok(l) = serde_json::from_str::<WorkerLine>(line) {
                 next = next.max(l.scope + 1);
@@ -93,8 +94,14 @@ pub fn run_mutant(
         if next > *scopes.end() {
             break;
         }
-        // The child ended inside scope `next`: that is the mutant's doing.
         let pos = ferastrau_worker::cursor::read_file(&cursor_file);
+        let inside = matches!(pos, Some([scope, ..]) if scope == next);
+        if !inside && next > before {
+            // The child ended between scopes, after recording one (a clock timeout ends the
+            // process on purpose): start a new one for the rest.
+            continue;
+        }
+        // The child ended inside scope `next`: that is the mutant's doing.
         let (reason, limit, detail) = classify(&status, &stderr);
         let (method, index) = match pos {
             Some([scope, m, i, _]) if scope == next => {

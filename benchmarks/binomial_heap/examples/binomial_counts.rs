@@ -1,0 +1,48 @@
+//! Counts only: the structures and each method's inputs at one scope, with the candidates
+//! Korat explored and the seconds it took. `cargo run --release -p binomial_heap --example
+//! binomial_counts -- 7`.
+
+use std::ops::ControlFlow;
+
+use binomial_heap::invariant::rep_ok;
+use binomial_heap::space::{finitization, CandidateHeap};
+use binomial_heap::BinomialHeapBench;
+use ferastrau_worker::korat;
+use ferastrau_worker::Benchmark;
+
+fn main() {
+    let n: u32 = match std::env::args().nth(1).map(|s| s.parse()) {
+        Some(Ok(n)) => n,
+        _ => {
+            eprintln!("usage: binomial_counts SCOPE");
+            std::process::exit(2);
+        }
+    };
+    let (fin, f) = finitization("BinomialHeap", n, None);
+    let s = korat::search(
+        &fin,
+        |c| rep_ok(&mut CandidateHeap { c, f: &f }),
+        |_| ControlFlow::Continue(()),
+    );
+    println!(
+        "scope {n}: {} structures, {} candidates, {:.2} s",
+        s.valid, s.explored, s.seconds
+    );
+    let (mut inputs, mut explored, mut seconds) = (0, 0, 0.0);
+    for (m, name) in BinomialHeapBench.methods().iter().enumerate() {
+        let (fin, f) = BinomialHeapBench.finitize(m, n);
+        let s = korat::search(
+            &fin,
+            |c| BinomialHeapBench.precondition(m, &f, c),
+            |_| ControlFlow::Continue(()),
+        );
+        println!(
+            "  {name}: {} inputs, {} candidates, {:.2} s",
+            s.valid, s.explored, s.seconds
+        );
+        inputs += s.valid;
+        explored += s.explored;
+        seconds += s.seconds;
+    }
+    println!("  total: {inputs} inputs, {explored} candidates, {seconds:.2} s");
+}

@@ -1,0 +1,200 @@
+//! Korat's side: the finitization (the heap plus the method's argument in the root object),
+//! the candidate view, decoding a valid candidate, and rendering.
+
+use ferastrau_worker::korat::{
+    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
+};
+
+use crate::heap::{BinomialHeap, Node, NodeId};
+use crate::invariant::HeapView;
+
+/// Field ids of a binomial-heap finitization.
+pub struct Fields {
+    /// The scope the finitization was built for.
+    pub scope: u32,
+    pub head: FieldId,
+    pub size: FieldId,
+    pub key: FieldId,
+    pub degree: FieldId,
+    pub parent: FieldId,
+    pub sibling: FieldId,
+    pub child: FieldId,
+    /// The method's integer argument; absent for the bare structure and for `extractMin`.
+    pub arg: Option<FieldId>,
+}
+
+/// The heap at scope `n`: at most `n` nodes (or null), size 0..n, key over the `n` values
+/// 0..n−1, degree 0..n. With `arg = Some((lo, hi))` the root object also holds the method's
+/// argument over lo..hi, generated jointly with the heap. Slots: head, size, [arg], then per
+/// node key, degree, parent, sibling, child (the declaration order).
+pub fn finitization(root_name: &str, n: u32, arg: Option<(i64, i64)>) -> (Finitization, Fields) {
+    let n64 = i64::from(n);
+    let mut b = FinitizationBuilder::new(root_name);
+    let node = b.class("Node", n);
+    b.field(ROOT, "head", Domain::nullable(node));
+    b.field(ROOT, "size", Domain::ints(0, n64));
+    if let Some((lo, hi)) = arg {
+        b.field(ROOT, "x", Domain::ints(lo, hi));
+    }
+    b.field(node, "key", Domain::ints(0, n64 - 1));
+    b.field(node, "degree", Domain::ints(0, n64));
+    b.field(node, "parent", Domain::nullable(node));
+    b.field(node, "sibling", Domain::nullable(node));
+    b.field(node, "child", Domain::nullable(node));
+    let fin = b.build();
+    let fields = Fields {
+        scope: n,
+        head: fin.field(ROOT, "head"),
+        size: fin.field(ROOT, "size"),
+        key: fin.field(node, "key"),
+        degree: fin.field(node, "degree"),
+        parent: fin.field(node, "parent"),
+        sibling: fin.field(node, "sibling"),
+        child: fin.field(node, "child"),
+        arg: arg.map(|_| fin.field(ROOT, "x")),
+    };
+    (fin, fields)
+}
+
+/// A candidate seen as a heap; every first read of a field is recorded by Korat.
+pub struct CandidateHeap<'c, 'a> {
+    pub c: &'c mut Candidate<'a>,
+    pub f: &'c Fields,
+}
+
+impl HeapView for CandidateHeap<'_, '_> {
+    fn head(&mut self) -> Option<u32> {
+        self.c.obj(self.f.head, 0)
+    }
+    fn size(&mut self) -> i64 {
+        self.c.int(self.f.size, 0)
+    }
+    fn key(&mut self, n: u32) -> i64 {
+        self.c.int(self.f.key, n)
+    }
+    fn degree(&mut self, n: u32) -> i64 {
+        self.c.int(self.f.degree, n)
+    }
+    fn parent(&mut self, n: u32) -> Option<u32> {
+        self.c.obj(self.f.parent, n)
+    }
+    fn sibling(&mut self, n: u32) -> Option<u32> {
+        self.c.obj(self.f.sibling, n)
+    }
+    fn child(&mut self, n: u32) -> Option<u32> {
+        self.c.obj(self.f.child, n)
+    }
+}
+
+/// Builds the real heap of a valid candidate: the reachable nodes, numbered in the order a
+/// depth-first walk (child before sibling) meets them.
+pub fn decode_heap(c: &mut Candidate<'_>, f: &Fields) -> BinomialHeap {
+    let mut v = CandidateHeap { c, f };
+    let mut heap = BinomialHeap {
+        head: None,
+        size: v.size(),
+        nodes: Vec::new(),
+    };
+    let head = v.head();
+    heap.head = copy(&mut v, &mut heap, head, None);
+    heap
+}
+
+fn copy(
+    v: &mut CandidateHeap<'_, '_>,
+    heap: &mut BinomialHeap,
+    n: Option<u32>,
+    parent: Option<NodeId>,
+) -> Option<NodeId> {
+    let n = n?;
+    let id = heap.nodes.len();
+    heap.nodes.push(Node {
+        key: v.key(n),
+        degree: v.degree(n),
+        parent,
+        sibling: None,
+        child: None,
+    });
+    let (c, s) = (v.child(n), v.sibling(n));
+    let child = copy(v, heap, c, Some(id));
+    let sibling = copy(v, heap, s, parent);
+    heap.nodes[id].child = child;
+    heap.nodes[id].sibling = sibling;
+    Some(id)
+}
+
+/// The second heap of `union(k)` at scope `n`: the binomial heap of `k` nodes (1 ≤ k ≤ n)
+/// holding the keys n−k, …, n−1, built directly (not through the code under test). Its trees
+/// follow the 1 bits of `k` from low to high; within each tree, keys increase in pre-order
+/// (a node before its children, children from the highest degree down).
+pub fn other_heap(k: i64, n: i64) -> BinomialHeap {
+    let mut heap = BinomialHeap::default();
+    let mut next_key = n - k;
+    let mut tail: Option<NodeId> = None;
+    let mut d = 0;
+    while (1i64 << d) <= k {
+        if k & (1i64 << d) != 0 {
+            let root = build_tree(&mut heap, d, None, &mut next_key);
+            match tail {
+                None => heap.head = Some(root),
+                Some(t) => heap.nodes[t].sibling = Some(root),
+            }
+            tail = Some(root);
+        }
+        d += 1;
+    }
+    heap.size = k;
+    heap
+}
+
+fn build_tree(
+    heap: &mut BinomialHeap,
+    d: i64,
+    parent: Option<NodeId>,
+    next_key: &mut i64,
+) -> NodeId {
+    let id = heap.nodes.len();
+    heap.nodes.push(Node {
+        key: *next_key,
+        degree: d,
+        parent,
+        sibling: None,
+        child: None,
+    });
+    *next_key += 1;
+    let mut prev: Option<NodeId> = None;
+    for k in (0..d).rev() {
+        let c = build_tree(heap, k, Some(id), next_key);
+        match prev {
+            None => heap.nodes[id].child = Some(c),
+            Some(p) => heap.nodes[p].sibling = Some(c),
+        }
+        prev = Some(c);
+    }
+    id
+}
+
+/// Renders a heap as its root list in brackets, each tree as `key(children…)`:
+/// `[3 1(2)]`, `[]` for the empty heap.
+pub fn render_heap(h: &BinomialHeap) -> String {
+    fn list(h: &BinomialHeap, mut n: Option<NodeId>, out: &mut String) {
+        let mut first = true;
+        while let Some(i) = n {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            out.push_str(&h.nodes[i].key.to_string());
+            if h.nodes[i].child.is_some() {
+                out.push('(');
+                list(h, h.nodes[i].child, out);
+                out.push(')');
+            }
+            n = h.nodes[i].sibling;
+        }
+    }
+    let mut s = String::from("[");
+    list(h, h.head, &mut s);
+    s.push(']');
+    s
+}

@@ -1,0 +1,315 @@
+//! The counts that prove the search (the paper's structure and input counts), a brute-force
+//! check of soundness, completeness and optimality on small scopes, and the postconditions of
+//! the original code on every input of small scopes.
+
+use std::ops::ControlFlow;
+
+use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::Benchmark;
+use fibonacci_heap::heap::Node;
+use fibonacci_heap::invariant::{rep_ok, RealHeap};
+use fibonacci_heap::space::{finitization, other_heap, render_heap, CandidateHeap, Fields};
+use fibonacci_heap::{Call, FibonacciHeap, FibonacciHeapBench, DELETE, EXTRACT_MIN, INSERT, UNION};
+
+/// Non-isomorphic Fibonacci heaps at scopes 1..5 (the paper's structure counts).
+const STRUCTURES: [u64; 5] = [2, 12, 136, 2310, 52281];
+/// The paper's `# inputs` at scopes 1..5.
+const PAPER_INPUTS: [u64; 5] = [12, 108, 1632, 34650, 941058];
+
+fn heap_search(n: u32) -> korat::Stats {
+    let (fin, f) = finitization("FibonacciHeap", n, None);
+    korat::search(
+        &fin,
+        |c| rep_ok(&mut CandidateHeap { c, f: &f }),
+        |_| ControlFlow::Continue(()),
+    )
+}
+
+fn method_search(m: usize, n: u32) -> korat::Stats {
+    let (fin, f) = FibonacciHeapBench.finitize(m, n);
+    korat::search(
+        &fin,
+        |c| FibonacciHeapBench.precondition(m, &f, c),
+        |_| ControlFlow::Continue(()),
+    )
+}
+
+fn check_inputs(n: u32) {
+    let heaps = heap_search(n);
+    assert_eq!(
+        heaps.valid,
+        STRUCTURES[n as usize - 1],
+        "structures at scope {n}"
+    );
+    let mut total = 0;
+    for m in 0..FibonacciHeapBench.methods().len() {
+        let s = method_search(m, n);
+        // The argument is read by no precondition: Korat enumerates it after each valid heap,
+        // so each of its d values beyond the first costs one more candidate per heap.
+        let d = match m {
+            INSERT | DELETE => u64::from(n) + 1,
+            UNION => u64::from(n),
+            _ => 1,
+        };
+        assert_eq!(s.valid, heaps.valid * d, "method {m} at scope {n}");
+        assert_eq!(s.explored, heaps.explored + heaps.valid * (d - 1));
+        total += s.valid;
+    }
+    assert_eq!(total, PAPER_INPUTS[n as usize - 1], "inputs at scope {n}");
+    assert_eq!(total, 3 * (u64::from(n) + 1) * heaps.valid);
+}
+
+/// Up to the paper's largest scope, 5 (941,058 inputs; under a second in release mode).
+#[test]
+fn structures_and_inputs_match_the_paper_up_to_scope_5() {
+    for n in 1..=5 {
+        check_inputs(n);
+    }
+}
+
+fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
+    move |c| rep_ok(&mut CandidateHeap { c, f })
+}
+
+#[test]
+fn korat_is_sound_complete_and_optimal_against_brute_force() {
+    for n in 1..=2u32 {
+        let mut domains = vec![None];
+        for m in 0..FibonacciHeapBench.methods().len() {
+            domains.push(fibonacci_heap::arg_domain(m, n));
+        }
+        domains.dedup();
+        for arg in domains {
+            let (fin, f) = finitization("FibonacciHeap", n, arg);
+            let oracle = brute::enumerate(&fin, pred_for(&f));
+            let mut found = Vec::new();
+            korat::search(&fin, pred_for(&f), |c| {
+                found.push(c.state().to_vec());
+                ControlFlow::Continue(())
+            });
+            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
+                .unwrap_or_else(|e| panic!("scope {n}, argument {arg:?}: {e}"));
+            assert!(!found.is_empty());
+        }
+    }
+}
+
+fn inputs(m: usize, n: u32) -> Vec<Call> {
+    let (fin, f) = FibonacciHeapBench.finitize(m, n);
+    let mut out = Vec::new();
+    korat::search(
+        &fin,
+        |c| FibonacciHeapBench.precondition(m, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            out.push(FibonacciHeapBench.decode(m, &f, &mut c));
+            ControlFlow::Continue(())
+        },
+    );
+    out
+}
+
+#[test]
+fn the_original_meets_every_postcondition_on_every_input_up_to_scope_5() {
+    for n in 1..=5u32 {
+        for m in 0..FibonacciHeapBench.methods().len() {
+            for pre in inputs(m, n) {
+                assert!(FibonacciHeapBench.invariant(&pre), "decoded input is valid");
+                let mut post = pre.clone();
+                let ret = FibonacciHeapBench.run(m, &mut post);
+                if let Err(e) = FibonacciHeapBench.postcondition(m, &pre, &post, &ret) {
+                    panic!("scope {n}: {}: {e}", FibonacciHeapBench.render(m, &pre));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn inputs_render_and_decode_as_expected() {
+    let calls = inputs(EXTRACT_MIN, 3);
+    let shown: Vec<String> = calls
+        .iter()
+        .map(|c| FibonacciHeapBench.render(EXTRACT_MIN, c))
+        .collect();
+    assert_eq!(shown.len(), 136);
+    assert_eq!(shown[0], "extractMin() on []");
+    assert!(
+        shown.contains(&"extractMin() on [*0 2 1]".to_string()),
+        "{shown:?}"
+    );
+    // Every decoded heap of scope 3 is distinct (isomorphic inputs would render equally).
+    let distinct: std::collections::HashSet<String> = shown.iter().map(|s| s.to_string()).collect();
+    assert_eq!(distinct.len(), 136);
+}
+
+#[test]
+fn the_second_heap_of_union_is_a_valid_heap_of_k_large_keys() {
+    for n in 1..=5i64 {
+        for k in 1..=n {
+            let h = other_heap(k, n);
+            assert!(rep_ok(&mut RealHeap(&h)), "k={k}, n={n}");
+            let keys = FibonacciHeapBench::keys(&h);
+            assert_eq!(keys, ((n - k)..n).collect::<Vec<_>>());
+        }
+    }
+}
+
+fn ok(h: &FibonacciHeap) -> bool {
+    rep_ok(&mut RealHeap(h))
+}
+
+#[test]
+fn the_invariant_rejects_broken_heaps() {
+    // Three inserts and an extraction leave one tree 1(2).
+    let mut h = FibonacciHeap::default();
+    for k in [0, 1, 2] {
+        h.insert(k);
+    }
+    assert_eq!(h.extract_min(), Some(0));
+    assert!(ok(&h));
+    let root = h.nodes.unwrap();
+    let child = h.pool[root].child.unwrap();
+    assert_eq!((h.pool[root].key, h.pool[child].key), (1, 2));
+    let mut bad = h.clone();
+    bad.size = 3;
+    assert!(!ok(&bad), "size");
+    let mut bad = h.clone();
+    bad.pool[child].key = 0;
+    assert!(!ok(&bad), "heap order");
+    let mut bad = h.clone();
+    bad.pool[child].parent = None;
+    assert!(!ok(&bad), "parent");
+    let mut bad = h.clone();
+    bad.pool[root].degree = 2;
+    assert!(!ok(&bad), "degree");
+    let mut bad = h.clone();
+    bad.min = Some(child);
+    assert!(!ok(&bad), "min is not a root");
+    let mut bad = h.clone();
+    bad.nodes = Some(child);
+    assert!(!ok(&bad), "nodes is not a root");
+    let mut bad = h.clone();
+    bad.pool[child].right = Some(root);
+    assert!(!ok(&bad), "ring");
+    // Two roots 1 and 0: min must be the 0.
+    let mut h = FibonacciHeap::default();
+    h.insert(1);
+    h.insert(0);
+    assert!(ok(&h));
+    let mut bad = h.clone();
+    bad.min = bad.nodes;
+    assert!(!ok(&bad), "min does not hold the smallest key");
+    let mut bad = h;
+    let other = bad.pool[0].right;
+    bad.pool[0].left = Some(0);
+    assert!(!ok(&bad), "left link, right is {other:?}");
+}
+
+#[test]
+fn a_decrease_below_marked_ancestors_cuts_the_whole_chain() {
+    // The chain 0(1(2(3))), every node marked as in the generated inputs.
+    let mut h = FibonacciHeap::default();
+    for k in 0..4 {
+        h.pool.push(Node {
+            key: k,
+            degree: if k < 3 { 1 } else { 0 },
+            parent: if k > 0 { Some(k as usize - 1) } else { None },
+            child: if k < 3 { Some(k as usize + 1) } else { None },
+            left: Some(k as usize),
+            right: Some(k as usize),
+            mark: true,
+        });
+    }
+    h.nodes = Some(0);
+    h.min = Some(0);
+    h.size = 4;
+    assert!(ok(&h));
+    assert!(h.decrease(Some(3), -1));
+    assert!(ok(&h));
+    // 3 is cut, and CASCADING-CUT cuts its marked ancestors 2 and 1: four one-node roots.
+    assert_eq!(h.min, Some(3));
+    assert!(h.pool.iter().all(|n| n.degree == 0 && n.parent.is_none()));
+    // Cut nodes are unmarked; the root, where the cascade stops, keeps its mark.
+    assert!(h.pool[1..].iter().all(|n| !n.mark));
+    assert!(h.pool[0].mark);
+    assert_eq!(render_heap(&h), "[0 1 2 *-1]");
+    assert!(h.delete(-1));
+    assert_eq!(FibonacciHeapBench::keys(&h), vec![0, 1, 2]);
+    assert!(ok(&h));
+}
+
+#[test]
+fn the_postconditions_catch_wrong_outputs() {
+    let call = inputs(DELETE, 3)
+        .into_iter()
+        .find(|c| c.heap.size == 3 && c.x == 1 && FibonacciHeapBench::keys(&c.heap).contains(&1))
+        .expect("a heap of three keys holding 1");
+    for m in [INSERT, EXTRACT_MIN, UNION, DELETE] {
+        let mut pre = call.clone();
+        if m == UNION {
+            pre.other = Some(other_heap(1, 3));
+        }
+        let mut post = pre.clone();
+        let ret = FibonacciHeapBench.run(m, &mut post);
+        assert!(FibonacciHeapBench
+            .postcondition(m, &pre, &post, &ret)
+            .is_ok());
+        // The unchanged pre-state is a wrong post-state for every method here.
+        let wrong = FibonacciHeapBench.postcondition(m, &pre, &pre, &ret);
+        assert!(wrong.is_err(), "method {m}");
+    }
+    let mut post = call.clone();
+    let ret = FibonacciHeapBench.run(DELETE, &mut post);
+    assert!(FibonacciHeapBench
+        .postcondition(DELETE, &call, &post, &fibonacci_heap::Ret::Bool(false))
+        .is_err());
+    assert_eq!(ret, fibonacci_heap::Ret::Bool(true));
+}
+
+#[test]
+fn long_operation_sequences_keep_the_invariant_and_the_multiset() {
+    // A deterministic pseudo-random mix of the four operations against a sorted Vec.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % m) as i64
+    };
+    let mut h = FibonacciHeap::default();
+    let mut model: Vec<i64> = Vec::new();
+    for step in 0..4000 {
+        // Mostly extractions once the heap is large, to keep each step's checks cheap.
+        let op = if model.len() > 60 { 2 } else { next(5) };
+        match op {
+            0 | 1 => {
+                let k = next(20);
+                h.insert(k);
+                model.push(k);
+            }
+            2 => {
+                model.sort_unstable();
+                let expected = (!model.is_empty()).then(|| model.remove(0));
+                assert_eq!(h.extract_min(), expected, "step {step}");
+            }
+            3 => {
+                let k = next(20);
+                let at = model.iter().position(|&x| x == k);
+                if let Some(i) = at {
+                    model.remove(i);
+                }
+                assert_eq!(h.delete(k), at.is_some(), "step {step}");
+            }
+            _ => {
+                let k = next(6) + 1;
+                let other = other_heap(k, 20);
+                model.extend(FibonacciHeapBench::keys(&other));
+                h.union_heap(other);
+            }
+        }
+        assert!(rep_ok(&mut RealHeap(&h)), "step {step}");
+        model.sort_unstable();
+        assert_eq!(FibonacciHeapBench::keys(&h), model, "step {step}");
+    }
+}

@@ -1,0 +1,149 @@
+//! The command line on the real binary: generation counts, argument errors, `check`.
+
+mod common;
+
+use common::{ferastrau, fixture, text};
+
+#[test]
+fn generate_reproduces_the_papers_search_tree_inputs() {
+    let o = ferastrau(&[
+        "generate",
+        "--benchmark",
+        "search_tree",
+        "--scopes",
+        "1..7",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let inputs: Vec<u64> = doc["scopes"]
+        .as_array()
+        .expect("scopes")
+        .iter()
+        .map(|s| s["inputs"].as_u64().expect("inputs"))
+        .collect();
+    assert_eq!(inputs, [4, 20, 90, 408, 1880, 8772, 41300]);
+    let s7 = &doc["scopes"][6];
+    assert_eq!(s7["scope"], 7);
+    assert!(s7["candidates"].as_u64().unwrap() > 41300);
+    assert!(s7["seconds"].as_f64().is_some());
+    let methods: Vec<&str> = s7["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(methods, ["add", "remove"]);
+}
+
+#[test]
+fn generate_prints_readable_inputs() {
+    let o = ferastrau(&["generate", "--scopes", "3", "--print", "50"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // A balanced three-node tree, as in the paper's Fig. 2.
+    assert!(out.contains("(2 (1) (3))"), "{out}");
+    assert!(out.contains("remove(1) on ()"), "{out}");
+}
+
+#[test]
+fn bad_arguments_give_one_line_errors_and_no_panic() {
+    let not_a_crate = std::env::temp_dir();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["generate", "--benchmark", "nope"],
+            "known benchmarks: ",
+        ),
+        (vec!["generate", "--scopes", "7..1"], "descend"),
+        (vec!["generate", "--scopes", "x"], "not a scope"),
+        (vec!["generate", "--scopes", "0"], "scope 0"),
+        (
+            vec![
+                "generate",
+                "--benchmark-path",
+                not_a_crate.to_str().unwrap(),
+            ],
+            "not a benchmark crate",
+        ),
+        (vec!["evaluate", "--memory-limit", "lots"], "not a size"),
+        (
+            vec!["evaluate", "--timeout-floor", "soon"],
+            "not a duration",
+        ),
+        (
+            vec!["mutants", "--diff", "banana"],
+            "--diff takes a mutant id",
+        ),
+    ];
+    for (args, expect) in cases {
+        let o = ferastrau(&args);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let o = ferastrau(&["generate", "--benchmark", "nope"]);
+    assert!(
+        text(&o.stderr).contains("search_tree"),
+        "lists the known ones"
+    );
+}
+
+#[test]
+fn a_crate_that_does_not_compile_is_named_with_its_first_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = fixture("buggy");
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::copy(src.join("Cargo.toml"), dir.path().join("Cargo.toml")).unwrap();
+    let manifest = std::fs::read_to_string(dir.path().join("Cargo.toml"))
+        .unwrap()
+        .replace(
+            "path = \"../../../worker\"",
+            &format!(
+                "path = {:?}",
+                src.join("../../../worker").canonicalize().unwrap()
+            ),
+        );
+    std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), "pub fn broken( {}\n").unwrap();
+    let o = ferastrau(&[
+        "check",
+        "--benchmark-path",
+        dir.path().to_str().unwrap(),
+        "--scopes",
+        "1",
+    ]);
+    let err = text(&o.stderr);
+    assert!(!o.status.success());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("buggy") && err.contains("error"), "{err}");
+}
+
+#[test]
+fn check_finds_the_broken_method_and_prints_the_smallest_counterexample() {
+    let path = fixture("buggy");
+    let o = ferastrau(&[
+        "check",
+        "--benchmark-path",
+        path.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+    ]);
+    assert!(!o.status.success(), "a violation is a failure");
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("smallest counterexample: remove(1) on [1]"),
+        "{err}"
+    );
+    assert!(err.contains("still present"), "{err}");
+}
+
+#[test]
+fn check_reports_no_violation_for_search_tree() {
+    let o = ferastrau(&["check", "--benchmark", "search_tree", "--scopes", "1..7"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("41300"), "{out}");
+    assert!(out.contains("no violation"), "{out}");
+}
