@@ -29,7 +29,10 @@ impl Recorder {
     /// Appends slot `s` to the access list unless it is already there.
     #[inline(always)]
     pub fn note(&mut self, fin: &Finitization, state: &[u32], s: usize) {
-        if self.on_stack[s] {
+        debug_assert!(s < self.on_stack.len());
+        // SAFETY: callers pass a slot they have just read from a per-slot array of the same
+        // finitization (bounds-checked there), and `on_stack` has one entry per slot.
+        if unsafe { *self.on_stack.get_unchecked(s) } {
             return;
         }
         self.push(fin, state, s);
@@ -75,6 +78,9 @@ impl Recorder {
 pub struct Candidate<'a> {
     fin: &'a Finitization,
     state: &'a [u32],
+    /// While searching: the value of each slot, kept up to date by the search so that a read
+    /// is one load. Empty for a stored state vector (reads go through the domain tables).
+    values: &'a [Value],
     rec: Option<&'a mut Recorder>,
 }
 
@@ -89,18 +95,22 @@ impl<'a> Candidate<'a> {
         Candidate {
             fin,
             state,
+            values: &[],
             rec: None,
         }
     }
 
+    /// A candidate whose reads are recorded; `values` must match `state`.
     pub(crate) fn recording(
         fin: &'a Finitization,
         state: &'a [u32],
+        values: &'a [Value],
         rec: &'a mut Recorder,
     ) -> Self {
         Candidate {
             fin,
             state,
+            values,
             rec: Some(rec),
         }
     }
@@ -109,10 +119,14 @@ impl<'a> Candidate<'a> {
     #[inline(always)]
     pub fn get(&mut self, f: FieldId, obj: u32) -> Value {
         let s = f.slot(obj);
-        if let Some(rec) = self.rec.as_deref_mut() {
-            rec.note(self.fin, self.state, s);
+        match self.rec.as_deref_mut() {
+            Some(rec) => {
+                let v = self.values[s];
+                rec.note(self.fin, self.state, s);
+                v
+            }
+            None => self.fin.tables[s][self.state[s] as usize].value,
         }
-        self.fin.tables[s][self.state[s] as usize].value
     }
 
     /// An object-valued field: the target's index within its class, `None` for null.

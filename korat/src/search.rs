@@ -58,11 +58,12 @@ where
     let n = fin.slots();
     let nclasses = fin.class_count();
     let mut state = vec![0u32; n];
+    let mut values: Vec<Value> = (0..n).map(|s| fin.value(s, 0)).collect();
     let mut rec = Recorder::new(n, nclasses);
     let mut reach = Reach::new(fin);
     let mut stats = Stats::default();
     loop {
-        let valid = pred(&mut Candidate::recording(fin, &state, &mut rec));
+        let valid = pred(&mut Candidate::recording(fin, &state, &values, &mut rec));
         stats.explored += 1;
         if valid {
             stats.valid += 1;
@@ -73,7 +74,7 @@ where
         if !opts.pruning || valid {
             reach.push_unlisted(fin, &state, &mut rec);
         }
-        if !backtrack(fin, opts, &mut state, &mut rec) {
+        if !backtrack(fin, opts, &mut state, &mut values, &mut rec) {
             break;
         }
     }
@@ -83,7 +84,13 @@ where
 
 /// Moves `state` to the next candidate; false when the access list is exhausted.
 #[inline]
-fn backtrack(fin: &Finitization, opts: Options, state: &mut [u32], rec: &mut Recorder) -> bool {
+fn backtrack(
+    fin: &Finitization,
+    opts: Options,
+    state: &mut [u32],
+    values: &mut [Value],
+    rec: &mut Recorder,
+) -> bool {
     while let Some(&s) = rec.stack.last() {
         let s = s as usize;
         let table = &fin.tables[s];
@@ -98,9 +105,11 @@ fn backtrack(fin: &Finitization, opts: Options, state: &mut [u32], rec: &mut Rec
         }
         if (cur as usize) + 1 < table.len() {
             state[s] = cur + 1;
+            values[s] = table[cur as usize + 1].value;
             return true;
         }
         state[s] = 0;
+        values[s] = table[0].value;
         rec.pop();
     }
     false

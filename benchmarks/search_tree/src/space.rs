@@ -54,18 +54,23 @@ pub struct CandidateTree<'c, 'a> {
 }
 
 impl TreeView for CandidateTree<'_, '_> {
+    #[inline(always)]
     fn root(&mut self) -> Option<u32> {
         self.c.obj(self.f.root, 0)
     }
+    #[inline(always)]
     fn size(&mut self) -> i64 {
         self.c.int(self.f.size, 0)
     }
+    #[inline(always)]
     fn left(&mut self, n: u32) -> Option<u32> {
         self.c.obj(self.f.left, n)
     }
+    #[inline(always)]
     fn right(&mut self, n: u32) -> Option<u32> {
         self.c.obj(self.f.right, n)
     }
+    #[inline(always)]
     fn info(&mut self, n: u32) -> i64 {
         self.c.int(self.f.info, n)
     }
