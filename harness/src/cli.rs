@@ -361,6 +361,19 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
             s.violation_count, s.scope
         );
     }
+    let t = &ev.timing;
+    if t.children > 0 && t.work_seconds > 0.0 {
+        println!(
+            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
+            t.executions,
+            ev.mutant_phase_seconds,
+            opts.jobs,
+            t.executions as f64 / ev.mutant_phase_seconds,
+            t.children,
+            1000.0 * (t.child_seconds - t.work_seconds).max(0.0) / t.children as f64,
+            ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
+        );
+    }
     println!(
         "{} mutants in {:.1} s; reports in {}",
         viable.len(),

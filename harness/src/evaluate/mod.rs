@@ -25,7 +25,7 @@ use wait_timeout::ChildExt;
 use crate::worker::Worker;
 use journal::{Header, Journal, Recorded};
 use results::ScopeResult;
-use runner::{run_mutant, RunConfig, INTERRUPTED};
+use runner::{run_mutant, RunConfig, Timing, INTERRUPTED};
 
 /// One scope's generation and original run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -239,6 +239,9 @@ pub struct Evaluation {
     pub scopes: Vec<ScopeRun>,
     pub results: Vec<ScopeResult>,
     pub interrupted: bool,
+    /// The mutant phase of this session (not of resumed work).
+    pub timing: Timing,
+    pub mutant_phase_seconds: f64,
 }
 
 /// Runs the evaluation of `mutants` (viable mutant ids) in the metamutant `worker`.
@@ -327,13 +330,14 @@ pub fn evaluate(
         .num_threads(opts.jobs.max(1))
         .build()
         .context("cannot start the thread pool")?;
-    let fresh: Vec<Result<Vec<ScopeResult>>> = pool.install(|| {
+    let phase = std::time::Instant::now();
+    let fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = pool.install(|| {
         todo.par_iter()
             .map(|&(m, first)| {
                 if INTERRUPTED.load(Ordering::Relaxed) {
-                    return Ok(Vec::new());
+                    return Ok((Vec::new(), Timing::default()));
                 }
-                let mut rs = run_mutant(worker, m, first..=last, &cfg)?;
+                let (mut rs, timing) = run_mutant(worker, m, first..=last, &cfg)?;
                 for r in &mut rs {
                     if r.input.is_none() {
                         r.input = render_input(worker, &cfg, r);
@@ -341,20 +345,26 @@ pub fn evaluate(
                     journal.result(r)?;
                 }
                 bar.inc(1);
-                Ok(rs)
+                Ok((rs, timing))
             })
             .collect()
     });
+    let mutant_phase_seconds = phase.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let mut results: Vec<ScopeResult> = recorded.results.into_values().collect();
+    let mut timing = Timing::default();
     for r in fresh {
-        results.extend(r?);
+        let (rs, t) = r?;
+        results.extend(rs);
+        timing.add(&t);
     }
     results.sort_by_key(|r| (r.mutant, r.scope));
     Ok(Evaluation {
         scopes,
         results,
         interrupted: INTERRUPTED.load(Ordering::Relaxed),
+        timing,
+        mutant_phase_seconds,
     })
 }
 

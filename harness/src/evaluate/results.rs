@@ -27,6 +27,9 @@ pub struct ScopeResult {
     pub input: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Inputs the mutant ran on at this scope (up to and including the killing one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub executions: Option<u64>,
 }
 
 impl ScopeResult {
@@ -47,6 +50,9 @@ pub struct WorkerLine {
     pub index: Option<u64>,
     pub input: Option<String>,
     pub detail: Option<String>,
+    pub executions: Option<u64>,
+    /// Seconds the worker spent on the scope (kept out of results: they vary run to run).
+    pub seconds: Option<f64>,
 }
 
 impl WorkerLine {
@@ -61,6 +67,7 @@ impl WorkerLine {
             index: self.index,
             input: self.input,
             detail: self.detail,
+            executions: self.executions,
         }
     }
 }

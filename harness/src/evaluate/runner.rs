@@ -52,13 +52,35 @@ impl RunConfig {
 /// Set on Ctrl-C: children are killed and no new ones start.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Where a mutant's time went, for the runner's own performance figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// Child processes started.
+    pub children: u64,
+    /// Their wall-clock time, start to exit.
+    pub child_seconds: f64,
+    /// Time the workers report spending on inputs (decode, original, mutant, compare).
+    pub work_seconds: f64,
+    pub executions: u64,
+}
+
+impl Timing {
+    pub fn add(&mut self, o: &Timing) {
+        self.children += o.children;
+        self.child_seconds += o.child_seconds;
+        self.work_seconds += o.work_seconds;
+        self.executions += o.executions;
+    }
+}
+
 /// Runs `mutant` over `scopes`, returning one result per scope (fewer if interrupted).
 pub fn run_mutant(
     worker: &Worker,
     mutant: u32,
     scopes: std::ops::RangeInclusive<u32>,
     cfg: &RunConfig,
-) -> Result<Vec<ScopeResult>> {
+) -> Result<(Vec<ScopeResult>, Timing)> {
+    let mut timing = Timing::default();
     let dir = cfg.scratch_dir.join(format!("mutant-{mutant}"));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let results_file = dir.join("results.jsonl");
@@ -69,12 +91,17 @@ pub fn run_mutant(
         let range = next..=*scopes.end();
         let _ = std::fs::remove_file(&results_file);
         let _ = std::fs::remove_file(&cursor_file);
+        let started = Instant::now();
         let (status, stderr) = run_child(worker, mutant, &range, cfg, &results_file, &cursor_file)?;
+        timing.children += 1;
+        timing.child_seconds += started.elapsed().as_secs_f64();
         let text = std::fs::read_to_string(&results_file).unwrap_or_default();
         let before = next;
         for line in text.lines() {
             if let Ok(l) = serde_json::from_str::<WorkerLine>(line) {
                 next = next.max(l.scope + 1);
+                timing.work_seconds += l.seconds.unwrap_or(0.0);
+                timing.executions += l.executions.unwrap_or(0);
                 done.push(l.into_result(mutant, &cfg.methods));
             }
         }
@@ -119,10 +146,11 @@ pub fn run_mutant(
             index,
             input: None,
             detail: Some(detail),
+            executions: None,
         });
         next += 1;
     }
-    Ok(done)
+    Ok((done, timing))
 }
 
 /// How a child ended.

@@ -189,11 +189,13 @@ pub fn mutant<B: Benchmark>(
     let watchdog = Watchdog::start(clock_timeout);
     for scope in scopes {
         cursor::set(cursor::SCOPE, scope);
-        let kill = run_scope(bench, mutant, scope, dir, limits, &watchdog)?;
-        record(&match kill {
-            None => json!({"scope": scope, "status": "survived"}),
-            Some(k) => k,
-        });
+        let started = Instant::now();
+        let (kill, executions) = run_scope(bench, mutant, scope, dir, limits, &watchdog)?;
+        let mut line = kill.unwrap_or_else(|| json!({"scope": scope, "status": "survived"}));
+        // Executions are mutant runs (each preceded by the original's run on the same input).
+        line["executions"] = json!(executions);
+        line["seconds"] = json!(started.elapsed().as_secs_f64());
+        record(&line);
     }
     Ok(())
 }
@@ -205,7 +207,8 @@ fn run_scope<B: Benchmark>(
     dir: &Path,
     limits: Limits,
     watchdog: &Watchdog,
-) -> std::io::Result<Option<serde_json::Value>> {
+) -> std::io::Result<(Option<serde_json::Value>, u64)> {
+    let mut executions = 0;
     for m in 0..bench.methods().len() {
         cursor::set(cursor::METHOD, m as u32);
         let (fin, fields) = bench.finitize(m, scope);
@@ -231,6 +234,7 @@ fn run_scope<B: Benchmark>(
             watchdog.disarm();
             cursor::set(cursor::BUSY, 0);
             ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+            executions += 1;
             let reason = match &got {
                 Outcome::OverBudget => Some("timeout"),
                 Outcome::Broken => Some("invariant"),
@@ -246,12 +250,12 @@ fn run_scope<B: Benchmark>(
                     kill["detail"] =
                         json!(format!("over {budget} ticks (the original used {ticks})"));
                 }
-                return Ok(Some(kill));
+                return Ok((Some(kill), executions));
             }
             index += 1;
         }
     }
-    Ok(None)
+    Ok((None, executions))
 }
 
 /// `render`: the readable form of one stored input (for kills reported from outside the
