@@ -34,6 +34,21 @@ pub enum Cmd {
     Check(CheckArgs),
     /// Run the original and every mutant on every input; kill rates and coverage per scope.
     Evaluate(EvaluateArgs),
+    /// Measure what the metamutant's guards cost: the untouched crate versus the metamutant
+    /// with no mutant active, on the same inputs (best of several runs).
+    Overhead(OverheadArgs),
+}
+
+#[derive(Args)]
+pub struct OverheadArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The scope whose inputs both builds run on.
+    #[arg(long, default_value_t = 6)]
+    pub scope: u32,
+    /// Runs per build; the best counts.
+    #[arg(long, default_value_t = 5)]
+    pub repeat: u32,
 }
 
 /// Which benchmark crate to work on.
@@ -185,6 +200,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Mutants(a) => cmd_mutants(a),
         Cmd::Check(a) => cmd_check(a),
         Cmd::Evaluate(a) => cmd_evaluate(a),
+        Cmd::Overhead(a) => cmd_overhead(a),
     }
 }
 
@@ -379,6 +395,53 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
         viable.len(),
         started.elapsed().as_secs_f64(),
         out_dir.display()
+    );
+    Ok(())
+}
+
+fn cmd_overhead(a: OverheadArgs) -> Result<()> {
+    if a.scope == 0 {
+        bail!("scope 0 is empty: scopes start at 1");
+    }
+    let bench = a.target.locate()?;
+    let original = Worker::build_for(&bench, &work_dir(&bench, "original"))?;
+    let subject = subject::prepare(&bench, stderr_is_tty())?;
+    let dir = workspace_root()
+        .join("target")
+        .join("ferastrau")
+        .join(&bench.name)
+        .join("overhead-inputs");
+    evaluate::prepare_scope(&original, a.scope, &dir, false, Duration::from_secs(3600))?;
+    #[derive(serde::Deserialize)]
+    struct Replay {
+        executions: u64,
+        seconds: f64,
+    }
+    let replay = |w: &Worker| -> Result<Replay> {
+        let args = [
+            "replay".to_string(),
+            "--scope".into(),
+            a.scope.to_string(),
+            "--dir".into(),
+            dir.display().to_string(),
+            "--repeat".into(),
+            a.repeat.to_string(),
+        ];
+        w.lines::<Replay>(&args)?
+            .pop()
+            .context("the worker printed no timing")
+    };
+    let plain = replay(&original)?;
+    let meta = replay(&subject.worker)?;
+    let _ = std::fs::remove_dir_all(&dir);
+    println!(
+        "{} scope {}: {} executions; untouched crate {:.4} s, metamutant (no mutant active) {:.4} s: {:.2}x",
+        bench.name,
+        a.scope,
+        plain.executions,
+        plain.seconds,
+        meta.seconds,
+        meta.seconds / plain.seconds
     );
     Ok(())
 }

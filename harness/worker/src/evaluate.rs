@@ -258,6 +258,37 @@ fn run_scope<B: Benchmark>(
     Ok((None, executions))
 }
 
+/// `replay`: runs the current build (no mutant active, coverage off) on every stored input
+/// of `scope`, `repeat` times, and prints the best time: the cost of a build's guards and
+/// probes, compared between the untouched crate and its metamutant on the same inputs.
+pub fn replay<B: Benchmark>(
+    bench: &B,
+    scope: u32,
+    dir: &Path,
+    repeat: u32,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let mut best = f64::INFINITY;
+    let mut executions = 0u64;
+    for _ in 0..repeat.max(1) {
+        executions = 0;
+        let started = Instant::now();
+        for m in 0..bench.methods().len() {
+            let (fin, fields) = bench.finitize(m, scope);
+            let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
+            while let Some(state) = reader.next_state()? {
+                let mut input = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+                let (outcome, _) = execute(bench, m, &mut input, u64::MAX, false);
+                std::hint::black_box(&outcome);
+                executions += 1;
+            }
+        }
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    emit(out, &json!({"executions": executions, "seconds": best}))
+}
+
 /// `render`: the readable form of one stored input (for kills reported from outside the
 /// process, such as crashes).
 pub fn render<B: Benchmark>(

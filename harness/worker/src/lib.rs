@@ -40,7 +40,8 @@ const USAGE: &str = "usage: worker describe
   | original --scope N --dir D
   | mutant --mutant M --from A --to B --dir D --results F --cursor F
       --tick-factor K --tick-floor T --timeout-factor X --timeout-floor-ms T
-  | render --scope N --method M --index I --dir D";
+  | render --scope N --method M --index I --dir D
+  | replay --scope N --dir D [--repeat R]";
 
 /// Exit status of `original` when the original violates a postcondition.
 pub const EXIT_VIOLATION: i32 = 4;
@@ -120,6 +121,11 @@ fn dispatch<B: Benchmark>(bench: &B, args: &[String]) -> Result<i32, String> {
                 limits,
             )
             .map_err(io)?;
+        }
+        Some("replay") => {
+            let repeat = flags.number("--repeat")?.unwrap_or(5) as u32;
+            evaluate::replay(bench, scope()?, &flags.path("--dir")?, repeat, &mut out)
+                .map_err(io)?;
         }
         Some("render") => {
             let method = flags.number("--method")?.ok_or("render needs --method")?;
