@@ -25,7 +25,10 @@ const FAST_PROBES: usize = 1 << 14;
 
 static ACTIVE: AtomicU32 = AtomicU32::new(ORIGINAL);
 static COVERAGE_ON: AtomicBool = AtomicBool::new(false);
-static TICKS: AtomicU64 = AtomicU64::new(0);
+/// Ticks left before the budget is exceeded (counting down keeps [`tick`] to one load, one
+/// store and one compare).
+static LEFT: AtomicU64 = AtomicU64::new(u64::MAX);
+/// The budget of the current run, to report [`ticks`].
 static BUDGET: AtomicU64 = AtomicU64::new(u64::MAX);
 static HITS: [AtomicU64; FAST_PROBES] = [const { AtomicU64::new(0) }; FAST_PROBES];
 /// One more than the largest fast probe id hit since the last [`take_coverage`]: bounds its scan.
@@ -41,6 +44,31 @@ pub fn active() -> u32 {
 /// Switches mutant `id` on (0 switches every mutant off).
 pub fn set_active(id: u32) {
     ACTIVE.store(id, Relaxed);
+}
+
+/// Whether coverage is being counted. Generated functions read it once on entry into a local
+/// and test that local at each probe ([`cover_if`], [`branch_if`]): a register test instead
+/// of a load per statement.
+#[inline(always)]
+pub fn coverage() -> bool {
+    COVERAGE_ON.load(Relaxed)
+}
+
+/// Counts a hit of probe `id` if `on` (the caller's copy of [`coverage`]).
+#[inline(always)]
+pub fn cover_if(on: bool, id: u32) {
+    if on {
+        record(id);
+    }
+}
+
+/// [`branch`] with the caller's copy of [`coverage`].
+#[inline(always)]
+pub fn branch_if(on: bool, cond: bool, if_true: u32, if_false: u32) -> bool {
+    if on {
+        record(if cond { if_true } else { if_false });
+    }
+    cond
 }
 
 /// Counts a hit of coverage probe `id`, if coverage is on.
@@ -183,9 +211,9 @@ pub struct BudgetExceeded;
 /// One unit of work of the mutated code (a loop iteration or a function entry).
 #[inline(always)]
 pub fn tick() {
-    let t = TICKS.load(Relaxed) + 1;
-    TICKS.store(t, Relaxed);
-    if t > BUDGET.load(Relaxed) {
+    let left = LEFT.load(Relaxed);
+    LEFT.store(left.wrapping_sub(1), Relaxed);
+    if left == 0 {
         exceeded();
     }
 }
@@ -193,20 +221,23 @@ pub fn tick() {
 #[cold]
 #[inline(never)]
 fn exceeded() -> ! {
-    // Disarm first, so code that runs while unwinding cannot trip the budget again.
+    // Disarm first, so code that runs while unwinding cannot trip the budget again; the
+    // count stays at budget + 1.
+    let budget = BUDGET.load(Relaxed);
     BUDGET.store(u64::MAX, Relaxed);
+    LEFT.store(u64::MAX - budget.saturating_add(1), Relaxed);
     std::panic::panic_any(BudgetExceeded)
 }
 
 /// Resets the tick count and sets the budget for the next run (`u64::MAX` for none).
 pub fn start_run(budget: u64) {
-    TICKS.store(0, Relaxed);
     BUDGET.store(budget, Relaxed);
+    LEFT.store(budget, Relaxed);
 }
 
 /// Ticks counted since the last [`start_run`].
 pub fn ticks() -> u64 {
-    TICKS.load(Relaxed)
+    BUDGET.load(Relaxed).wrapping_sub(LEFT.load(Relaxed))
 }
 
 #[cfg(test)]

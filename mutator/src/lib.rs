@@ -1,0 +1,54 @@
+//! Ferastrau's mutator (Sec. 7.1 of the paper): source-to-source mutation of a benchmark
+//! crate with syn, quote and prettyplease.
+//!
+//! A benchmark declares in its manifest which functions are code under test and which are
+//! its specification:
+//!
+//! ```toml
+//! [package.metadata.ferastrau]
+//! mutate = ["SearchTree::add", "SearchTree::remove"]
+//! specification = ["rep_ok"]
+//! ```
+//!
+//! - [`discover`] lists the mutants of the declared code (three families: operators,
+//!   variables and field reads, calls), each a single change with a stable id.
+//! - [`build_metamutant`] writes one copy of the crate in which every mutation point is a
+//!   guarded choice on the runtime switch of `ferastrau-probes`, with coverage probes and
+//!   budget ticks, compile-prunes it with `cargo check`, and caches the result.
+//! - [`diff`] shows a mutant as a unified diff; [`single_mutant_crate`] builds a crate copy
+//!   with just that mutant as plain source.
+//! - [`sample`] picks a deterministic, family-stratified subset.
+//!
+//! The caller (the `ferastrau` harness) builds the metamutant with cargo once and runs it.
+
+mod catalog;
+mod diff;
+mod items;
+mod manifest;
+mod metamutant;
+mod prune;
+mod rewrite;
+mod sample;
+mod source;
+mod types;
+
+use std::path::{Path, PathBuf};
+
+pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
+pub use diff::{diff, mutated_source, single_mutant_crate};
+pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
+pub use sample::sample;
+
+/// Lists every mutant of the crate at `crate_dir` (`viable` unknown: `None`).
+///
+/// Errors name the crate and, for sources that do not parse, the file and line; an unknown
+/// function name in the metadata lists the crate's functions.
+pub fn discover(crate_dir: &Path) -> anyhow::Result<Catalog> {
+    Ok(metamutant::Loaded::read(crate_dir)?.catalog())
+}
+
+/// The `ferastrau-probes` crate this mutator was built beside: the default for
+/// [`build_metamutant`]'s `probes_dir` when running from the Ferastrau workspace.
+pub fn default_probes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime")
+}

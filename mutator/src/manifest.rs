@@ -1,0 +1,323 @@
+//! The benchmark's `Cargo.toml`: what it declares for Ferastrau, and a standalone version of
+//! it for the generated copies (metamutant, single mutants) that build outside the workspace.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use toml::{Table, Value};
+
+/// A benchmark crate's manifest, with the workspace it inherits from.
+pub struct Manifest {
+    pub dir: PathBuf,
+    pub name: String,
+    /// The library root, relative to `dir`.
+    pub lib: String,
+    /// Functions to mutate (`[package.metadata.ferastrau] mutate`).
+    pub mutate: Vec<String>,
+    /// Specification functions (`[package.metadata.ferastrau] specification`).
+    pub specification: Vec<String>,
+    /// The manifest's own text and, if any, the workspace root's (for fingerprints).
+    pub texts: Vec<String>,
+    table: Table,
+    workspace: Option<(PathBuf, Table)>,
+}
+
+impl Manifest {
+    pub fn read(crate_dir: &Path) -> Result<Manifest> {
+        let dir = crate_dir
+            .canonicalize()
+            .with_context(|| format!("no crate at {}", crate_dir.display()))?;
+        let path = dir.join("Cargo.toml");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let table: Table = text
+            .parse()
+            .with_context(|| format!("cannot parse {}", path.display()))?;
+        let package = table
+            .get("package")
+            .and_then(Value::as_table)
+            .ok_or_else(|| anyhow!("{} has no [package]", path.display()))?;
+        let name = package
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("{} has no package name", path.display()))?
+            .to_string();
+        let lib = table
+            .get("lib")
+            .and_then(|l| l.get("path"))
+            .and_then(Value::as_str)
+            .unwrap_or("src/lib.rs")
+            .to_string();
+        if !dir.join(&lib).exists() {
+            bail!("crate `{name}` has no library ({lib} is missing)");
+        }
+        let meta = package
+            .get("metadata")
+            .and_then(|m| m.get("ferastrau"))
+            .and_then(Value::as_table);
+        let list = |key: &str| -> Result<Vec<String>> {
+            match meta.and_then(|m| m.get(key)) {
+                None => Ok(Vec::new()),
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .map(|v| {
+                        v.as_str().map(str::to_string).ok_or_else(|| {
+                            anyhow!("[package.metadata.ferastrau] {key} must list strings")
+                        })
+                    })
+                    .collect(),
+                Some(_) => bail!("[package.metadata.ferastrau] {key} must be a list of names"),
+            }
+        };
+        let mutate = list("mutate")?;
+        if mutate.is_empty() {
+            bail!(
+                "crate `{name}` declares no functions to mutate: add \
+                 [package.metadata.ferastrau] mutate = [\"Type::method\", ...] to {}",
+                path.display()
+            );
+        }
+        let specification = list("specification")?;
+        let mut texts = vec![text];
+        let workspace = if table.contains_key("workspace") {
+            None
+        } else {
+            find_workspace(&dir)?
+        };
+        if let Some((root, _)) = &workspace {
+            texts.push(std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_default());
+        }
+        Ok(Manifest {
+            dir,
+            name,
+            lib,
+            mutate,
+            specification,
+            texts,
+            table,
+            workspace,
+        })
+    }
+
+    /// The lock file that pins the crate's dependencies (the workspace's, or its own).
+    pub fn lockfile(&self) -> Option<PathBuf> {
+        let root = self.workspace.as_ref().map_or(&self.dir, |(d, _)| d);
+        Some(root.join("Cargo.lock")).filter(|p| p.exists())
+    }
+
+    /// The manifest of a copy that builds on its own: its own `[workspace]`, inherited fields
+    /// resolved to literal values, path dependencies absolute, no dev-dependencies or test
+    /// targets (the copies are only ever checked and built as a library), plus `extra` path
+    /// dependencies.
+    pub fn standalone(&self, extra: &[(&str, &Path)]) -> Result<String> {
+        let mut t = self.table.clone();
+        let ws = self.workspace.as_ref();
+        let ws_package = ws.and_then(|(_, w)| w.get("workspace")?.get("package")?.as_table());
+        let ws_deps = ws.and_then(|(_, w)| w.get("workspace")?.get("dependencies")?.as_table());
+        let ws_dir = ws.map(|(d, _)| d.as_path());
+
+        let package = t
+            .get_mut("package")
+            .and_then(Value::as_table_mut)
+            .expect("checked in read");
+        package.remove("workspace");
+        for (key, value) in package.iter_mut() {
+            if inherits(value) {
+                *value = ws_package
+                    .and_then(|p| p.get(key.as_str()))
+                    .cloned()
+                    .ok_or_else(|| {
+                        anyhow!("`{key}.workspace = true` but the workspace defines no {key}")
+                    })?;
+            }
+        }
+        for key in ["autotests", "autobenches", "autoexamples"] {
+            package.insert(key.into(), Value::Boolean(false));
+        }
+        for key in [
+            "dev-dependencies",
+            "test",
+            "bench",
+            "example",
+            "lints",
+            "workspace",
+        ] {
+            t.remove(key);
+        }
+        let mut dep_tables: Vec<&mut Table> = Vec::new();
+        let (top, targets): (Vec<_>, Vec<_>) =
+            t.iter_mut().partition(|(k, _)| k.as_str() != "target");
+        for (key, value) in top {
+            if key == "dependencies" || key == "build-dependencies" {
+                dep_tables.extend(value.as_table_mut());
+            }
+        }
+        for (_, value) in targets {
+            for (_, cfg) in value.as_table_mut().into_iter().flatten() {
+                if let Some(cfg) = cfg.as_table_mut() {
+                    cfg.remove("dev-dependencies");
+                    for (key, deps) in cfg.iter_mut() {
+                        if key == "dependencies" || key == "build-dependencies" {
+                            dep_tables.extend(deps.as_table_mut());
+                        }
+                    }
+                }
+            }
+        }
+        for deps in dep_tables {
+            for (name, dep) in deps.iter_mut() {
+                resolve_dependency(name, dep, &self.dir, ws_deps, ws_dir)?;
+            }
+        }
+        let deps = t
+            .entry("dependencies")
+            .or_insert_with(|| Value::Table(Table::new()))
+            .as_table_mut()
+            .ok_or_else(|| anyhow!("[dependencies] is not a table"))?;
+        for (name, path) in extra {
+            let mut d = Table::new();
+            d.insert("path".into(), Value::String(path.display().to_string()));
+            deps.insert((*name).to_string(), Value::Table(d));
+        }
+        t.insert("workspace".into(), Value::Table(Table::new()));
+        Ok(toml::to_string(&t)?)
+    }
+}
+
+fn inherits(v: &Value) -> bool {
+    v.get("workspace").and_then(Value::as_bool) == Some(true)
+}
+
+/// Resolves `dep.workspace = true` against the workspace and makes `path` absolute.
+fn resolve_dependency(
+    name: &str,
+    dep: &mut Value,
+    crate_dir: &Path,
+    ws_deps: Option<&Table>,
+    ws_dir: Option<&Path>,
+) -> Result<()> {
+    let mut base = crate_dir;
+    if inherits(dep) {
+        let own = dep.as_table().cloned().unwrap_or_default();
+        let inherited = ws_deps.and_then(|d| d.get(name)).ok_or_else(|| {
+            anyhow!("dependency `{name}` inherits from a workspace that lacks it")
+        })?;
+        let mut merged = match inherited {
+            Value::String(v) => {
+                let mut t = Table::new();
+                t.insert("version".into(), Value::String(v.clone()));
+                t
+            }
+            Value::Table(t) => t.clone(),
+            _ => bail!("workspace dependency `{name}` is neither a version nor a table"),
+        };
+        for (k, v) in own {
+            match k.as_str() {
+                "workspace" => {}
+                "features" => {
+                    let mut all = merged
+                        .get("features")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    all.extend(v.as_array().cloned().unwrap_or_default());
+                    merged.insert(k, Value::Array(all));
+                }
+                _ => {
+                    merged.insert(k, v);
+                }
+            }
+        }
+        *dep = Value::Table(merged);
+        base = ws_dir.unwrap_or(crate_dir);
+    }
+    if let Some(path) = dep.get_mut("path") {
+        let rel = path
+            .as_str()
+            .ok_or_else(|| anyhow!("dependency `{name}` has a non-string path"))?;
+        let abs = base.join(rel);
+        let abs = abs.canonicalize().unwrap_or(abs);
+        *path = Value::String(abs.display().to_string());
+    }
+    Ok(())
+}
+
+/// The nearest ancestor whose manifest has a `[workspace]` table.
+fn find_workspace(crate_dir: &Path) -> Result<Option<(PathBuf, Table)>> {
+    for dir in crate_dir.ancestors().skip(1) {
+        let path = dir.join("Cargo.toml");
+        if !path.exists() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)?;
+        let table: Table = text
+            .parse()
+            .with_context(|| format!("cannot parse {}", path.display()))?;
+        if table.contains_key("workspace") {
+            return Ok(Some((dir.to_path_buf(), table)));
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standalone_resolves_the_workspace() {
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::write(
+            ws.path().join("Cargo.toml"),
+            "[workspace]\nmembers = [\"b\"]\n[workspace.package]\nedition = \"2021\"\nversion = \"0.3.0\"\n\
+             [workspace.dependencies]\nhelper = { path = \"helper\", features = [\"a\"] }\n",
+        )
+        .unwrap();
+        let b = ws.path().join("b");
+        std::fs::create_dir_all(b.join("src")).unwrap();
+        std::fs::create_dir_all(ws.path().join("helper")).unwrap();
+        std::fs::create_dir_all(ws.path().join("other")).unwrap();
+        std::fs::write(b.join("src/lib.rs"), "").unwrap();
+        std::fs::write(
+            b.join("Cargo.toml"),
+            "[package]\nname = \"b\"\nedition.workspace = true\nversion.workspace = true\n\
+             [dependencies]\nhelper = { workspace = true, features = [\"b\"] }\nother = { path = \"../other\" }\n\
+             [dev-dependencies]\nproptest = \"1\"\n\
+             [package.metadata.ferastrau]\nmutate = [\"f\"]\n",
+        )
+        .unwrap();
+        let m = Manifest::read(&b).unwrap();
+        assert_eq!(m.mutate, ["f"]);
+        let out: Table = m
+            .standalone(&[("ferastrau-probes", Path::new("/x/runtime"))])
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(out["package"]["edition"].as_str(), Some("2021"));
+        assert_eq!(out["package"]["version"].as_str(), Some("0.3.0"));
+        assert!(out.contains_key("workspace") && !out.contains_key("dev-dependencies"));
+        let helper = &out["dependencies"]["helper"];
+        let helper_path = helper["path"].as_str().unwrap();
+        assert!(Path::new(helper_path).is_absolute() && helper_path.ends_with("helper"));
+        assert_eq!(helper["features"].as_array().unwrap().len(), 2);
+        assert!(Path::new(out["dependencies"]["other"]["path"].as_str().unwrap()).is_absolute());
+        assert_eq!(
+            out["dependencies"]["ferastrau-probes"]["path"].as_str(),
+            Some("/x/runtime")
+        );
+    }
+
+    #[test]
+    fn missing_metadata_is_explained() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src")).unwrap();
+        std::fs::write(d.path().join("src/lib.rs"), "").unwrap();
+        std::fs::write(
+            d.path().join("Cargo.toml"),
+            "[package]\nname = \"x\"\nversion = \"0.1.0\"\n[workspace]\n",
+        )
+        .unwrap();
+        let e = Manifest::read(d.path()).err().unwrap().to_string();
+        assert!(e.contains("declares no functions to mutate"), "{e}");
+    }
+}

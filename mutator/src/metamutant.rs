@@ -1,0 +1,390 @@
+//! Building the metamutant: one copy of the crate holding every viable mutant behind runtime
+//! switches, plus coverage probes; compile-pruned, and cached while nothing changes.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::{Catalog, Mutant, Probe};
+use crate::items::{build_index, Selection};
+use crate::manifest::Manifest;
+use crate::prune::{cargo_check, ArmMap, CompileError};
+use crate::rewrite::{rewrite_file, Shared};
+use crate::source::Sources;
+use crate::types::CrateIndex;
+
+/// The mutator's own source and the runtime's: a cached metamutant is reused only if the code
+/// that generated it is the same as the code that would generate it now.
+const GENERATOR: &[&str] = &[
+    include_str!("catalog.rs"),
+    include_str!("items.rs"),
+    include_str!("manifest.rs"),
+    include_str!("metamutant.rs"),
+    include_str!("prune.rs"),
+    include_str!("rewrite.rs"),
+    include_str!("source.rs"),
+    include_str!("types.rs"),
+    include_str!("../runtime/src/lib.rs"),
+];
+/// A marker in every directory the mutator generates: only such directories are ever wiped.
+const MARKER: &str = ".ferastrau-generated";
+const BUILD_FILE: &str = "ferastrau-build.json";
+/// The mutant catalog, next to the generated crate.
+pub const MUTANTS_FILE: &str = "ferastrau-mutants.json";
+/// The probe table, next to the generated crate.
+pub const PROBES_FILE: &str = "ferastrau-probes.json";
+const MAX_ROUNDS: usize = 64;
+
+/// A benchmark crate, read and indexed.
+pub(crate) struct Loaded {
+    pub manifest: Manifest,
+    pub sources: Sources,
+    index: CrateIndex,
+    selection: Selection,
+}
+
+impl Loaded {
+    pub fn read(crate_dir: &Path) -> Result<Loaded> {
+        let manifest = Manifest::read(crate_dir)?;
+        let sources = Sources::load(&manifest.dir, &manifest.lib)
+            .with_context(|| format!("in crate `{}`", manifest.name))?;
+        let index = build_index(&sources);
+        let selection = Selection::resolve(&sources, &manifest.mutate, &manifest.specification)
+            .with_context(|| format!("in [package.metadata.ferastrau] of `{}`", manifest.name))?;
+        Ok(Loaded {
+            manifest,
+            sources,
+            index,
+            selection,
+        })
+    }
+
+    /// Runs the rewrite over every file; returns the rewritten files (index into the sources
+    /// and new syntax tree), the mutants and the probes.
+    fn rewrite(&self, enabled: &dyn Fn(u32) -> bool) -> Rewritten {
+        let mut sh = Shared::new(&self.index, &self.selection, enabled);
+        let mut files = Vec::new();
+        for (i, f) in self.sources.files.iter().enumerate() {
+            let mut ast = f.ast.clone();
+            if rewrite_file(&mut ast, &f.rel, &f.text, &f.module, &mut sh) {
+                files.push((i, ast));
+            }
+        }
+        Rewritten {
+            files,
+            mutants: sh.mutants,
+            probes: sh.probes,
+        }
+    }
+
+    pub fn catalog(&self) -> Catalog {
+        Catalog {
+            crate_name: self.manifest.name.clone(),
+            pruned: false,
+            mutants: self.rewrite(&|_| true).mutants,
+        }
+    }
+
+    /// FNV-1a over everything the result depends on.
+    fn fingerprint(&self, probes_dir: &Path) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut feed = |bytes: &[u8]| {
+            for b in bytes.iter().chain(&[0xff]) {
+                h ^= u64::from(*b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        feed(env!("CARGO_PKG_VERSION").as_bytes());
+        for g in GENERATOR {
+            feed(g.as_bytes());
+        }
+        feed(probes_dir.to_string_lossy().as_bytes());
+        for t in &self.manifest.texts {
+            feed(t.as_bytes());
+        }
+        for f in &self.sources.files {
+            feed(f.rel.as_bytes());
+            feed(f.text.as_bytes());
+        }
+        format!("{h:016x}")
+    }
+}
+
+struct Rewritten {
+    files: Vec<(usize, syn::File)>,
+    mutants: Vec<Mutant>,
+    probes: Vec<Probe>,
+}
+
+/// One round of compile-pruning.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PruneRound {
+    pub round: usize,
+    /// Wall-clock time of the round (generating, checking, and any bisection).
+    pub seconds: f64,
+    /// Errors reported by the check that opened the round.
+    pub errors: usize,
+    /// Mutants dropped in this round.
+    pub dropped: Vec<u32>,
+    /// `cargo check` runs spent bisecting errors that landed outside every mutant.
+    pub bisection_checks: usize,
+}
+
+/// The result of [`build_metamutant`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Metamutant {
+    /// The generated crate (same package name as the benchmark).
+    pub dir: PathBuf,
+    /// Every mutant, `viable` set.
+    pub catalog: Catalog,
+    /// The probe table (also in `dir/ferastrau-probes.json`).
+    pub probes: Vec<Probe>,
+    pub rounds: Vec<PruneRound>,
+    /// Generation and pruning, in seconds (of the run that built it, when cached).
+    pub seconds: f64,
+    /// Whether this came from the cache, untouched sources and mutator.
+    #[serde(skip)]
+    pub cached: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct BuildRecord {
+    fingerprint: String,
+    metamutant: Metamutant,
+}
+
+/// Builds (or reuses) the metamutant of the crate at `crate_dir` in `out_dir`.
+///
+/// `probes_dir` is the `ferastrau-probes` crate: it must be the same one the worker links,
+/// so that the worker's `set_active` and the metamutant's `active` share one switch. Checks
+/// go to their own target directory beside `out_dir`.
+pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes_dir: &Path) -> Result<Metamutant> {
+    let started = Instant::now();
+    let loaded = Loaded::read(crate_dir)?;
+    let probes_dir = probes_dir
+        .canonicalize()
+        .with_context(|| format!("no ferastrau-probes crate at {}", probes_dir.display()))?;
+    let fingerprint = loaded.fingerprint(&probes_dir);
+    if let Some(m) = cached(out_dir, &fingerprint) {
+        return Ok(m);
+    }
+    let name = loaded.manifest.name.clone();
+    prepare_copy(
+        &loaded.manifest,
+        out_dir,
+        &[("ferastrau-probes", &probes_dir)],
+    )?;
+    let out_dir = out_dir.canonicalize()?;
+    let target_dir = out_dir.parent().unwrap_or(&out_dir).join("check-target");
+
+    let all: Vec<u32> = loaded.catalog().mutants.iter().map(|m| m.id).collect();
+    let mut dropped: BTreeSet<u32> = BTreeSet::new();
+    let mut rounds = Vec::new();
+    let mut pruner = Pruner {
+        loaded: &loaded,
+        out_dir: &out_dir,
+        target_dir: &target_dir,
+        checks: 0,
+    };
+    loop {
+        let round_start = Instant::now();
+        if rounds.len() >= MAX_ROUNDS {
+            bail!("compile-pruning of `{name}` did not converge in {MAX_ROUNDS} rounds");
+        }
+        let (errors, map) = pruner.check(&dropped)?;
+        if errors.is_empty() {
+            break;
+        }
+        let mut blamed: BTreeSet<u32> = errors.iter().filter_map(|e| map.blame(e)).collect();
+        let checks_before = pruner.checks;
+        if blamed.is_empty() {
+            let enabled: BTreeSet<u32> = all
+                .iter()
+                .copied()
+                .filter(|id| !dropped.contains(id))
+                .collect();
+            blamed.insert(pruner.bisect(&errors[0], &map, &enabled, &dropped)?);
+        }
+        dropped.extend(&blamed);
+        rounds.push(PruneRound {
+            round: rounds.len() + 1,
+            seconds: round_start.elapsed().as_secs_f64(),
+            errors: errors.len(),
+            dropped: blamed.into_iter().collect(),
+            bisection_checks: pruner.checks - checks_before,
+        });
+    }
+    let rewritten = loaded.rewrite(&|id| !dropped.contains(&id));
+    let mut catalog = loaded.catalog();
+    catalog.pruned = true;
+    for m in &mut catalog.mutants {
+        m.viable = Some(!dropped.contains(&m.id));
+    }
+    let result = Metamutant {
+        dir: out_dir.clone(),
+        catalog,
+        probes: rewritten.probes,
+        rounds,
+        seconds: started.elapsed().as_secs_f64(),
+        cached: false,
+    };
+    std::fs::write(out_dir.join(MUTANTS_FILE), result.catalog.to_json())?;
+    std::fs::write(
+        out_dir.join(PROBES_FILE),
+        serde_json::to_string_pretty(&result.probes)?,
+    )?;
+    let record = BuildRecord {
+        fingerprint,
+        metamutant: result.clone(),
+    };
+    std::fs::write(out_dir.join(BUILD_FILE), serde_json::to_string(&record)?)?;
+    Ok(result)
+}
+
+fn cached(out_dir: &Path, fingerprint: &str) -> Option<Metamutant> {
+    let text = std::fs::read_to_string(out_dir.join(BUILD_FILE)).ok()?;
+    let record: BuildRecord = serde_json::from_str(&text).ok()?;
+    (record.fingerprint == fingerprint && out_dir.join("Cargo.toml").exists()).then(|| {
+        let mut m = record.metamutant;
+        m.cached = true;
+        m
+    })
+}
+
+/// Writes the sources of the metamutant with the mutants in `dropped` left out, and checks it.
+struct Pruner<'a> {
+    loaded: &'a Loaded,
+    out_dir: &'a Path,
+    target_dir: &'a Path,
+    checks: usize,
+}
+
+impl Pruner<'_> {
+    fn write(&self, dropped: &BTreeSet<u32>) -> Result<ArmMap> {
+        let rewritten = self.loaded.rewrite(&|id| !dropped.contains(&id));
+        let mut map = ArmMap::default();
+        for (i, ast) in &rewritten.files {
+            let rel = &self.loaded.sources.files[*i].rel;
+            let text = prettyplease::unparse(ast);
+            map.add_file(rel, &text)?;
+            std::fs::write(self.out_dir.join(rel), text)?;
+        }
+        Ok(map)
+    }
+
+    fn check(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
+        let map = self.write(dropped)?;
+        self.checks += 1;
+        Ok((cargo_check(self.out_dir, self.target_dir)?, map))
+    }
+
+    /// Finds the mutant behind an error that lands outside every mutant's arm, by halving
+    /// the suspects (the mutants of the function it lands in, else all enabled ones).
+    fn bisect(
+        &mut self,
+        err: &CompileError,
+        map: &ArmMap,
+        enabled: &BTreeSet<u32>,
+        dropped: &BTreeSet<u32>,
+    ) -> Result<u32> {
+        let persists = |errors: &[CompileError]| errors.iter().any(|e| e.message == err.message);
+        let mut suspects: Vec<u32> = map
+            .suspects(err)
+            .unwrap_or_else(|| enabled.clone())
+            .into_iter()
+            .collect();
+        let mut off = dropped.clone();
+        let without = |ids: &[u32]| -> BTreeSet<u32> { off.iter().chain(ids).copied().collect() };
+        let (errors, _) = self.check(&without(&suspects))?;
+        if persists(&errors) {
+            suspects = enabled.iter().copied().collect();
+            let (errors, _) = self.check(&without(&suspects))?;
+            if persists(&errors) || suspects.is_empty() {
+                return Err(self.not_compiling(err));
+            }
+        }
+        while suspects.len() > 1 {
+            let (a, b) = suspects.split_at(suspects.len() / 2);
+            let mut trial = off.clone();
+            trial.extend(a);
+            let (errors, _) = self.check(&trial)?;
+            if persists(&errors) {
+                off = trial;
+                suspects = b.to_vec();
+            } else {
+                suspects = a.to_vec();
+            }
+        }
+        Ok(suspects[0])
+    }
+
+    /// The error for an error that no mutant explains: the benchmark itself does not compile
+    /// (checked on a plain copy), or the rewrite produced broken code.
+    fn not_compiling(&mut self, err: &CompileError) -> anyhow::Error {
+        let name = &self.loaded.manifest.name;
+        let plain = self.out_dir.with_file_name("original-check");
+        let original = prepare_copy(&self.loaded.manifest, &plain, &[])
+            .and_then(|_| cargo_check(&plain, self.target_dir));
+        match original {
+            Ok(errors) if !errors.is_empty() => anyhow::anyhow!(
+                "benchmark crate `{name}` does not compile before mutation:\n{}",
+                errors[0].rendered
+            ),
+            Ok(_) => anyhow::anyhow!(
+                "the metamutant of `{name}` does not compile although the crate does \
+                 (a mutator bug); first error:\n{}",
+                err.rendered
+            ),
+            Err(e) => e.context(format!("cannot check benchmark crate `{name}`")),
+        }
+    }
+}
+
+/// Makes `out_dir` a fresh copy of the crate with a standalone manifest and the workspace's
+/// lock file. Refuses to wipe a non-empty directory the mutator did not generate.
+pub(crate) fn prepare_copy(m: &Manifest, out_dir: &Path, extra: &[(&str, &Path)]) -> Result<()> {
+    if out_dir.exists() {
+        let empty = std::fs::read_dir(out_dir)?.next().is_none();
+        if !empty && !out_dir.join(MARKER).exists() {
+            bail!(
+                "{} exists and was not generated by ferastrau; not overwriting it",
+                out_dir.display()
+            );
+        }
+        std::fs::remove_dir_all(out_dir)?;
+    }
+    std::fs::create_dir_all(out_dir)?;
+    copy_tree(&m.dir, out_dir)?;
+    std::fs::write(out_dir.join("Cargo.toml"), m.standalone(extra)?)?;
+    if let Some(lock) = m.lockfile() {
+        std::fs::copy(lock, out_dir.join("Cargo.lock"))?;
+    }
+    std::fs::write(
+        out_dir.join(MARKER),
+        format!("generated by ferastrau-mutator from {}\n", m.dir.display()),
+    )?;
+    Ok(())
+}
+
+/// Copies a crate's files, leaving out build output and hidden directories.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name_s = name.to_string_lossy();
+        let ty = entry.file_type()?;
+        if ty.is_dir() {
+            if name_s == "target" || name_s.starts_with('.') {
+                continue;
+            }
+            std::fs::create_dir_all(to.join(&name))?;
+            copy_tree(&entry.path(), &to.join(&name))?;
+        } else if ty.is_file() && name_s != "Cargo.lock" {
+            std::fs::copy(entry.path(), to.join(&name))?;
+        }
+    }
+    Ok(())
+}
