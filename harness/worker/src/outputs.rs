@@ -47,6 +47,9 @@ pub fn outputs<B: Benchmark>(
                 let mut c = korat::Candidate::new(c.finitization(), c.state());
                 let mut input = bench.decode(m, &fields, &mut c);
                 ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+                // Armed for the original's run too: in a plain single-mutant crate there is no
+                // switch, and this run is already the mutant.
+                watchdog.arm(clock);
                 let (_, ticks) = execute(bench, m, &mut input.clone(), u64::MAX, false);
                 ferastrau_probes::set_active(mutant);
                 watchdog.arm(clock);
