@@ -25,11 +25,17 @@ fn work() -> PathBuf {
         .join("metamutant-test")
 }
 
+/// Built once per test binary: the tests run in parallel and share the directory.
 fn metamutant() -> (PathBuf, Metamutant) {
-    let bench = workspace_root().join("benchmarks").join(BENCH);
-    let probes = workspace_root().join("mutator").join("runtime");
-    let meta = build_metamutant(&bench, &work().join("metamutant"), &probes).unwrap();
-    (bench, meta)
+    static BUILT: std::sync::OnceLock<(PathBuf, Metamutant)> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let bench = workspace_root().join("benchmarks").join(BENCH);
+            let probes = workspace_root().join("mutator").join("runtime");
+            let meta = build_metamutant(&bench, &work().join("metamutant"), &probes).unwrap();
+            (bench, meta)
+        })
+        .clone()
 }
 
 fn worker(crate_dir: &Path, variant: &str) -> Worker {
