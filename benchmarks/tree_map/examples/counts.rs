@@ -1,0 +1,40 @@
+//! Prints, per scope, the structures and the inputs of each target method with the candidates
+//! Korat explored and the time: `cargo run --release -p tree_map --example counts [max_scope]`.
+
+use std::ops::ControlFlow;
+
+use ferastrau_worker::korat;
+use ferastrau_worker::Benchmark;
+use tree_map::invariant::rep_ok;
+use tree_map::space::{finitization, CandidateMap};
+use tree_map::TreeMapBench;
+
+fn main() {
+    let max: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(7);
+    println!("scope structures explored | put explored | remove explored | inputs seconds");
+    for n in 1..=max {
+        let (fin, f) = finitization("TreeMap", n, false);
+        let s = korat::search(
+            &fin,
+            |c| rep_ok(&mut CandidateMap { c, f: &f }),
+            |_| ControlFlow::Continue(()),
+        );
+        let mut line = format!("{n} {} {}", s.valid, s.explored);
+        let (mut total, mut secs) = (0, 0.0);
+        for m in 0..2 {
+            let (fin, f) = TreeMapBench.finitize(m, n);
+            let st = korat::search(
+                &fin,
+                |c| TreeMapBench.precondition(m, &f, c),
+                |_| ControlFlow::Continue(()),
+            );
+            line += &format!(" | {} {}", st.valid, st.explored);
+            total += st.valid;
+            secs += st.seconds;
+        }
+        println!("{line} | {total} {secs:.3}");
+    }
+}

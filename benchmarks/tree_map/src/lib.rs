@@ -1,0 +1,170 @@
+//! `java.util.TreeMap` (a red-black tree with parent links) as a Ferastrau benchmark.
+//!
+//! Target methods `put(k)` and `remove(k)` with `k` over the scope's `n` keys; their inputs are
+//! (map, k) pairs that Korat generates jointly. The paper's helpers `get` and `containsKey` are
+//! exercised the way the paper's JML postconditions exercise them: after the call, the
+//! post-state is queried with `containsKey(k)` and `get(k)` and those answers are part of the
+//! call's output (a mutant in them changes the output, as a failing runtime-checked
+//! postcondition did in the paper). The abstraction is the sorted list of (key, value) pairs.
+
+pub mod invariant;
+pub mod space;
+pub mod tree_map;
+
+use ferastrau_worker::korat::{Candidate, Finitization};
+use ferastrau_worker::Benchmark;
+
+use invariant::{rep_ok, RealMap};
+use space::{decode_map, render_map, CandidateMap, Fields, VALUE};
+pub use tree_map::TreeMap;
+
+/// The benchmark.
+pub struct TreeMapBench;
+
+/// One call: the receiver and the key argument.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub map: TreeMap,
+    pub key: i64,
+}
+
+/// What a call returns, together with what the postcondition asks the post-state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The method's result: the previous value mapped to the key (Java's null is `None`).
+    pub result: Option<i64>,
+    /// `containsKey(k)` on the post-state.
+    pub contains_after: bool,
+    /// `get(k)` on the post-state.
+    pub get_after: Option<i64>,
+}
+
+const METHODS: &[&str] = &["put", "remove"];
+
+impl TreeMapBench {
+    /// The (key, value) pairs of a map in key order (the abstraction; the map satisfies the
+    /// invariant).
+    pub fn mappings(m: &TreeMap) -> Vec<(i64, i64)> {
+        fn go(m: &TreeMap, e: Option<usize>, out: &mut Vec<(i64, i64)>) {
+            if let Some(e) = e {
+                go(m, m.entries[e].left, out);
+                out.push((m.entries[e].key, m.entries[e].value));
+                go(m, m.entries[e].right, out);
+            }
+        }
+        let mut v = Vec::new();
+        go(m, m.root, &mut v);
+        v
+    }
+}
+
+impl Benchmark for TreeMapBench {
+    type Fields = Fields;
+    type Input = Call;
+    type Ret = Outcome;
+    type Abs = Vec<(i64, i64)>;
+
+    fn methods(&self) -> &'static [&'static str] {
+        METHODS
+    }
+
+    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Fields) {
+        space::finitization(&format!("TreeMap_{}", METHODS[method]), scope, true)
+    }
+
+    fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        rep_ok(&mut CandidateMap { c, f })
+    }
+
+    fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
+        let key = c.int(f.arg.expect("method finitizations carry the argument"), 0);
+        Call {
+            map: decode_map(c, f),
+            key,
+        }
+    }
+
+    fn run(&self, method: usize, input: &mut Call) -> Outcome {
+        let result = match method {
+            0 => input.map.put(input.key, VALUE),
+            _ => input.map.remove(input.key),
+        };
+        Outcome {
+            result,
+            contains_after: input.map.contains_key(input.key),
+            get_after: input.map.get(input.key),
+        }
+    }
+
+    fn invariant(&self, input: &Call) -> bool {
+        rep_ok(&mut RealMap(&input.map))
+    }
+
+    fn abstraction(&self, input: &Call) -> Vec<(i64, i64)> {
+        Self::mappings(&input.map)
+    }
+
+    fn postcondition(
+        &self,
+        method: usize,
+        pre: &Call,
+        post: &Call,
+        ret: &Outcome,
+    ) -> Result<(), String> {
+        if !self.invariant(post) {
+            return Err("the post-state violates the invariant".into());
+        }
+        let k = pre.key;
+        let before = Self::mappings(&pre.map);
+        let old = before.iter().find(|&&(key, _)| key == k).map(|&(_, v)| v);
+        let mut expected: Vec<(i64, i64)> = before
+            .iter()
+            .copied()
+            .filter(|&(key, _)| key != k)
+            .collect();
+        if method == 0 {
+            // ensures repOk() && containsKey(k) && get(k) == v && \result == \old(get(k))
+            //   && the other mappings are unchanged
+            expected.push((k, VALUE));
+            expected.sort_unstable();
+        }
+        // remove: ensures repOk() && !containsKey(k) && \result == \old(get(k))
+        //   && the other mappings are unchanged
+        let after = Self::mappings(&post.map);
+        if after != expected {
+            return Err(format!("mappings {after:?}, expected {expected:?}"));
+        }
+        if ret.result != old {
+            return Err(format!(
+                "returned {:?}, the old value was {old:?}",
+                ret.result
+            ));
+        }
+        let present = method == 0;
+        if ret.contains_after != present {
+            return Err(format!("containsKey({k}) is {} after", ret.contains_after));
+        }
+        if ret.get_after != present.then_some(VALUE) {
+            return Err(format!("get({k}) is {:?} after", ret.get_after));
+        }
+        if post.map.size != after.len() as i64 {
+            return Err(format!(
+                "size {} with {} entries",
+                post.map.size,
+                after.len()
+            ));
+        }
+        Ok(())
+    }
+
+    fn render(&self, method: usize, input: &Call) -> String {
+        format!(
+            "{}({}) on {}",
+            METHODS[method],
+            input.key,
+            render_map(&input.map)
+        )
+    }
+}
+
+ferastrau_worker::export!(TreeMapBench);
