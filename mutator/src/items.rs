@@ -252,9 +252,11 @@ pub fn build_index(sources: &Sources) -> CrateIndex {
     for file in &sources.files {
         collect_items(&file.ast.items, &file.module, &mut items);
     }
-    for (_, item) in &items {
+    for (module, item) in &items {
         match item {
             Item::Type(t) => ix.add_alias(&t.ident.to_string(), &t.ty),
+            Item::Const(c) => ix.add_const(module, &c.ident.to_string(), &c.ty),
+            Item::Static(c) => ix.add_const(module, &c.ident.to_string(), &c.ty),
             Item::Struct(s) => {
                 let fields = s
                     .fields
@@ -288,26 +290,43 @@ pub fn build_index(sources: &Sources) -> CrateIndex {
     for (module, item) in &items {
         match item {
             Item::Fn(f) => {
-                let sig = signature(&ix, &f.sig, None, None, module);
+                let sig = signature(&ix, &f.sig, None, None, module, &[]);
                 ix.fns.push(sig);
             }
             Item::Impl(imp) => {
                 let owner = type_name(&imp.self_ty);
                 let self_ty = ix.ty(&imp.self_ty, None);
+                let outer = type_params(&imp.generics);
                 for it in &imp.items {
                     if let ImplItem::Fn(f) = it {
                         if present_outside_tests(&f.attrs) {
-                            let sig =
-                                signature(&ix, &f.sig, owner.clone(), self_ty.as_ref(), module);
+                            let sig = signature(
+                                &ix,
+                                &f.sig,
+                                owner.clone(),
+                                self_ty.as_ref(),
+                                module,
+                                &outer,
+                            );
                             ix.fns.push(sig);
                         }
                     }
                 }
             }
             Item::Trait(tr) => {
+                // `Self` is a type parameter of every trait method.
+                let mut outer = type_params(&tr.generics);
+                outer.push("Self".to_string());
                 for it in &tr.items {
                     if let TraitItem::Fn(f) = it {
-                        let sig = signature(&ix, &f.sig, Some(tr.ident.to_string()), None, module);
+                        let sig = signature(
+                            &ix,
+                            &f.sig,
+                            Some(tr.ident.to_string()),
+                            None,
+                            module,
+                            &outer,
+                        );
                         ix.fns.push(sig);
                     }
                 }
@@ -326,6 +345,8 @@ fn collect_items<'a>(items: &'a [Item], module: &[String], out: &mut Vec<(Vec<St
             Item::Struct(i) => &i.attrs,
             Item::Enum(i) => &i.attrs,
             Item::Type(i) => &i.attrs,
+            Item::Const(i) => &i.attrs,
+            Item::Static(i) => &i.attrs,
             Item::Trait(i) => &i.attrs,
             Item::Mod(i) => &i.attrs,
             _ => &[],
@@ -358,13 +379,21 @@ fn derives_copy(attrs: &[Attribute]) -> bool {
     })
 }
 
+/// The names of the type parameters a generics list declares.
+fn type_params(g: &syn::Generics) -> Vec<String> {
+    g.type_params().map(|p| p.ident.to_string()).collect()
+}
+
 fn signature(
     ix: &CrateIndex,
     sig: &syn::Signature,
     owner: Option<String>,
     self_ty: Option<&Ty>,
     module: &[String],
+    outer_generics: &[String],
 ) -> FnSig {
+    let mut generics = outer_generics.to_vec();
+    generics.extend(type_params(&sig.generics));
     let mut receiver = None;
     let mut params = Vec::new();
     for arg in &sig.inputs {
@@ -391,6 +420,7 @@ fn signature(
         params,
         ret: ix.ret(&sig.output, self_ty),
         module: module.to_vec(),
+        generics,
     }
 }
 

@@ -127,6 +127,7 @@ pub fn rewrite_file(
             declared: 0,
             closures: 0,
             replay: false,
+            ret: None,
         };
         w.run(parts);
     });
@@ -227,6 +228,8 @@ struct FnRewriter<'s, 'a> {
     closures: usize,
     /// Walking the plain copy of a function: same probes, no mutation points.
     replay: bool,
+    /// The function's return type, when no type parameter enters it.
+    ret: Option<Ty>,
 }
 
 fn lit(id: u32) -> Literal {
@@ -253,6 +256,7 @@ impl FnRewriter<'_, '_> {
         if parts.sig.constness.is_some() {
             return; // switches and probes are not `const`
         }
+        self.ret = self.own_signature().and_then(|s| s.concrete_ret().cloned());
         self.push_scope();
         for arg in &parts.sig.inputs {
             match arg {
@@ -334,6 +338,23 @@ impl FnRewriter<'_, '_> {
                 order,
             });
         }
+    }
+
+    /// This function's entry in the crate index (when exactly one matches its site).
+    fn own_signature(&self) -> Option<&FnSig> {
+        let mut found = self.sh.index.fns.iter().filter(|f| {
+            f.name == self.site.name && f.owner == self.site.owner && f.module == self.site.module
+        });
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    }
+
+    fn lookup_mut(&mut self, name: &str) -> Option<&mut Binding> {
+        self.scopes
+            .iter_mut()
+            .rev()
+            .flat_map(|s| s.iter_mut().rev())
+            .find(|b| b.name == name)
     }
 
     fn lookup(&self, name: &str) -> Option<&Binding> {
@@ -462,10 +483,17 @@ impl FnRewriter<'_, '_> {
                 syn::Lit::Char(_) => Some(Ty::named("char")),
                 _ => None,
             },
-            Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => self
-                .lookup(&p.path.segments[0].ident.to_string())?
-                .ty
-                .clone(),
+            Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+                let name = p.path.segments[0].ident.to_string();
+                match self.lookup(&name) {
+                    Some(b) => b.ty.clone(),
+                    // A constant or static of the crate: its declared type.
+                    None if name.starts_with(|c: char| c.is_uppercase()) => {
+                        ix.constant(&self.site.module, &name)
+                    }
+                    None => None,
+                }
+            }
             Expr::Paren(p) => self.type_of(&p.expr),
             Expr::Group(g) => self.type_of(&g.expr),
             Expr::Field(f) => {
@@ -479,7 +507,7 @@ impl FnRewriter<'_, '_> {
             Expr::MethodCall(m) => {
                 let recv = self.type_of(&m.receiver);
                 if let Some(sig) = self.resolve_method(recv.as_ref(), &m.method.to_string()) {
-                    return sig.ret.clone();
+                    return sig.concrete_ret().cloned();
                 }
                 let recv = recv?;
                 match m.method.to_string().as_str() {
@@ -487,7 +515,7 @@ impl FnRewriter<'_, '_> {
                     "is_some" | "is_none" | "is_empty" | "contains" | "is_ok" | "is_err" => {
                         Some(Ty::named("bool"))
                     }
-                    "unwrap" | "expect" => recv.deref_all().option_inner().cloned(),
+                    "unwrap" | "expect" => recv.deref_all().try_output().cloned(),
                     "clone" => Some(recv.deref_all().clone()),
                     _ => None,
                 }
@@ -509,8 +537,10 @@ impl FnRewriter<'_, '_> {
                         args: vec![inner],
                     });
                 }
-                self.resolve_fn(p).and_then(|s| s.ret.clone())
+                self.resolve_fn(p).and_then(|s| s.concrete_ret().cloned())
             }
+            // `x?` yields the `T` of `Result<T, E>` or `Option<T>`.
+            Expr::Try(t) => self.type_of(&t.expr)?.try_output().cloned(),
             Expr::Binary(b) => {
                 use BinOp::*;
                 match b.op {
@@ -632,6 +662,146 @@ impl FnRewriter<'_, '_> {
         self.sh.index.is_copy(t)
     }
 
+    // ----- settling literal-typed locals ----------------------------------------------------
+
+    /// A local initialised from an unsuffixed literal (`let mut i = 0;`) has whatever type
+    /// the compiler infers from its uses, so it is neither swapped nor a replacement while
+    /// that type is unknown: a guarded choice unifies its arms, and would impose the other
+    /// variable's type on the original. Some uses fix the type whatever the mutants do, and
+    /// from such a use on (in walk order) the local counts as typed:
+    /// - `x = e`, `e = x` (an assignment coerces to a known type, which unifies an integer
+    ///   variable with it);
+    /// - `x op e`, `e op x`, `x op= e`, `e op= x` for the arithmetic, bitwise and comparison
+    ///   operators (the compiler demands equal operand types for these on integers and
+    ///   floats; not for shifts);
+    /// - `return x` in a function whose return type is known;
+    /// - `x` as an argument of a crate function or of a crate method whose receiver type is
+    ///   known, when the parameter's type is known and names no type parameter;
+    /// - `x` as a field of a crate struct literal; `let y: T = x;`.
+    ///
+    /// `e` must have a settled type (a declaration, a signature, a field, a cast, a suffix).
+    fn settle_uses(&mut self, e: &Expr) {
+        match e {
+            Expr::Assign(a) => self.settle_pair(&a.left, &a.right),
+            Expr::Binary(b) if equal_operands(&b.op) => self.settle_pair(&b.left, &b.right),
+            Expr::Return(r) if self.closures == 0 => {
+                if let (Some(x), Some(t)) = (&r.expr, self.ret.clone()) {
+                    self.settle(x, &t);
+                }
+            }
+            Expr::MethodCall(m) => {
+                let Some(owner) = self
+                    .type_of(&m.receiver)
+                    .and_then(|t| t.head().map(str::to_string))
+                else {
+                    return;
+                };
+                let sig = self
+                    .sh
+                    .index
+                    .lookup(Some(&owner), &m.method.to_string())
+                    .into_iter()
+                    .find(|s| s.receiver.is_some())
+                    .cloned();
+                if let Some(sig) = sig {
+                    self.settle_args(&sig, m.args.iter());
+                }
+            }
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    return;
+                };
+                if let Some(sig) = self.resolve_fn(p).cloned() {
+                    self.settle_args(&sig, c.args.iter());
+                }
+            }
+            Expr::Struct(st) if st.qself.is_none() => {
+                let Some(owner) = st.path.segments.last().map(|s| s.ident.to_string()) else {
+                    return;
+                };
+                let owner = match (owner.as_str(), &self.self_ty) {
+                    ("Self", Some(t)) => t.head().unwrap_or_default().to_string(),
+                    _ => owner,
+                };
+                for fv in &st.fields {
+                    let Member::Named(f) = &fv.member else {
+                        continue;
+                    };
+                    if let Some(t) = self.sh.index.field(&owner, &f.to_string()).cloned() {
+                        self.settle(&fv.expr, &t);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn settle_args<'e>(&mut self, sig: &FnSig, args: impl Iterator<Item = &'e Expr>) {
+        let args: Vec<&Expr> = args.collect();
+        if args.len() != sig.params.len() {
+            return;
+        }
+        for (x, p) in args.into_iter().zip(&sig.params) {
+            if let Some(t) = p
+                .as_ref()
+                .filter(|t| !sig.generics.iter().any(|g| t.mentions(g)))
+            {
+                self.settle(x, t);
+            }
+        }
+    }
+
+    /// Two expressions of one type: settles either from the other.
+    fn settle_pair(&mut self, a: &Expr, b: &Expr) {
+        for (x, other) in [(a, b), (b, a)] {
+            if self.literal_typed(x).is_some() {
+                if let Some(t) = self.type_of(other) {
+                    self.settle(x, &t);
+                }
+            }
+        }
+    }
+
+    /// The name of the local `x` reads, when it is still of a literal's type.
+    fn literal_typed(&self, x: &Expr) -> Option<String> {
+        let x = match x {
+            Expr::Paren(p) => return self.literal_typed(&p.expr),
+            Expr::Group(g) => return self.literal_typed(&g.expr),
+            x => x,
+        };
+        let Expr::Path(p) = x else {
+            return None;
+        };
+        if p.qself.is_some() || p.path.segments.len() != 1 {
+            return None;
+        }
+        let name = p.path.segments[0].ident.to_string();
+        matches!(
+            self.lookup(&name)?.ty,
+            Some(Ty::IntLiteral | Ty::FloatLiteral)
+        )
+        .then_some(name)
+    }
+
+    /// Gives the literal-typed local that `x` reads the type `t`, when `t` is a settled type
+    /// of the same kind (an integer for an integer literal, a float for a float literal).
+    fn settle(&mut self, x: &Expr, t: &Ty) {
+        let Some(name) = self.literal_typed(x) else {
+            return;
+        };
+        let Some(b) = self.lookup_mut(&name) else {
+            return;
+        };
+        let fits = match b.ty {
+            Some(Ty::IntLiteral) => t.is_integer(),
+            Some(Ty::FloatLiteral) => t.is_float(),
+            _ => false,
+        };
+        if fits && t.is_concrete_number() {
+            b.ty = Some(t.clone());
+        }
+    }
+
     // ----- mutants ------------------------------------------------------------------------
 
     fn slice(&self, from: LineColumn, to: LineColumn) -> String {
@@ -694,7 +864,8 @@ impl FnRewriter<'_, '_> {
             return Vec::new();
         };
         let mut out = Vec::new();
-        for op in operator_alternatives(&b.op, lt.as_ref(), rt.as_ref()) {
+        let rhs_literal = is_literal(&b.right);
+        for op in operator_alternatives(&b.op, lt.as_ref(), rt.as_ref(), rhs_literal) {
             let original = op_str(&b.op).to_string();
             let replacement = op_str(&op).to_string();
             // A change of precedence (`+` to `*`) needs parentheses in the source edit so
@@ -1041,6 +1212,11 @@ impl FnRewriter<'_, '_> {
                         Some(init) => self.type_of(&init.expr),
                         None => None,
                     };
+                    if let (Pat::Type(pt), Some(init)) = (&l.pat, &l.init) {
+                        if let Some(t) = self.sh.index.ty(&pt.ty, self.self_ty.as_ref()) {
+                            self.settle(&init.expr, &t);
+                        }
+                    }
                     if let Some(init) = &mut l.init {
                         self.expr(&mut init.expr, Ctx::Value);
                         if let Some((_, diverge)) = &mut init.diverge {
@@ -1066,6 +1242,7 @@ impl FnRewriter<'_, '_> {
     }
 
     fn expr(&mut self, e: &mut Expr, ctx: Ctx) {
+        self.settle_uses(e);
         let alts = self.points(e, ctx);
         self.children(e, ctx);
         if !alts.is_empty() {
@@ -1281,12 +1458,24 @@ impl FnRewriter<'_, '_> {
 
     fn for_expr(&mut self, l: &mut syn::ExprForLoop) {
         let (t, f) = self.branch_pair("for", &l.for_token);
+        if let Expr::Range(r) = &*l.expr {
+            if let (Some(a), Some(b)) = (&r.start, &r.end) {
+                self.settle_pair(a, b); // a range's bounds have one type
+            }
+        }
         let elem = match &*l.expr {
-            Expr::Range(r) => r
-                .start
-                .as_deref()
-                .or(r.end.as_deref())
-                .and_then(|x| self.type_of(x)),
+            Expr::Range(r) => {
+                let bounds: Vec<Ty> = [&r.start, &r.end]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| self.type_of(x))
+                    .collect();
+                bounds
+                    .iter()
+                    .find(|t| !matches!(t, Ty::IntLiteral | Ty::FloatLiteral))
+                    .or(bounds.first())
+                    .cloned()
+            }
             other => self.type_of(other).and_then(|t| match t {
                 Ty::Ref { mutable, inner } => inner.element().map(|e| Ty::Ref {
                     mutable,
@@ -1364,6 +1553,50 @@ fn alt_text(alt: &Alt) -> String {
     }
 }
 
+/// The binary operators for which the compiler demands operands of one type when both are
+/// integers (or both floats): arithmetic, bitwise and comparison, plain or compound. Shifts
+/// and the lazy boolean operators are not among them.
+fn equal_operands(op: &BinOp) -> bool {
+    use BinOp::*;
+    matches!(
+        op,
+        Add(_)
+            | Sub(_)
+            | Mul(_)
+            | Div(_)
+            | Rem(_)
+            | BitAnd(_)
+            | BitOr(_)
+            | BitXor(_)
+            | Eq(_)
+            | Ne(_)
+            | Lt(_)
+            | Le(_)
+            | Gt(_)
+            | Ge(_)
+            | AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | BitXorAssign(_)
+    )
+}
+
+/// A numeric literal, possibly negated or parenthesised: its type is settled anew in every
+/// arm of a guarded choice.
+fn is_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(l) => matches!(l.lit, syn::Lit::Int(_) | syn::Lit::Float(_)),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => is_literal(&u.expr),
+        Expr::Paren(p) => is_literal(&p.expr),
+        Expr::Group(g) => is_literal(&g.expr),
+        _ => false,
+    }
+}
+
 fn is_compound(op: &BinOp) -> bool {
     use BinOp::*;
     matches!(
@@ -1436,15 +1669,38 @@ fn precedence(op: &BinOp) -> u8 {
     }
 }
 
+/// The binary operators of integers (Java's `int` operators, `>>>` aside): arithmetic,
+/// bitwise and shifts, all `(int, int) -> int`.
+const INTEGER_OPS: &[&str] = &["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"];
+const INTEGER_ASSIGN_OPS: &[&str] = &["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="];
+
 /// The operators that may replace `op` given its operands' types (Sec. 7.1: another operator
 /// of the same kind and types). Every relational operator applies to ordered scalars; only
-/// `==`/`!=` swap on other types (`Option`, references, `bool`).
-fn operator_alternatives(op: &BinOp, lt: Option<&Ty>, rt: Option<&Ty>) -> Vec<BinOp> {
+/// `==`/`!=` swap on other types (`Option`, references, `bool`). On integers, arithmetic,
+/// bitwise and shift operators replace one another, plain or compound.
+///
+/// A shift does not make the compiler unify its operands' types, the other integer operators
+/// do. So a shift becomes another operator only when that adds no constraint: its left
+/// operand has a settled integer type and its right operand the same type or is a literal
+/// (`rhs_literal`; each arm of a guarded choice has its own copy of a literal). Otherwise
+/// a guarded `x << s` → `x + s` would impose `x`'s type on a literal-typed `s` in the
+/// original too.
+fn operator_alternatives(
+    op: &BinOp,
+    lt: Option<&Ty>,
+    rt: Option<&Ty>,
+    rhs_literal: bool,
+) -> Vec<BinOp> {
     let known: Vec<&Ty> = [lt, rt].into_iter().flatten().collect();
     let numeric = known.iter().any(|t| t.is_ordered_scalar());
     let non_numeric = !numeric && !known.is_empty();
+    let integer = !known.is_empty() && known.iter().all(|t| t.is_integer());
+    let shift_unifies =
+        lt.is_some_and(|l| l.is_integer() && l.is_concrete_number()) && (rhs_literal || rt == lt);
     let op_s = op_str(op);
     let group: &[&str] = match op_s {
+        "+" | "-" | "*" | "/" | "%" | "&" | "|" | "^" if integer => INTEGER_OPS,
+        "<<" | ">>" if integer && shift_unifies => INTEGER_OPS,
         "+" | "-" | "*" | "/" | "%" if !non_numeric => &["+", "-", "*", "/", "%"],
         "&" | "|" | "^" => &["&", "|", "^"],
         "<<" | ">>" => &["<<", ">>"],
@@ -1452,6 +1708,8 @@ fn operator_alternatives(op: &BinOp, lt: Option<&Ty>, rt: Option<&Ty>) -> Vec<Bi
         "==" | "!=" => &["==", "!="],
         "<" | "<=" | ">" | ">=" => &["<", "<=", ">", ">=", "==", "!="],
         "&&" | "||" => &["&&", "||"],
+        "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" if integer => INTEGER_ASSIGN_OPS,
+        "<<=" | ">>=" if integer && shift_unifies => INTEGER_ASSIGN_OPS,
         "+=" | "-=" | "*=" | "/=" | "%=" if !non_numeric => &["+=", "-=", "*=", "/=", "%="],
         "&=" | "|=" | "^=" => &["&=", "|=", "^="],
         "<<=" | ">>=" => &["<<=", ">>="],
@@ -1469,7 +1727,7 @@ mod tests {
     use super::*;
 
     fn ops(op: &str, t: Option<Ty>) -> Vec<&'static str> {
-        operator_alternatives(&parse_op(op), t.as_ref(), None)
+        operator_alternatives(&parse_op(op), t.as_ref(), None, false)
             .iter()
             .map(op_str)
             .collect()
@@ -1487,8 +1745,39 @@ mod tests {
         assert_eq!(ops("<", int()), ["<=", ">", ">=", "==", "!="]);
         assert_eq!(ops("==", int()), ["<", "<=", ">", ">=", "!="]);
         assert_eq!(ops("!=", opt()), ["=="]);
-        assert_eq!(ops("+=", int()), ["-=", "*=", "/=", "%="]);
+        assert_eq!(
+            ops("+=", int()),
+            ["-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="]
+        );
+        assert_eq!(ops("+=", None), ["-=", "*=", "/=", "%="]);
+        assert_eq!(
+            ops("+", int()),
+            ["-", "*", "/", "%", "&", "|", "^", "<<", ">>"]
+        );
+        assert_eq!(
+            ops("^", int()),
+            ["+", "-", "*", "/", "%", "&", "|", "<<", ">>"]
+        );
+        assert_eq!(ops("*", Some(Ty::named("f64"))), ["+", "-", "/", "%"]);
+        assert_eq!(ops("&", Some(Ty::named("bool"))), ["|", "^"]);
         assert_eq!(ops("&&", None), ["||"]);
+        // Shifts: only with a settled left operand and an amount of its type or a literal.
+        let shift = |l: Option<Ty>, r: Option<Ty>, lit: bool| -> usize {
+            operator_alternatives(&parse_op("<<"), l.as_ref(), r.as_ref(), lit).len()
+        };
+        assert_eq!(shift(int(), int(), false), 9);
+        assert_eq!(shift(int(), None, true), 9);
+        assert_eq!(
+            shift(int(), Some(Ty::IntLiteral), false),
+            1,
+            "a literal-typed local"
+        );
+        assert_eq!(shift(int(), Some(Ty::named("u32")), false), 1);
+        assert_eq!(shift(Some(Ty::IntLiteral), int(), false), 1);
+        assert_eq!(
+            operator_alternatives(&parse_op(">>="), int().as_ref(), None, true).len(),
+            9
+        );
         assert!(ops("+", Some(Ty::named("String"))).is_empty());
         assert_eq!(precedence(&parse_op("+")), precedence(&parse_op("-")));
         assert_ne!(precedence(&parse_op("+")), precedence(&parse_op("*")));

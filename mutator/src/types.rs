@@ -90,6 +90,34 @@ impl Ty {
         }
     }
 
+    /// Whether the named type `name` occurs anywhere in this type.
+    pub fn mentions(&self, name: &str) -> bool {
+        match self {
+            Ty::Ref { inner, .. } => inner.mentions(name),
+            Ty::Named { name: n, args } => n == name || args.iter().any(|a| a.mentions(name)),
+            Ty::Tuple(ts) => ts.iter().any(|t| t.mentions(name)),
+            Ty::Array(t, _) | Ty::Slice(t) => t.mentions(name),
+            Ty::IntLiteral | Ty::FloatLiteral => false,
+        }
+    }
+
+    /// An integer or float type that inference has settled: not a bare literal's.
+    pub fn is_concrete_number(&self) -> bool {
+        (self.is_integer() || self.is_float()) && !matches!(self, Ty::IntLiteral | Ty::FloatLiteral)
+    }
+
+    /// `T` of `Result<T, E>` or `Option<T>`: the value `expr?` yields.
+    pub fn try_output(&self) -> Option<&Ty> {
+        match self {
+            Ty::Named { name, args }
+                if (name == "Result" || name == "Option") && !args.is_empty() =>
+            {
+                Some(&args[0])
+            }
+            _ => None,
+        }
+    }
+
     /// The element type of a vector, array or slice (behind references).
     pub fn element(&self) -> Option<&Ty> {
         match self.deref_all() {
@@ -158,9 +186,20 @@ pub struct FnSig {
     pub ret: Option<Ty>,
     /// Module path from the crate root, for calling a free function from elsewhere.
     pub module: Vec<String>,
+    /// Type parameters in scope of the signature (the function's and its impl's or trait's).
+    pub generics: Vec<String>,
 }
 
 impl FnSig {
+    /// The type every call returns, whatever its arguments: the return type when it names
+    /// none of the signature's type parameters (a call of `fn f<T>(x: T) -> T` has whatever
+    /// type the caller's inference gives it, which the mutator must not presume).
+    pub fn concrete_ret(&self) -> Option<&Ty> {
+        self.ret
+            .as_ref()
+            .filter(|t| !self.generics.iter().any(|g| t.mentions(g)))
+    }
+
     /// Same parameter and return types (all known) and the same kind of receiver, up to `&`
     /// versus `&mut` (compile-pruning drops a `&mut self` call where `self` is not mutable).
     pub fn compatible(&self, other: &FnSig) -> bool {
@@ -194,6 +233,8 @@ pub struct CrateIndex {
     pub fns: Vec<FnSig>,
     /// Unresolved field types, normalised once the aliases are known.
     raw_fields: BTreeMap<String, Vec<(String, Type)>>,
+    /// Free constants and statics by name: their module and declared type.
+    consts: HashMap<String, Vec<(Vec<String>, Type)>>,
 }
 
 impl CrateIndex {
@@ -203,6 +244,25 @@ impl CrateIndex {
 
     pub fn add_struct(&mut self, name: &str, fields: Vec<(String, Type)>) {
         self.raw_fields.insert(name.to_string(), fields);
+    }
+
+    pub fn add_const(&mut self, module: &[String], name: &str, ty: &Type) {
+        self.consts
+            .entry(name.to_string())
+            .or_default()
+            .push((module.to_vec(), ty.clone()));
+    }
+
+    /// The declared type of the free constant or static `name` as code in `module` sees it
+    /// unqualified: the one of that module, else the only one of that name.
+    pub fn constant(&self, module: &[String], name: &str) -> Option<Ty> {
+        let all = self.consts.get(name)?;
+        let ty = match all.iter().find(|(m, _)| m == module) {
+            Some((_, t)) => t,
+            None if all.len() == 1 => &all[0].1,
+            None => return None,
+        };
+        self.ty(ty, None)
     }
 
     pub fn add_copy(&mut self, name: &str) {
@@ -290,6 +350,9 @@ impl CrateIndex {
                 if name == "Self" && p.path.segments.len() == 1 {
                     return self_ty.cloned();
                 }
+                if p.path.segments.len() > 1 && p.path.segments[0].ident == "Self" {
+                    return None; // an associated type, `Self::Item`
+                }
                 let args = match &seg.arguments {
                     PathArguments::None => Vec::new(),
                     PathArguments::AngleBracketed(a) => a
@@ -366,5 +429,40 @@ mod tests {
         assert_eq!(r.to_string(), "&mut Tree");
         assert!(!ix.is_copy(&r));
         assert!(Ty::IntLiteral.is_integer() && !Ty::named("bool").is_integer());
+    }
+
+    #[test]
+    fn results_of_calls_try_and_constants() {
+        let mut ix = CrateIndex::default();
+        ix.add_alias("Id", &syn::parse_quote!(i64));
+        ix.add_const(&[], "LIMIT", &syn::parse_quote!(Id));
+        ix.add_const(&["a".into()], "N", &syn::parse_quote!(u8));
+        ix.add_const(&["b".into()], "N", &syn::parse_quote!(u16));
+        ix.finish_structs();
+        assert_eq!(ix.constant(&[], "LIMIT"), Some(Ty::named("i64")));
+        assert_eq!(ix.constant(&["b".into()], "N"), Some(Ty::named("u16")));
+        assert_eq!(ix.constant(&[], "N"), None, "two constants of that name");
+        let result = ix.ty(&syn::parse_quote!(Result<Id, String>), None).unwrap();
+        assert_eq!(result.try_output(), Some(&Ty::named("i64")));
+        let option = ix.ty(&syn::parse_quote!(Option<(u8, Id)>), None).unwrap();
+        assert_eq!(option.try_output().unwrap().to_string(), "(u8, i64)");
+        assert_eq!(Ty::named("i64").try_output(), None);
+        assert_eq!(ix.ty(&syn::parse_quote!(Self::Item), None), None);
+        let sig = |ret: Ty, generics: &[&str]| FnSig {
+            name: "f".into(),
+            owner: None,
+            receiver: None,
+            params: Vec::new(),
+            ret: Some(ret),
+            module: Vec::new(),
+            generics: generics.iter().map(|g| g.to_string()).collect(),
+        };
+        let vec_t = Ty::Named {
+            name: "Vec".into(),
+            args: vec![Ty::named("T")],
+        };
+        assert_eq!(sig(vec_t.clone(), &["T"]).concrete_ret(), None);
+        assert_eq!(sig(vec_t.clone(), &[]).concrete_ret(), Some(&vec_t));
+        assert!(Ty::named("u8").is_concrete_number() && !Ty::IntLiteral.is_concrete_number());
     }
 }
