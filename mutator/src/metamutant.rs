@@ -37,6 +37,10 @@ pub const MUTANTS_FILE: &str = "ferastrau-mutants.json";
 /// The probe table, next to the generated crate.
 pub const PROBES_FILE: &str = "ferastrau-probes.json";
 const MAX_ROUNDS: usize = 64;
+/// Deny-by-default lints that reject code which would panic at run time, such as a mutant
+/// `x >> 64`; only an optimised build reports them (`cargo check` passes such code). A panic
+/// is an output like any other, so the metamutant's crate root allows them.
+const OVERFLOW_LINTS: [&str; 2] = ["arithmetic_overflow", "unconditional_panic"];
 
 /// A benchmark crate, read and indexed.
 pub(crate) struct Loaded {
@@ -267,10 +271,40 @@ impl Pruner<'_> {
         let rewritten = self.loaded.rewrite(&|id| !dropped.contains(&id));
         let mut map = ArmMap::default();
         for (i, ast) in &rewritten.files {
-            let rel = &self.loaded.sources.files[*i].rel;
-            let text = prettyplease::unparse(ast);
-            map.add_file(rel, &text)?;
-            std::fs::write(self.out_dir.join(rel), text)?;
+            let source = &self.loaded.sources.files[*i];
+            let mut ast = ast.clone();
+            if source.module.is_empty() {
+                let lints = OVERFLOW_LINTS
+                    .iter()
+                    .map(|l| syn::Ident::new(l, proc_macro2::Span::call_site()));
+                ast.attrs
+                    .insert(0, syn::parse_quote!(#![allow(#(#lints),*)]));
+            }
+            let text = prettyplease::unparse(&ast);
+            map.add_file(&source.rel, &text)?;
+            std::fs::write(self.out_dir.join(&source.rel), text)?;
+        }
+        // The crate root may hold no mutated code (then it is copied as is): give it the
+        // attribute too.
+        let rewritten_root = rewritten
+            .files
+            .iter()
+            .any(|(i, _)| self.loaded.sources.files[*i].module.is_empty());
+        if let Some(root) = self
+            .loaded
+            .sources
+            .files
+            .iter()
+            .find(|f| f.module.is_empty())
+        {
+            if !rewritten_root {
+                let path = self.out_dir.join(&root.rel);
+                let text = std::fs::read_to_string(&path)?;
+                let allow = format!("#![allow({})]\n", OVERFLOW_LINTS.join(", "));
+                if !text.starts_with(&allow) {
+                    std::fs::write(&path, allow + &text)?;
+                }
+            }
         }
         Ok(map)
     }

@@ -8,6 +8,7 @@ use binomial_heap::invariant::rep_ok;
 use binomial_heap::space::{finitization, CandidateHeap};
 use binomial_heap::BinomialHeapBench;
 use ferastrau_worker::korat;
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 
 fn main() {
@@ -30,12 +31,7 @@ fn main() {
     );
     let (mut inputs, mut explored, mut seconds) = (0, 0, 0.0);
     for (m, name) in BinomialHeapBench.methods().iter().enumerate() {
-        let (fin, f) = BinomialHeapBench.finitize(m, n);
-        let s = korat::search(
-            &fin,
-            |c| BinomialHeapBench.precondition(m, &f, c),
-            |_| ControlFlow::Continue(()),
-        );
+        let s = testing::search_method(&BinomialHeapBench, m, n);
         println!(
             "  {name}: {} inputs, {} candidates, {:.2} s",
             s.valid, s.explored, s.seconds

@@ -6,8 +6,9 @@ use std::ops::ControlFlow;
 
 use disj_set::invariant::rep_ok;
 use disj_set::space::{finitization, CandidateSet, Fields};
-use disj_set::{Call, DisjSet, DisjSetBench, Exception, Ret};
-use ferastrau_worker::korat::{self, brute, Candidate, Stats};
+use disj_set::{Call, DisjSet, DisjSetBench, Exception};
+use ferastrau_worker::korat::{self, Candidate, Stats};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 
 /// Structures per scope 1..5 (BENCHMARKS.md).
@@ -22,15 +23,6 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 fn structure_search(n: u32) -> Stats {
     let (fin, f) = finitization("DisjSet", n, 0);
     korat::search(&fin, pred_for(&f), |_| ControlFlow::Continue(()))
-}
-
-fn method_search(m: usize, n: u32) -> Stats {
-    let (fin, f) = DisjSetBench.finitize(m, n);
-    korat::search(
-        &fin,
-        |c| DisjSetBench.precondition(m, &f, c),
-        |_| ControlFlow::Continue(()),
-    )
 }
 
 #[test]
@@ -49,8 +41,8 @@ fn union_and_find_inputs_match_the_paper() {
     // Scope 5 (1,246,380 inputs) takes under a second at opt-level 3.
     for n in 1..=5u32 {
         let structures = structure_search(n);
-        let union = method_search(0, n);
-        let find = method_search(1, n);
+        let union = testing::search_method(&DisjSetBench, 0, n);
+        let find = testing::search_method(&DisjSetBench, 1, n);
         let n64 = u64::from(n);
         // Arguments are never read by the precondition: every index 0..n−1, for every structure.
         assert_eq!(union.valid, structures.valid * n64 * n64, "scope {n}");
@@ -85,36 +77,14 @@ fn union_and_find_inputs_match_the_paper() {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=3u32 {
-        for args in 0..=2 {
-            let (fin, f) = finitization("DisjSet", n, args);
-            let oracle = brute::enumerate(&fin, pred_for(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred_for(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, {args} arguments: {e}"));
+        let (fin, f) = finitization("DisjSet", n, 0);
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, structures: {e}"));
+        for m in 0..DisjSetBench.methods().len() {
+            testing::check_against_brute_force(&DisjSetBench, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
         }
     }
-}
-
-/// Runs `method` on every input at scope `n`, calling `check(pre, post, ret)` on each.
-fn for_each_call(m: usize, n: u32, mut check: impl FnMut(&Call, &Call, &Ret)) -> u64 {
-    let (fin, f) = DisjSetBench.finitize(m, n);
-    let stats = korat::search(
-        &fin,
-        |c| DisjSetBench.precondition(m, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            let pre = DisjSetBench.decode(m, &f, &mut c);
-            let mut post = pre.clone();
-            let ret = DisjSetBench.run(m, &mut post);
-            check(&pre, &post, &ret);
-            ControlFlow::Continue(())
-        },
-    );
-    stats.valid
 }
 
 #[test]
@@ -123,19 +93,19 @@ fn the_original_meets_its_postconditions_on_every_input_up_to_scope_five() {
     // numbers come from enumerating the invariant independently (structures by size).
     let throws = [[1, 1], [7, 3], [42, 10], [563, 85], [18767, 2119]];
     for n in 1..=5u32 {
+        let (mut calls, mut threw) = ([0u64; 2], [0u64; 2]);
+        let checked = testing::check_postconditions_with(&DisjSetBench, n, |m, pre, _, ret| {
+            calls[m] += 1;
+            threw[m] += u64::from(ret.is_err());
+            testing::require_invariant(&DisjSetBench, pre)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let n64 = u64::from(n);
         for m in 0..2 {
-            let mut threw = 0;
-            let calls = for_each_call(m, n, |pre, post, ret| {
-                assert!(DisjSetBench.invariant(pre));
-                threw += u64::from(ret.is_err());
-                DisjSetBench
-                    .postcondition(m, pre, post, ret)
-                    .unwrap_or_else(|e| panic!("{}: {e}", DisjSetBench.render(m, pre)));
-            });
-            let n64 = u64::from(n);
-            assert_eq!(calls, STRUCTURES[n as usize - 1] * [n64 * n64, n64][m]);
-            assert_eq!(threw, throws[n as usize - 1][m], "scope {n}, method {m}");
+            assert_eq!(calls[m], STRUCTURES[n as usize - 1] * [n64 * n64, n64][m]);
+            assert_eq!(threw[m], throws[n as usize - 1][m], "scope {n}, method {m}");
         }
+        assert_eq!(checked, calls[0] + calls[1]);
     }
 }
 

@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 
 use ferastrau_worker::korat;
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use fibonacci_heap::invariant::rep_ok;
 use fibonacci_heap::space::{finitization, CandidateHeap};
@@ -30,12 +31,7 @@ fn main() {
     );
     let (mut inputs, mut explored, mut seconds) = (0, 0, 0.0);
     for (m, name) in FibonacciHeapBench.methods().iter().enumerate() {
-        let (fin, f) = FibonacciHeapBench.finitize(m, n);
-        let s = korat::search(
-            &fin,
-            |c| FibonacciHeapBench.precondition(m, &f, c),
-            |_| ControlFlow::Continue(()),
-        );
+        let s = testing::search_method(&FibonacciHeapBench, m, n);
         println!(
             "  {name}: {} inputs, {} candidates, {:.2} s",
             s.valid, s.explored, s.seconds

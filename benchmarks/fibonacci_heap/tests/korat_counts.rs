@@ -4,7 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use fibonacci_heap::heap::Node;
 use fibonacci_heap::invariant::{rep_ok, RealHeap};
@@ -25,15 +26,6 @@ fn heap_search(n: u32) -> korat::Stats {
     )
 }
 
-fn method_search(m: usize, n: u32) -> korat::Stats {
-    let (fin, f) = FibonacciHeapBench.finitize(m, n);
-    korat::search(
-        &fin,
-        |c| FibonacciHeapBench.precondition(m, &f, c),
-        |_| ControlFlow::Continue(()),
-    )
-}
-
 fn check_inputs(n: u32) {
     let heaps = heap_search(n);
     assert_eq!(
@@ -43,7 +35,7 @@ fn check_inputs(n: u32) {
     );
     let mut total = 0;
     for m in 0..FibonacciHeapBench.methods().len() {
-        let s = method_search(m, n);
+        let s = testing::search_method(&FibonacciHeapBench, m, n);
         // The argument is read by no precondition: Korat enumerates it after each valid heap,
         // so each of its d values beyond the first costs one more candidate per heap.
         let d = match m {
@@ -74,54 +66,30 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=2u32 {
-        let mut domains = vec![None];
+        let (fin, f) = finitization("FibonacciHeap", n, None);
+        let heaps = testing::check_search_against_brute_force(&fin, pred_for(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, heaps: {e}"));
+        assert!(heaps > 0);
         for m in 0..FibonacciHeapBench.methods().len() {
-            domains.push(fibonacci_heap::arg_domain(m, n));
-        }
-        domains.dedup();
-        for arg in domains {
-            let (fin, f) = finitization("FibonacciHeap", n, arg);
-            let oracle = brute::enumerate(&fin, pred_for(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred_for(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, argument {arg:?}: {e}"));
-            assert!(!found.is_empty());
+            let found = testing::check_against_brute_force(&FibonacciHeapBench, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
+            assert!(found > 0);
         }
     }
 }
 
 fn inputs(m: usize, n: u32) -> Vec<Call> {
-    let (fin, f) = FibonacciHeapBench.finitize(m, n);
-    let mut out = Vec::new();
-    korat::search(
-        &fin,
-        |c| FibonacciHeapBench.precondition(m, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            out.push(FibonacciHeapBench.decode(m, &f, &mut c));
-            ControlFlow::Continue(())
-        },
-    );
-    out
+    testing::method_inputs(&FibonacciHeapBench, m, n)
 }
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_5() {
     for n in 1..=5u32 {
-        for m in 0..FibonacciHeapBench.methods().len() {
-            for pre in inputs(m, n) {
-                assert!(FibonacciHeapBench.invariant(&pre), "decoded input is valid");
-                let mut post = pre.clone();
-                let ret = FibonacciHeapBench.run(m, &mut post);
-                if let Err(e) = FibonacciHeapBench.postcondition(m, &pre, &post, &ret) {
-                    panic!("scope {n}: {}: {e}", FibonacciHeapBench.render(m, &pre));
-                }
-            }
-        }
+        let checked = testing::check_postconditions_with(&FibonacciHeapBench, n, |_, pre, _, _| {
+            testing::require_invariant(&FibonacciHeapBench, pre)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(checked, PAPER_INPUTS[n as usize - 1], "scope {n}");
     }
 }
 

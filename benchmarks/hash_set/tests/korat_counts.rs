@@ -4,7 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use hash_set::invariant::rep_ok;
 use hash_set::space::{finitization, CandidateSet, Fields};
@@ -36,12 +37,7 @@ fn tables_and_inputs_match_the_paper() {
         assert_eq!(count(n, false).valid, TABLES[i], "tables at scope {n}");
         let mut total = 0;
         for m in 0..b.methods().len() {
-            let (fin, f) = b.finitize(m, n);
-            let s = korat::search(
-                &fin,
-                |c| b.precondition(m, &f, c),
-                |_| ControlFlow::Continue(()),
-            );
+            let s = testing::search_method(&b, m, n);
             eprintln!(
                 "scope {n} {}: {} inputs, {} candidates, {:.3} s",
                 b.methods()[m],
@@ -59,18 +55,14 @@ fn tables_and_inputs_match_the_paper() {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=2u32 {
-        for with_arg in [false, true] {
-            let (fin, f) = finitization("HashSet", n, with_arg);
-            let oracle = brute::enumerate(&fin, pred(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
-            let expected = if with_arg { PAIRS } else { TABLES };
-            assert_eq!(oracle.classes.len() as u64, expected[n as usize - 1]);
+        let (fin, f) = finitization("HashSet", n, false);
+        let tables = testing::check_search_against_brute_force(&fin, pred(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, tables: {e}"));
+        assert_eq!(tables, TABLES[n as usize - 1]);
+        for m in 0..BENCH.methods().len() {
+            let found = testing::check_against_brute_force(&BENCH, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
+            assert_eq!(found, PAIRS[n as usize - 1], "scope {n}, method {m}");
         }
     }
 }
@@ -79,31 +71,14 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 /// pre-state, the postcondition and the invariant on the post-state. Returns the number of
 /// inputs and how many of them rehashed.
 fn check_original_on_all_inputs(scope: u32) -> (u64, u64) {
-    let b = HashSetBench;
-    let mut checked = 0;
     let mut rehashed = 0;
-    for m in 0..b.methods().len() {
-        let (fin, f) = b.finitize(m, scope);
-        korat::search(
-            &fin,
-            |c| b.precondition(m, &f, c),
-            |c| {
-                let mut c = Candidate::new(c.finitization(), c.state());
-                let pre = b.decode(m, &f, &mut c);
-                assert!(b.invariant(&pre), "decoded {}", b.render(m, &pre));
-                let mut post = pre.clone();
-                let ret = b.run(m, &mut post);
-                b.postcondition(m, &pre, &post, &ret)
-                    .unwrap_or_else(|e| panic!("{}: {e}", b.render(m, &pre)));
-                assert!(b.invariant(&post));
-                if post.set.map.table.len() > pre.set.map.table.len() {
-                    rehashed += 1;
-                }
-                checked += 1;
-                ControlFlow::Continue(())
-            },
-        );
-    }
+    let checked = testing::check_postconditions_with(&BENCH, scope, |_, pre, post, _| {
+        if post.set.map.table.len() > pre.set.map.table.len() {
+            rehashed += 1;
+        }
+        testing::require_invariant(&BENCH, pre)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     (checked, rehashed)
 }
 
@@ -119,51 +94,34 @@ fn the_original_meets_every_postcondition() {
 #[test]
 fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     let b = HashSetBench;
-    let (fin, f) = b.finitize(0, 4);
     let mut nonempty = 0;
-    korat::search(
-        &fin,
-        |c| b.precondition(0, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            let pre = b.decode(0, &f, &mut c);
-            let mut post = pre.clone();
-            let ret = b.run(0, &mut post);
-            // Doing nothing is wrong exactly when o was absent.
-            let was_in = pre.set.contains(pre.o);
-            assert_eq!(b.postcondition(0, &pre, &pre, &ret).is_ok(), was_in);
-            if pre.set.map.count > 0 {
-                nonempty += 1;
-                // A count that disagrees with the entries breaks the invariant.
-                let mut bad = post.clone();
-                bad.set.map.count += 1;
-                assert!(!b.invariant(&bad));
-                // So does a stale cached hash.
-                let mut bad = pre.clone();
-                bad.set.map.entries[0].hash += 1;
-                assert!(!b.invariant(&bad), "{}", b.render(0, &pre));
-            }
-            ControlFlow::Continue(())
-        },
-    );
+    testing::for_each_input(&b, 0, 4, |pre| {
+        let mut post = pre.clone();
+        let ret = b.run(0, &mut post);
+        // Doing nothing is wrong exactly when o was absent.
+        let was_in = pre.set.contains(pre.o);
+        assert_eq!(b.postcondition(0, &pre, &pre, &ret).is_ok(), was_in);
+        if pre.set.map.count > 0 {
+            nonempty += 1;
+            // A count that disagrees with the entries breaks the invariant.
+            let mut bad = post.clone();
+            bad.set.map.count += 1;
+            assert!(!b.invariant(&bad));
+            // So does a stale cached hash.
+            let mut bad = pre.clone();
+            bad.set.map.entries[0].hash += 1;
+            assert!(!b.invariant(&bad), "{}", b.render(0, &pre));
+        }
+    });
     assert!(nonempty > 0);
 }
 
 /// The renderings of every input of `method` at `scope`.
 fn renders(method: usize, scope: u32) -> Vec<String> {
-    let b = BENCH;
-    let (fin, f) = b.finitize(method, scope);
-    let mut out = Vec::new();
-    korat::search(
-        &fin,
-        |c| b.precondition(method, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            out.push(b.render(method, &b.decode(method, &f, &mut c)));
-            ControlFlow::Continue(())
-        },
-    );
-    out
+    testing::method_inputs(&BENCH, method, scope)
+        .iter()
+        .map(|c| BENCH.render(method, c))
+        .collect()
 }
 
 #[test]

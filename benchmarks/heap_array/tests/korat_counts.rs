@@ -4,11 +4,12 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate, Stats};
+use ferastrau_worker::korat::{self, Candidate, Stats};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use heap_array::invariant::rep_ok;
 use heap_array::space::{finitization, CandidateHeap, Fields};
-use heap_array::{Call, Exception, HeapArray, HeapArrayBench, Ret, EMPTY};
+use heap_array::{Call, Exception, HeapArray, HeapArrayBench, EMPTY};
 
 /// Structures per scope 1..7 (BENCHMARKS.md).
 const STRUCTURES: [u64; 7] = [4, 15, 66, 320, 1919, 13139, 117562];
@@ -22,15 +23,6 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 fn structure_search(n: u32) -> Stats {
     let (fin, f) = finitization("HeapArray", n, false);
     korat::search(&fin, pred_for(&f), |_| ControlFlow::Continue(()))
-}
-
-fn method_search(m: usize, n: u32) -> Stats {
-    let (fin, f) = HeapArrayBench.finitize(m, n);
-    korat::search(
-        &fin,
-        |c| HeapArrayBench.precondition(m, &f, c),
-        |_| ControlFlow::Continue(()),
-    )
 }
 
 #[test]
@@ -49,8 +41,8 @@ fn insert_and_extract_max_inputs_match_the_paper() {
     // Scope 7 (1,175,620 inputs) takes under a second at opt-level 3.
     for n in 1..=7u32 {
         let heaps = structure_search(n);
-        let insert = method_search(0, n);
-        let extract = method_search(1, n);
+        let insert = testing::search_method(&HeapArrayBench, 0, n);
+        let extract = testing::search_method(&HeapArrayBench, 1, n);
         let d = u64::from(n) + 2; // x over −1..n
                                   // x is never read by the precondition: every value, for every heap.
         assert_eq!(insert.valid, heaps.valid * d, "scope {n}");
@@ -83,64 +75,49 @@ fn insert_and_extract_max_inputs_match_the_paper() {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=3u32 {
-        for with_arg in [false, true] {
-            let (fin, f) = finitization("HeapArray", n, with_arg);
-            let oracle = brute::enumerate(&fin, pred_for(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred_for(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
+        let (fin, f) = finitization("HeapArray", n, false);
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, structures: {e}"));
+        for m in 0..HeapArrayBench.methods().len() {
+            testing::check_against_brute_force(&HeapArrayBench, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
         }
     }
-}
-
-/// Runs `method` on every input at scope `n`, calling `check(pre, post, ret)` on each.
-fn for_each_call(m: usize, n: u32, mut check: impl FnMut(&Call, &Call, &Ret)) -> u64 {
-    let (fin, f) = HeapArrayBench.finitize(m, n);
-    let stats = korat::search(
-        &fin,
-        |c| HeapArrayBench.precondition(m, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            let pre = HeapArrayBench.decode(m, &f, &mut c);
-            let mut post = pre.clone();
-            let ret = HeapArrayBench.run(m, &mut post);
-            check(&pre, &post, &ret);
-            ControlFlow::Continue(())
-        },
-    );
-    stats.valid
 }
 
 #[test]
 fn the_original_meets_its_postconditions_on_every_input_up_to_scope_seven() {
     for n in 1..=7u32 {
         let heaps = STRUCTURES[n as usize - 1];
-        for m in 0..2 {
-            let (mut threw, mut full, mut grew) = (0, 0, 0);
-            let calls = for_each_call(m, n, |pre, post, ret| {
-                assert!(HeapArrayBench.invariant(pre));
-                threw += u64::from(ret.is_err());
+        let (mut calls, mut threw, mut full, mut grew) = ([0u64; 2], [0; 2], [0; 2], [0; 2]);
+        let checked =
+            testing::check_postconditions_with(&HeapArrayBench, n, |m, pre, post, ret| {
+                calls[m] += 1;
+                threw[m] += u64::from(ret.is_err());
                 let was_full = pre.heap.size == pre.heap.array.len() as i64;
-                full += u64::from(m == 0 && was_full && pre.x >= 0);
+                full[m] += u64::from(m == 0 && was_full && pre.x >= 0);
                 if post.heap.array.len() != pre.heap.array.len() {
-                    grew += 1;
-                    assert_eq!(post.heap.array.len(), 2 * pre.heap.array.len() + 1);
+                    grew[m] += 1;
+                    if post.heap.array.len() != 2 * pre.heap.array.len() + 1 {
+                        return Err(format!("grew to length {}", post.heap.array.len()));
+                    }
                 }
-                HeapArrayBench
-                    .postcondition(m, pre, post, ret)
-                    .unwrap_or_else(|e| panic!("{}: {e}", HeapArrayBench.render(m, pre)));
-            });
-            assert_eq!(calls, [heaps * (u64::from(n) + 2), heaps][m]);
+                testing::require_invariant(&HeapArrayBench, pre)
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(checked, calls[0] + calls[1]);
+        for m in 0..2 {
+            assert_eq!(calls[m], [heaps * (u64::from(n) + 2), heaps][m]);
             // insert(−1) throws on every heap; extractMax on the n + 1 empty ones (one per
             // array length 0..n).
-            assert_eq!(threw, [heaps, u64::from(n) + 1][m], "scope {n}, method {m}");
+            assert_eq!(
+                threw[m],
+                [heaps, u64::from(n) + 1][m],
+                "scope {n}, method {m}"
+            );
             // Exactly the insertions into a full array grow it (and extractMax never does).
-            assert_eq!(grew, [full, 0][m], "scope {n}, method {m}");
-            assert_eq!(grew > 0, m == 0);
+            assert_eq!(grew[m], [full[0], 0][m], "scope {n}, method {m}");
+            assert_eq!(grew[m] > 0, m == 0);
         }
     }
 }

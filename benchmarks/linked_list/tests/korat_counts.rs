@@ -4,7 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use linked_list::invariant::rep_ok;
 use linked_list::space::{finitization, CandidateList, Fields};
@@ -32,12 +33,7 @@ fn method_inputs(n: u32) -> Vec<u64> {
     let b = LinkedListBench;
     (0..b.methods().len())
         .map(|m| {
-            let (fin, f) = b.finitize(m, n);
-            let s = korat::search(
-                &fin,
-                |c| b.precondition(m, &f, c),
-                |_| ControlFlow::Continue(()),
-            );
+            let s = testing::search_method(&b, m, n);
             eprintln!(
                 "scope {n} {}: {} inputs, {} candidates, {:.3} s",
                 b.methods()[m],
@@ -65,18 +61,19 @@ fn lists_and_pairs_match_the_paper() {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=2u32 {
-        for with_arg in [false, true] {
-            let (fin, f) = finitization("LinkedList", n, with_arg);
-            let oracle = brute::enumerate(&fin, pred(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
-            let expected = if with_arg { PAIRS } else { LISTS };
-            assert_eq!(oracle.classes.len() as u64, expected[n as usize - 1]);
+        let i = n as usize - 1;
+        let (fin, f) = finitization("LinkedList", n, false);
+        let lists = testing::check_search_against_brute_force(&fin, pred(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, lists: {e}"));
+        assert_eq!(lists, LISTS[i]);
+        for m in 0..BENCH.methods().len() {
+            let found = testing::check_against_brute_force(&BENCH, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
+            assert_eq!(
+                found,
+                [PAIRS[i], PAIRS[i], LISTS[i]][m],
+                "scope {n}, method {m}"
+            );
         }
     }
 }
@@ -84,28 +81,10 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 /// Runs every method of the benchmark on every input of `scope` and checks the invariant on
 /// the decoded pre-state, the postcondition and the invariant on the post-state.
 fn check_original_on_all_inputs(scope: u32) -> u64 {
-    let b = LinkedListBench;
-    let mut checked = 0;
-    for m in 0..b.methods().len() {
-        let (fin, f) = b.finitize(m, scope);
-        korat::search(
-            &fin,
-            |c| b.precondition(m, &f, c),
-            |c| {
-                let mut c = Candidate::new(c.finitization(), c.state());
-                let pre = b.decode(m, &f, &mut c);
-                assert!(b.invariant(&pre), "decoded {}", b.render(m, &pre));
-                let mut post = pre.clone();
-                let ret = b.run(m, &mut post);
-                b.postcondition(m, &pre, &post, &ret)
-                    .unwrap_or_else(|e| panic!("{}: {e}", b.render(m, &pre)));
-                assert!(b.invariant(&post));
-                checked += 1;
-                ControlFlow::Continue(())
-            },
-        );
-    }
-    checked
+    testing::check_postconditions_with(&BENCH, scope, |_, pre, _, _| {
+        testing::require_invariant(&BENCH, pre)
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -118,63 +97,46 @@ fn the_original_meets_every_postcondition() {
 #[test]
 fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     let b = LinkedListBench;
-    let (fin, f) = b.finitize(2, 3);
     let mut seen = 0;
-    korat::search(
-        &fin,
-        |c| b.precondition(2, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            let pre = b.decode(2, &f, &mut c);
-            if pre.list.size < 2 {
-                return ControlFlow::Continue(());
-            }
-            // Reversing every entry but not the header breaks the ring's back links.
-            let mut bad = pre.clone();
-            let h = bad.list.header;
-            let mut e = bad.list.entry(h).next;
-            while e != h {
-                let entry = bad.list.entry_mut(e);
-                std::mem::swap(&mut entry.next, &mut entry.previous);
-                e = bad.list.entry(e).previous;
-            }
-            assert!(!b.invariant(&bad), "{}", b.render(2, &pre));
-            // A list left as it was is not its reverse unless it reads the same both ways.
-            let mut post = pre.clone();
-            let ret = b.run(2, &mut post);
-            assert!(b.postcondition(2, &pre, &post, &ret).is_ok());
-            let unchanged = b.postcondition(2, &pre, &pre, &ret);
-            let els = linked_list::space::elements(&pre.list);
-            let palindrome = els.iter().eq(els.iter().rev());
-            assert_eq!(unchanged.is_ok(), palindrome, "{}", b.render(2, &pre));
-            // Claiming a result that reverse does not return is caught.
-            let wrong = linked_list::Outcome {
-                result: Some(true),
-                contains_after: None,
-            };
-            assert!(b.postcondition(2, &pre, &post, &wrong).is_err());
-            seen += 1;
-            ControlFlow::Continue(())
-        },
-    );
+    testing::for_each_input(&b, 2, 3, |pre| {
+        if pre.list.size < 2 {
+            return;
+        }
+        // Reversing every entry but not the header breaks the ring's back links.
+        let mut bad = pre.clone();
+        let h = bad.list.header;
+        let mut e = bad.list.entry(h).next;
+        while e != h {
+            let entry = bad.list.entry_mut(e);
+            std::mem::swap(&mut entry.next, &mut entry.previous);
+            e = bad.list.entry(e).previous;
+        }
+        assert!(!b.invariant(&bad), "{}", b.render(2, &pre));
+        // A list left as it was is not its reverse unless it reads the same both ways.
+        let mut post = pre.clone();
+        let ret = b.run(2, &mut post);
+        assert!(b.postcondition(2, &pre, &post, &ret).is_ok());
+        let unchanged = b.postcondition(2, &pre, &pre, &ret);
+        let els = linked_list::space::elements(&pre.list);
+        let palindrome = els.iter().eq(els.iter().rev());
+        assert_eq!(unchanged.is_ok(), palindrome, "{}", b.render(2, &pre));
+        // Claiming a result that reverse does not return is caught.
+        let wrong = linked_list::Outcome {
+            result: Some(true),
+            contains_after: None,
+        };
+        assert!(b.postcondition(2, &pre, &post, &wrong).is_err());
+        seen += 1;
+    });
     assert!(seen > 0);
 }
 
 /// The renderings of every input of `method` at `scope`.
 fn renders(method: usize, scope: u32) -> Vec<String> {
-    let b = BENCH;
-    let (fin, f) = b.finitize(method, scope);
-    let mut out = Vec::new();
-    korat::search(
-        &fin,
-        |c| b.precondition(method, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            out.push(b.render(method, &b.decode(method, &f, &mut c)));
-            ControlFlow::Continue(())
-        },
-    );
-    out
+    testing::method_inputs(&BENCH, method, scope)
+        .iter()
+        .map(|c| BENCH.render(method, c))
+        .collect()
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 
 use ferastrau_worker::korat::{self, brute, Candidate, Options};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use search_tree::invariant::rep_ok;
 use search_tree::space::{finitization, CandidateTree};
@@ -45,12 +46,7 @@ fn add_and_remove_inputs_match_the_paper() {
     for n in 1..=7u32 {
         let mut total = 0;
         for m in 0..2 {
-            let (fin, f) = SearchTreeBench.finitize(m, n);
-            let s = korat::search(
-                &fin,
-                |c| SearchTreeBench.precondition(m, &f, c),
-                |_| ControlFlow::Continue(()),
-            );
+            let s = testing::search_method(&SearchTreeBench, m, n);
             // Joint generation with one argument over n values adds found·(n − 1) candidates.
             let (tree, _) = tree_search(n, Options::default());
             assert_eq!(s.explored, tree.explored + tree.valid * (u64::from(n) - 1));
@@ -67,16 +63,12 @@ fn pred_for(f: &search_tree::space::Fields) -> impl FnMut(&mut Candidate<'_>) ->
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=3u32 {
-        for with_arg in [false, true] {
-            let (fin, f) = finitization("SearchTree", n, with_arg);
-            let oracle = brute::enumerate(&fin, pred_for(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred_for(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
+        let (fin, f) = finitization("SearchTree", n, false);
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, trees: {e}"));
+        for m in 0..SearchTreeBench.methods().len() {
+            testing::check_against_brute_force(&SearchTreeBench, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
         }
     }
 }

@@ -4,7 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate};
+use ferastrau_worker::korat;
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use sorted_list::invariant::rep_ok;
 use sorted_list::space::{finitization, Args, CandidateList};
@@ -26,21 +27,11 @@ fn expected(n: u64) -> [u64; 4] {
     [n * sorted, n * sorted, any, binomial(3 * n - 1, n - 1)]
 }
 
-fn method_stats(m: usize, n: u32) -> korat::Stats {
-    let b = SortedListBench;
-    let (fin, f) = b.finitize(m, n);
-    korat::search(
-        &fin,
-        |c| b.precondition(m, &f, c),
-        |_| ControlFlow::Continue(()),
-    )
-}
-
 fn check_scope(n: u32) {
     let want = expected(u64::from(n));
     let mut total = 0;
     for (m, &w) in want.iter().enumerate() {
-        let s = method_stats(m, n);
+        let s = testing::search_method(&BENCH, m, n);
         eprintln!(
             "scope {n} {}: {} inputs, {} candidates, {:.3} s",
             SortedListBench.methods()[m],
@@ -78,24 +69,11 @@ fn sorted_lists_are_the_central_binomial_coefficients() {
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    let b = SortedListBench;
     for n in 1..=2u32 {
-        for m in 0..b.methods().len() {
-            let (fin, f) = b.finitize(m, n);
-            let pred = |c: &mut Candidate<'_>| b.precondition(m, &f, c);
-            let oracle = brute::enumerate(&fin, pred);
-            let mut found = Vec::new();
-            korat::search(&fin, pred, |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred, &found, &oracle)
+        for m in 0..BENCH.methods().len() {
+            let found = testing::check_against_brute_force(&BENCH, m, n)
                 .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert_eq!(
-                oracle.classes.len() as u64,
-                expected(u64::from(n))[m],
-                "scope {n}, method {m}"
-            );
+            assert_eq!(found, expected(u64::from(n))[m], "scope {n}, method {m}");
         }
     }
 }
@@ -103,30 +81,13 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 /// Runs every method on every input of `scope` and checks the invariant of the decoded
 /// pre-state (for `sort`, the unsorted one), the postcondition and the invariant after.
 fn check_original_on_all_inputs(scope: u32) -> u64 {
-    let b = SortedListBench;
-    let mut checked = 0;
-    for m in 0..b.methods().len() {
-        let (fin, f) = b.finitize(m, scope);
-        korat::search(
-            &fin,
-            |c| b.precondition(m, &f, c),
-            |c| {
-                let mut c = Candidate::new(c.finitization(), c.state());
-                let pre = b.decode(m, &f, &mut c);
-                if m != 2 {
-                    assert!(b.invariant(&pre), "decoded {}", b.render(m, &pre));
-                }
-                let mut post = pre.clone();
-                let ret = b.run(m, &mut post);
-                b.postcondition(m, &pre, &post, &ret)
-                    .unwrap_or_else(|e| panic!("{}: {e}", b.render(m, &pre)));
-                assert!(b.invariant(&post));
-                checked += 1;
-                ControlFlow::Continue(())
-            },
-        );
-    }
-    checked
+    testing::check_postconditions_with(&BENCH, scope, |m, pre, _, _| {
+        if m != 2 {
+            testing::require_invariant(&BENCH, pre)?;
+        }
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -139,26 +100,18 @@ fn the_original_meets_every_postcondition() {
 #[test]
 fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     let b = SortedListBench;
-    let (fin, f) = b.finitize(2, 3);
     let mut unsorted = 0;
-    korat::search(
-        &fin,
-        |c| b.precondition(2, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            let pre = b.decode(2, &f, &mut c);
-            let els = sorted_list::space::elements(&pre.list);
-            let is_sorted = els.windows(2).all(|w| w[0] <= w[1]);
-            // sort's inputs include unsorted lists, which the class invariant rejects.
-            assert_eq!(b.invariant(&pre), is_sorted, "{}", b.render(2, &pre));
-            if !is_sorted {
-                unsorted += 1;
-                let ret = b.run(2, &mut pre.clone());
-                assert!(b.postcondition(2, &pre, &pre, &ret).is_err());
-            }
-            ControlFlow::Continue(())
-        },
-    );
+    testing::for_each_input(&b, 2, 3, |pre| {
+        let els = sorted_list::space::elements(&pre.list);
+        let is_sorted = els.windows(2).all(|w| w[0] <= w[1]);
+        // sort's inputs include unsorted lists, which the class invariant rejects.
+        assert_eq!(b.invariant(&pre), is_sorted, "{}", b.render(2, &pre));
+        if !is_sorted {
+            unsorted += 1;
+            let ret = b.run(2, &mut pre.clone());
+            assert!(b.postcondition(2, &pre, &pre, &ret).is_err());
+        }
+    });
     assert!(unsorted > 0);
     // An insert that loses its element is caught.
     let mut call = sorted_list::Call {
@@ -175,19 +128,10 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
 
 /// The renderings of every input of `method` at `scope`.
 fn renders(method: usize, scope: u32) -> Vec<String> {
-    let b = BENCH;
-    let (fin, f) = b.finitize(method, scope);
-    let mut out = Vec::new();
-    korat::search(
-        &fin,
-        |c| b.precondition(method, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            out.push(b.render(method, &b.decode(method, &f, &mut c)));
-            ControlFlow::Continue(())
-        },
-    );
-    out
+    testing::method_inputs(&BENCH, method, scope)
+        .iter()
+        .map(|c| BENCH.render(method, c))
+        .collect()
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use ferastrau_worker::korat;
-use ferastrau_worker::Benchmark;
+use ferastrau_worker::testing;
 use tree_map::invariant::rep_ok;
 use tree_map::space::{finitization, CandidateMap};
 use tree_map::TreeMapBench;
@@ -25,12 +25,7 @@ fn main() {
         let mut line = format!("{n} {} {}", s.valid, s.explored);
         let (mut total, mut secs) = (0, 0.0);
         for m in 0..2 {
-            let (fin, f) = TreeMapBench.finitize(m, n);
-            let st = korat::search(
-                &fin,
-                |c| TreeMapBench.precondition(m, &f, c),
-                |_| ControlFlow::Continue(()),
-            );
+            let st = testing::search_method(&TreeMapBench, m, n);
             line += &format!(" | {} {}", st.valid, st.explored);
             total += st.valid;
             secs += st.seconds;

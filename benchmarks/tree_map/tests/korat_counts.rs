@@ -4,7 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate, Finitization};
+use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use tree_map::invariant::rep_ok;
 use tree_map::space::{finitization, CandidateMap, Fields};
@@ -20,19 +21,8 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 }
 
 /// All valid inputs of `method` at `scope`, decoded.
-fn inputs(method: usize, scope: u32) -> (korat::Stats, Vec<tree_map::Call>) {
-    let (fin, f): (Finitization, Fields) = TreeMapBench.finitize(method, scope);
-    let mut calls = Vec::new();
-    let stats = korat::search(
-        &fin,
-        |c| TreeMapBench.precondition(method, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            calls.push(TreeMapBench.decode(method, &f, &mut c));
-            ControlFlow::Continue(())
-        },
-    );
-    (stats, calls)
+fn inputs(method: usize, scope: u32) -> Vec<tree_map::Call> {
+    testing::method_inputs(&TreeMapBench, method, scope)
 }
 
 #[test]
@@ -50,12 +40,7 @@ fn put_and_remove_inputs_match_the_paper() {
         let s = structures(n);
         let mut total = 0;
         for m in 0..2 {
-            let (fin, f) = TreeMapBench.finitize(m, n);
-            let stats = korat::search(
-                &fin,
-                |c| TreeMapBench.precondition(m, &f, c),
-                |_| ControlFlow::Continue(()),
-            );
+            let stats = testing::search_method(&TreeMapBench, m, n);
             // The key argument is never read by the invariant: each structure pairs with each
             // of the n keys, and the joint search explores found·(n − 1) extra candidates.
             assert_eq!(stats.valid, s.valid * u64::from(n), "scope {n}");
@@ -69,16 +54,12 @@ fn put_and_remove_inputs_match_the_paper() {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     for n in 1..=2u32 {
-        for with_arg in [false, true] {
-            let (fin, f) = finitization("TreeMap", n, with_arg);
-            let oracle = brute::enumerate(&fin, pred_for(&f));
-            let mut found = Vec::new();
-            korat::search(&fin, pred_for(&f), |c| {
-                found.push(c.state().to_vec());
-                ControlFlow::Continue(())
-            });
-            brute::check_exact(&fin, pred_for(&f), &found, &oracle)
-                .unwrap_or_else(|e| panic!("scope {n}, argument {with_arg}: {e}"));
+        let (fin, f) = finitization("TreeMap", n, false);
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+            .unwrap_or_else(|e| panic!("scope {n}, structures: {e}"));
+        for m in 0..TreeMapBench.methods().len() {
+            testing::check_against_brute_force(&TreeMapBench, m, n)
+                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
         }
     }
 }
@@ -86,7 +67,7 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 #[test]
 fn the_invariant_does_not_require_a_black_root() {
     // Scope 1: the empty map, one red entry, one black entry.
-    let (_, calls) = inputs(0, 1);
+    let calls = inputs(0, 1);
     let colors: Vec<Option<bool>> = calls
         .iter()
         .map(|c| c.map.root.map(|r| c.map.entries[r].color))
@@ -104,18 +85,10 @@ fn the_invariant_does_not_require_a_black_root() {
 #[test]
 fn the_original_meets_its_postconditions_on_every_input() {
     for scope in 1..=7u32 {
-        for m in 0..2 {
-            let (_, calls) = inputs(m, scope);
-            for pre in calls {
-                assert!(TreeMapBench.invariant(&pre), "decoded input violates repOk");
-                let mut post = pre.clone();
-                let ret = TreeMapBench.run(m, &mut post);
-                if let Err(e) = TreeMapBench.postcondition(m, &pre, &post, &ret) {
-                    panic!("{}: {e}", TreeMapBench.render(m, &pre));
-                }
-                assert!(TreeMapBench.invariant(&post));
-            }
-        }
+        testing::check_postconditions_with(&TreeMapBench, scope, |_, pre, _, _| {
+            testing::require_invariant(&TreeMapBench, pre)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
@@ -126,7 +99,7 @@ fn every_branch_of_the_fix_ups_is_reached() {
     let mut put_rotates = false;
     let mut remove_rotates = false;
     for m in 0..2 {
-        let (_, calls) = inputs(m, 5);
+        let calls = inputs(m, 5);
         for pre in calls {
             let mut post = pre.clone();
             TreeMapBench.run(m, &mut post);

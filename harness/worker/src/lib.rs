@@ -12,6 +12,8 @@ pub mod exec;
 mod generate;
 mod outputs;
 pub mod store;
+/// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
+pub mod testing;
 
 pub use benchmark::Benchmark;
 pub use evaluate::Limits;

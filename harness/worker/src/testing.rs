@@ -1,0 +1,176 @@
+//! Helpers for the tests of benchmark crates: Korat over a method's inputs, the brute-force
+//! check of a search, and the original code judged on every input of a scope.
+//!
+//! Everything here is generic over [`Benchmark`] (or over a bare finitization and predicate)
+//! and names no benchmark; the benchmarks' own tests are the tests of these functions.
+
+use std::ops::ControlFlow;
+
+use korat::{brute, Candidate, Finitization, Stats};
+
+use crate::exec::{execute, Outcome};
+use crate::Benchmark;
+
+/// Korat over `method`'s finitization at `scope` with its precondition, counting only.
+pub fn search_method<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Stats {
+    let (fin, f) = bench.finitize(method, scope);
+    korat::search(
+        &fin,
+        |c| bench.precondition(method, &f, c),
+        |_| ControlFlow::Continue(()),
+    )
+}
+
+/// The state vectors of `method`'s valid inputs at `scope`, in Korat's order.
+pub fn method_states<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<Vec<u32>> {
+    let (fin, f) = bench.finitize(method, scope);
+    let mut out = Vec::new();
+    korat::search(
+        &fin,
+        |c| bench.precondition(method, &f, c),
+        |c| {
+            out.push(c.state().to_vec());
+            ControlFlow::Continue(())
+        },
+    );
+    out
+}
+
+/// Decodes each valid input of `method` at `scope`, in Korat's order, and hands it to `visit`
+/// (without keeping them all in memory). Returns the search's figures.
+pub fn for_each_input<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scope: u32,
+    mut visit: impl FnMut(B::Input),
+) -> Stats {
+    let (fin, f) = bench.finitize(method, scope);
+    korat::search(
+        &fin,
+        |c| bench.precondition(method, &f, c),
+        |c| {
+            let mut c = Candidate::new(c.finitization(), c.state());
+            visit(bench.decode(method, &f, &mut c));
+            ControlFlow::Continue(())
+        },
+    )
+}
+
+/// The decoded valid inputs of `method` at `scope`, in Korat's order.
+pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<B::Input> {
+    let mut out = Vec::new();
+    for_each_input(bench, method, scope, |input| out.push(input));
+    out
+}
+
+/// Checks Korat on `fin` with `pred` against the brute force (every candidate of the space):
+/// sound, complete and optimal ([`brute::check_exact`]). Returns the number of isomorphism
+/// classes, which is then also the number of inputs Korat found. Exponential in the slots: for
+/// small scopes only.
+pub fn check_search_against_brute_force<P>(fin: &Finitization, mut pred: P) -> Result<u64, String>
+where
+    P: FnMut(&mut Candidate<'_>) -> bool,
+{
+    let oracle = brute::enumerate(fin, &mut pred);
+    let mut found = Vec::new();
+    korat::search(fin, &mut pred, |c| {
+        found.push(c.state().to_vec());
+        ControlFlow::Continue(())
+    });
+    brute::check_exact(fin, &mut pred, &found, &oracle)?;
+    Ok(oracle.classes.len() as u64)
+}
+
+/// [`check_search_against_brute_force`] on `method`'s finitization at `scope` with its
+/// precondition. Returns the number of isomorphism classes (= Korat's inputs).
+pub fn check_against_brute_force<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scope: u32,
+) -> Result<u64, String> {
+    let (fin, f) = bench.finitize(method, scope);
+    check_search_against_brute_force(&fin, |c| bench.precondition(method, &f, c))
+}
+
+/// Runs the original on every valid input of every method at `scope` (through
+/// [`execute`], without a tick budget) and requires a normal outcome (no panic, a post-state
+/// that satisfies the invariant) and the postcondition. `also(method, pre, post, ret)` adds a
+/// caller's checks and counts on each call. Returns the number of inputs checked, or the first
+/// failure with the input rendered.
+///
+/// The worker's quiet panic hook, which [`execute`] installs, is replaced by the default one
+/// again on return so that a failing test still prints its message.
+pub fn check_postconditions_with<B: Benchmark>(
+    bench: &B,
+    scope: u32,
+    mut also: impl FnMut(usize, &B::Input, &B::Input, &B::Ret) -> Result<(), String>,
+) -> Result<u64, String> {
+    struct RestoreHook;
+    impl Drop for RestoreHook {
+        fn drop(&mut self) {
+            drop(std::panic::take_hook());
+        }
+    }
+    let _restore = RestoreHook;
+    let mut checked = 0;
+    for method in 0..bench.methods().len() {
+        let mut failure = None;
+        for_each_input(bench, method, scope, |pre| {
+            if failure.is_some() {
+                return;
+            }
+            let mut post = pre.clone();
+            let judged = match execute(bench, method, &mut post, u64::MAX, false).0 {
+                Outcome::Normal(ret, _) => bench
+                    .postcondition(method, &pre, &post, &ret)
+                    .and_then(|()| also(method, &pre, &post, &ret)),
+                other => Err(other.render()),
+            };
+            match judged {
+                Ok(()) => checked += 1,
+                Err(e) => {
+                    let shown = bench.render(method, &pre);
+                    failure = Some(format!("scope {scope}: {shown}: {e}"));
+                }
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+    }
+    Ok(checked)
+}
+
+/// `Err` unless `input` satisfies the class invariant: for [`check_postconditions_with`], to
+/// check that the decoder builds valid pre-states.
+pub fn require_invariant<B: Benchmark>(bench: &B, input: &B::Input) -> Result<(), String> {
+    if bench.invariant(input) {
+        Ok(())
+    } else {
+        Err("the decoded input violates the invariant".into())
+    }
+}
+
+/// [`check_postconditions_with`] without extra checks.
+pub fn check_postconditions<B: Benchmark>(bench: &B, scope: u32) -> Result<u64, String> {
+    check_postconditions_with(bench, scope, |_, _, _, _| Ok(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use korat::{Domain, FinitizationBuilder, ROOT};
+
+    #[test]
+    fn the_brute_force_check_counts_the_classes() {
+        // Two ints over 0..=2 with a <= b: six inputs, ints have no isomorphism.
+        let mut b = FinitizationBuilder::new("Pair");
+        b.field(ROOT, "a", Domain::ints(0, 2));
+        b.field(ROOT, "b", Domain::ints(0, 2));
+        let fin = b.build();
+        let (a, b) = (fin.field_at(ROOT, 0), fin.field_at(ROOT, 1));
+        let ordered = |c: &mut Candidate<'_>| c.int(a, 0) <= c.int(b, 0);
+        assert_eq!(check_search_against_brute_force(&fin, ordered), Ok(6));
+        assert_eq!(check_search_against_brute_force(&fin, |_| false), Ok(0));
+    }
+}
