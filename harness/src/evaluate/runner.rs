@@ -108,7 +108,13 @@ pub fn run_mutant(
         match status {
             Exit::Interrupted => break,
             Exit::Finished(s) if s.success() && next > *scopes.end() => break,
-            Exit::Finished(s) if s.code() == Some(2) && next == *range.start() => {
+            // The worker's own errors (exit 2, "worker: ..." on stderr); a mutant calling
+            // `exit(2)` prints no such line and is judged below like any other death.
+            Exit::Finished(s)
+                if s.code() == Some(2)
+                    && next == *range.start()
+                    && stderr.lines().any(|l| l.starts_with("worker: ")) =>
+            {
                 // The worker refused its arguments or could not read its inputs: a harness
                 // bug or a damaged work directory, not something the mutant did.
                 anyhow::bail!(
