@@ -13,7 +13,7 @@ use crate::generate;
 use crate::locate::{locate, workspace_root, BenchmarkCrate};
 use crate::scopes::parse_scopes;
 use crate::subject;
-use crate::worker::{work_dir, Worker};
+use crate::worker::{scratch_dir, work_dir, Worker};
 
 /// Measures how good bounded-exhaustive test suites are: Korat generates every
 /// non-isomorphic input up to a scope, mutants show what those inputs catch.
@@ -263,11 +263,7 @@ fn cmd_mutants(a: MutantsArgs) -> Result<()> {
 fn cmd_check(a: CheckArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = Worker::build_for(&bench, &work_dir(&bench, "original"))?;
-    let dir = workspace_root()
-        .join("target")
-        .join("ferastrau")
-        .join(&bench.name)
-        .join("check-inputs");
+    let dir = scratch_dir(&bench, "check-inputs");
     println!(
         "{:>5} {:>10} {:>9} {:>10}",
         "scope", "# inputs", "check [s]", "violations"
@@ -406,11 +402,7 @@ fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let original = Worker::build_for(&bench, &work_dir(&bench, "original"))?;
     let subject = subject::prepare(&bench, stderr_is_tty())?;
-    let dir = workspace_root()
-        .join("target")
-        .join("ferastrau")
-        .join(&bench.name)
-        .join("overhead-inputs");
+    let dir = scratch_dir(&bench, "overhead-inputs");
     evaluate::prepare_scope(&original, a.scope, &dir, false, Duration::from_secs(3600))?;
     #[derive(serde::Deserialize)]
     struct Replay {

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use ferastrau_mutator::Metamutant;
 
 use crate::locate::{locate, workspace_root, BenchmarkCrate};
-use crate::worker::{work_dir, Worker};
+use crate::worker::{scratch_dir, work_dir, Worker};
 
 /// A metamutant ready to run.
 pub struct Subject {
@@ -16,11 +16,7 @@ pub struct Subject {
 
 /// The directory of `bench`'s metamutant.
 fn metamutant_dir(bench: &BenchmarkCrate) -> std::path::PathBuf {
-    workspace_root()
-        .join("target")
-        .join("ferastrau")
-        .join(&bench.name)
-        .join("metamutant")
+    scratch_dir(bench, "metamutant")
 }
 
 /// Builds (or reuses) the compile-pruned metamutant of `bench`. Two runs on one benchmark

@@ -175,11 +175,17 @@ fn write_if_changed(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
-pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
+/// Ferastrau's scratch directory for `bench` (`target/ferastrau/<name>/<leaf>`): workers,
+/// the metamutant, temporary inputs.
+pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
     workspace_root()
         .join("target")
         .join("ferastrau")
         .join(&bench.name)
-        .join(format!("worker-{variant}"))
+        .join(leaf)
+}
+
+/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
+pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
+    scratch_dir(bench, &format!("worker-{variant}"))
 }

@@ -137,7 +137,7 @@ pub fn run_mutant(
         // The child ended inside scope `next`: that is the mutant's doing.
         let (reason, limit, detail) = classify(&status, &stderr);
         let (method, index) = match pos {
-            Some([scope, m, i, _]) if scope == next => {
+            Some([scope, m, i]) if scope == next => {
                 (cfg.methods.get(m as usize).cloned(), Some(u64::from(i)))
             }
             _ => (None, None),

@@ -14,9 +14,7 @@ static CURSOR: AtomicPtr<u32> = AtomicPtr::new(std::ptr::null_mut());
 pub const SCOPE: usize = 0;
 pub const METHOD: usize = 1;
 pub const INDEX: usize = 2;
-/// 1 while an input is running.
-pub const BUSY: usize = 3;
-const WORDS: usize = 4;
+const WORDS: usize = 3;
 
 /// Maps the cursor file at `path` (created or truncated to its size) for this process.
 pub fn open(path: &Path) -> std::io::Result<()> {
@@ -67,7 +65,7 @@ pub fn get(word: usize) -> u32 {
     unsafe { p.add(word).read_volatile() }
 }
 
-/// Reads a cursor file left behind by a worker: (scope, method, index, busy).
+/// Reads a cursor file left behind by a worker: (scope, method, index).
 pub fn read_file(path: &Path) -> Option<[u32; WORDS]> {
     let bytes = std::fs::read(path).ok()?;
     if bytes.len() < WORDS * 4 {

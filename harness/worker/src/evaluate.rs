@@ -228,11 +228,9 @@ fn run_scope<B: Benchmark>(
             let budget = ticks
                 .saturating_mul(limits.tick_factor)
                 .saturating_add(limits.tick_floor);
-            cursor::set(cursor::BUSY, 1);
             watchdog.arm(clock);
             let (got, _) = execute(bench, m, &mut input, budget, false);
             watchdog.disarm();
-            cursor::set(cursor::BUSY, 0);
             ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
             executions += 1;
             let reason = match &got {
