@@ -16,16 +16,25 @@ pub enum Family {
     Variable,
     /// A call of a crate function or method to another with a compatible signature.
     Call,
+    /// An integer constant operand to its neighbours (`c+1`, `c−1`) or to a variable of its
+    /// type (Mothra's constant operators; the paper notes new operators are easy to add).
+    Constant,
 }
 
 impl Family {
-    pub const ALL: [Family; 3] = [Family::Operator, Family::Variable, Family::Call];
+    pub const ALL: [Family; 4] = [
+        Family::Operator,
+        Family::Variable,
+        Family::Call,
+        Family::Constant,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Family::Operator => "operator",
             Family::Variable => "variable",
             Family::Call => "call",
+            Family::Constant => "constant",
         }
     }
 }

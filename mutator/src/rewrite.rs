@@ -189,9 +189,12 @@ fn pos(lc: LineColumn) -> Pos {
 enum Ctx {
     /// Read by value: a variable or field read here may become another one.
     Value,
-    /// A place: borrowed, assigned, a receiver or a base; replacing it by a value would change
-    /// what the original does.
+    /// A place: borrowed, a receiver or a base; replacing it by a value would change what the
+    /// original does.
     Place,
+    /// The place an assignment writes: another variable of its type may be written instead
+    /// (Java's variables are written as well as read).
+    Target,
     /// The value is thrown away (an expression statement).
     Discard,
 }
@@ -205,12 +208,19 @@ enum Alt {
     Field(Member),
     Method(Ident),
     Func(syn::ExprPath),
+    /// An integer constant, replacing another.
+    Const(Expr),
 }
 
 struct Binding {
     name: String,
     ty: Option<Ty>,
     order: usize,
+    /// Declared `mut` (a receiver: `&mut self` or `mut self`): may be assigned.
+    writable: bool,
+    /// Holds a value: false for `let x: T;` until the walk meets its first assignment, so that
+    /// no mutant reads it before then (which would not compile).
+    assigned: bool,
 }
 
 struct FnRewriter<'s, 'a> {
@@ -268,7 +278,11 @@ impl FnRewriter<'_, '_> {
                         },
                         _ => inner,
                     });
-                    self.declare("self", ty);
+                    let writable = match &r.kind {
+                        syn::ReceiverKind::Reference(_, _, m) => m.is_some(),
+                        _ => r.mutability.is_some(),
+                    };
+                    self.declare("self", ty, writable);
                 }
                 syn::FnArg::Typed(p) => {
                     let ty = self.sh.index.ty(&p.ty, self.self_ty.as_ref());
@@ -328,7 +342,7 @@ impl FnRewriter<'_, '_> {
         self.scopes.pop();
     }
 
-    fn declare(&mut self, name: &str, ty: Option<Ty>) {
+    fn declare(&mut self, name: &str, ty: Option<Ty>, writable: bool) {
         self.declared += 1;
         let order = self.declared;
         if let Some(scope) = self.scopes.last_mut() {
@@ -336,6 +350,8 @@ impl FnRewriter<'_, '_> {
                 name: name.to_string(),
                 ty,
                 order,
+                writable,
+                assigned: true,
             });
         }
     }
@@ -398,7 +414,8 @@ impl FnRewriter<'_, '_> {
                     (Some(_), None) => None,
                     (None, t) => t.clone(),
                 };
-                self.declare(&name, own);
+                let writable = pi.mutability.is_some() && pi.by_ref.is_none();
+                self.declare(&name, own, writable);
                 if let Some((_, sub)) = &pi.subpat {
                     self.bind_pat(sub, ty);
                 }
@@ -849,8 +866,10 @@ impl FnRewriter<'_, '_> {
         }
         match e {
             Expr::Binary(b) => self.operator_points(b),
-            Expr::Path(p) if ctx == Ctx::Value => self.variable_points(p),
-            Expr::Field(f) if ctx == Ctx::Value => self.field_points(f),
+            Expr::Path(p) if matches!(ctx, Ctx::Value | Ctx::Target) => {
+                self.variable_points(p, ctx)
+            }
+            Expr::Field(f) if matches!(ctx, Ctx::Value | Ctx::Target) => self.field_points(f, ctx),
             Expr::MethodCall(m) => self.method_points(m),
             Expr::Call(c) => self.call_points(c),
             _ => Vec::new(),
@@ -913,15 +932,21 @@ impl FnRewriter<'_, '_> {
 
     /// The variables a read of type `ty` may become (Sec. 7.1: Java's variables are locals,
     /// parameters and instance fields alike): locals and parameters in scope, then fields of
-    /// `self`, leaving out the read itself. Types must be equal, not merely unifiable.
-    fn variables_of_type(&self, ty: &Ty, not_local: &str, not_field: &str) -> Vec<Alt> {
+    /// `self`, leaving out the read itself. Types must be equal, not merely unifiable. For a
+    /// written place (`ctx` is `Target`), only what may be assigned: `mut` bindings, and
+    /// fields of a mutable `self` (Java's parameters are assignable, Rust's are not).
+    fn variables_of_type(&self, ty: &Ty, not_local: &str, not_field: &str, ctx: Ctx) -> Vec<Alt> {
+        let written = ctx == Ctx::Target;
         let mut out: Vec<Alt> = self
             .visible()
             .into_iter()
             .filter(|b| b.name != not_local && b.name != "self")
-            .filter(|b| b.ty.as_ref() == Some(ty))
+            .filter(|b| b.ty.as_ref() == Some(ty) && b.assigned && (b.writable || !written))
             .map(|b| Alt::Var(Ident::new(&b.name, proc_macro2::Span::call_site())))
             .collect();
+        if written && !self.lookup("self").is_some_and(|b| b.writable) {
+            return out;
+        }
         out.extend(
             self.self_fields()
                 .into_iter()
@@ -931,7 +956,7 @@ impl FnRewriter<'_, '_> {
         out
     }
 
-    fn variable_points(&mut self, p: &syn::ExprPath) -> Vec<(u32, Alt)> {
+    fn variable_points(&mut self, p: &syn::ExprPath, ctx: Ctx) -> Vec<(u32, Alt)> {
         if p.qself.is_some() || p.path.segments.len() != 1 || !p.attrs.is_empty() {
             return Vec::new();
         }
@@ -943,6 +968,10 @@ impl FnRewriter<'_, '_> {
         let Some(ty) = self.lookup(&name).and_then(|b| b.ty.clone()) else {
             return Vec::new();
         };
+        // `let next; … next = a;` initialises a binding that is not `mut`: no place to borrow.
+        if ctx == Ctx::Target && !self.lookup(&name).is_some_and(|b| b.writable) {
+            return Vec::new();
+        }
         // A local of an inferred integer type (`let mut i = 0;`) is left alone: swapping it
         // with a typed variable would change what the compiler infers for the original too.
         if matches!(ty, Ty::IntLiteral | Ty::FloatLiteral) || !self.is_copy(&ty) {
@@ -951,7 +980,7 @@ impl FnRewriter<'_, '_> {
         let Some(at) = extent(ident) else {
             return Vec::new();
         };
-        self.variables_of_type(&ty, &name, "")
+        self.variables_of_type(&ty, &name, "", ctx)
             .into_iter()
             .map(|alt| {
                 let id = self.add_mutant(Family::Variable, at, name.clone(), alt_text(&alt), None);
@@ -960,7 +989,7 @@ impl FnRewriter<'_, '_> {
             .collect()
     }
 
-    fn field_points(&mut self, f: &syn::ExprField) -> Vec<(u32, Alt)> {
+    fn field_points(&mut self, f: &syn::ExprField, ctx: Ctx) -> Vec<(u32, Alt)> {
         let Some(owner) = self
             .type_of(&f.base)
             .and_then(|t| t.head().map(str::to_string))
@@ -989,7 +1018,7 @@ impl FnRewriter<'_, '_> {
             };
             let original = format!("self.{name}");
             return self
-                .variables_of_type(&ty, "", &name)
+                .variables_of_type(&ty, "", &name, ctx)
                 .into_iter()
                 .map(|alt| {
                     let id = self.add_mutant(
@@ -1008,17 +1037,31 @@ impl FnRewriter<'_, '_> {
             .filter(|(n, t)| *n != name && *t == ty)
             .map(|(n, _)| n.clone())
             .collect();
-        let Some(at) = extent(&f.member) else {
+        let (Some(at), Some(whole)) = (extent(&f.member), extent(f)) else {
             return Vec::new();
         };
-        others
+        let mut out: Vec<(u32, Alt)> = others
             .into_iter()
             .map(|other| {
                 let member: Member = syn::parse_str(&other).expect("a field name");
                 let id = self.add_mutant(Family::Variable, at, name.clone(), other, None);
                 (id, Alt::Field(member))
             })
-            .collect()
+            .collect();
+        // `n.info` is a variable too (an instance variable): the whole access may become a
+        // local, a parameter or a field of `self` of its type.
+        let original = self.slice(whole.0, whole.1);
+        for alt in self.variables_of_type(&ty, "", "", ctx) {
+            let id = self.add_mutant(
+                Family::Variable,
+                whole,
+                original.clone(),
+                alt_text(&alt),
+                None,
+            );
+            out.push((id, alt));
+        }
+        out
     }
 
     /// Crate functions that may replace `sig`: same owner, compatible signature, neither
@@ -1099,17 +1142,61 @@ impl FnRewriter<'_, '_> {
             .collect()
     }
 
+    /// An operand whose type the other side of its operator (or the assigned place) decides:
+    /// an integer constant there may become its neighbours `c+1` and `c−1` (the off-by-one
+    /// fault) or a variable of that type (Mothra's scalar-for-constant replacement); anything
+    /// else is an ordinary read.
+    fn operand(&mut self, e: &mut Expr, ty: Option<Ty>) {
+        let value = match &*e {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<i128>().ok(),
+            _ => None,
+        };
+        let ty = ty.filter(|t| t.is_integer() && t.is_concrete_number());
+        let (Some(value), Some(ty), Some(at)) = (value, ty, extent(&*e)) else {
+            return self.expr(e, Ctx::Value);
+        };
+        if self.role != Role::Code || self.replay {
+            return;
+        }
+        let original = self.slice(at.0, at.1);
+        let unsigned = ty.head().is_some_and(|h| h.starts_with('u'));
+        let mut alts: Vec<Alt> = [value + 1, value - 1]
+            .into_iter()
+            .filter(|v| *v >= 0 || !unsigned)
+            .map(|v| Alt::Const(syn::parse_str(&v.to_string()).expect("an integer")))
+            .collect();
+        alts.extend(self.variables_of_type(&ty, "", "", Ctx::Value));
+        let alts: Vec<(u32, Alt)> = alts
+            .into_iter()
+            .map(|alt| {
+                let text = alt_text(&alt);
+                let id = self.add_mutant(Family::Constant, at, original.clone(), text, None);
+                (id, alt)
+            })
+            .collect();
+        self.guard(e, alts, Ctx::Value);
+    }
+
     /// Replaces `e` (children already rewritten) by the guarded choice among its enabled
-    /// alternatives and itself.
-    fn guard(&mut self, e: &mut Expr, alts: Vec<(u32, Alt)>) {
+    /// alternatives and itself. A written place becomes `*(match .. { id => &mut other, _ =>
+    /// &mut original })`, which the assignment then writes through.
+    fn guard(&mut self, e: &mut Expr, alts: Vec<(u32, Alt)>, ctx: Ctx) {
         let enabled = self.sh.enabled;
+        let target = ctx == Ctx::Target;
         let arms: Vec<syn::Arm> = alts
             .iter()
             .filter(|(id, _)| enabled(*id))
             .map(|(id, alt)| {
                 let body = apply(e, alt);
                 let id = lit(*id);
-                parse_quote!(#id => #body,)
+                if target {
+                    parse_quote!(#id => &mut #body,)
+                } else {
+                    parse_quote!(#id => #body,)
+                }
             })
             .collect();
         if arms.is_empty() {
@@ -1117,7 +1204,11 @@ impl FnRewriter<'_, '_> {
         }
         let original = &*e;
         let switch = self.switch();
-        *e = parse_quote!((match #switch { #(#arms)* _ => #original, }));
+        *e = if target {
+            parse_quote!(*(match #switch { #(#arms)* _ => &mut #original, }))
+        } else {
+            parse_quote!((match #switch { #(#arms)* _ => #original, }))
+        };
     }
 
     // ----- probes -------------------------------------------------------------------------
@@ -1223,7 +1314,14 @@ impl FnRewriter<'_, '_> {
                             self.expr(diverge, Ctx::Discard);
                         }
                     }
+                    let before = self.declared;
                     self.bind_pat(&l.pat, ty);
+                    if l.init.is_none() {
+                        let scope = self.scopes.last_mut().into_iter().flatten();
+                        scope
+                            .filter(|b| b.order > before)
+                            .for_each(|b| b.assigned = false);
+                    }
                 }
                 Stmt::Expr(e, semi) => {
                     let c = if semi.is_none() && i + 1 == n {
@@ -1246,7 +1344,7 @@ impl FnRewriter<'_, '_> {
         let alts = self.points(e, ctx);
         self.children(e, ctx);
         if !alts.is_empty() {
-            self.guard(e, alts);
+            self.guard(e, alts, ctx);
         }
     }
 
@@ -1255,8 +1353,18 @@ impl FnRewriter<'_, '_> {
         match e {
             Expr::Array(a) => a.elems.iter_mut().for_each(|x| self.expr(x, Value)),
             Expr::Assign(a) => {
-                self.expr(&mut a.right, Value);
-                self.expr(&mut a.left, Place);
+                let target = self.type_of(&a.left);
+                self.operand(&mut a.right, target);
+                self.expr(&mut a.left, Target);
+                if let Expr::Path(p) = &*a.left {
+                    if let Some(b) = p
+                        .path
+                        .get_ident()
+                        .and_then(|i| self.lookup_mut(&i.to_string()))
+                    {
+                        b.assigned = true;
+                    }
+                }
             }
             Expr::Binary(b) => {
                 if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) {
@@ -1266,8 +1374,15 @@ impl FnRewriter<'_, '_> {
                     self.expr(&mut b.right, Value);
                     *b.left = self.branch_expr(&b.left, t, f);
                 } else if is_compound(&b.op) {
-                    self.expr(&mut b.right, Value);
-                    self.expr(&mut b.left, Place);
+                    let target = equal_operands(&b.op)
+                        .then(|| self.type_of(&b.left))
+                        .flatten();
+                    self.operand(&mut b.right, target);
+                    self.expr(&mut b.left, Target);
+                } else if equal_operands(&b.op) {
+                    let (lt, rt) = (self.type_of(&b.left), self.type_of(&b.right));
+                    self.operand(&mut b.left, rt);
+                    self.operand(&mut b.right, lt);
                 } else {
                     self.expr(&mut b.left, Value);
                     self.expr(&mut b.right, Value);
@@ -1535,6 +1650,7 @@ fn apply(e: &Expr, alt: &Alt) -> Expr {
             b.op = *op;
         }
         (Alt::Var(ident), _) => out = parse_quote!(#ident),
+        (Alt::Const(c), _) => out = parse_quote!((#c)),
         (Alt::SelfField(member), _) => out = parse_quote!(self.#member),
         (Alt::Field(member), Expr::Field(f)) => f.member = member.clone(),
         (Alt::Method(ident), Expr::MethodCall(m)) => m.method = ident.clone(),
@@ -1544,12 +1660,13 @@ fn apply(e: &Expr, alt: &Alt) -> Expr {
     out
 }
 
-/// The source text of a variable alternative.
+/// The source text of a variable or constant alternative.
 fn alt_text(alt: &Alt) -> String {
     match alt {
         Alt::Var(i) => i.to_string(),
+        Alt::Const(c) => c.to_token_stream().to_string().replace(' ', ""),
         Alt::SelfField(m) => format!("self.{}", m.to_token_stream()),
-        _ => unreachable!("only variables replace variables"),
+        _ => unreachable!("only variables and constants replace operands"),
     }
 }
 
@@ -1676,8 +1793,10 @@ const INTEGER_ASSIGN_OPS: &[&str] = &["+=", "-=", "*=", "/=", "%=", "&=", "|=", 
 
 /// The operators that may replace `op` given its operands' types (Sec. 7.1: another operator
 /// of the same kind and types). Every relational operator applies to ordered scalars; only
-/// `==`/`!=` swap on other types (`Option`, references, `bool`). On integers, arithmetic,
-/// bitwise and shift operators replace one another, plain or compound.
+/// `==`/`!=` swap on other types (`Option`, references). Java's boolean operators of two
+/// booleans replace one another: `&&`, `||`, `==`, `!=` (the eager `&`, `|`, `^` would only
+/// repeat these when the operands have no effects). On integers, arithmetic, bitwise and
+/// shift operators replace one another, plain or compound.
 ///
 /// A shift does not make the compiler unify its operands' types, the other integer operators
 /// do. So a shift becomes another operator only when that adds no constraint: its left
@@ -1695,6 +1814,7 @@ fn operator_alternatives(
     let numeric = known.iter().any(|t| t.is_ordered_scalar());
     let non_numeric = !numeric && !known.is_empty();
     let integer = !known.is_empty() && known.iter().all(|t| t.is_integer());
+    let boolean = known.len() == 2 && known.iter().all(|t| t.is_bool());
     let shift_unifies =
         lt.is_some_and(|l| l.is_integer() && l.is_concrete_number()) && (rhs_literal || rt == lt);
     let op_s = op_str(op);
@@ -1705,9 +1825,10 @@ fn operator_alternatives(
         "&" | "|" | "^" => &["&", "|", "^"],
         "<<" | ">>" => &["<<", ">>"],
         "==" | "!=" if numeric => &["<", "<=", ">", ">=", "==", "!="],
+        "==" | "!=" if boolean => &["&&", "||", "==", "!="],
         "==" | "!=" => &["==", "!="],
         "<" | "<=" | ">" | ">=" => &["<", "<=", ">", ">=", "==", "!="],
-        "&&" | "||" => &["&&", "||"],
+        "&&" | "||" => &["&&", "||", "==", "!="],
         "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" if integer => INTEGER_ASSIGN_OPS,
         "<<=" | ">>=" if integer && shift_unifies => INTEGER_ASSIGN_OPS,
         "+=" | "-=" | "*=" | "/=" | "%=" if !non_numeric => &["+=", "-=", "*=", "/=", "%="],
@@ -1760,7 +1881,16 @@ mod tests {
         );
         assert_eq!(ops("*", Some(Ty::named("f64"))), ["+", "-", "/", "%"]);
         assert_eq!(ops("&", Some(Ty::named("bool"))), ["|", "^"]);
-        assert_eq!(ops("&&", None), ["||"]);
+        assert_eq!(ops("&&", None), ["||", "==", "!="]);
+        let boolean = Some(Ty::named("bool"));
+        let both = |op: &str| -> Vec<&'static str> {
+            operator_alternatives(&parse_op(op), boolean.as_ref(), boolean.as_ref(), false)
+                .iter()
+                .map(op_str)
+                .collect()
+        };
+        assert_eq!(both("!="), ["&&", "||", "=="]);
+        assert_eq!(ops("==", boolean.clone()), ["!="], "one side unknown");
         // Shifts: only with a settled left operand and an amount of its type or a literal.
         let shift = |l: Option<Ty>, r: Option<Ty>, lit: bool| -> usize {
             operator_alternatives(&parse_op("<<"), l.as_ref(), r.as_ref(), lit).len()

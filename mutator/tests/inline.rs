@@ -354,9 +354,9 @@ fn the_catalog_as_json_and_as_a_table() {
         assert!(mutants[0].get(key).is_some(), "{key}");
     }
     assert!(mutants[0]["viable"].is_null(), "unknown before pruning");
-    assert!(mutants
+    assert!(mutants.iter().all(|m| Family::ALL
         .iter()
-        .all(|m| ["operator", "variable", "call"].contains(&m["family"].as_str().unwrap())));
+        .any(|f| f.as_str() == m["family"].as_str().unwrap())));
     assert_eq!(
         doc["counts"]["all"]["total"].as_u64(),
         Some(c.mutants.len() as u64)
@@ -796,7 +796,7 @@ fn integer_operators_of_every_kind() {
     assert_eq!(at("self.count <<= 1", "<<="), compound("<<="));
     // Floats keep the arithmetic operators; booleans keep theirs.
     assert_eq!(at("let g", "*"), ["%", "+", "-", "/"]);
-    assert_eq!(at("let both", "&&"), ["||"]);
+    assert_eq!(at("let both", "&&"), ["!=", "==", "||"]);
     assert_eq!(at("let bits", "&"), ["^", "|"]);
 }
 
@@ -835,4 +835,132 @@ fn inferred_types_and_integer_operators_compile() {
         assert!(dropped.is_empty(), "pruned: {dropped:?}");
         assert!(m.catalog.mutants.len() > 20);
     }
+}
+
+/// Java's variables are written as well as read, and `n.key` is one as much as a local is;
+/// integer constants move to their neighbours or to a variable of their type.
+const WRITES: &str = r#"
+pub struct Rec {
+    pub parent: i64,
+    pub rank: i64,
+}
+
+pub struct Forest {
+    pub recs: Vec<Rec>,
+    pub size: i64,
+}
+
+impl Forest {
+    pub fn link(&mut self, x: i64, y: i64) -> i64 {
+        let mut moved = 0;
+        if self.recs[x as usize].rank > self.recs[y as usize].rank {
+            self.recs[y as usize].parent = x;
+        } else {
+            self.recs[x as usize].parent = y;
+            self.recs[y as usize].rank += 1;
+            moved = y;
+        }
+        moved
+    }
+
+    pub fn peek(&self, x: i64) -> i64 {
+        let found: i64;
+        if x < 0 || x >= self.size {
+            return -1;
+        }
+        found = self.recs[x as usize].parent;
+        found
+    }
+}
+"#;
+
+#[test]
+fn writes_field_accesses_and_constants_are_mutated() {
+    let dir = krate(WRITES, &["Forest::link", "Forest::peek"], &[]);
+    let c = discover(dir.path()).unwrap();
+    let vars = changes(&c, Family::Variable);
+    for want in [
+        // A written field to its sibling, a written local to another `mut` binding or field.
+        "parent -> rank",
+        "rank -> parent",
+        "moved -> self.size",
+        // A field access read as a whole, to a parameter or a field of `self`.
+        "self.recs[x as usize].rank -> y",
+        "self.recs[y as usize].rank -> self.size",
+        "self.recs[x as usize].parent -> x",
+    ] {
+        assert!(
+            vars.contains(&want.to_string()),
+            "{want} missing from {vars:?}"
+        );
+    }
+    // Parameters are not `mut`: no write goes to one.
+    let line_of = |needle: &str| WRITES.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let writes: Vec<String> = [line_of("moved = y;"), line_of(".parent = x;")]
+        .iter()
+        .flat_map(|&l| c.mutants.iter().filter(move |m| m.line == l))
+        .filter(|m| !["x", "y"].contains(&m.original.as_str())) // the value written
+        .map(|m| format!("{} -> {}", m.original, m.replacement))
+        .collect();
+    assert_eq!(
+        writes,
+        [
+            "moved -> self.size",
+            "parent -> rank",
+            "self.recs[y as usize].parent -> self.size"
+        ],
+        "{writes:?}"
+    );
+    let consts = changes(&c, Family::Constant);
+    for want in [
+        "1 -> 2",
+        "1 -> 0",
+        "1 -> x",
+        "0 -> 1",
+        "0 -> -1",
+        "0 -> self.size",
+    ] {
+        assert!(
+            consts.contains(&want.to_string()),
+            "{want} missing from {consts:?}"
+        );
+    }
+    // `let mut moved = 0` has no type of its own to give the constant: left alone.
+    let declared = WRITES
+        .lines()
+        .position(|l| l.contains("let mut moved"))
+        .unwrap()
+        + 1;
+    assert!(c
+        .mutants
+        .iter()
+        .all(|m| m.line != declared || m.family != Family::Constant));
+    let ops = changes(&c, Family::Operator);
+    for want in ["|| -> &&", "|| -> ==", "|| -> !="] {
+        assert!(
+            ops.contains(&want.to_string()),
+            "{want} missing from {ops:?}"
+        );
+    }
+    // Each of them compiles in the metamutant (`found`, initialised late but not `mut`, is
+    // never written through a borrow), and a written place is written through.
+    let work = tempfile::tempdir().unwrap();
+    let m = build_metamutant(dir.path(), work.path(), &default_probes_dir()).unwrap();
+    let dropped: Vec<&Mutant> = m
+        .catalog
+        .mutants
+        .iter()
+        .filter(|x| x.viable != Some(true))
+        .collect();
+    assert!(dropped.is_empty(), "pruned: {dropped:?}");
+    let swap = c
+        .mutants
+        .iter()
+        .find(|m| m.original == "rank" && m.line == line_of("rank += 1"))
+        .unwrap();
+    let (_, text) = mutated_source(dir.path(), swap).unwrap();
+    assert!(
+        text.contains("self.recs[y as usize].parent/*rank*/ += 1;"),
+        "{text}"
+    );
 }
