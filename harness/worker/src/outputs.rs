@@ -4,6 +4,8 @@
 
 use std::io::Write;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -18,6 +20,28 @@ struct Line<'a> {
     output: String,
 }
 
+/// The input being run, for the watchdog's line: a plain crate that loops is stopped by the
+/// clock, and its listing must name the same input as the metamutant's tick budget does.
+static METHODS: OnceLock<&'static [&'static str]> = OnceLock::new();
+static METHOD: AtomicUsize = AtomicUsize::new(0);
+static INDEX: AtomicU64 = AtomicU64::new(0);
+
+fn clock_timeout() {
+    let method = METHODS
+        .get()
+        .and_then(|m| m.get(METHOD.load(Ordering::SeqCst)))
+        .copied()
+        .unwrap_or_default();
+    let index = INDEX.load(Ordering::SeqCst);
+    let line = Line {
+        method,
+        index,
+        output: "timeout".into(),
+    };
+    println!("{}", serde_json::to_string(&line).unwrap_or_default());
+    std::process::exit(0);
+}
+
 /// Runs every input at `scope` with `mutant` active. A run over `clock` (or, in a metamutant,
 /// over its tick budget: `factor` × the original's ticks + `floor`) prints `timeout` and ends
 /// the listing, so a looping mutant gives the same listing in every build.
@@ -28,14 +52,10 @@ pub fn outputs<B: Benchmark>(
     clock: Duration,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    let watchdog = Watchdog::start(|| {
-        println!(
-            "{}",
-            serde_json::json!({ "method": "", "index": 0, "output": "timeout" })
-        );
-        std::process::exit(0);
-    });
+    METHODS.get_or_init(|| bench.methods());
+    let watchdog = Watchdog::start(clock_timeout);
     for (m, &name) in bench.methods().iter().enumerate() {
+        METHOD.store(m, Ordering::SeqCst);
         let (fin, fields) = bench.finitize(m, scope);
         let mut index = 0;
         let mut result = Ok(());
@@ -46,6 +66,7 @@ pub fn outputs<B: Benchmark>(
             |c| {
                 let mut c = korat::Candidate::new(c.finitization(), c.state());
                 let mut input = bench.decode(m, &fields, &mut c);
+                INDEX.store(index, Ordering::SeqCst);
                 ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
                 // Armed for the original's run too: in a plain single-mutant crate there is no
                 // switch, and this run is already the mutant.
