@@ -5,7 +5,9 @@
 //! scope's `n` indices 0..n−1, generated jointly with the receiver and *not* restricted to the
 //! receiver's `size`: an index at or past `size` makes the call raise
 //! [`Exception::IndexOutOfBounds`], an output like any other. Outputs are compared by the
-//! return value and the partition the post-state represents.
+//! return value and the post-state's records (parent and rank of each index): the array *is*
+//! the value of an array-based structure (no object identities to abstract from), and path
+//! compression and union by rank are only visible there.
 
 pub mod disj_set;
 pub mod invariant;
@@ -70,7 +72,7 @@ impl Benchmark for DisjSetBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Ret;
-    type Abs = Vec<i64>;
+    type Abs = Vec<Record>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -109,8 +111,8 @@ impl Benchmark for DisjSetBench {
         rep_ok(&mut RealSet(&input.set))
     }
 
-    fn abstraction(&self, input: &Call) -> Vec<i64> {
-        Self::partition(&input.set)
+    fn abstraction(&self, input: &Call) -> Vec<Record> {
+        input.set.elements.clone()
     }
 
     fn postcondition(

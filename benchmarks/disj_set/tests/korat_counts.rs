@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use disj_set::invariant::rep_ok;
 use disj_set::space::{finitization, CandidateSet, Fields};
-use disj_set::{Call, DisjSet, DisjSetBench, Exception};
+use disj_set::{Call, DisjSet, DisjSetBench, Exception, Record};
 use ferastrau_worker::korat::{self, Candidate, Stats};
 use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
@@ -151,7 +151,8 @@ fn postconditions_reject_wrong_outputs() {
     let mut post = pre.clone();
     let ret = DisjSetBench.run(0, &mut post);
     assert_eq!(ret, Ok(None));
-    assert_eq!(DisjSetBench.abstraction(&post), vec![0, 0, 0]);
+    assert_eq!(DisjSetBench::partition(&post.set), vec![0, 0, 0]);
+
     assert!(DisjSetBench.postcondition(0, &pre, &post, &ret).is_ok());
 }
 
@@ -184,4 +185,36 @@ fn unions_from_singletons_keep_the_invariant() {
     assert_eq!(s.elements[root as usize].rank, 3);
     assert_eq!(s.find(8), Err(Exception::IndexOutOfBounds));
     assert_eq!(s.union(-1, 0), Err(Exception::IndexOutOfBounds));
+}
+
+#[test]
+fn outputs_compare_the_records_not_only_the_sets() {
+    // 0 → 1 → 2: find(0) compresses the path, so 0 points straight at 2 afterwards.
+    let rec = |parent, rank| Record { parent, rank };
+    let chain = DisjSet {
+        elements: vec![rec(1, 0), rec(2, 1), rec(2, 2)],
+        size: 3,
+    };
+    let pre = Call {
+        set: chain.clone(),
+        a: 0,
+        b: 0,
+    };
+    assert!(DisjSetBench.invariant(&pre));
+    let mut post = pre.clone();
+    assert_eq!(DisjSetBench.run(1, &mut post), Ok(Some(2)));
+    assert!(DisjSetBench
+        .postcondition(1, &pre, &post, &Ok(Some(2)))
+        .is_ok());
+    // A find that forgot to compress leaves the same partition but other records: an
+    // output that differs, as in the paper's comparison of the post-states.
+    assert_eq!(
+        DisjSetBench::partition(&pre.set),
+        DisjSetBench::partition(&post.set)
+    );
+    assert_ne!(
+        DisjSetBench.abstraction(&pre),
+        DisjSetBench.abstraction(&post)
+    );
+    assert_eq!(DisjSetBench.abstraction(&post)[0], rec(2, 0));
 }
