@@ -357,6 +357,7 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
             id: p.id,
             role: p.role.clone(),
             kind: p.kind.clone(),
+            place: p.place(),
         })
         .collect();
     let rows = report::rows(&ev.scopes, &ev.results, viable.len(), &probes);

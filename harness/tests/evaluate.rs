@@ -124,6 +124,14 @@ fn search_tree_results_do_not_depend_on_jobs_and_match_the_paper_observations() 
         .expect("full coverage is reached");
     let rate = |i: usize| rows[i]["kill_rate"].as_f64().unwrap();
     assert!(first_full < 5, "coverage complete before scope 6");
+    // What a scope short of full coverage misses is listed, place by place.
+    let uncovered = |i: usize| rows[i]["uncovered"].as_array().unwrap().len();
+    assert_eq!(uncovered(first_full), 0);
+    assert!(uncovered(0) > 0);
+    assert!(rows[0]["uncovered"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("src/tree.rs:"));
     assert!(
         rate(first_full) < rate(5),
         "kill rate still grows after full coverage"

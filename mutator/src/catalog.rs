@@ -96,6 +96,18 @@ pub struct Probe {
     pub line: usize,
 }
 
+impl Probe {
+    /// Where the probe is and what it sees, for people: `src/tree.rs:69 SearchTree::add: if
+    /// true`, or `… : statement`.
+    pub fn place(&self) -> String {
+        let what = match (&self.construct, &self.outcome) {
+            (Some(c), Some(o)) => format!("{c} {o}"),
+            _ => self.kind.clone(),
+        };
+        format!("{}:{} {}: {what}", self.file, self.line, self.function)
+    }
+}
+
 /// Every mutant of a crate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Catalog {

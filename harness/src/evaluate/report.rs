@@ -18,6 +18,8 @@ pub struct ProbeInfo {
     pub role: String,
     /// `statement` or `branch`.
     pub kind: String,
+    /// Where it is, for the list of what a scope leaves uncovered.
+    pub place: String,
 }
 
 /// One row of the evaluation (a scope).
@@ -42,6 +44,10 @@ pub struct Row {
     pub killed_crash: usize,
     /// Postcondition violations of the original.
     pub violations: u64,
+    /// The code probes the original did not reach at this scope (JSON only: which statement
+    /// or branch outcome a coverage short of 100% misses).
+    #[serde(skip)]
+    pub uncovered: Vec<String>,
 }
 
 fn percent(hit: &BTreeSet<u32>, probes: &[ProbeInfo], role: &str, kind: &str) -> f64 {
@@ -103,6 +109,11 @@ pub fn rows(
                 killed_memory: by("memory"),
                 killed_crash: by("crash"),
                 violations: s.violation_count,
+                uncovered: probes
+                    .iter()
+                    .filter(|p| p.role == "code" && !code.contains(&p.id))
+                    .map(|p| p.place.clone())
+                    .collect(),
             }
         })
         .collect()
@@ -171,6 +182,7 @@ pub fn write(
                 "invariant": r.killed_invariant, "output": r.killed_output,
                 "timeout": r.killed_timeout, "memory": r.killed_memory, "crash": r.killed_crash,
             });
+            v["uncovered"] = serde_json::json!(r.uncovered);
             v
         })
         .collect();
