@@ -349,18 +349,7 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
             out_dir.join("journal.jsonl").display()
         );
     }
-    let probes: Vec<report::ProbeInfo> = subject
-        .meta
-        .probes
-        .iter()
-        .map(|p| report::ProbeInfo {
-            id: p.id,
-            role: p.role.clone(),
-            kind: p.kind.clone(),
-            place: p.place(),
-        })
-        .collect();
-    let rows = report::rows(&ev.scopes, &ev.results, viable.len(), &probes);
+    let rows = report::rows(&ev.scopes, &ev.results, viable.len(), &subject.meta.probes);
     let listed: Vec<serde_json::Value> = catalog
         .mutants
         .iter()

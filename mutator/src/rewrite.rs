@@ -956,6 +956,24 @@ impl FnRewriter<'_, '_> {
         out
     }
 
+    /// Records one mutant per operand alternative at `at` (each shown by its text), with
+    /// the ids the guard needs.
+    fn record(
+        &mut self,
+        family: Family,
+        at: (LineColumn, LineColumn),
+        original: &str,
+        alts: Vec<Alt>,
+    ) -> Vec<(u32, Alt)> {
+        alts.into_iter()
+            .map(|alt| {
+                let text = alt_text(&alt);
+                let id = self.add_mutant(family, at, original.to_string(), text, None);
+                (id, alt)
+            })
+            .collect()
+    }
+
     fn variable_points(&mut self, p: &syn::ExprPath, ctx: Ctx) -> Vec<(u32, Alt)> {
         if p.qself.is_some() || p.path.segments.len() != 1 || !p.attrs.is_empty() {
             return Vec::new();
@@ -965,11 +983,12 @@ impl FnRewriter<'_, '_> {
         if name == "self" {
             return Vec::new();
         }
-        let Some(ty) = self.lookup(&name).and_then(|b| b.ty.clone()) else {
+        let Some((Some(ty), writable)) = self.lookup(&name).map(|b| (b.ty.clone(), b.writable))
+        else {
             return Vec::new();
         };
         // `let next; … next = a;` initialises a binding that is not `mut`: no place to borrow.
-        if ctx == Ctx::Target && !self.lookup(&name).is_some_and(|b| b.writable) {
+        if ctx == Ctx::Target && !writable {
             return Vec::new();
         }
         // A local of an inferred integer type (`let mut i = 0;`) is left alone: swapping it
@@ -980,13 +999,8 @@ impl FnRewriter<'_, '_> {
         let Some(at) = extent(ident) else {
             return Vec::new();
         };
-        self.variables_of_type(&ty, &name, "", ctx)
-            .into_iter()
-            .map(|alt| {
-                let id = self.add_mutant(Family::Variable, at, name.clone(), alt_text(&alt), None);
-                (id, alt)
-            })
-            .collect()
+        let alts = self.variables_of_type(&ty, &name, "", ctx);
+        self.record(Family::Variable, at, &name, alts)
     }
 
     fn field_points(&mut self, f: &syn::ExprField, ctx: Ctx) -> Vec<(u32, Alt)> {
@@ -1016,21 +1030,8 @@ impl FnRewriter<'_, '_> {
             let Some(at) = extent(f) else {
                 return Vec::new();
             };
-            let original = format!("self.{name}");
-            return self
-                .variables_of_type(&ty, "", &name, ctx)
-                .into_iter()
-                .map(|alt| {
-                    let id = self.add_mutant(
-                        Family::Variable,
-                        at,
-                        original.clone(),
-                        alt_text(&alt),
-                        None,
-                    );
-                    (id, alt)
-                })
-                .collect();
+            let alts = self.variables_of_type(&ty, "", &name, ctx);
+            return self.record(Family::Variable, at, &format!("self.{name}"), alts);
         }
         let others: Vec<String> = fields
             .iter()
@@ -1051,16 +1052,8 @@ impl FnRewriter<'_, '_> {
         // `n.info` is a variable too (an instance variable): the whole access may become a
         // local, a parameter or a field of `self` of its type.
         let original = self.slice(whole.0, whole.1);
-        for alt in self.variables_of_type(&ty, "", "", ctx) {
-            let id = self.add_mutant(
-                Family::Variable,
-                whole,
-                original.clone(),
-                alt_text(&alt),
-                None,
-            );
-            out.push((id, alt));
-        }
+        let alts = self.variables_of_type(&ty, "", "", ctx);
+        out.extend(self.record(Family::Variable, whole, &original, alts));
         out
     }
 
@@ -1169,14 +1162,7 @@ impl FnRewriter<'_, '_> {
             .map(|v| Alt::Const(syn::parse_str(&v.to_string()).expect("an integer")))
             .collect();
         alts.extend(self.variables_of_type(&ty, "", "", Ctx::Value));
-        let alts: Vec<(u32, Alt)> = alts
-            .into_iter()
-            .map(|alt| {
-                let text = alt_text(&alt);
-                let id = self.add_mutant(Family::Constant, at, original.clone(), text, None);
-                (id, alt)
-            })
-            .collect();
+        let alts = self.record(Family::Constant, at, &original, alts);
         self.guard(e, alts, Ctx::Value);
     }
 

@@ -5,22 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use ferastrau_mutator::Probe;
 use serde::Serialize;
 
 use super::results::{ScopeResult, REASONS};
 use super::ScopeRun;
-
-/// A coverage probe as the report needs it.
-#[derive(Clone, Debug)]
-pub struct ProbeInfo {
-    pub id: u32,
-    /// `code` or `spec`.
-    pub role: String,
-    /// `statement` or `branch`.
-    pub kind: String,
-    /// Where it is, for the list of what a scope leaves uncovered.
-    pub place: String,
-}
 
 /// One row of the evaluation (a scope).
 #[derive(Clone, Debug, Serialize)]
@@ -50,7 +39,7 @@ pub struct Row {
     pub uncovered: Vec<String>,
 }
 
-fn percent(hit: &BTreeSet<u32>, probes: &[ProbeInfo], role: &str, kind: &str) -> f64 {
+fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64 {
     let all: Vec<u32> = probes
         .iter()
         .filter(|p| p.role == role && p.kind == kind)
@@ -72,7 +61,7 @@ pub fn rows(
     scopes: &[ScopeRun],
     results: &[ScopeResult],
     mutants: usize,
-    probes: &[ProbeInfo],
+    probes: &[Probe],
 ) -> Vec<Row> {
     scopes
         .iter()
@@ -112,7 +101,7 @@ pub fn rows(
                 uncovered: probes
                     .iter()
                     .filter(|p| p.role == "code" && !code.contains(&p.id))
-                    .map(|p| p.place.clone())
+                    .map(Probe::place)
                     .collect(),
             }
         })
