@@ -16,5 +16,6 @@ for b in "${@:-${!scope[@]}}"; do
   sample=(--max-mutants 300 --seed 1)
   [[ $b == search_tree ]] && sample=()
   echo "== $b, scopes 1..${scope[$b]}"
-  ./target/release/ferastrau evaluate --benchmark "$b" --scopes "1..${scope[$b]}" "${sample[@]}"
+  ./target/release/ferastrau evaluate --benchmark "$b" --scopes "1..${scope[$b]}" "${sample[@]}" \
+    --out "reports/$b"
 done

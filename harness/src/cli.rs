@@ -5,15 +5,18 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
-use crate::evaluate::{self, report};
+use crate::evaluate::{self, report, Preparation};
+use crate::exit_code::{broken, usage};
+use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
 use crate::generate;
-use crate::locate::{locate, workspace_root, BenchmarkCrate};
+use crate::locate::{locate, BenchmarkCrate};
+use crate::outdir::{OutputDir, Scratch};
 use crate::scopes::parse_scopes;
 use crate::subject;
-use crate::worker::{scratch_dir, work_dir, Worker};
+use ferastrau_worker::protocol::{Message, Request};
 
 /// Measures how good bounded-exhaustive test suites are: Korat generates every
 /// non-isomorphic input up to a scope, mutants show what those inputs catch.
@@ -87,8 +90,8 @@ pub struct GenerateArgs {
 #[derive(Args)]
 pub struct Sampling {
     /// Keep at most N mutants: a family-stratified sample (the paper used 200–300).
-    #[arg(long, value_name = "N")]
-    pub max_mutants: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_mutants: Option<u32>,
     /// Seed of the sample.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -115,6 +118,25 @@ pub struct CheckArgs {
     /// Scopes, both ends included: `3` or `1..7`.
     #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
     pub scopes: RangeInclusive<u32>,
+    #[command(flatten)]
+    pub original: OriginalLimits,
+}
+
+/// The limits generation and the original run under (the mutants' own, and a clock limit).
+#[derive(Args, Clone)]
+pub struct OriginalLimits {
+    /// Address-space limit of every worker process: generation, the original, each mutant
+    /// (e.g. `1G`, `512M`).
+    #[arg(long, default_value = "1G", value_parser = parse_size, value_name = "SIZE")]
+    pub memory_limit: u64,
+    /// Clock limit of the original on one input (decoding, the call, the checks); an original
+    /// that runs longer stops the run, naming the input.
+    #[arg(long, default_value = "10s", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub original_timeout: Duration,
+    /// Scratch space the stored inputs of all scopes may take; a scope estimated to need more
+    /// is refused before it is generated.
+    #[arg(long, default_value = "20G", value_parser = parse_size, value_name = "SIZE")]
+    pub max_scratch: u64,
 }
 
 #[derive(Args)]
@@ -124,33 +146,45 @@ pub struct EvaluateArgs {
     /// Scopes, both ends included: `3` or `1..7`.
     #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
     pub scopes: RangeInclusive<u32>,
-    /// Parallel mutant processes (default: every core).
-    #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Deterministic time limit per input: a mutant may run this many times the original's
     /// ticks (loop iterations and calls of the mutated code)...
-    #[arg(long, default_value_t = 10, value_name = "K")]
+    #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub tick_factor: u64,
     /// ...plus this many.
-    #[arg(long, default_value_t = 10_000, value_name = "T")]
+    #[arg(long, default_value_t = 10_000, value_name = "T", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000_000))]
     pub tick_floor: u64,
     /// Wall-clock limit per input, the paper's `10 × T_original + 1 s`: the factor...
-    #[arg(long, default_value_t = 10.0, value_name = "F")]
+    #[arg(long, default_value_t = 10.0, value_name = "F", value_parser = parse_factor)]
     pub timeout_factor: f64,
-    /// ...and the floor (e.g. `1s`, `250ms`).
-    #[arg(long, default_value = "1s", value_parser = parse_duration, value_name = "DURATION")]
+    /// ...and the floor (e.g. `1s`, `250ms`; not zero: a limit of zero would depend on when
+    /// the watchdog looks).
+    #[arg(long, default_value = "1s", value_parser = parse_positive_duration, value_name = "DURATION")]
     pub timeout_floor: Duration,
-    /// Address-space limit of each mutant process (e.g. `1G`, `512M`).
-    #[arg(long, default_value = "1G", value_parser = parse_size, value_name = "SIZE")]
-    pub memory_limit: u64,
-    /// Where reports go (default: reports/<benchmark>/).
+    #[command(flatten)]
+    pub original: OriginalLimits,
+    /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Continue an interrupted run from its journal.
+    /// Continue an interrupted run from its journal (refused if anything it depends on
+    /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(long)]
     pub resume: bool,
     #[command(flatten)]
     pub sampling: Sampling,
+}
+
+/// The longest duration any option takes: a day.
+const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
+
+/// A clock factor: a finite number from 0 to 1000.
+pub fn parse_factor(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1000.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a factor from 0 to 1000")),
+    }
 }
 
 /// `250ms`, `1s`, `2.5s`, `1m`.
@@ -167,10 +201,19 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "m" => v * 60.0,
         _ => return Err(bad()),
     };
-    if !secs.is_finite() || secs < 0.0 {
-        return Err(bad());
+    match Duration::try_from_secs_f64(secs) {
+        Ok(d) if d <= MAX_DURATION => Ok(d),
+        Ok(_) => Err(format!("{s:?} is longer than a day")),
+        Err(_) => Err(bad()),
     }
-    Ok(Duration::from_secs_f64(secs))
+}
+
+/// A duration longer than zero.
+pub fn parse_positive_duration(s: &str) -> Result<Duration, String> {
+    match parse_duration(s)? {
+        d if d.is_zero() => Err(format!("{s:?}: the limit must be longer than zero")),
+        d => Ok(d),
+    }
 }
 
 /// `1G`, `512M`, `64K` or plain bytes.
@@ -184,9 +227,12 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     };
     let v: u64 = num.parse().map_err(|_| bad())?;
     if v == 0 {
-        return Err(format!("{s:?}: the memory limit must be positive"));
+        return Err(format!("{s:?}: a size must be positive"));
     }
-    v.checked_mul(mult).ok_or_else(bad)
+    match v.checked_mul(mult) {
+        Some(b) if b <= 1 << 40 => Ok(b),
+        _ => Err(format!("{s:?} is more than 1 TiB")),
+    }
 }
 
 fn stderr_is_tty() -> bool {
@@ -206,7 +252,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let bench = a.target.locate()?;
-    let worker = Worker::build_for(&bench, &work_dir(&bench, "original"))?;
+    let worker = subject::original_worker(&bench)?;
     let tty = stderr_is_tty();
     let stats = generate::generate(&worker, a.scopes, a.print, |s| {
         if tty && !a.json {
@@ -230,7 +276,7 @@ fn cmd_generate(a: GenerateArgs) -> Result<()> {
 
 fn sampled(catalog: ferastrau_mutator::Catalog, s: &Sampling) -> ferastrau_mutator::Catalog {
     match s.max_mutants {
-        Some(n) => ferastrau_mutator::sample(&catalog, n, s.seed),
+        Some(n) => ferastrau_mutator::sample(&catalog, n as usize, s.seed),
         None => catalog,
     }
 }
@@ -248,10 +294,10 @@ fn cmd_mutants(a: MutantsArgs) -> Result<()> {
         Some(id) => {
             let id: u32 = id
                 .parse()
-                .map_err(|_| anyhow::anyhow!("--diff takes a mutant id or `all`, not {id:?}"))?;
+                .map_err(|_| usage(format!("--diff takes a mutant id or `all`, not {id:?}")))?;
             let m = catalog
                 .get(id)
-                .with_context(|| format!("{} has no mutant {id}", bench.name))?;
+                .ok_or_else(|| usage(format!("{} has no mutant {id}", bench.name)))?;
             print!("{}", ferastrau_mutator::diff(&bench.dir, m)?);
         }
         None if a.json => println!("{}", catalog.to_json()),
@@ -260,17 +306,38 @@ fn cmd_mutants(a: MutantsArgs) -> Result<()> {
     Ok(())
 }
 
+/// A preparation of scopes into `scratch` under `limits`, for `check` and `overhead`.
+fn preparation(
+    scratch: &Scratch,
+    limits: &OriginalLimits,
+    methods: Vec<String>,
+    coverage: bool,
+) -> Preparation {
+    Preparation {
+        inputs_dir: scratch.path().join("inputs"),
+        scratch_dir: scratch.path().to_path_buf(),
+        coverage,
+        memory_limit: Some(limits.memory_limit),
+        original_timeout: limits.original_timeout,
+        max_bytes: limits.max_scratch,
+        methods,
+    }
+}
+
 fn cmd_check(a: CheckArgs) -> Result<()> {
     let bench = a.target.locate()?;
-    let worker = Worker::build_for(&bench, &work_dir(&bench, "original"))?;
-    let dir = scratch_dir(&bench, "check-inputs");
+    let worker = subject::original_worker(&bench)?;
+    let scratch = Scratch::new()?;
+    let prep = preparation(&scratch, &a.original, worker.methods()?, false);
     println!(
         "{:>5} {:>10} {:>9} {:>10}",
         "scope", "# inputs", "check [s]", "violations"
     );
     let mut first_bad = None;
+    let mut used = 0;
     for scope in a.scopes {
-        let run = evaluate::prepare_scope(&worker, scope, &dir, false, Duration::from_secs(3600))?;
+        let run = prep.scope(&worker, scope, used)?;
+        used += run.bytes;
         println!(
             "{:>5} {:>10} {:>9.2} {:>10}",
             scope, run.inputs, run.checking_seconds, run.violation_count
@@ -279,7 +346,6 @@ fn cmd_check(a: CheckArgs) -> Result<()> {
             first_bad = Some(run);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     match first_bad {
         None => {
             println!("no violation: the original meets its postconditions on every input");
@@ -292,62 +358,101 @@ fn cmd_check(a: CheckArgs) -> Result<()> {
                 .iter()
                 .min_by_key(|v| (v.input.len(), v.input.clone()))
                 .expect("a violating scope keeps its violations");
-            bail!(
-                "{} violation(s) at scope {}; smallest counterexample: {} -> {}: {}",
-                run.violation_count,
-                run.scope,
-                v.input,
-                v.output,
-                v.message
-            )
+            // Renderings usually start with the method's name; name it when they do not.
+            let input = if v.input.starts_with(&v.method) {
+                v.input.clone()
+            } else {
+                format!("{} on {}", v.method, v.input)
+            };
+            Err(broken(format!(
+                "{} violation(s) at scope {}; smallest counterexample: {input} -> {}: {}",
+                run.violation_count, run.scope, v.output, v.message
+            )))
         }
     }
 }
 
-fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
-    if !(a.timeout_factor.is_finite() && a.timeout_factor >= 0.0) {
-        bail!("--timeout-factor must be a non-negative number");
+/// The fingerprint of an evaluation: everything its results depend on.
+fn fingerprint(
+    bench: &BenchmarkCrate,
+    subject: &subject::Subject,
+    catalog: &ferastrau_mutator::Catalog,
+    viable: &[u32],
+    a: &EvaluateArgs,
+    limits: ferastrau_worker::Limits,
+) -> Result<Fingerprint> {
+    let mut h = Hasher::default();
+    for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
+        h.feed(serde_json::to_string(m)?.as_bytes());
     }
+    Ok(Fingerprint {
+        tool: env!("CARGO_PKG_VERSION").to_string(),
+        benchmark: bench.name.clone(),
+        crate_dir: bench.dir.display().to_string(),
+        source: tree_hash(&bench.dir)?,
+        worker: subject.worker.hash.clone(),
+        mutants: viable.to_vec(),
+        catalog: h.hex(),
+        sample: a
+            .sampling
+            .max_mutants
+            .map(|n| (n as usize, a.sampling.seed)),
+        scopes: (*a.scopes.start(), *a.scopes.end()),
+        limits,
+        memory_limit: a.original.memory_limit,
+        original_timeout_ms: a.original.original_timeout.as_millis() as u64,
+    })
+}
+
+fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
     let bench = a.target.locate()?;
+    let out_dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name));
+    // Taken before anything is built or written: a second run on the same directory fails at
+    // once instead of mixing its results into this one's.
+    let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
+    report::clear(&out.path)?;
     let tty = stderr_is_tty();
     let subject = subject::prepare(&bench, tty)?;
     let catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
     let viable: Vec<u32> = catalog.viable().map(|m| m.id).collect();
-    let out_dir = a
-        .out
-        .clone()
-        .unwrap_or_else(|| workspace_root().join("reports").join(&bench.name));
+    let limits = ferastrau_worker::Limits {
+        tick_factor: a.tick_factor,
+        tick_floor: a.tick_floor,
+        timeout_factor: a.timeout_factor,
+        timeout_floor: a.timeout_floor,
+    };
     let opts = evaluate::Options {
         scopes: a.scopes.clone(),
-        jobs: a.jobs.unwrap_or_else(|| {
+        jobs: a.jobs.map(usize::from).unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
         }),
-        limits: ferastrau_worker::Limits {
-            tick_factor: a.tick_factor,
-            tick_floor: a.tick_floor,
-            timeout_factor: a.timeout_factor,
-            timeout_floor: a.timeout_floor,
-        },
-        memory_limit: a.memory_limit,
-        out_dir: out_dir.clone(),
+        limits,
+        memory_limit: a.original.memory_limit,
+        original_timeout: a.original.original_timeout,
+        max_scratch: a.original.max_scratch,
         resume: a.resume,
         progress: tty,
     };
+    let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &a, limits)?;
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
-        &bench.name,
+        &out,
+        &fingerprint,
         &subject.worker,
         &subject.methods,
         &viable,
         &opts,
     )?;
     if ev.interrupted {
-        bail!(
+        return Err(anyhow::Error::new(crate::exit_code::Interrupted(format!(
             "interrupted; the results so far are in {}; continue with --resume",
             out_dir.join("journal.jsonl").display()
-        );
+        ))));
     }
     let rows = report::rows(&ev.scopes, &ev.results, viable.len(), &subject.meta.probes);
     let listed: Vec<serde_json::Value> = catalog
@@ -355,7 +460,14 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
         .iter()
         .map(|m| serde_json::to_value(m).expect("mutants serialize"))
         .collect();
-    report::write(&out_dir, &bench.name, &rows, &listed, &ev.results)?;
+    report::write(
+        &out_dir,
+        &bench.name,
+        &rows,
+        &listed,
+        &ev.results,
+        ev.broken.as_deref(),
+    )?;
     print!("{}", report::table(&bench.name, &rows));
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
         eprintln!(
@@ -382,48 +494,57 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
         started.elapsed().as_secs_f64(),
         out_dir.display()
     );
+    if let Some(why) = ev.broken {
+        return Err(broken(format!(
+            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
+            out_dir.display()
+        )));
+    }
     Ok(())
 }
 
 fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     if a.scope == 0 {
-        bail!("scope 0 is empty: scopes start at 1");
+        return Err(usage("scope 0 is empty: scopes start at 1"));
     }
     let bench = a.target.locate()?;
-    let original = Worker::build_for(&bench, &work_dir(&bench, "original"))?;
+    let original = subject::original_worker(&bench)?;
     let subject = subject::prepare(&bench, stderr_is_tty())?;
-    let dir = scratch_dir(&bench, "overhead-inputs");
-    evaluate::prepare_scope(&original, a.scope, &dir, false, Duration::from_secs(3600))?;
-    #[derive(serde::Deserialize)]
-    struct Replay {
-        executions: u64,
-        seconds: f64,
-    }
-    let replay = |w: &Worker| -> Result<Replay> {
-        let args = [
-            "replay".to_string(),
-            "--scope".into(),
-            a.scope.to_string(),
-            "--dir".into(),
-            dir.display().to_string(),
-            "--repeat".into(),
-            a.repeat.to_string(),
-        ];
-        w.lines::<Replay>(&args)?
-            .pop()
-            .context("the worker printed no timing")
+    let scratch = Scratch::new()?;
+    let limits = OriginalLimits {
+        memory_limit: 1 << 30,
+        original_timeout: Duration::from_secs(10),
+        max_scratch: 20 << 30,
     };
-    let plain = replay(&original)?;
-    let meta = replay(&subject.worker)?;
-    let _ = std::fs::remove_dir_all(&dir);
+    let prep = preparation(&scratch, &limits, original.methods()?, false);
+    prep.scope(&original, a.scope, 0)?;
+    let replay = |w: &crate::worker::Worker| -> Result<(u64, f64)> {
+        let request = Request::Replay {
+            scope: a.scope,
+            dir: prep.inputs_dir.clone(),
+            repeat: a.repeat,
+        };
+        w.call(&request)?
+            .into_iter()
+            .find_map(|m| match m {
+                Message::Replay {
+                    executions,
+                    seconds,
+                } => Some((executions, seconds)),
+                _ => None,
+            })
+            .context("the worker sent no timing")
+    };
+    let (executions, plain) = replay(&original)?;
+    let (_, meta) = replay(&subject.worker)?;
     println!(
         "{} scope {}: {} executions; untouched crate {:.4} s, metamutant (no mutant active) {:.4} s: {:.2}x",
         bench.name,
         a.scope,
-        plain.executions,
-        plain.seconds,
-        meta.seconds,
-        meta.seconds / plain.seconds
+        executions,
+        plain,
+        meta,
+        meta / plain
     );
     Ok(())
 }

@@ -3,18 +3,11 @@
 use std::ops::RangeInclusive;
 
 use anyhow::Result;
+use ferastrau_worker::protocol::{Message, Request};
 use serde::{Deserialize, Serialize};
 
 use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;
-
-/// One line of the worker's `generate` output.
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum Line {
-    Input { method: String, text: String },
-    Method(MethodStats),
-}
 
 /// Korat's figures for one method at one scope.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -55,13 +48,12 @@ pub fn generate(
 ) -> Result<Vec<ScopeStats>> {
     let mut all = Vec::new();
     for scope in scopes {
-        let lines: Vec<Line> = worker.lines(&[
-            "generate".into(),
-            "--scope".into(),
-            scope.to_string(),
-            "--print".into(),
-            print.to_string(),
-        ])?;
+        let messages = worker.call(&Request::Generate {
+            scope,
+            print,
+            pruning: true,
+            isomorphism_breaking: true,
+        })?;
         let mut s = ScopeStats {
             scope,
             inputs: 0,
@@ -70,15 +62,31 @@ pub fn generate(
             methods: Vec::new(),
             examples: Vec::new(),
         };
-        for l in lines {
-            match l {
-                Line::Input { method, text } => s.examples.push(Example { method, text }),
-                Line::Method(m) => {
-                    s.inputs += m.inputs;
-                    s.candidates += m.candidates;
-                    s.seconds += m.seconds;
-                    s.methods.push(m);
+        for m in messages {
+            match m {
+                Message::Input { method, text } => s.examples.push(Example { method, text }),
+                Message::Method {
+                    method,
+                    scope,
+                    inputs,
+                    candidates,
+                    seconds,
+                    state_space_log2,
+                    ..
+                } => {
+                    s.inputs += inputs;
+                    s.candidates += candidates;
+                    s.seconds += seconds;
+                    s.methods.push(MethodStats {
+                        method,
+                        scope,
+                        inputs,
+                        candidates,
+                        seconds,
+                        state_space_log2,
+                    });
                 }
+                _ => {}
             }
         }
         progress(&s);

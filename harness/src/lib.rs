@@ -3,8 +3,13 @@
 
 pub mod cli;
 pub mod evaluate;
+pub mod exit_code;
+pub mod fingerprint;
 pub mod generate;
+pub mod interrupt;
 pub mod locate;
+pub mod outdir;
+pub mod process;
 pub mod scopes;
 pub mod subject;
 pub mod worker;

@@ -1,11 +1,16 @@
 //! The subject of a mutation run: a benchmark's metamutant (built and compile-pruned by the
 //! mutator) and the worker process that runs it.
+//!
+//! Mutating and building happen under one lock per crate identity, held from the first
+//! generated file to the content-addressed copy of the worker binary: two runs on one
+//! benchmark (two terminals, parallel tests) never build from each other's half-written
+//! metamutant, and never pair one run's catalog with another's binary.
 
 use anyhow::{Context, Result};
 use ferastrau_mutator::Metamutant;
 
-use crate::locate::{locate, workspace_root, BenchmarkCrate};
-use crate::worker::{scratch_dir, work_dir, Worker};
+use crate::locate::{locate, BenchmarkCrate};
+use crate::worker::{lock_file, scratch_dir, work_dir, Worker};
 
 /// A metamutant ready to run.
 pub struct Subject {
@@ -14,15 +19,13 @@ pub struct Subject {
     pub methods: Vec<String>,
 }
 
-/// The directory of `bench`'s metamutant.
-fn metamutant_dir(bench: &BenchmarkCrate) -> std::path::PathBuf {
-    scratch_dir(bench, "metamutant")
+/// The build lock of `bench`'s scratch directory, held while the guard lives.
+fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
+    lock_file(&scratch_dir(bench, "build.lock"))
 }
 
-/// Builds (or reuses) the compile-pruned metamutant of `bench`. Two runs on one benchmark
-/// (two terminals, parallel tests) share its directory: one builds while the other waits.
-pub fn metamutant(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> {
-    let out = metamutant_dir(bench);
+fn mutate(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> {
+    let out = scratch_dir(bench, "metamutant");
     if progress {
         eprintln!(
             "mutating {} (cached when the sources did not change)...",
@@ -30,10 +33,12 @@ pub fn metamutant(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> 
         );
     }
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let _lock = lock(&out.with_extension("lock"))?;
-    let probes = workspace_root().join("mutator").join("runtime");
-    let meta = ferastrau_mutator::build_metamutant(&bench.dir, &out, &probes)
-        .with_context(|| format!("cannot mutate {}", bench.name))?;
+    let meta = ferastrau_mutator::build_metamutant(
+        &bench.dir,
+        &out,
+        &ferastrau_mutator::default_probes_dir(),
+    )
+    .with_context(|| format!("cannot mutate {}", bench.name))?;
     if progress {
         eprintln!(
             "{} mutants, {} viable after {} pruning round(s) ({:.1} s{})",
@@ -47,10 +52,16 @@ pub fn metamutant(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> 
     Ok(meta)
 }
 
+/// Builds (or reuses) the compile-pruned metamutant of `bench`.
+pub fn metamutant(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> {
+    let _lock = build_lock(bench)?;
+    mutate(bench, progress)
+}
+
 /// Builds (or reuses) the metamutant of `bench` and its worker.
 pub fn prepare(bench: &BenchmarkCrate, progress: bool) -> Result<Subject> {
-    let meta = metamutant(bench, progress)?;
-    let _lock = lock(&metamutant_dir(bench).with_extension("lock"))?;
+    let _lock = build_lock(bench)?;
+    let meta = mutate(bench, progress)?;
     let copy = locate(None, Some(&meta.dir))?;
     let worker = Worker::build_for(&copy, &work_dir(bench, "metamutant"))?;
     let methods = worker.methods()?;
@@ -61,19 +72,8 @@ pub fn prepare(bench: &BenchmarkCrate, progress: bool) -> Result<Subject> {
     })
 }
 
-/// An exclusive advisory lock on `path`, held until the returned file is dropped.
-fn lock(path: &std::path::Path) -> Result<std::fs::File> {
-    use std::os::fd::AsRawFd;
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    // SAFETY: flock on a descriptor we own; the lock is released when the file closes.
-    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(std::io::Error::last_os_error())
-            .with_context(|| format!("cannot lock {}", path.display()));
-    }
-    Ok(f)
+/// Builds (or reuses) the worker of the untouched crate.
+pub fn original_worker(bench: &BenchmarkCrate) -> Result<Worker> {
+    let _lock = build_lock(bench)?;
+    Worker::build_for(bench, &work_dir(bench, "original"))
 }

@@ -1,50 +1,97 @@
 //! The worker process: a tiny generated crate that links one benchmark (the original crate or
 //! its metamutant copy) and hands it to `ferastrau_worker::worker_main`. The `ferastrau`
-//! binary links no benchmark; it builds a worker once per crate and talks to it through
-//! command-line arguments and JSON lines.
+//! binary links no benchmark: it builds a worker per crate and sends it
+//! [`Request`]s (see [`ferastrau_worker::protocol`]).
+//!
+//! Worker binaries are **content-addressed**: after cargo builds one, it is copied to
+//! `target/ferastrau/bin/<package>-<hash of its bytes>` and runs from there. A later build
+//! (an edited benchmark, another crate of the same name) writes a new file and never replaces
+//! a binary that a running evaluation uses.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
-use serde::de::DeserializeOwned;
+use ferastrau_worker::protocol::{Message, Request};
 
+use crate::fingerprint::{file_hash, Hasher};
 use crate::locate::{workspace_root, BenchmarkCrate};
+use crate::process::{self, Finished, Isolation};
 
 /// A built worker binary for one benchmark crate.
 #[derive(Clone, Debug)]
 pub struct Worker {
+    /// The content-addressed copy of the binary.
     pub exe: PathBuf,
+    /// The content hash in its name.
+    pub hash: String,
     /// The benchmark package the worker links.
     pub package: String,
 }
 
+/// Ferastrau's scratch space in the workspace's target directory.
+pub fn ferastrau_target() -> PathBuf {
+    workspace_root().join("target").join("ferastrau")
+}
+
 /// Where worker builds share their compiled dependencies.
 pub fn build_dir() -> PathBuf {
-    workspace_root()
-        .join("target")
-        .join("ferastrau")
-        .join("build")
+    ferastrau_target().join("build")
+}
+
+/// A name for `bench` that two crates of the same package name in different directories do
+/// not share: `<name>-<hash of its directory>`.
+pub fn identity(bench: &BenchmarkCrate) -> String {
+    let h = Hasher::default()
+        .feed(bench.dir.to_string_lossy().as_bytes())
+        .hex();
+    format!("{}-{}", bench.name, &h[..8])
+}
+
+/// Ferastrau's scratch directory for `bench` (`target/ferastrau/<identity>/<leaf>`): workers
+/// and the metamutant.
+pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
+    ferastrau_target().join(identity(bench)).join(leaf)
+}
+
+/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
+pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
+    scratch_dir(bench, &format!("worker-{variant}"))
+}
+
+/// An exclusive advisory lock on `path`, held until the returned file is dropped; waits for
+/// another holder.
+pub fn lock_file(path: &Path) -> Result<std::fs::File> {
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    f.lock()
+        .with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(f)
 }
 
 impl Worker {
-    /// Generates (in `work_dir`) and builds (release) the worker for the crate in `crate_dir`.
-    /// Cheap when nothing changed: cargo's own freshness check.
-    pub fn build(crate_dir: &Path, work_dir: &Path) -> Result<Worker> {
-        let bench = crate::locate::locate(None, Some(crate_dir))?;
-        Self::build_for(&bench, work_dir)
-    }
-
-    /// As [`Worker::build`], for an already located crate.
+    /// Generates (in `work_dir`) and builds (release) the worker for `bench`, then copies the
+    /// binary to its content-addressed place. Cheap when nothing changed (cargo's own
+    /// freshness check). The caller holds the crate's build lock (see [`crate::subject`]).
     pub fn build_for(bench: &BenchmarkCrate, work_dir: &Path) -> Result<Worker> {
-        // One package (and binary) name per work directory: the original's and the
-        // metamutant's workers share a build directory.
+        // One package (and binary) name per crate identity and work directory: the original's
+        // and the metamutant's workers, of this crate and of any other, share a build
+        // directory but never a binary path.
         let variant = work_dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "worker".into());
-        let package = format!("ferastrau-{}-{variant}", bench.name.replace('_', "-"));
-        let bin = package.clone();
+        let package = format!(
+            "ferastrau-{}-{variant}",
+            identity(bench).replace('_', "-").to_lowercase()
+        );
         std::fs::create_dir_all(work_dir.join("src"))
             .with_context(|| format!("cannot create {}", work_dir.display()))?;
         let manifest = format!(
@@ -67,7 +114,7 @@ impl Worker {
         if !lock.exists() && ws_lock.exists() {
             std::fs::copy(&ws_lock, &lock).context("cannot copy Cargo.lock")?;
         }
-        let exe = build_dir().join("release").join(&bin);
+        let built = build_dir().join("release").join(&package);
         let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args([
                 "build",
@@ -93,78 +140,102 @@ impl Worker {
                 first.trim()
             );
         }
+        let hash = file_hash(&built)?;
+        let exe = ferastrau_target()
+            .join("bin")
+            .join(format!("{package}-{hash}"));
+        if !exe.exists() {
+            let dir = exe.parent().expect("bin/ has a parent");
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            // Copied under a temporary name and renamed: a reader never sees half a binary.
+            let tmp = tempfile::NamedTempFile::new_in(dir).context("cannot create a file")?;
+            std::fs::copy(&built, tmp.path())
+                .with_context(|| format!("cannot copy {}", built.display()))?;
+            tmp.persist(&exe)
+                .with_context(|| format!("cannot write {}", exe.display()))?;
+            // persist keeps the temporary file's mode (0600): make it executable.
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755))?;
+        }
         Ok(Worker {
             exe,
+            hash,
             package: bench.name.clone(),
         })
     }
 
-    /// A command running this worker with `args`.
-    pub fn command<I, S>(&self, args: I) -> Command
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<std::ffi::OsStr>,
-    {
-        let mut c = Command::new(&self.exe);
-        c.args(args);
-        c
+    /// Runs `request` in a worker process under `isolation`.
+    pub fn run(&self, request: &Request, isolation: &Isolation) -> Result<Finished> {
+        process::run(&self.exe, request, isolation)
     }
 
-    /// Runs the worker to completion and parses its stdout as JSON lines.
-    pub fn lines<T: DeserializeOwned>(&self, args: &[String]) -> Result<Vec<T>> {
-        let out = self
-            .command(args)
-            .stdin(Stdio::null())
-            .output()
-            .with_context(|| format!("cannot run {}", self.exe.display()))?;
-        if !out.status.success() {
-            let stderr = String::from_utf8_lossy(&out.stderr);
+    /// Runs a request that involves no code under test's misbehaviour (describe, generate,
+    /// render, replay, outputs) and returns its messages; fails unless it completed.
+    pub fn call(&self, request: &Request) -> Result<Vec<Message>> {
+        let f = self.run(request, &Isolation::default())?;
+        if !f.completed() {
             bail!(
-                "worker for {} failed ({}): {}",
+                "the worker for {} did not complete {}: {}",
                 self.package,
-                out.status,
-                stderr.lines().last().unwrap_or("(no message)")
+                request_name(request),
+                f.error()
+                    .map(String::from)
+                    .unwrap_or_else(|| f.death().to_string())
             );
         }
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| {
-                serde_json::from_str(l)
-                    .with_context(|| format!("worker for {} printed {l:?}", self.package))
-            })
-            .collect()
+        let mut m = f.messages;
+        m.pop(); // Done
+        Ok(m)
     }
 
     /// The benchmark's target methods, in the worker's numbering.
     pub fn methods(&self) -> Result<Vec<String>> {
-        #[derive(serde::Deserialize)]
-        struct Described {
-            methods: Vec<String>,
+        for m in self.call(&Request::Describe)? {
+            if let Message::Described { methods } = m {
+                return Ok(methods);
+            }
         }
-        let d: Vec<Described> = self.lines(&["describe".to_string()])?;
-        Ok(d.into_iter().next().map(|d| d.methods).unwrap_or_default())
+        bail!(
+            "the worker for {} did not describe its methods",
+            self.package
+        )
     }
 
     /// Every input's rendered outcome at `scope` with `mutant` switched on, in a fixed order
     /// (methods in order, inputs in Korat's order), ending early at a timeout.
     pub fn outputs(&self, scope: u32, mutant: u32) -> Result<Vec<String>> {
-        #[derive(serde::Deserialize)]
-        struct Line {
-            method: String,
-            index: u64,
-            output: String,
-        }
-        let lines: Vec<Line> = self.lines(&[
-            "outputs".into(),
-            "--scope".into(),
-            scope.to_string(),
-            "--mutant".into(),
-            mutant.to_string(),
-        ])?;
-        Ok(lines
+        let request = Request::Outputs {
+            scope,
+            mutant,
+            clock: std::time::Duration::from_secs(2),
+        };
+        Ok(self
+            .call(&request)?
             .into_iter()
-            .map(|l| format!("{}#{}: {}", l.method, l.index, l.output))
+            .filter_map(|m| match m {
+                Message::Output {
+                    method,
+                    index,
+                    output,
+                } => Some(format!("{method}#{index}: {output}")),
+                _ => None,
+            })
             .collect())
+    }
+}
+
+/// A request's name, for messages.
+pub fn request_name(r: &Request) -> &'static str {
+    match r {
+        Request::Describe => "describe",
+        Request::Generate { .. } => "generate",
+        Request::Inputs { .. } => "inputs",
+        Request::Original { .. } => "original",
+        Request::Mutant { .. } => "mutant",
+        Request::Render { .. } => "render",
+        Request::Replay { .. } => "replay",
+        Request::Outputs { .. } => "outputs",
     }
 }
 
@@ -173,19 +244,4 @@ fn write_if_changed(path: &Path, text: &str) -> Result<()> {
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
-}
-
-/// Ferastrau's scratch directory for `bench` (`target/ferastrau/<name>/<leaf>`): workers,
-/// the metamutant, temporary inputs.
-pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
-    workspace_root()
-        .join("target")
-        .join("ferastrau")
-        .join(&bench.name)
-        .join(leaf)
-}
-
-/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
-pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
-    scratch_dir(bench, &format!("worker-{variant}"))
 }

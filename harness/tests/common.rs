@@ -6,10 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub fn ferastrau(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ferastrau"))
-        .args(args)
-        .output()
-        .expect("the ferastrau binary runs")
+    command(args).output().expect("the ferastrau binary runs")
+}
+
+/// The `ferastrau` binary with `args`, not yet started.
+pub fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ferastrau"));
+    c.args(args);
+    c
 }
 
 pub fn fixture(name: &str) -> PathBuf {
@@ -17,6 +21,32 @@ pub fn fixture(name: &str) -> PathBuf {
         .join("tests")
         .join("fixtures")
         .join(name)
+}
+
+/// Copies the fixture `name` to `dest` (a crate outside the repository, like a user's), its
+/// dependency on the worker library made absolute.
+pub fn copy_fixture(name: &str, dest: &Path) {
+    let src = fixture(name);
+    std::fs::create_dir_all(dest.join("src")).unwrap();
+    let worker = Path::new(env!("CARGO_MANIFEST_DIR")).join("worker");
+    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
+        .unwrap()
+        .replace(
+            "\"../../../worker\"",
+            &format!("{:?}", worker.display().to_string()),
+        );
+    std::fs::write(dest.join("Cargo.toml"), manifest).unwrap();
+    for f in std::fs::read_dir(src.join("src")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), dest.join("src").join(f.file_name())).unwrap();
+    }
+}
+
+/// Replaces `from` by `to` in `file`, which must contain it.
+pub fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{} has no {from:?}", file.display());
+    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
 }
 
 pub fn text(b: &[u8]) -> String {
@@ -39,4 +69,55 @@ pub fn evaluate(args: &[&str], out: &Path) -> (serde_json::Value, serde_json::Va
         json(&out.join("evaluation.json")),
         json(&out.join("mutants.json")),
     )
+}
+
+/// Status per (mutant, scope) of a mutants.json, without anything time-dependent.
+pub fn statuses(
+    mutants: &serde_json::Value,
+) -> std::collections::BTreeMap<(u64, String), serde_json::Value> {
+    let mut out = std::collections::BTreeMap::new();
+    for m in mutants["mutants"].as_array().expect("mutants") {
+        let id = m["id"].as_u64().unwrap();
+        for (scope, r) in m["scopes"].as_object().expect("scopes") {
+            out.insert((id, scope.clone()), r.clone());
+        }
+    }
+    out
+}
+
+/// The evaluation rows without their timings.
+pub fn untimed(evaluation: &serde_json::Value) -> Vec<serde_json::Value> {
+    evaluation["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            let o = s.as_object_mut().unwrap();
+            o.remove("generation_seconds");
+            o.remove("checking_seconds");
+            s
+        })
+        .collect()
+}
+
+/// The processes (other than this one) whose environment holds `tag`: a test's way to find
+/// the workers a harness it started left behind.
+pub fn processes_tagged(tag: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let me = std::process::id().to_string();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) || name == me {
+            continue;
+        }
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|kv| kv == tag.as_bytes()) {
+            let cmd = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            found.push(format!("{name}: {}", text(&cmd).replace('\0', " ")));
+        }
+    }
+    found
 }

@@ -1,43 +1,13 @@
 //! `ferastrau evaluate` end to end: kill reasons on a fault-injection crate, determinism
-//! across `--jobs`, resuming after SIGKILL, and the paper's observations on SearchTree.
+//! across `--jobs`, and the paper's observations on SearchTree. (What must never give a
+//! wrong result is in `trust.rs`.)
 
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use common::{evaluate, fixture};
+use common::{evaluate, fixture, statuses, untimed};
 use serde_json::Value;
-
-/// Status per (mutant, scope) of a mutants.json, without anything time-dependent.
-fn statuses(mutants: &Value) -> BTreeMap<(u64, String), Value> {
-    let mut out = BTreeMap::new();
-    for m in mutants["mutants"].as_array().expect("mutants") {
-        let id = m["id"].as_u64().unwrap();
-        for (scope, r) in m["scopes"].as_object().expect("scopes") {
-            out.insert((id, scope.clone()), r.clone());
-        }
-    }
-    out
-}
-
-/// The evaluation rows without their timings.
-fn untimed(evaluation: &Value) -> Vec<Value> {
-    evaluation["scopes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            let mut s = s.clone();
-            let o = s.as_object_mut().unwrap();
-            o.remove("generation_seconds");
-            o.remove("checking_seconds");
-            s
-        })
-        .collect()
-}
 
 #[test]
 fn every_way_of_dying_gets_its_own_reason_and_the_rest_stay_intact() {
@@ -70,6 +40,7 @@ fn every_way_of_dying_gets_its_own_reason_and_the_rest_stay_intact() {
         ("boom", "output", None),
         ("quit", "crash", None),
         ("chatter", "output", None),
+        ("forge", "crash", None),
     ];
     for (callee, reason, detail) in expect {
         let m = by_replacement
@@ -159,53 +130,4 @@ fn search_tree_results_do_not_depend_on_jobs_and_match_the_paper_observations() 
         assert_eq!(temp["scopes"][s]["status"], "survived", "scope {s}");
     }
     assert_eq!(temp["scopes"]["6"]["limit"], "ticks");
-}
-
-#[test]
-fn a_run_killed_mid_way_resumes_to_the_same_report() {
-    let whole = tempfile::tempdir().unwrap();
-    let cut = tempfile::tempdir().unwrap();
-    let args = [
-        "--benchmark",
-        "search_tree",
-        "--scopes",
-        "1..6",
-        "--jobs",
-        "1",
-    ];
-    let (e_whole, m_whole) = evaluate(&args, whole.path());
-
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferastrau"))
-        .arg("evaluate")
-        .args(args)
-        .args(["--out", cut.path().to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let journal = cut.path().join("journal.jsonl");
-    let started = Instant::now();
-    let results = |p: &Path| {
-        std::fs::read_to_string(p)
-            .map(|t| t.matches("\"kind\":\"result\"").count())
-            .unwrap_or(0)
-    };
-    while results(&journal) < 300 {
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "finished before it could be cut"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    assert!(
-        !cut.path().join("mutants.json").exists(),
-        "cut before the reports"
-    );
-
-    let (e_cut, m_cut) = evaluate(&[&args[..], &["--resume"]].concat(), cut.path());
-    assert_eq!(statuses(&m_whole), statuses(&m_cut));
-    assert_eq!(untimed(&e_whole), untimed(&e_cut));
 }

@@ -5,15 +5,14 @@
 //! Both tests build workers (release builds); they share the harness's worker build
 //! directory, so only the benchmark crate and the worker binary are compiled per variant.
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use ferastrau::locate::{locate, workspace_root};
+use ferastrau::process::Isolation;
 use ferastrau::worker::Worker;
 use ferastrau_mutator::{build_metamutant, sample, single_mutant_crate, Family, Metamutant};
-use wait_timeout::ChildExt;
+use ferastrau_worker::protocol::{Message, Request};
 
 const BENCH: &str = "search_tree";
 
@@ -74,44 +73,34 @@ fn with_no_mutant_active_the_metamutant_is_the_original() {
     assert_eq!(original, mutated);
 }
 
-/// The lines of `worker outputs --scope N --mutant 0` (as [`Worker::outputs`] renders them)
-/// and whether the run completed within `limit`. A plain crate has no tick budget and the
-/// worker runs "the original" (here: the mutant) once unwatched to count ticks, so a looping
-/// mutant is stopped here instead.
+/// The lines of the worker's `outputs` (as [`Worker::outputs`] renders them) and whether the
+/// run completed within `limit`. A plain crate has no tick budget and the worker runs "the
+/// original" (here: the mutant) once unwatched to count ticks, so a looping mutant is stopped
+/// here by the process guard instead.
 fn plain_outputs(w: &Worker, scope: u32, limit: Duration) -> (Vec<String>, bool) {
-    #[derive(serde::Deserialize)]
-    struct Line {
-        method: String,
-        index: u64,
-        output: String,
-    }
-    let mut child = w
-        .command(["outputs", "--scope", &scope.to_string(), "--mutant", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .map(|l| {
-                let l: Line = serde_json::from_str(&l).unwrap();
-                format!("{}#{}: {}", l.method, l.index, l.output)
-            })
-            .collect::<Vec<_>>()
-    });
-    let completed = match child.wait_timeout(limit).unwrap() {
-        Some(status) => status.success(),
-        None => {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            false
-        }
+    let request = Request::Outputs {
+        scope,
+        mutant: 0,
+        clock: Duration::from_secs(2),
     };
-    (reader.join().unwrap(), completed)
+    let isolation = Isolation {
+        guard: Some(limit),
+        ..Isolation::default()
+    };
+    let f = w.run(&request, &isolation).unwrap();
+    let lines = f
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Output {
+                method,
+                index,
+                output,
+            } => Some(format!("{method}#{index}: {output}")),
+            _ => None,
+        })
+        .collect();
+    (lines, f.completed())
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! The journal: every result appended as it arrives, so that an interrupted run loses
 //! nothing and `--resume` continues where it stopped.
 //!
-//! JSON lines: a header naming the run's configuration, then `scope` lines (a scope's
+//! JSON lines: a header holding the run's [`Fingerprint`], then `scope` lines (a scope's
 //! generation and original run) and `result` lines (one mutant at one scope). A line cut short
-//! by a crash is ignored on reading.
+//! by a crash is ignored on reading. Resuming rewrites the journal without such lines
+//! atomically (a new file, synced, renamed over the old one): a signal or a crash at any
+//! moment leaves either the old journal or the new one, never a truncated one.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -11,25 +13,18 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::results::ScopeResult;
 use super::ScopeRun;
-
-/// What makes two runs the same run: results of one can stand for the other.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Header {
-    pub benchmark: String,
-    pub mutants: Vec<u32>,
-    pub limits: String,
-    pub memory_limit: u64,
-}
+use crate::exit_code::usage;
+use crate::fingerprint::Fingerprint;
 
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum Line {
-    Header(Header),
+    Header(Box<Fingerprint>),
     Scope(ScopeRun),
     Result(ScopeResult),
 }
@@ -46,35 +41,77 @@ pub struct Journal {
     file: Mutex<File>,
 }
 
+fn encode(line: &Line) -> Result<Vec<u8>> {
+    let mut text = serde_json::to_vec(line)?;
+    text.push(b'\n');
+    Ok(text)
+}
+
 impl Journal {
-    /// Starts a new journal at `path` (replacing any) for the run described by `header`.
-    pub fn create(path: &Path, header: &Header) -> Result<Journal> {
-        let file =
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-        let j = Journal {
-            file: Mutex::new(file),
-        };
-        j.append(&Line::Header(header.clone()))?;
-        Ok(j)
+    /// Starts a new journal at `path` (atomically replacing any) for the run `fingerprint`.
+    pub fn create(path: &Path, fingerprint: &Fingerprint) -> Result<Journal> {
+        Self::write_new(path, fingerprint, &Recorded::default())
     }
 
-    /// Reopens the journal at `path` for appending, returning what it holds; fails if it was
-    /// written for a different run.
-    pub fn resume(path: &Path, header: &Header) -> Result<(Journal, Recorded)> {
-        let text = std::fs::read_to_string(path).with_context(|| {
-            format!(
+    /// Writes `fingerprint` and `recorded` to a new file beside `path`, syncs it and renames
+    /// it over `path`; returns the journal open for appending.
+    fn write_new(path: &Path, fingerprint: &Fingerprint, recorded: &Recorded) -> Result<Journal> {
+        let dir = path.parent().context("the journal has a directory")?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+            .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+        let mut text = encode(&Line::Header(Box::new(fingerprint.clone())))?;
+        for s in recorded.scopes.values() {
+            text.extend(encode(&Line::Scope(s.clone()))?);
+        }
+        for r in recorded.results.values() {
+            text.extend(encode(&Line::Result(r.clone()))?);
+        }
+        tmp.write_all(&text).context("cannot write the journal")?;
+        tmp.as_file()
+            .sync_all()
+            .context("cannot sync the journal")?;
+        let file = tmp
+            .persist(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        // The rename itself is durable once the directory is synced.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(Journal {
+            file: Mutex::new(file),
+        })
+    }
+
+    /// Reopens the journal at `path` for appending, returning what it holds; refuses one
+    /// written for a different run, naming what differs.
+    pub fn resume(path: &Path, fingerprint: &Fingerprint) -> Result<(Journal, Recorded)> {
+        let text = std::fs::read_to_string(path).map_err(|_| {
+            usage(format!(
                 "cannot resume: no journal at {} (run without --resume)",
                 path.display()
-            )
+            ))
         })?;
         let mut lines = text.lines();
-        match lines.next().and_then(|l| serde_json::from_str::<Line>(l).ok()) {
-            Some(Line::Header(h)) if &h == header => {}
-            Some(Line::Header(_)) => bail!(
-                "cannot resume: {} was written for a different benchmark, mutant set or limits (run without --resume)",
-                path.display()
-            ),
-            _ => bail!("cannot resume: {} is not a journal", path.display()),
+        match lines
+            .next()
+            .and_then(|l| serde_json::from_str::<Line>(l).ok())
+        {
+            Some(Line::Header(h)) => {
+                let differences = fingerprint.differences(&h);
+                if !differences.is_empty() {
+                    return Err(usage(format!(
+                        "cannot resume {}: changed since it was written: {} (run without --resume to start over)",
+                        path.display(),
+                        differences.join("; ")
+                    )));
+                }
+            }
+            _ => {
+                return Err(usage(format!(
+                    "cannot resume: {} is not a journal of this version (run without --resume)",
+                    path.display()
+                )))
+            }
         }
         let mut rec = Recorded::default();
         for l in lines {
@@ -89,14 +126,7 @@ impl Journal {
                 _ => {}
             }
         }
-        // Rewrite the journal without any torn line, so appends start on a fresh line.
-        let j = Journal::create(path, header)?;
-        for s in rec.scopes.values() {
-            j.scope(s)?;
-        }
-        for r in rec.results.values() {
-            j.result(r)?;
-        }
+        let j = Self::write_new(path, fingerprint, &rec)?;
         Ok((j, rec))
     }
 
@@ -109,12 +139,10 @@ impl Journal {
     }
 
     fn append(&self, line: &Line) -> Result<()> {
-        let mut text = serde_json::to_string(line)?;
-        text.push('\n');
+        let text = encode(line)?;
         let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        f.write_all(text.as_bytes())
-            .context("cannot write the journal")?;
-        f.flush()?;
+        // One write per line: a crash tears at most the last line, which reading skips.
+        f.write_all(&text).context("cannot write the journal")?;
         Ok(())
     }
 }

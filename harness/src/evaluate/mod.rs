@@ -2,225 +2,37 @@
 //!
 //! Per scope: Korat generates and stores every method's inputs (counting specification
 //! coverage), the original runs on all of them (checking postconditions, counting code
-//! coverage, timing each input), then every viable mutant runs against the original in its own
-//! child processes, in parallel, each scope stopping at its first killing input.
+//! coverage, timing each input) — both held to the mutants' rules ([`prepare`]). Then a
+//! control run, the metamutant with no mutant active under the mutants' limits, must survive
+//! every scope: limits the original itself cannot meet (a zero tick budget, a tiny memory
+//! limit) stop the run before any mutant is judged. Then every viable mutant runs against the
+//! original in its own child processes, in parallel, each scope stopping at its first killing
+//! input, and the results are checked for the signs of a broken run ([`health`]).
 
+pub mod health;
 pub mod journal;
+pub mod prepare;
 pub mod report;
 pub mod results;
 pub mod runner;
 
-use std::io::Read;
 use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
+use ferastrau_worker::protocol::{Position, Reason, NO_MUTANT};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use wait_timeout::ChildExt;
 
+use crate::exit_code::{broken, usage, Interrupted};
+use crate::fingerprint::Fingerprint;
+use crate::interrupt;
+use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::worker::Worker;
-use journal::{Header, Journal, Recorded};
+use journal::{Journal, Recorded};
+pub use prepare::{render_at, Preparation, ScopeRun, Violation};
 use results::ScopeResult;
-use runner::{run_mutant, RunConfig, Timing, INTERRUPTED};
-
-/// One scope's generation and original run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ScopeRun {
-    pub scope: u32,
-    pub inputs: u64,
-    pub candidates: u64,
-    pub generation_seconds: f64,
-    pub checking_seconds: f64,
-    /// Specification probes hit while Korat generated the scope's inputs.
-    pub spec_probes: Vec<u32>,
-    /// Code probes hit while the original ran on them.
-    pub code_probes: Vec<u32>,
-    /// Postcondition violations of the original (counterexamples), at most a few kept.
-    pub violations: Vec<Violation>,
-    pub violation_count: u64,
-}
-
-/// A postcondition violation of the original.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Violation {
-    pub method: String,
-    pub input: String,
-    pub output: String,
-    pub message: String,
-}
-
-/// A worker line of `inputs` and `original`.
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum PrepLine {
-    Method {
-        inputs: u64,
-        #[serde(default)]
-        candidates: u64,
-        seconds: f64,
-    },
-    Coverage {
-        probes: Vec<u32>,
-    },
-    Violation {
-        method: String,
-        input: String,
-        output: String,
-        message: String,
-    },
-    Failure {
-        method: String,
-        index: u64,
-        input: String,
-        problem: String,
-    },
-}
-
-/// Violations kept per scope in reports (the count is always complete).
-const KEPT_VIOLATIONS: usize = 20;
-
-/// Runs a worker command to completion within `limit`, returning its JSON lines.
-fn run_lines<T: serde::de::DeserializeOwned>(
-    worker: &Worker,
-    args: &[String],
-    limit: Duration,
-    what: &str,
-) -> Result<(Vec<T>, std::process::ExitStatus)> {
-    let mut child = worker
-        .command(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("cannot start {}", worker.exe.display()))?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let status = match child.wait_timeout(limit)? {
-        Some(s) => s,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            bail!("{what} did not finish within {} s", limit.as_secs());
-        }
-    };
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_string(&mut err);
-    }
-    let out = reader.join().unwrap_or_default();
-    let mut lines = Vec::new();
-    for l in out.lines() {
-        match serde_json::from_str(l) {
-            Ok(v) => lines.push(v),
-            Err(_) => bail!(
-                "{what} failed ({status}): {}",
-                err.lines().last().unwrap_or(l)
-            ),
-        }
-    }
-    if !status.success() && status.code() != Some(ferastrau_worker::EXIT_VIOLATION) {
-        bail!(
-            "{what} failed ({status}): {}",
-            err.lines().last().unwrap_or("(no message)")
-        );
-    }
-    Ok((lines, status))
-}
-
-/// Generates and stores the inputs of `scope`, then runs and checks the original on them.
-/// Fails, naming the input, if the original panics, breaks the invariant or loops.
-pub fn prepare_scope(
-    worker: &Worker,
-    scope: u32,
-    inputs_dir: &Path,
-    coverage: bool,
-    original_limit: Duration,
-) -> Result<ScopeRun> {
-    let dir = inputs_dir.display().to_string();
-    let mut run = ScopeRun {
-        scope,
-        ..ScopeRun::default()
-    };
-    let mut args = vec![
-        "inputs".to_string(),
-        "--scope".into(),
-        scope.to_string(),
-        "--dir".into(),
-        dir.clone(),
-    ];
-    if coverage {
-        args.push("--coverage".into());
-    }
-    let (gen, _) = run_lines::<PrepLine>(
-        worker,
-        &args,
-        Duration::from_secs(24 * 3600),
-        &format!("generation of scope {scope}"),
-    )?;
-    for l in gen {
-        match l {
-            PrepLine::Method {
-                inputs,
-                candidates,
-                seconds,
-            } => {
-                run.inputs += inputs;
-                run.candidates += candidates;
-                run.generation_seconds += seconds;
-            }
-            PrepLine::Coverage { probes } => run.spec_probes = probes,
-            _ => {}
-        }
-    }
-    let args = [
-        "original".to_string(),
-        "--scope".into(),
-        scope.to_string(),
-        "--dir".into(),
-        dir,
-    ];
-    let what = format!("the original program at scope {scope}");
-    let (orig, _) = run_lines::<PrepLine>(worker, &args, original_limit, &what)?;
-    for l in orig {
-        match l {
-            PrepLine::Method { seconds, .. } => run.checking_seconds += seconds,
-            PrepLine::Coverage { probes } => run.code_probes = probes,
-            PrepLine::Violation {
-                method,
-                input,
-                output,
-                message,
-            } => {
-                run.violation_count += 1;
-                if run.violations.len() < KEPT_VIOLATIONS {
-                    run.violations.push(Violation {
-                        method,
-                        input,
-                        output,
-                        message,
-                    });
-                }
-            }
-            PrepLine::Failure {
-                method,
-                index,
-                input,
-                problem,
-            } => bail!(
-                "the original program fails at scope {scope} on {method} input #{index}, {input}: {problem}; mutants cannot be judged against it"
-            ),
-        }
-    }
-    Ok(run)
-}
+use runner::{run_mutant, RunConfig, Timing};
 
 /// Options of an evaluation run.
 #[derive(Clone, Debug)]
@@ -229,7 +41,9 @@ pub struct Options {
     pub jobs: usize,
     pub limits: ferastrau_worker::Limits,
     pub memory_limit: u64,
-    pub out_dir: PathBuf,
+    pub original_timeout: Duration,
+    /// Bytes the stored inputs of all scopes may take.
+    pub max_scratch: u64,
     pub resume: bool,
     pub progress: bool,
 }
@@ -239,55 +53,109 @@ pub struct Evaluation {
     pub scopes: Vec<ScopeRun>,
     pub results: Vec<ScopeResult>,
     pub interrupted: bool,
+    /// Why the results look like a broken run, if they do.
+    pub broken: Option<String>,
     /// The mutant phase of this session (not of resumed work).
     pub timing: Timing,
     pub mutant_phase_seconds: f64,
 }
 
-/// Runs the evaluation of `mutants` (viable mutant ids) in the metamutant `worker`.
+/// Free space kept on the scratch disk whatever `--max-scratch` says.
+const DISK_MARGIN: u64 = 512 << 20;
+
+/// The scratch bytes left for the next scope, and an estimate of what it needs from the
+/// growth of the last two scopes.
+fn check_disk(scope: u32, done: &[ScopeRun], max_scratch: u64, scratch: &Scratch) -> Result<u64> {
+    let used: u64 = done.iter().map(|s| s.bytes).sum();
+    let free = free_bytes(scratch.path())
+        .map(|f| f.saturating_sub(DISK_MARGIN))
+        .unwrap_or(u64::MAX);
+    let left = max_scratch.saturating_sub(used).min(free);
+    if let [.., a, b] = done {
+        if a.bytes > 0 && b.bytes > 0 {
+            let growth = b.bytes as f64 / a.bytes as f64;
+            let estimate = b.bytes as f64 * growth;
+            if estimate > left as f64 {
+                return Err(usage(format!(
+                    "scope {scope} would need about {:.0} MiB of scratch space for its inputs (scope {} took {:.1} MiB, growing {growth:.1}x per scope), more than the {} MiB left (--max-scratch, free disk); evaluate fewer scopes or raise --max-scratch",
+                    estimate / 1048576.0,
+                    b.scope,
+                    b.bytes as f64 / 1048576.0,
+                    left >> 20
+                )));
+            }
+        }
+    }
+    Ok(max_scratch.min(used.saturating_add(left)))
+}
+
+/// Runs the evaluation of `mutants` (viable mutant ids) in the metamutant `worker`, writing
+/// the journal into `out`.
 pub fn evaluate(
-    benchmark: &str,
+    out: &OutputDir,
+    fingerprint: &Fingerprint,
     worker: &Worker,
     methods: &[String],
     mutants: &[u32],
     opts: &Options,
 ) -> Result<Evaluation> {
-    let work = opts.out_dir.join("work");
-    let inputs_dir = work.join("inputs");
-    std::fs::create_dir_all(&inputs_dir)
-        .with_context(|| format!("cannot create {}", inputs_dir.display()))?;
-    let header = Header {
-        benchmark: benchmark.to_string(),
-        mutants: mutants.to_vec(),
-        limits: format!("{:?}", opts.limits),
-        memory_limit: opts.memory_limit,
-    };
-    let journal_path = opts.out_dir.join("journal.jsonl");
+    let journal_path = out.path.join("journal.jsonl");
     let (journal, recorded) = if opts.resume {
-        Journal::resume(&journal_path, &header)?
+        Journal::resume(&journal_path, fingerprint)?
     } else {
         (
-            Journal::create(&journal_path, &header)?,
+            Journal::create(&journal_path, fingerprint)?,
             Recorded::default(),
         )
     };
-    install_interrupt_handler();
+    let scratch = Scratch::new()?;
+    let inputs_dir = scratch.path().join("inputs");
+    let prep = Preparation {
+        inputs_dir: inputs_dir.clone(),
+        scratch_dir: scratch.path().to_path_buf(),
+        coverage: true,
+        memory_limit: Some(opts.memory_limit),
+        original_timeout: opts.original_timeout,
+        max_bytes: opts.max_scratch,
+        methods: methods.to_vec(),
+    };
 
     // Scopes: generation and the original. Inputs are regenerated when resuming (Korat is
-    // deterministic), so the files on disk always match the journal.
-    let mut scopes = Vec::new();
+    // deterministic) into this run's own scratch directory.
+    let mut scopes: Vec<ScopeRun> = Vec::new();
     for scope in opts.scopes.clone() {
-        let original_limit = Duration::from_secs(3600);
-        let mut run = prepare_scope(worker, scope, &inputs_dir, true, original_limit)?;
+        if interrupt::requested() {
+            return Err(anyhow::Error::new(Interrupted(format!(
+                "interrupted while generating; continue with --resume ({})",
+                journal_path.display()
+            ))));
+        }
+        let max_bytes = check_disk(scope, &scopes, opts.max_scratch, &scratch)?;
+        let used: u64 = scopes.iter().map(|s| s.bytes).sum();
+        let prep = Preparation {
+            max_bytes,
+            ..prep.clone()
+        };
+        let mut run = prep.scope(worker, scope, used).map_err(|e| {
+            if e.is::<Interrupted>() {
+                e.context(format!(
+                    "interrupted while generating; continue with --resume ({})",
+                    journal_path.display()
+                ))
+            } else {
+                e
+            }
+        })?;
         if let Some(old) = recorded.scopes.get(&scope) {
             if old.inputs != run.inputs {
-                bail!(
+                return Err(usage(format!(
                     "cannot resume: scope {scope} now has {} inputs, the journal {}",
-                    run.inputs,
-                    old.inputs
-                );
+                    run.inputs, old.inputs
+                )));
             }
+            let bytes = run.bytes;
             run = old.clone();
+            run.bytes = bytes;
         } else {
             journal.scope(&run)?;
         }
@@ -302,7 +170,7 @@ pub fn evaluate(
 
     let cfg = RunConfig {
         inputs_dir,
-        scratch_dir: work.join("mutants"),
+        scratch_dir: scratch.path().to_path_buf(),
         methods: methods.to_vec(),
         limits: opts.limits,
         memory_limit: opts.memory_limit,
@@ -311,7 +179,9 @@ pub fn evaluate(
             .map(|s| (s.scope, s.checking_seconds))
             .collect(),
     };
-    let last = *opts.scopes.end();
+    let (first, last) = (*opts.scopes.start(), *opts.scopes.end());
+    control_run(worker, first..=last, &cfg)?;
+
     let todo: Vec<(u32, u32)> = mutants
         .iter()
         .filter_map(|&m| {
@@ -330,22 +200,41 @@ pub fn evaluate(
         .num_threads(opts.jobs.max(1))
         .build()
         .context("cannot start the thread pool")?;
+    let failed = AtomicBool::new(false);
     let phase = std::time::Instant::now();
     let fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = pool.install(|| {
         todo.par_iter()
             .map(|&(m, first)| {
-                if INTERRUPTED.load(Ordering::Relaxed) {
+                if interrupt::requested() || failed.load(Ordering::Relaxed) {
                     return Ok((Vec::new(), Timing::default()));
                 }
-                let (mut rs, timing) = run_mutant(worker, m, first..=last, &cfg)?;
-                for r in &mut rs {
-                    if r.input.is_none() {
-                        r.input = render_input(worker, &cfg, r);
+                let ran = run_mutant(worker, m, first..=last, &cfg).and_then(|(mut rs, timing)| {
+                    for r in &mut rs {
+                        if r.input.is_none() {
+                            if let (Some(method), Some(index)) = (&r.method, r.index) {
+                                let method = cfg.methods.iter().position(|x| x == method);
+                                r.input = method.map(|method| {
+                                    render_at(
+                                        worker,
+                                        &cfg.inputs_dir,
+                                        Position {
+                                            scope: r.scope,
+                                            method,
+                                            index,
+                                        },
+                                    )
+                                });
+                            }
+                        }
+                        journal.result(r)?;
                     }
-                    journal.result(r)?;
+                    Ok((rs, timing))
+                });
+                if ran.is_err() {
+                    failed.store(true, Ordering::Relaxed);
                 }
                 bar.inc(1);
-                Ok((rs, timing))
+                ran
             })
             .collect()
     });
@@ -359,38 +248,49 @@ pub fn evaluate(
         timing.add(&t);
     }
     results.sort_by_key(|r| (r.mutant, r.scope));
+    let interrupted = interrupt::requested();
+    let broken = if interrupted {
+        None
+    } else {
+        health::verdict(&scopes, &results, mutants.len())
+    };
     Ok(Evaluation {
         scopes,
         results,
-        interrupted: INTERRUPTED.load(Ordering::Relaxed),
+        interrupted,
+        broken,
         timing,
         mutant_phase_seconds,
     })
 }
 
-/// The readable form of a killing input named only by its position (a crash).
-fn render_input(worker: &Worker, cfg: &RunConfig, r: &ScopeResult) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Rendered {
-        input: String,
+/// The metamutant with no mutant active, under the mutants' limits, on every scope: it runs
+/// the original against itself and must survive. If it does not, the limits are ones the
+/// original cannot meet, and every mutant would be "killed" by them.
+fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) -> Result<()> {
+    let (results, _) = run_mutant(worker, NO_MUTANT, scopes, cfg)?;
+    if interrupt::requested() {
+        return Ok(());
     }
-    let method = cfg
-        .methods
-        .iter()
-        .position(|m| Some(m) == r.method.as_ref())?;
-    let args = [
-        "render".to_string(),
-        "--scope".into(),
-        r.scope.to_string(),
-        "--method".into(),
-        method.to_string(),
-        "--index".into(),
-        r.index?.to_string(),
-        "--dir".into(),
-        cfg.inputs_dir.display().to_string(),
-    ];
-    let lines: Vec<Rendered> = worker.lines(&args).ok()?;
-    lines.into_iter().next().map(|l| l.input)
+    if let Some(r) = results.iter().find(|r| r.killed()) {
+        let reason = r.reason.map_or("?", |x| x.as_str());
+        let hint = match r.reason {
+            Some(Reason::Timeout) => {
+                "raise --tick-factor/--tick-floor or --timeout-factor/--timeout-floor"
+            }
+            Some(Reason::Memory | Reason::Crash) => "raise --memory-limit",
+            _ => "the metamutant with no mutant active differs from the original: a mutator bug",
+        };
+        return Err(broken(format!(
+            "the limits are ones the original itself cannot meet: with no mutant active, scope {} ends by {reason}{} on {} input #{} ({}); {hint}",
+            r.scope,
+            r.limit.map(|l| format!(" ({l:?} limit)").to_lowercase()).unwrap_or_default(),
+            r.method.as_deref().unwrap_or("?"),
+            r.index.map_or("?".into(), |i| i.to_string()),
+            r.detail.as_deref().unwrap_or("")
+        )));
+    }
+    Ok(())
 }
 
 fn progress_bar(show: bool, total: u64, done: u64) -> indicatif::ProgressBar {
@@ -406,16 +306,4 @@ fn progress_bar(show: bool, total: u64, done: u64) -> indicatif::ProgressBar {
     );
     bar.set_position(done);
     bar
-}
-
-/// Ctrl-C stops the run cleanly: running children are killed, the journal stays consistent.
-fn install_interrupt_handler() {
-    extern "C" fn on_sigint(_: libc::c_int) {
-        INTERRUPTED.store(true, Ordering::Relaxed);
-    }
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, on_sigint as *const () as libc::sighandler_t);
-    }
 }

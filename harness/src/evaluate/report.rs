@@ -8,7 +8,9 @@ use anyhow::{Context, Result};
 use ferastrau_mutator::Probe;
 use serde::Serialize;
 
-use super::results::{ScopeResult, REASONS};
+use ferastrau_worker::protocol::Reason;
+
+use super::results::ScopeResult;
 use super::ScopeRun;
 
 /// One row of the evaluation (a scope).
@@ -69,9 +71,9 @@ pub fn rows(
             let spec: BTreeSet<u32> = s.spec_probes.iter().copied().collect();
             let code: BTreeSet<u32> = s.code_probes.iter().copied().collect();
             let here: Vec<&ScopeResult> = results.iter().filter(|r| r.scope == s.scope).collect();
-            let by = |reason: &str| {
+            let by = |reason: Reason| {
                 here.iter()
-                    .filter(|r| r.killed() && r.reason.as_deref() == Some(reason))
+                    .filter(|r| r.killed() && r.reason == Some(reason))
                     .count()
             };
             let killed = here.iter().filter(|r| r.killed()).count();
@@ -92,11 +94,11 @@ pub fn rows(
                 } else {
                     round2(100.0 * killed as f64 / mutants as f64)
                 },
-                killed_invariant: by("invariant"),
-                killed_output: by("output"),
-                killed_timeout: by("timeout"),
-                killed_memory: by("memory"),
-                killed_crash: by("crash"),
+                killed_invariant: by(Reason::Invariant),
+                killed_output: by(Reason::Output),
+                killed_timeout: by(Reason::Timeout),
+                killed_memory: by(Reason::Memory),
+                killed_crash: by(Reason::Crash),
                 violations: s.violation_count,
                 uncovered: probes
                     .iter()
@@ -123,7 +125,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
         "killed %"
     );
     for r in rows {
-        let reasons: Vec<String> = REASONS
+        let reasons: Vec<String> = Reason::ALL
             .iter()
             .zip([
                 r.killed_invariant,
@@ -154,6 +156,23 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
     t
 }
 
+/// The report files [`write`] produces, in an output directory.
+pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json"];
+
+/// Removes the reports of an earlier run from `dir`, so that a run that fails leaves no
+/// report behind that could be read as its own.
+pub fn clear(dir: &Path) -> Result<()> {
+    for f in FILES {
+        match std::fs::remove_file(dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Writes `evaluation.json`, `evaluation.csv` and `mutants.json` into `dir`.
 pub fn write(
     dir: &Path,
@@ -161,6 +180,7 @@ pub fn write(
     rows: &[Row],
     mutants: &[serde_json::Value],
     results: &[ScopeResult],
+    broken: Option<&str>,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let scopes: Vec<serde_json::Value> = rows
@@ -175,7 +195,11 @@ pub fn write(
             v
         })
         .collect();
-    let doc = serde_json::json!({ "benchmark": benchmark, "scopes": scopes });
+    let mut doc = serde_json::json!({ "benchmark": benchmark, "scopes": scopes });
+    if let Some(why) = broken {
+        // A broken run's figures stay inspectable, marked so that nothing reads them as a pass.
+        doc["broken"] = serde_json::json!(why);
+    }
     write_file(
         &dir.join("evaluation.json"),
         &serde_json::to_string_pretty(&doc)?,

@@ -1,40 +1,38 @@
 //! The worker's side of `ferastrau evaluate`: generating and storing a scope's inputs, running
 //! the original on them (checking, coverage, timing), and running one mutant against the
 //! original on them, scope by scope, stopping each scope at its first killing input.
+//!
+//! Everything goes to the harness as [`Message`]s on the protocol channel.
 
+use std::fs::File;
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::os::fd::AsFd;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use serde_json::json;
-
+use crate::channel::send;
 use crate::cursor;
 use crate::exec::{execute, Outcome, Watchdog};
+use crate::protocol::{Fault, Kill, Limit, Limits, Message, Position, Reason};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::Benchmark;
 
-fn emit(out: &mut impl Write, v: &impl Serialize) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *out, v)?;
-    out.write_all(b"\n")?;
-    out.flush()
-}
-
 /// `inputs`: Korat for every method at `scope`, storing the valid inputs under `dir`; with
 /// `coverage`, counts the specification probes the preconditions hit during the search.
+/// Returns `false` (after a [`Message::DiskLimit`]) if the inputs need more than `max_bytes`.
 pub fn inputs<B: Benchmark>(
     bench: &B,
     scope: u32,
     dir: &Path,
     coverage: bool,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
+    max_bytes: u64,
+) -> std::io::Result<bool> {
     ferastrau_probes::take_coverage();
+    let mut budget = max_bytes;
     for (m, &name) in bench.methods().iter().enumerate() {
         let (fin, fields) = bench.finitize(m, scope);
-        let mut w = StateWriter::create(&inputs_path(dir, scope, m), &fin)?;
+        let mut w = StateWriter::create(&inputs_path(dir, scope, m), &fin, budget)?;
         let mut err = Ok(());
         ferastrau_probes::set_coverage(coverage);
         let stats = korat::search(
@@ -49,153 +47,221 @@ pub fn inputs<B: Benchmark>(
             },
         );
         ferastrau_probes::set_coverage(false);
+        if w.over_budget() {
+            send(&Message::DiskLimit { scope, max_bytes })?;
+            return Ok(false);
+        }
         err?;
-        w.finish()?;
-        emit(
-            out,
-            &json!({"kind": "method", "method": name, "scope": scope, "inputs": stats.valid,
-                    "candidates": stats.explored, "seconds": stats.seconds}),
-        )?;
+        let bytes = w.finish()?;
+        budget = budget.saturating_sub(bytes);
+        send(&Message::Method {
+            method: name.to_string(),
+            scope,
+            inputs: stats.valid,
+            candidates: stats.explored,
+            seconds: stats.seconds,
+            state_space_log2: fin.state_space_log2(),
+            bytes,
+        })?;
     }
-    emit(
-        out,
-        &json!({"kind": "coverage", "probes": ferastrau_probes::take_coverage()}),
-    )
+    send(&Message::Coverage {
+        probes: ferastrau_probes::take_coverage(),
+    })?;
+    Ok(true)
+}
+
+/// Reports the watchdog's timeout at the cursor's position and ends the process at once
+/// (without destructors or flushing: the main thread is stuck in the code under test).
+fn clock_timeout(limit: Duration) {
+    let position = Position {
+        scope: cursor::get(cursor::SCOPE),
+        method: cursor::get(cursor::METHOD) as usize,
+        index: u64::from(cursor::get(cursor::INDEX)),
+    };
+    let _ = send(&Message::ClockTimeout { position, limit });
+    // SAFETY: ends the process immediately; nothing after this runs.
+    unsafe { libc::_exit(0) }
+}
+
+/// The bytes written so far to this process's stdout, when it is a regular file (the harness
+/// gives the original one): the original must not print.
+struct StdoutWatch(Option<File>);
+
+impl StdoutWatch {
+    fn new() -> StdoutWatch {
+        let f = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .map(File::from)
+            .filter(|f| f.metadata().map(|m| m.is_file()).unwrap_or(false));
+        StdoutWatch(f)
+    }
+
+    fn len(&self) -> u64 {
+        let _ = std::io::stdout().flush();
+        self.0
+            .as_ref()
+            .and_then(|f| f.metadata().ok())
+            .map_or(0, |m| m.len())
+    }
+}
+
+/// What went wrong with the original on one input, if anything.
+fn original_fault<B: Benchmark>(outcome: &Outcome<B>) -> Option<(Fault, String)> {
+    match outcome {
+        Outcome::Normal(..) => None,
+        Outcome::Broken(_) => Some((Fault::BrokenState, outcome.render())),
+        Outcome::Panicked(_) => Some((Fault::Panicked, outcome.render())),
+        Outcome::OverBudget => Some((Fault::Timeout, outcome.render())),
+    }
 }
 
 /// `original`: runs the original on every stored input at `scope`, checking the invariant
-/// and the postcondition, recording each input's time and the code probes hit. A crash, a
-/// panic or a broken post-state of the original is a `failure` line (the run cannot go on);
-/// a postcondition violation is a `violation` line (a bug in the benchmark: a counterexample).
+/// and the postcondition, recording each input's time and the code probes hit. A panic, a
+/// broken post-state or output on stdout is a `failure` (the run cannot go on); a
+/// postcondition violation is a `violation` (a counterexample). Each call runs under the clock
+/// limit `clock`; the position is kept in the cursor file for the harness, should the process
+/// die. Returns `false` after a failure.
 pub fn original<B: Benchmark>(
     bench: &B,
     scope: u32,
     dir: &Path,
-    out: &mut impl Write,
+    clock: Duration,
+    cursor_file: &Path,
 ) -> std::io::Result<bool> {
+    cursor::open(cursor_file)?;
+    cursor::set(cursor::SCOPE, scope);
+    let watchdog = Watchdog::start(clock_timeout);
+    let stdout = StdoutWatch::new();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     ferastrau_probes::take_coverage();
-    let mut clean = true;
     for (m, &name) in bench.methods().iter().enumerate() {
+        cursor::set(cursor::METHOD, m as u32);
         let (fin, fields) = bench.finitize(m, scope);
-        let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
+        let path = inputs_path(dir, scope, m);
+        let printed_before = stdout.len();
+        let mut reader = StateReader::open(&path)?;
         let mut times = Vec::new();
         let started = Instant::now();
-        let mut violations = 0u64;
         while let Some(state) = reader.next_state()? {
             let index = times.len() as u64;
+            cursor::set(cursor::INDEX, index as u32);
+            // Armed over all of the benchmark's code on this input (decoding, the call,
+            // judging, rendering): a loop anywhere in it names the input.
+            watchdog.arm(clock);
             let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
             let mut post = pre.clone();
             let t = Instant::now();
             let (outcome, _) = execute(bench, m, &mut post, u64::MAX, true);
             times.push(t.elapsed().as_nanos() as u64);
-            let problem = match &outcome {
-                Outcome::Normal(ret, _) => match bench.postcondition(m, &pre, &post, ret) {
-                    Ok(()) => None,
-                    Err(msg) => {
-                        violations += 1;
-                        emit(
-                            out,
-                            &json!({"kind": "violation", "method": name, "index": index,
-                                    "input": bench.render(m, &pre),
-                                    "output": outcome.render(), "message": msg}),
-                        )?;
-                        clean = false;
-                        None
-                    }
-                },
-                other => Some(other.render()),
-            };
-            if let Some(problem) = problem {
-                emit(
-                    out,
-                    &json!({"kind": "failure", "method": name, "index": index,
-                            "input": bench.render(m, &pre), "problem": problem}),
-                )?;
+            if let Some((fault, detail)) = original_fault(&outcome) {
+                send(&Message::Failure {
+                    method: name.to_string(),
+                    index,
+                    input: bench.render(m, &pre),
+                    fault,
+                    detail,
+                })?;
                 return Ok(false);
             }
+            if let Outcome::Normal(ret, _) = &outcome {
+                if let Err(message) = bench.postcondition(m, &pre, &post, ret) {
+                    send(&Message::Violation {
+                        method: name.to_string(),
+                        index,
+                        input: bench.render(m, &pre),
+                        output: outcome.render(),
+                        message,
+                    })?;
+                }
+            }
+            watchdog.disarm();
+        }
+        if stdout.len() != printed_before {
+            // Checked per method, not per call (a metadata call per input would cost more
+            // than many calls); the culprit is found by running the method's inputs again.
+            ferastrau_probes::set_coverage(false);
+            return find_printer(bench, m, scope, &path, &stdout).map(|()| false);
         }
         crate::store::write_times(&times_path(dir, scope, m), &times)?;
-        emit(
-            out,
-            &json!({"kind": "method", "method": name, "scope": scope, "inputs": times.len(),
-                    "seconds": started.elapsed().as_secs_f64(), "violations": violations}),
-        )?;
+        send(&Message::Method {
+            method: name.to_string(),
+            scope,
+            inputs: times.len() as u64,
+            candidates: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            state_space_log2: 0.0,
+            bytes: 0,
+        })?;
     }
-    emit(
-        out,
-        &json!({"kind": "coverage", "probes": ferastrau_probes::take_coverage()}),
-    )?;
-    Ok(clean)
+    send(&Message::Coverage {
+        probes: ferastrau_probes::take_coverage(),
+    })?;
+    Ok(true)
 }
 
-/// How a mutant's time is limited on each input.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Tick budget: `tick_factor` × the original's ticks on the input + `tick_floor`.
-    pub tick_factor: u64,
-    pub tick_floor: u64,
-    /// Clock limit: `timeout_factor` × the original's time on the input + `timeout_floor`.
-    pub timeout_factor: f64,
-    pub timeout_floor: Duration,
-}
-
-static RESULTS: OnceLock<PathBuf> = OnceLock::new();
-
-/// Appends one result line to the results file (opened per line: lines must survive the
-/// process ending at any moment, and there is at most one line per scope).
-fn record(v: &serde_json::Value) {
-    let path = RESULTS
-        .get()
-        .expect("results file set before running mutants");
-    let line = format!("{v}\n");
-    let ok = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(line.as_bytes()));
-    if let Err(e) = ok {
-        eprintln!("worker: cannot write {}: {e}", path.display());
-        std::process::exit(3);
+/// Runs `method`'s inputs again, one by one, until the one that writes to stdout, and
+/// reports it (the code under test is deterministic).
+fn find_printer<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    scope: u32,
+    path: &Path,
+    stdout: &StdoutWatch,
+) -> std::io::Result<()> {
+    let (fin, fields) = bench.finitize(m, scope);
+    let mut reader = StateReader::open(path)?;
+    let mut index = 0u64;
+    while let Some(state) = reader.next_state()? {
+        let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+        let before = stdout.len();
+        execute(bench, m, &mut pre.clone(), u64::MAX, false);
+        if stdout.len() != before {
+            return send(&Message::Failure {
+                method: bench.methods()[m].to_string(),
+                index,
+                input: bench.render(m, &pre),
+                fault: Fault::Printed,
+                detail: format!(
+                    "wrote {} byte(s) to stdout, which the comparison of outputs cannot see",
+                    stdout.len() - before
+                ),
+            });
+        }
+        index += 1;
     }
-}
-
-/// Called by the watchdog when an input runs past its clock limit.
-fn clock_timeout() {
-    record(
-        &json!({"scope": cursor::get(cursor::SCOPE), "status": "killed",
-                   "reason": "timeout", "limit": "clock",
-                   "method": cursor::get(cursor::METHOD), "index": cursor::get(cursor::INDEX)}),
-    );
-    // SAFETY: ends the process at once, without running destructors or flushing buffers that
-    // the (hung) main thread may hold.
-    unsafe { libc::_exit(0) }
+    send(&Message::Error {
+        message: format!(
+            "method {} wrote to stdout at scope {scope}, but not when its inputs ran again one by one",
+            bench.methods()[m]
+        ),
+    })
 }
 
 /// `mutant`: runs `mutant` against the original on every stored input of each scope in
-/// `scopes`, writing one line per scope to `results`: `killed` (with the reason and the first
-/// killing input) or `survived`.
+/// `scopes`, sending one [`Message::Scope`] per scope: killed (with the reason and the first
+/// killing input) or survived.
 pub fn mutant<B: Benchmark>(
     bench: &B,
     mutant: u32,
     scopes: std::ops::RangeInclusive<u32>,
     dir: &Path,
-    results: &Path,
+    cursor_file: &Path,
     limits: Limits,
 ) -> std::io::Result<()> {
-    RESULTS
-        .set(results.to_path_buf())
-        .expect("one mutant per process");
+    cursor::open(cursor_file)?;
     let watchdog = Watchdog::start(clock_timeout);
     for scope in scopes {
         cursor::set(cursor::SCOPE, scope);
         let started = Instant::now();
         let (kill, executions) = run_scope(bench, mutant, scope, dir, limits, &watchdog)?;
-        let mut line = kill.unwrap_or_else(|| json!({"scope": scope, "status": "survived"}));
-        // Executions are mutant runs (each preceded by the original's run on the same input).
-        line["executions"] = json!(executions);
-        line["seconds"] = json!(started.elapsed().as_secs_f64());
-        record(&line);
+        send(&Message::Scope {
+            scope,
+            kill,
+            executions,
+            seconds: started.elapsed().as_secs_f64(),
+        })?;
     }
     Ok(())
 }
@@ -207,24 +273,25 @@ fn run_scope<B: Benchmark>(
     dir: &Path,
     limits: Limits,
     watchdog: &Watchdog,
-) -> std::io::Result<(Option<serde_json::Value>, u64)> {
+) -> std::io::Result<(Option<Kill>, u64)> {
     let mut executions = 0;
     for m in 0..bench.methods().len() {
         cursor::set(cursor::METHOD, m as u32);
         let (fin, fields) = bench.finitize(m, scope);
         let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
         let mut times = TimesReader::open(&times_path(dir, scope, m))?;
-        let mut index = 0u32;
+        let mut index = 0u64;
         while let Some(state) = reader.next_state()? {
-            cursor::set(cursor::INDEX, index);
+            cursor::set(cursor::INDEX, index as u32);
             let original_nanos = times.next_time()?;
             let mut input = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
             let pre = input.clone();
             ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
             let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
             ferastrau_probes::set_active(mutant);
-            let clock = Duration::from_nanos(original_nanos).mul_f64(limits.timeout_factor)
-                + limits.timeout_floor;
+            let clock = Duration::from_nanos(original_nanos)
+                .mul_f64(limits.timeout_factor)
+                .saturating_add(limits.timeout_floor);
             let budget = ticks
                 .saturating_mul(limits.tick_factor)
                 .saturating_add(limits.tick_floor);
@@ -234,20 +301,31 @@ fn run_scope<B: Benchmark>(
             ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
             executions += 1;
             let reason = match &got {
-                Outcome::OverBudget => Some("timeout"),
-                Outcome::Broken => Some("invariant"),
-                g if !g.same_as(&expected) => Some("output"),
+                Outcome::OverBudget => Some(Reason::Timeout),
+                Outcome::Broken(_) => Some(Reason::Invariant),
+                g if !g.same_as(&expected) => Some(Reason::Output),
                 _ => None,
             };
             if let Some(reason) = reason {
-                let mut kill = json!({"scope": scope, "status": "killed", "reason": reason,
-                    "method": m, "index": index, "input": bench.render(m, &pre),
-                    "detail": format!("original {}; mutant {}", expected.render(), got.render())});
-                if reason == "timeout" {
-                    kill["limit"] = json!("ticks");
-                    kill["detail"] =
-                        json!(format!("over {budget} ticks (the original used {ticks})"));
-                }
+                let (limit, detail) = if reason == Reason::Timeout {
+                    (
+                        Some(Limit::Ticks),
+                        format!("over {budget} ticks (the original used {ticks})"),
+                    )
+                } else {
+                    (
+                        None,
+                        format!("original {}; mutant {}", expected.render(), got.render()),
+                    )
+                };
+                let kill = Kill {
+                    reason,
+                    limit,
+                    method: m,
+                    index,
+                    input: Some(bench.render(m, &pre)),
+                    detail,
+                };
                 return Ok((Some(kill), executions));
             }
             index += 1;
@@ -257,15 +335,9 @@ fn run_scope<B: Benchmark>(
 }
 
 /// `replay`: runs the current build (no mutant active, coverage off) on every stored input
-/// of `scope`, `repeat` times, and prints the best time: the cost of a build's guards and
+/// of `scope`, `repeat` times, and reports the best time: the cost of a build's guards and
 /// probes, compared between the untouched crate and its metamutant on the same inputs.
-pub fn replay<B: Benchmark>(
-    bench: &B,
-    scope: u32,
-    dir: &Path,
-    repeat: u32,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
+pub fn replay<B: Benchmark>(bench: &B, scope: u32, dir: &Path, repeat: u32) -> std::io::Result<()> {
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     let mut best = f64::INFINITY;
     let mut executions = 0u64;
@@ -284,26 +356,33 @@ pub fn replay<B: Benchmark>(
         }
         best = best.min(started.elapsed().as_secs_f64());
     }
-    emit(out, &json!({"executions": executions, "seconds": best}))
+    send(&Message::Replay {
+        executions,
+        seconds: best,
+    })
 }
 
-/// `render`: the readable form of one stored input (for kills reported from outside the
-/// process, such as crashes).
+/// `render`: the readable form of one stored input (for kills and failures reported from
+/// outside the process, such as crashes).
 pub fn render<B: Benchmark>(
     bench: &B,
     scope: u32,
     method: usize,
     index: u64,
     dir: &Path,
-    out: &mut impl Write,
 ) -> std::io::Result<()> {
+    if method >= bench.methods().len() {
+        return Err(std::io::Error::other(format!("no method {method}")));
+    }
     let (fin, fields) = bench.finitize(method, scope);
     let mut reader = StateReader::open(&inputs_path(dir, scope, method))?;
     let mut i = 0;
     while let Some(state) = reader.next_state()? {
         if i == index {
             let input = bench.decode(method, &fields, &mut korat::Candidate::new(&fin, state));
-            return emit(out, &json!({"input": bench.render(method, &input)}));
+            return send(&Message::Rendered {
+                input: bench.render(method, &input),
+            });
         }
         i += 1;
     }

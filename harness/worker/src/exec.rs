@@ -1,22 +1,23 @@
 //! Running one call of a target method, judged the way the runner compares mutants: a panic is
 //! an output, a broken post-state is its own outcome, and a run past its tick budget stops.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use ferastrau_probes::BudgetExceeded;
 
+use crate::panics;
 use crate::Benchmark;
 
 /// What one call did.
 pub enum Outcome<B: Benchmark> {
     /// Returned normally with a post-state that satisfies the invariant.
     Normal(B::Ret, B::Abs),
-    /// Returned (or panicked while checking) with a post-state that violates the invariant.
-    Broken,
-    /// Panicked; the message.
+    /// Returned with a post-state that violates the invariant; `Some` with the panic if the
+    /// invariant or the abstraction panicked on it.
+    Broken(Option<String>),
+    /// Panicked, with this message. (Not its location: in the metamutant it is a line of
+    /// generated code, which would also make a mutant's output differ from a plain crate's.)
     Panicked(String),
     /// Ran past its tick budget (the deterministic time limit).
     OverBudget,
@@ -37,7 +38,8 @@ impl<B: Benchmark> Outcome<B> {
     pub fn render(&self) -> String {
         match self {
             Outcome::Normal(r, a) => format!("returned {r:?}, state {a:?}"),
-            Outcome::Broken => "post-state violates the invariant".into(),
+            Outcome::Broken(None) => "post-state violates the invariant".into(),
+            Outcome::Broken(Some(p)) => format!("the invariant panicked on the post-state: {p}"),
             Outcome::Panicked(m) => format!("panicked: {m}"),
             Outcome::OverBudget => "timeout".into(),
         }
@@ -54,72 +56,67 @@ pub fn execute<B: Benchmark>(
     budget: u64,
     cover: bool,
 ) -> (Outcome<B>, u64) {
-    quiet_panics();
     ferastrau_probes::start_run(budget);
     ferastrau_probes::set_coverage(cover);
-    let ran = catch_unwind(AssertUnwindSafe(|| bench.run(method, input)));
+    let ran = panics::expected(|| bench.run(method, input));
     ferastrau_probes::set_coverage(false);
     let ticks = ferastrau_probes::ticks();
     ferastrau_probes::start_run(u64::MAX);
     let outcome = match ran {
-        Err(p) if p.is::<BudgetExceeded>() => Outcome::OverBudget,
-        Err(p) => Outcome::Panicked(panic_message(&*p)),
+        Err((p, _)) if p.is::<BudgetExceeded>() => Outcome::OverBudget,
+        Err((p, _)) => Outcome::Panicked(panics::payload_text(&*p)),
         Ok(ret) => {
-            let judged = catch_unwind(AssertUnwindSafe(|| {
-                bench.invariant(input).then(|| bench.abstraction(input))
-            }));
+            let judged =
+                panics::expected(|| bench.invariant(input).then(|| bench.abstraction(input)));
             match judged {
                 Ok(Some(abs)) => Outcome::Normal(ret, abs),
-                _ => Outcome::Broken,
+                Ok(None) => Outcome::Broken(None),
+                Err((p, _)) => Outcome::Broken(Some(panics::payload_text(&*p))),
             }
         }
     };
     (outcome, ticks)
 }
 
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "non-string panic payload".into()
-    }
-}
-
-/// Panics are expected outcomes here; the default hook would print each one.
-fn quiet_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| std::panic::set_hook(Box::new(|_| {})));
-}
-
 /// A wall-clock limit per call, enforced by a watchdog thread: when a call runs past its
 /// deadline the watchdog calls `on_timeout` (which should end the process). This catches
-/// loops the tick budget cannot see (code without probes, e.g. a plain single-mutant crate).
+/// loops the tick budget cannot see (code without probes, e.g. a plain single-mutant crate,
+/// or the original, which runs without a budget).
 pub struct Watchdog {
     started: Instant,
     /// Nanoseconds since `started` after which the current call is over time; 0 = none.
     deadline: &'static AtomicU64,
+    /// The limit armed last, for the timeout's report.
+    limit: &'static AtomicU64,
 }
 
 impl Watchdog {
-    pub fn start(on_timeout: fn()) -> Watchdog {
+    /// Starts the watchdog thread; `on_timeout` gets the limit that was exceeded.
+    pub fn start(on_timeout: fn(Duration)) -> Watchdog {
         let deadline: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let limit: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
         let started = Instant::now();
         std::thread::spawn(move || loop {
             std::thread::sleep(Duration::from_millis(5));
             let d = deadline.load(Relaxed);
             if d != 0 && started.elapsed().as_nanos() as u64 > d {
-                on_timeout();
+                on_timeout(Duration::from_nanos(limit.load(Relaxed)));
             }
         });
-        Watchdog { started, deadline }
+        Watchdog {
+            started,
+            deadline,
+            limit,
+        }
     }
 
     /// Arms the limit for the next call.
     pub fn arm(&self, limit: Duration) {
         let now = self.started.elapsed().as_nanos() as u64;
-        self.deadline.store(now + limit.as_nanos() as u64, Relaxed);
+        let nanos = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
+        self.limit.store(nanos, Relaxed);
+        self.deadline
+            .store(now.saturating_add(nanos).max(1), Relaxed);
     }
 
     /// Disarms it after the call.

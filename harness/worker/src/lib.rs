@@ -6,22 +6,23 @@
 //! `ferastrau_main`, then talks to that process through the commands of [`worker_main`].
 
 mod benchmark;
+pub mod channel;
 pub mod cursor;
 mod evaluate;
 pub mod exec;
 mod generate;
 mod outputs;
+pub mod panics;
+pub mod protocol;
 pub mod store;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
 pub mod testing;
 
 pub use benchmark::Benchmark;
-pub use evaluate::Limits;
 pub use korat;
+pub use protocol::Limits;
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::time::Duration;
+use protocol::{Message, Request};
 
 /// Defines `pub fn ferastrau_main()` for the worker crate to call.
 #[macro_export]
@@ -34,151 +35,90 @@ macro_rules! export {
     };
 }
 
-/// Usage of the worker process; the harness is its only intended caller.
-const USAGE: &str = "usage: worker describe
-  | generate --scope N [--print K] [--no-pruning] [--no-isomorphism-breaking]
-  | outputs --scope N --mutant M [--clock-ms T]
-  | inputs --scope N --dir D [--coverage]
-  | original --scope N --dir D
-  | mutant --mutant M --from A --to B --dir D --results F --cursor F
-      --tick-factor K --tick-floor T --timeout-factor X --timeout-floor-ms T
-  | render --scope N --method M --index I --dir D
-  | replay --scope N --dir D [--repeat R]";
+/// Exit status of a worker that could not carry out its request (after [`Message::Error`]).
+pub const EXIT_ERROR: i32 = 2;
+/// Exit status of a worker that stopped early on purpose (after a [`Message::Failure`] or a
+/// [`Message::DiskLimit`]): the harness reads why from the channel, never from the status.
+pub const EXIT_STOPPED: i32 = 3;
 
-/// Exit status of `original` when the original violates a postcondition.
-pub const EXIT_VIOLATION: i32 = 4;
-
-/// The worker process's `main`: reads a command from the arguments, writes JSON lines to
-/// stdout, exits non-zero with a one-line message on stderr for a bad command.
+/// The worker process's `main`: reads one [`Request`] (JSON) from its first argument, sends
+/// [`Message`]s on the protocol channel, and ends them with [`Message::Done`] when the request
+/// completed.
 pub fn worker_main<B: Benchmark>(bench: B) {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match dispatch(&bench, &args) {
-        Ok(0) => {}
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
-            eprintln!("worker: {e}");
-            std::process::exit(2);
-        }
+    panics::install();
+    if let Err(e) = channel::open() {
+        eprintln!("worker: {e}");
+        std::process::exit(EXIT_ERROR);
     }
-}
-
-fn dispatch<B: Benchmark>(bench: &B, args: &[String]) -> Result<i32, String> {
-    // Not locked for the whole command: a watchdog thread may need to print.
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    let flags = Flags(args.get(1..).unwrap_or(&[]));
-    let io = |e: std::io::Error| e.to_string();
-    let scope = || -> Result<u32, String> {
-        Ok(flags
-            .number("--scope")?
-            .ok_or("this command needs --scope")? as u32)
+    let request = std::env::args()
+        .nth(1)
+        .ok_or_else(|| "usage: worker REQUEST (JSON; see ferastrau_worker::protocol)".to_string())
+        .and_then(|a| serde_json::from_str::<Request>(&a).map_err(|e| format!("bad request: {e}")));
+    let outcome = request.and_then(|r| dispatch(&bench, r).map_err(|e| e.to_string()));
+    let code = match outcome {
+        Ok(true) => match channel::send(&Message::Done) {
+            Ok(()) => 0,
+            Err(_) => EXIT_ERROR,
+        },
+        Ok(false) => EXIT_STOPPED,
+        Err(message) => {
+            let _ = channel::send(&Message::Error { message });
+            EXIT_ERROR
+        }
     };
-    match args.first().map(String::as_str) {
-        Some("describe") => {
-            let d = serde_json::json!({ "methods": bench.methods() });
-            writeln!(out, "{d}").map_err(io)?;
-        }
-        Some("generate") => {
-            let opts = korat::Options {
-                pruning: !flags.has("--no-pruning"),
-                isomorphism_breaking: !flags.has("--no-isomorphism-breaking"),
-            };
-            let print = flags.number("--print")?.unwrap_or(0);
-            generate::generate(bench, scope()?, print as usize, opts, &mut out).map_err(io)?;
-        }
-        Some("outputs") => {
-            let mutant = flags.number("--mutant")?.unwrap_or(0);
-            let clock = Duration::from_millis(flags.number("--clock-ms")?.unwrap_or(2000));
-            outputs::outputs(bench, scope()?, mutant as u32, clock, &mut out).map_err(io)?;
-        }
-        Some("inputs") => {
-            let dir = flags.path("--dir")?;
-            evaluate::inputs(bench, scope()?, &dir, flags.has("--coverage"), &mut out)
-                .map_err(io)?;
-        }
-        Some("original") => {
-            let dir = flags.path("--dir")?;
-            if !evaluate::original(bench, scope()?, &dir, &mut out).map_err(io)? {
-                out.flush().map_err(io)?;
-                return Ok(EXIT_VIOLATION);
-            }
-        }
-        Some("mutant") => {
-            let need = |name: &str| -> Result<u64, String> {
-                flags.number(name)?.ok_or(format!("mutant needs {name}"))
-            };
-            let limits = Limits {
-                tick_factor: need("--tick-factor")?,
-                tick_floor: need("--tick-floor")?,
-                timeout_factor: need("--timeout-factor")? as f64,
-                timeout_floor: Duration::from_millis(need("--timeout-floor-ms")?),
-            };
-            cursor::open(&flags.path("--cursor")?).map_err(io)?;
-            let scopes = need("--from")? as u32..=need("--to")? as u32;
-            evaluate::mutant(
-                bench,
-                need("--mutant")? as u32,
-                scopes,
-                &flags.path("--dir")?,
-                &flags.path("--results")?,
-                limits,
-            )
-            .map_err(io)?;
-        }
-        Some("replay") => {
-            let repeat = flags.number("--repeat")?.unwrap_or(5) as u32;
-            evaluate::replay(bench, scope()?, &flags.path("--dir")?, repeat, &mut out)
-                .map_err(io)?;
-        }
-        Some("render") => {
-            let method = flags.number("--method")?.ok_or("render needs --method")?;
-            let index = flags.number("--index")?.ok_or("render needs --index")?;
-            evaluate::render(
-                bench,
-                scope()?,
-                method as usize,
-                index,
-                &flags.path("--dir")?,
-                &mut out,
-            )
-            .map_err(io)?;
-        }
-        _ => return Err(USAGE.to_string()),
-    }
-    out.flush().map_err(io)?;
-    Ok(0)
+    std::process::exit(code);
 }
 
-/// `--name value` and `--switch` arguments.
-struct Flags<'a>(&'a [String]);
-
-impl Flags<'_> {
-    fn has(&self, name: &str) -> bool {
-        self.0.iter().any(|a| a == name)
-    }
-
-    fn value(&self, name: &str) -> Result<Option<&str>, String> {
-        match self.0.iter().position(|a| a == name) {
-            None => Ok(None),
-            Some(i) => self
-                .0
-                .get(i + 1)
-                .map(|v| Some(v.as_str()))
-                .ok_or(format!("{name} needs a value")),
+/// Carries out `request`; `Ok(false)` when it stopped early with its reason already sent.
+fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> {
+    match request {
+        Request::Describe => channel::send(&Message::Described {
+            methods: bench.methods().iter().map(|m| m.to_string()).collect(),
+        })?,
+        Request::Generate {
+            scope,
+            print,
+            pruning,
+            isomorphism_breaking,
+        } => {
+            let opts = korat::Options {
+                pruning,
+                isomorphism_breaking,
+            };
+            generate::generate(bench, scope, print, opts)?;
         }
+        Request::Outputs {
+            scope,
+            mutant,
+            clock,
+        } => outputs::outputs(bench, scope, mutant, clock)?,
+        Request::Inputs {
+            scope,
+            dir,
+            coverage,
+            max_bytes,
+        } => return evaluate::inputs(bench, scope, &dir, coverage, max_bytes),
+        Request::Original {
+            scope,
+            dir,
+            clock,
+            cursor,
+        } => return evaluate::original(bench, scope, &dir, clock, &cursor),
+        Request::Mutant {
+            mutant,
+            from,
+            to,
+            dir,
+            cursor,
+            limits,
+        } => evaluate::mutant(bench, mutant, from..=to, &dir, &cursor, limits)?,
+        Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
+        Request::Render {
+            scope,
+            method,
+            index,
+            dir,
+        } => evaluate::render(bench, scope, method, index, &dir)?,
     }
-
-    fn number(&self, name: &str) -> Result<Option<u64>, String> {
-        self.value(name)?
-            .map(|v| {
-                v.parse()
-                    .map_err(|_| format!("{name} takes a number, not {v:?}"))
-            })
-            .transpose()
-    }
-
-    fn path(&self, name: &str) -> Result<PathBuf, String> {
-        self.value(name)?
-            .map(PathBuf::from)
-            .ok_or(format!("this command needs {name}"))
-    }
+    Ok(true)
 }

@@ -1,56 +1,47 @@
-//! The worker's `outputs` command: every input of every method at one scope, run with one
-//! mutant switched on, one rendered outcome per line. Used to check that two builds (the
+//! The worker's `outputs` request: every input of every method at one scope, run with one
+//! mutant switched on, one rendered outcome per message. Used to check that two builds (the
 //! metamutant and a plain crate) behave identically.
 
-use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use serde::Serialize;
-
+use crate::channel::send;
 use crate::exec::{execute, Outcome, Watchdog};
+use crate::protocol::Message;
 use crate::Benchmark;
 
-#[derive(Serialize)]
-struct Line<'a> {
-    method: &'a str,
-    index: u64,
-    output: String,
-}
-
-/// The input being run, for the watchdog's line: a plain crate that loops is stopped by the
-/// clock, and its listing must name the same input as the metamutant's tick budget does.
+/// The input being run, for the watchdog's message: a plain crate that loops is stopped by
+/// the clock, and its listing must name the same input as the metamutant's tick budget does.
 static METHODS: OnceLock<&'static [&'static str]> = OnceLock::new();
 static METHOD: AtomicUsize = AtomicUsize::new(0);
 static INDEX: AtomicU64 = AtomicU64::new(0);
 
-fn clock_timeout() {
+fn clock_timeout(_limit: Duration) {
     let method = METHODS
         .get()
         .and_then(|m| m.get(METHOD.load(Ordering::SeqCst)))
         .copied()
         .unwrap_or_default();
-    let index = INDEX.load(Ordering::SeqCst);
-    let line = Line {
-        method,
-        index,
+    let _ = send(&Message::Output {
+        method: method.to_string(),
+        index: INDEX.load(Ordering::SeqCst),
         output: "timeout".into(),
-    };
-    println!("{}", serde_json::to_string(&line).unwrap_or_default());
-    std::process::exit(0);
+    });
+    let _ = send(&Message::Done);
+    // SAFETY: ends the process immediately; the main thread is stuck in the code under test.
+    unsafe { libc::_exit(0) }
 }
 
 /// Runs every input at `scope` with `mutant` active. A run over `clock` (or, in a metamutant,
-/// over its tick budget: `factor` × the original's ticks + `floor`) prints `timeout` and ends
-/// the listing, so a looping mutant gives the same listing in every build.
+/// over its tick budget: 10 × the original's ticks + 1000) reports `timeout` and ends the
+/// listing, so a looping mutant gives the same listing in every build.
 pub fn outputs<B: Benchmark>(
     bench: &B,
     scope: u32,
     mutant: u32,
     clock: Duration,
-    out: &mut impl Write,
 ) -> std::io::Result<()> {
     METHODS.get_or_init(|| bench.methods());
     let watchdog = Watchdog::start(clock_timeout);
@@ -74,21 +65,17 @@ pub fn outputs<B: Benchmark>(
                 let (_, ticks) = execute(bench, m, &mut input.clone(), u64::MAX, false);
                 ferastrau_probes::set_active(mutant);
                 watchdog.arm(clock);
-                let budget = ticks.saturating_mul(10) + 1000;
+                let budget = ticks.saturating_mul(10).saturating_add(1000);
                 let (outcome, _) = execute(bench, m, &mut input, budget, false);
                 watchdog.disarm();
                 ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
                 stop = matches!(outcome, Outcome::OverBudget);
-                let line = Line {
-                    method: name,
+                result = send(&Message::Output {
+                    method: name.to_string(),
                     index,
                     output: outcome.render(),
-                };
+                });
                 index += 1;
-                result = serde_json::to_writer(&mut *out, &line)
-                    .map_err(std::io::Error::from)
-                    .and_then(|_| out.write_all(b"\n"))
-                    .and_then(|_| out.flush());
                 if stop || result.is_err() {
                     ControlFlow::Break(())
                 } else {
@@ -101,5 +88,5 @@ pub fn outputs<B: Benchmark>(
             break;
         }
     }
-    out.flush()
+    Ok(())
 }

@@ -23,14 +23,18 @@ pub fn times_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
         .join(format!("times-{method}.bin"))
 }
 
-/// Appends state vectors to an inputs file.
+/// Appends state vectors to an inputs file, within a byte budget.
 pub struct StateWriter {
     out: BufWriter<File>,
     wide: bool,
+    written: u64,
+    max_bytes: u64,
 }
 
 impl StateWriter {
-    pub fn create(path: &Path, fin: &korat::Finitization) -> std::io::Result<Self> {
+    /// Creates the file; [`StateWriter::push`] fails once more than `max_bytes` would be
+    /// written (a scope too large for the scratch disk stops early instead of filling it).
+    pub fn create(path: &Path, fin: &korat::Finitization, max_bytes: u64) -> std::io::Result<Self> {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
@@ -39,10 +43,22 @@ impl StateWriter {
         out.write_all(MAGIC)?;
         out.write_all(&[if wide { 2 } else { 1 }, 0, 0, 0])?;
         out.write_all(&(fin.slots() as u32).to_le_bytes())?;
-        Ok(StateWriter { out, wide })
+        Ok(StateWriter {
+            out,
+            wide,
+            written: 12,
+            max_bytes,
+        })
     }
 
+    /// Appends one state vector.
     pub fn push(&mut self, state: &[u32]) -> std::io::Result<()> {
+        let bytes = state.len() as u64 * if self.wide { 2 } else { 1 };
+        if self.written + bytes > self.max_bytes {
+            self.written = self.max_bytes.saturating_add(1);
+            return Err(std::io::Error::other("over the inputs' byte budget"));
+        }
+        self.written += bytes;
         for &v in state {
             if self.wide {
                 self.out.write_all(&(v as u16).to_le_bytes())?;
@@ -53,8 +69,15 @@ impl StateWriter {
         Ok(())
     }
 
-    pub fn finish(mut self) -> std::io::Result<()> {
-        self.out.flush()
+    /// Whether a push failed for want of budget.
+    pub fn over_budget(&self) -> bool {
+        self.written > self.max_bytes
+    }
+
+    /// Flushes the file; returns its size in bytes.
+    pub fn finish(mut self) -> std::io::Result<u64> {
+        self.out.flush()?;
+        Ok(self.written)
     }
 }
 

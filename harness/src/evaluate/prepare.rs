@@ -1,0 +1,299 @@
+//! A scope's inputs and the original's run on them, held to the mutants' rules: both run in
+//! isolated worker processes under the run's memory limit, the original under a clock limit
+//! per input of its own. Any misbehaviour of the benchmark here — a panic, a crash, a loop, a
+//! broken post-state, output on stdout, a limit the original cannot meet — stops the run with
+//! [`Exit::Broken`](crate::exit_code::Exit::Broken), naming the method, the input and what
+//! happened: mutants cannot be judged against an original that fails.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use ferastrau_worker::protocol::{Fault, Message, Position, Request};
+use serde::{Deserialize, Serialize};
+
+use crate::exit_code::{broken, usage, Interrupted};
+use crate::process::{Death, Ending, Finished, Isolation};
+use crate::worker::Worker;
+
+/// One scope's generation and original run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScopeRun {
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub generation_seconds: f64,
+    pub checking_seconds: f64,
+    /// Bytes of stored inputs.
+    #[serde(default)]
+    pub bytes: u64,
+    /// Specification probes hit while Korat generated the scope's inputs.
+    pub spec_probes: Vec<u32>,
+    /// Code probes hit while the original ran on them.
+    pub code_probes: Vec<u32>,
+    /// Postcondition violations of the original (counterexamples), at most a few kept.
+    pub violations: Vec<Violation>,
+    pub violation_count: u64,
+}
+
+/// A postcondition violation of the original.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Violation {
+    pub method: String,
+    pub input: String,
+    pub output: String,
+    pub message: String,
+}
+
+/// Violations kept per scope in reports (the count is always complete).
+const KEPT_VIOLATIONS: usize = 20;
+
+/// Where and under which limits scopes are prepared.
+#[derive(Clone, Debug)]
+pub struct Preparation {
+    /// Where inputs and the original's times are stored.
+    pub inputs_dir: PathBuf,
+    /// Where cursor and stdout files go.
+    pub scratch_dir: PathBuf,
+    /// Count specification and code coverage.
+    pub coverage: bool,
+    /// Address-space limit of generation and the original, as of mutants.
+    pub memory_limit: Option<u64>,
+    /// The original's clock limit per input.
+    pub original_timeout: Duration,
+    /// Bytes the stored inputs of all scopes may take.
+    pub max_bytes: u64,
+    /// Method names, in the worker's numbering.
+    pub methods: Vec<String>,
+}
+
+/// The readable form of a stored input, or why it has none.
+pub fn render_at(worker: &Worker, inputs_dir: &Path, p: Position) -> String {
+    let request = Request::Render {
+        scope: p.scope,
+        method: p.method,
+        index: p.index,
+        dir: inputs_dir.to_path_buf(),
+    };
+    match worker.run(&request, &Isolation::default()) {
+        Ok(f) if f.completed() => f
+            .messages
+            .into_iter()
+            .find_map(|m| match m {
+                Message::Rendered { input } => Some(input),
+                _ => None,
+            })
+            .unwrap_or_else(|| "(not rendered)".into()),
+        Ok(f) => format!(
+            "(cannot be rendered: the decoder or renderer {})",
+            f.death()
+        ),
+        Err(e) => format!("(cannot be rendered: {e:#})"),
+    }
+}
+
+fn interrupted(f: &Finished) -> Result<()> {
+    if matches!(f.ending, Ending::Interrupted) {
+        return Err(anyhow::Error::new(Interrupted("interrupted".into())));
+    }
+    Ok(())
+}
+
+impl Preparation {
+    fn method(&self, m: usize) -> &str {
+        self.methods.get(m).map_or("?", String::as_str)
+    }
+
+    fn limit_text(&self) -> String {
+        match self.memory_limit {
+            Some(l) => format!(" (--memory-limit {} MiB)", l >> 20),
+            None => String::new(),
+        }
+    }
+
+    /// Generates and stores the inputs of `scope` (`used` bytes already taken by earlier
+    /// scopes), then runs and checks the original on them.
+    pub fn scope(&self, worker: &Worker, scope: u32, used: u64) -> Result<ScopeRun> {
+        let mut run = ScopeRun {
+            scope,
+            ..ScopeRun::default()
+        };
+        self.generate(worker, scope, used, &mut run)?;
+        self.original(worker, scope, &mut run)?;
+        Ok(run)
+    }
+
+    fn generate(&self, worker: &Worker, scope: u32, used: u64, run: &mut ScopeRun) -> Result<()> {
+        let budget = self.max_bytes.saturating_sub(used);
+        let request = Request::Inputs {
+            scope,
+            dir: self.inputs_dir.clone(),
+            coverage: self.coverage,
+            max_bytes: budget,
+        };
+        let f = worker.run(
+            &request,
+            &Isolation {
+                memory_limit: self.memory_limit,
+                stdout: None,
+                guard: None,
+            },
+        )?;
+        interrupted(&f)?;
+        let mut methods_done = 0;
+        for m in &f.messages {
+            match m {
+                Message::Method {
+                    inputs,
+                    candidates,
+                    seconds,
+                    bytes,
+                    ..
+                } => {
+                    run.inputs += inputs;
+                    run.candidates += candidates;
+                    run.generation_seconds += seconds;
+                    run.bytes += bytes;
+                    methods_done += 1;
+                }
+                Message::Coverage { probes } => run.spec_probes = probes.clone(),
+                Message::DiskLimit { .. } => {
+                    return Err(usage(format!(
+                        "the inputs of scope {scope} need more than the {} MiB of scratch space left (--max-scratch); evaluate fewer scopes or raise it",
+                        budget >> 20
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if f.completed() {
+            return Ok(());
+        }
+        if let Some(e) = f.error() {
+            bail!("the worker could not generate scope {scope}: {e}");
+        }
+        let method = self.method(methods_done);
+        let what = match f.death() {
+            Death::Panic(p) => {
+                format!("the benchmark panicked in `{method}`'s precondition or finitization: {p}")
+            }
+            Death::Memory(m) => format!("generation ran out of memory{}: {m}", self.limit_text()),
+            d => format!("generation of `{method}`'s inputs {d}{}", self.limit_text()),
+        };
+        Err(broken(format!(
+            "cannot generate the inputs of scope {scope}: {what}"
+        )))
+    }
+
+    fn original(&self, worker: &Worker, scope: u32, run: &mut ScopeRun) -> Result<()> {
+        let cursor = self.scratch_dir.join(format!("original-{scope}.cursor"));
+        let stdout = self.scratch_dir.join(format!("original-{scope}.stdout"));
+        let _ = std::fs::remove_file(&cursor);
+        let request = Request::Original {
+            scope,
+            dir: self.inputs_dir.clone(),
+            clock: self.original_timeout,
+            cursor: cursor.clone(),
+        };
+        let f = worker.run(
+            &request,
+            &Isolation {
+                memory_limit: self.memory_limit,
+                stdout: Some(stdout.clone()),
+                guard: None,
+            },
+        )?;
+        let _ = std::fs::remove_file(&stdout);
+        interrupted(&f)?;
+        let fail = |method: &str, index: u64, input: &str, what: String| {
+            broken(format!(
+                "the original program fails at scope {scope} on {method} input #{index}, {input}: {what}; mutants cannot be judged against it"
+            ))
+        };
+        for m in &f.messages {
+            match m {
+                Message::Method { seconds, .. } => run.checking_seconds += seconds,
+                Message::Coverage { probes } => run.code_probes = probes.clone(),
+                Message::Violation {
+                    method,
+                    input,
+                    output,
+                    message,
+                    ..
+                } => {
+                    run.violation_count += 1;
+                    if run.violations.len() < KEPT_VIOLATIONS {
+                        run.violations.push(Violation {
+                            method: method.clone(),
+                            input: input.clone(),
+                            output: output.clone(),
+                            message: message.clone(),
+                        });
+                    }
+                }
+                Message::Failure {
+                    method,
+                    index,
+                    input,
+                    fault,
+                    detail,
+                } => {
+                    let kind = match fault {
+                        Fault::Panicked => "it panics",
+                        Fault::BrokenState => "its post-state breaks the invariant",
+                        Fault::Timeout => "it runs past its time limit",
+                        Fault::Printed => "it prints to stdout",
+                    };
+                    return Err(fail(method, *index, input, format!("{kind} ({detail})")));
+                }
+                Message::ClockTimeout { position, limit } => {
+                    let input = render_at(worker, &self.inputs_dir, *position);
+                    return Err(fail(
+                        self.method(position.method),
+                        position.index,
+                        &input,
+                        format!(
+                            "it runs past the original's clock limit of {:.3} s (--original-timeout)",
+                            limit.as_secs_f64()
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if f.completed() {
+            return Ok(());
+        }
+        if let Some(e) = f.error() {
+            bail!("the worker could not run the original at scope {scope}: {e}");
+        }
+        let pos = ferastrau_worker::cursor::read_file(&cursor)
+            .filter(|[s, ..]| *s == scope)
+            .map(|[s, m, i]| Position {
+                scope: s,
+                method: m as usize,
+                index: u64::from(i),
+            });
+        let death = f.death();
+        let what = match &death {
+            Death::Panic(p) => {
+                format!("the benchmark's own code (decode, render or postcondition) panicked: {p}")
+            }
+            Death::Memory(m) => format!("it runs out of memory{} ({m})", self.limit_text()),
+            Death::StackOverflow => "it overflows the stack".into(),
+            Death::Signal(6) => "it aborts the process".into(),
+            Death::Exit(c) => format!("it ends the process with exit status {c}"),
+            d => format!("the process {d}{}", self.limit_text()),
+        };
+        match pos {
+            Some(p) => {
+                let input = render_at(worker, &self.inputs_dir, p);
+                Err(fail(self.method(p.method), p.index, &input, what))
+            }
+            None => Err(broken(format!(
+                "the original program fails at scope {scope} before its first input: {what}"
+            )))
+            .context("mutants cannot be judged against it"),
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! What makes two runs the same run: the fingerprint a journal is written under, and the
+//! content hashes it is made of.
+//!
+//! `--resume` continues a journal only if every part of the fingerprint is equal, and says
+//! which parts differ otherwise: results of one program, limit or mutant set never mix with
+//! another's.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// FNV-1a, 64 bits: a stable content hash (the same on every machine and toolchain, unlike
+/// std's `DefaultHasher`) for change detection and content-addressed file names. Not meant to
+/// resist an adversary.
+#[derive(Clone, Copy)]
+pub struct Hasher(u64);
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Hasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher {
+    /// Feeds `bytes`, then a separator, so that ("ab", "c") and ("a", "bc") differ.
+    pub fn feed(&mut self, bytes: &[u8]) -> &mut Self {
+        for b in bytes.iter().chain(&[0xff]) {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        self
+    }
+
+    /// The hash as 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+/// The hash of a file's contents.
+pub fn file_hash(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(Hasher::default().feed(&bytes).hex())
+}
+
+/// The hash of a crate's files (paths and contents), skipping `target/` and hidden entries:
+/// any edit of the benchmark's source or manifest changes it.
+pub fn tree_hash(dir: &Path) -> Result<String> {
+    let mut files = Vec::new();
+    collect(dir, dir, &mut files)?;
+    files.sort();
+    let mut h = Hasher::default();
+    for rel in files {
+        let bytes = std::fs::read(dir.join(&rel))
+            .with_context(|| format!("cannot read {}", dir.join(&rel).display()))?;
+        h.feed(rel.as_bytes()).feed(&bytes);
+    }
+    Ok(h.hex())
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || name == "target" || name == "Cargo.lock" {
+            continue;
+        }
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            collect(root, &path, out)?;
+        } else if kind.is_file() {
+            let rel = path.strip_prefix(root).unwrap_or(&path);
+            out.push(rel.to_string_lossy().into_owned());
+        }
+    }
+    Ok(())
+}
+
+/// Everything a run's results depend on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fingerprint {
+    /// The `ferastrau` version that ran it.
+    pub tool: String,
+    /// The benchmark's package name and its directory.
+    pub benchmark: String,
+    pub crate_dir: String,
+    /// [`tree_hash`] of the benchmark crate.
+    pub source: String,
+    /// The content hash of the worker binary (the compiled metamutant).
+    pub worker: String,
+    /// The evaluated mutants (ids) and a hash of their catalog entries.
+    pub mutants: Vec<u32>,
+    pub catalog: String,
+    /// `--max-mutants` and `--seed`, when sampling.
+    pub sample: Option<(usize, u64)>,
+    pub scopes: (u32, u32),
+    pub limits: ferastrau_worker::Limits,
+    pub memory_limit: u64,
+    /// The original's clock limit per input, in milliseconds.
+    pub original_timeout_ms: u64,
+}
+
+impl Fingerprint {
+    /// The parts of `self` that differ from `other`, in words.
+    pub fn differences(&self, other: &Fingerprint) -> Vec<String> {
+        let mut d = Vec::new();
+        let mut part = |differs: bool, what: String| {
+            if differs {
+                d.push(what);
+            }
+        };
+        part(
+            self.tool != other.tool,
+            format!("the tool version ({} then, {} now)", other.tool, self.tool),
+        );
+        part(
+            self.benchmark != other.benchmark || self.crate_dir != other.crate_dir,
+            format!(
+                "the benchmark ({} at {} then, {} at {} now)",
+                other.benchmark, other.crate_dir, self.benchmark, self.crate_dir
+            ),
+        );
+        part(
+            self.source != other.source,
+            "the benchmark's source (a file was edited, added or removed)".into(),
+        );
+        part(
+            self.worker != other.worker,
+            "the compiled worker (the metamutant or the tool was rebuilt differently)".into(),
+        );
+        part(
+            self.mutants != other.mutants || self.catalog != other.catalog,
+            "the mutant set".into(),
+        );
+        part(
+            self.sample != other.sample,
+            format!(
+                "the sample (--max-mutants/--seed {:?} then, {:?} now)",
+                other.sample, self.sample
+            ),
+        );
+        part(
+            self.scopes != other.scopes,
+            format!(
+                "the scopes ({}..{} then, {}..{} now)",
+                other.scopes.0, other.scopes.1, self.scopes.0, self.scopes.1
+            ),
+        );
+        part(
+            self.limits != other.limits
+                || self.memory_limit != other.memory_limit
+                || self.original_timeout_ms != other.original_timeout_ms,
+            "the limits (ticks, clock, memory or the original's timeout)".into(),
+        );
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_is_fnv1a_with_separators() {
+        // Stable across machines: a fixed value, not whatever the toolchain's hasher gives.
+        assert_eq!(Hasher::default().feed(b"").hex(), "af64724c8602eb6e");
+        let ab_c = Hasher::default().feed(b"ab").feed(b"c").hex();
+        let a_bc = Hasher::default().feed(b"a").feed(b"bc").hex();
+        assert_ne!(ab_c, a_bc);
+    }
+
+    #[test]
+    fn a_tree_hash_sees_edits_additions_and_ignores_target() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src")).unwrap();
+        std::fs::write(d.path().join("src/lib.rs"), "fn a() {}").unwrap();
+        let h0 = tree_hash(d.path()).unwrap();
+        std::fs::create_dir_all(d.path().join("target")).unwrap();
+        std::fs::write(d.path().join("target/x"), "build output").unwrap();
+        assert_eq!(tree_hash(d.path()).unwrap(), h0);
+        std::fs::write(d.path().join("src/lib.rs"), "fn a() { }").unwrap();
+        let h1 = tree_hash(d.path()).unwrap();
+        assert_ne!(h1, h0);
+        std::fs::write(d.path().join("src/more.rs"), "").unwrap();
+        assert_ne!(tree_hash(d.path()).unwrap(), h1);
+    }
+}

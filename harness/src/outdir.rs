@@ -1,0 +1,162 @@
+//! An output directory owned by one run at a time, and the run's sealed scratch space.
+//!
+//! - **One writer:** an advisory lock on `DIR/.ferastrau.lock` (std's file locking) for the
+//!   whole run; a second run on the same directory fails at once, naming the holder (its pid,
+//!   start time and command line, which the holder writes into the lock file).
+//! - **One owner:** `DIR/.ferastrau-owner` names the benchmark crate whose reports the
+//!   directory holds; a run of another crate (a user's crate named like a built-in, say) is
+//!   refused instead of overwriting them.
+//! - **Sealed scratch:** inputs, cursors and the like go to a fresh directory under
+//!   `target/ferastrau/runs/`, removed when the run ends; leftovers of killed runs are removed
+//!   by the next run. No file of one run is ever read by another.
+
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::exit_code::usage;
+use crate::worker::ferastrau_target;
+
+const LOCK: &str = ".ferastrau.lock";
+const OWNER: &str = ".ferastrau-owner";
+
+/// An output directory held by this run.
+pub struct OutputDir {
+    pub path: PathBuf,
+    _lock: std::fs::File,
+}
+
+impl OutputDir {
+    /// Creates (if needed) and takes `path` for the benchmark crate at `crate_dir` named
+    /// `benchmark`.
+    pub fn take(path: &Path, benchmark: &str, crate_dir: &Path) -> Result<OutputDir> {
+        std::fs::create_dir_all(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        let lock_path = path.join(LOCK);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&lock_path)
+            .with_context(|| format!("cannot open {}", lock_path.display()))?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = f.read_to_string(&mut holder);
+                return Err(usage(format!(
+                    "another ferastrau run is writing to {} ({}); wait for it to end or choose another --out",
+                    path.display(),
+                    holder.trim()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+            }
+        }
+        let me = format!(
+            "pid {}, started {}, `{}`",
+            std::process::id(),
+            humantime_now(),
+            std::env::args().collect::<Vec<_>>().join(" ")
+        );
+        f.set_len(0)?;
+        f.rewind()?;
+        f.write_all(me.as_bytes())?;
+        check_owner(path, benchmark, crate_dir)?;
+        Ok(OutputDir {
+            path: path.to_path_buf(),
+            _lock: f,
+        })
+    }
+}
+
+/// Seconds since the epoch, for the lock file (no clock formatting crate needed to tell two
+/// runs apart).
+fn humantime_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    format!("at {secs} s since the epoch")
+}
+
+/// Refuses a directory that holds another crate's reports; claims it otherwise.
+fn check_owner(path: &Path, benchmark: &str, crate_dir: &Path) -> Result<()> {
+    let owner_path = path.join(OWNER);
+    let me = crate_dir.display().to_string();
+    match std::fs::read_to_string(&owner_path) {
+        Ok(owner) if owner.trim() != me => {
+            return Err(usage(format!(
+                "{} holds the reports of the crate at {}, not of {me}; choose another --out (or delete the directory)",
+                path.display(),
+                owner.trim()
+            )))
+        }
+        Ok(_) => return Ok(()),
+        Err(_) => {}
+    }
+    // No owner recorded (reports written elsewhere and copied, or committed ones): the
+    // reports' own benchmark name must match.
+    if let Ok(text) = std::fs::read_to_string(path.join("evaluation.json")) {
+        let named = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v["benchmark"].as_str().map(String::from));
+        if let Some(other) = named.filter(|n| n != benchmark) {
+            return Err(usage(format!(
+                "{} holds the reports of benchmark {other}, not of {benchmark}; choose another --out",
+                path.display()
+            )));
+        }
+    }
+    std::fs::write(&owner_path, format!("{me}\n"))
+        .with_context(|| format!("cannot write {}", owner_path.display()))
+}
+
+/// A run's private scratch directory, removed on drop.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    /// A fresh directory `target/ferastrau/runs/<pid>-<random>`; removes those of runs whose
+    /// process is gone.
+    pub fn new() -> Result<Scratch> {
+        let runs = ferastrau_target().join("runs");
+        std::fs::create_dir_all(&runs)
+            .with_context(|| format!("cannot create {}", runs.display()))?;
+        for entry in std::fs::read_dir(&runs).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let pid = name.split('-').next().and_then(|p| p.parse::<i32>().ok());
+            if pid.is_some_and(|p| !alive(p)) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{}-", std::process::id()))
+            .tempdir_in(&runs)
+            .with_context(|| format!("cannot create a directory in {}", runs.display()))?;
+        Ok(Scratch { dir })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+fn alive(pid: i32) -> bool {
+    use nix::errno::Errno;
+    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
+        Ok(()) => true,
+        Err(Errno::ESRCH) => false,
+        Err(_) => true,
+    }
+}
+
+/// Free bytes on the file system holding `path`.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    let s = nix::sys::statvfs::statvfs(path).ok()?;
+    Some(s.blocks_available() as u64 * s.fragment_size() as u64)
+}

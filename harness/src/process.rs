@@ -1,0 +1,270 @@
+//! Worker processes: started isolated, watched, and never left behind.
+//!
+//! Every worker — generation, the original, each mutant — runs the same way:
+//! - in its own process group, so that killing it kills everything it started;
+//! - with `PR_SET_PDEATHSIG`, so that it dies with the harness even when the harness is
+//!   killed with SIGKILL and cannot clean up;
+//! - under an address-space limit (`RLIMIT_AS`), when one is given;
+//! - with the protocol on a pipe of its own ([`ferastrau_worker::protocol`]); its stdout goes
+//!   to a file or nowhere, its stderr is kept (the last 16 KiB) for crash reports;
+//! - under a guard deadline, and stopped at once when the user interrupts the run.
+
+use std::io::{BufRead, BufReader, Read};
+use std::os::fd::{AsRawFd, BorrowedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use ferastrau_worker::protocol::{Message, Request, CHANNEL_ENV};
+use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+use nix::sys::resource::{setrlimit, Resource};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::{getppid, Pid};
+
+use crate::interrupt;
+
+/// How a worker process is confined.
+#[derive(Clone, Debug, Default)]
+pub struct Isolation {
+    /// Address-space limit in bytes (`None`: unlimited).
+    pub memory_limit: Option<u64>,
+    /// A file for the process's stdout (`None`: discarded).
+    pub stdout: Option<std::path::PathBuf>,
+    /// How long the whole process may run before it is killed.
+    pub guard: Option<Duration>,
+}
+
+/// How a worker process ended.
+#[derive(Debug)]
+pub enum Ending {
+    /// It exited or was killed by a signal on its own.
+    Exited(ExitStatus),
+    /// It ran past its guard deadline and was killed.
+    Guard,
+    /// The user interrupted the run; it was killed.
+    Interrupted,
+}
+
+/// A finished worker process: how it ended and what it said.
+#[derive(Debug)]
+pub struct Finished {
+    pub ending: Ending,
+    /// Messages received on the protocol channel, in order.
+    pub messages: Vec<Message>,
+    /// Lines on the channel that were not messages (a worker bug, or code under test writing
+    /// to a descriptor it does not own).
+    pub garbled: Vec<String>,
+    /// The end of its stderr.
+    pub stderr: String,
+}
+
+impl Finished {
+    /// Whether the request completed: the last message is [`Message::Done`] and the process
+    /// exited with status 0. Anything else means it stopped early, whatever the status says.
+    pub fn completed(&self) -> bool {
+        matches!(self.messages.last(), Some(Message::Done))
+            && matches!(&self.ending, Ending::Exited(s) if s.success())
+            && self.garbled.is_empty()
+    }
+
+    /// The worker's own error message, if it reported one.
+    pub fn error(&self) -> Option<&str> {
+        self.messages.iter().find_map(|m| match m {
+            Message::Error { message } => Some(message.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The panic reported by the worker's hook, if any: message and location.
+    pub fn panic(&self) -> Option<String> {
+        self.messages.iter().find_map(|m| match m {
+            Message::Panic { message, location } => Some(match location {
+                Some(l) => format!("{message} (at {l})"),
+                None => message.clone(),
+            }),
+            _ => None,
+        })
+    }
+
+    /// What killed the process, in words, when it did not complete: the panic it reported,
+    /// out of memory, a stack overflow, a signal, or an exit status.
+    pub fn death(&self) -> Death {
+        if let Some(p) = self.panic() {
+            return Death::Panic(p);
+        }
+        let status = match &self.ending {
+            Ending::Guard => return Death::Guard,
+            Ending::Interrupted => return Death::Interrupted,
+            Ending::Exited(s) => s,
+        };
+        if let Some(line) = self
+            .stderr
+            .lines()
+            .rev()
+            .find(|l| l.contains("memory allocation of"))
+        {
+            return Death::Memory(line.trim().into());
+        }
+        if self.stderr.contains("has overflowed its stack") {
+            return Death::StackOverflow;
+        }
+        match (status.code(), status.signal()) {
+            (Some(c), _) => Death::Exit(c),
+            (None, Some(sig)) => Death::Signal(sig),
+            _ => Death::Exit(-1),
+        }
+    }
+}
+
+/// Why a worker process died before completing its request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Death {
+    /// A panic outside any judged call (the message, with its location).
+    Panic(String),
+    /// The allocator failed (the address-space limit): the allocator's message.
+    Memory(String),
+    StackOverflow,
+    /// Killed by a signal (abort is 6, SIGKILL 9, SIGSEGV 11).
+    Signal(i32),
+    /// Exited with this status without finishing.
+    Exit(i32),
+    /// Ran past the guard deadline.
+    Guard,
+    Interrupted,
+}
+
+impl std::fmt::Display for Death {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Death::Panic(p) => write!(f, "panicked: {p}"),
+            Death::Memory(m) => write!(f, "ran out of memory ({m})"),
+            Death::StackOverflow => f.write_str("overflowed its stack"),
+            Death::Signal(6) => f.write_str("aborted (signal 6)"),
+            Death::Signal(s) => write!(f, "was killed by signal {s}"),
+            Death::Exit(c) => write!(f, "exited with status {c} before finishing"),
+            Death::Guard => f.write_str("ran past its overall time limit"),
+            Death::Interrupted => f.write_str("was interrupted"),
+        }
+    }
+}
+
+/// Runs `exe` on `request` under `isolation` and waits for it.
+pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finished> {
+    let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
+    let channel_fd = writer.as_raw_fd();
+    let mut cmd = Command::new(exe);
+    cmd.arg(serde_json::to_string(request).context("cannot encode a request")?)
+        .env(CHANNEL_ENV, channel_fd.to_string())
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    match &isolation.stdout {
+        Some(p) => {
+            let f = std::fs::File::create(p)
+                .with_context(|| format!("cannot create {}", p.display()))?;
+            cmd.stdout(f);
+        }
+        None => {
+            cmd.stdout(Stdio::null());
+        }
+    }
+    let memory = isolation.memory_limit;
+    let parent = Pid::this();
+    // SAFETY: between fork and exec only async-signal-safe system calls (fcntl, prctl,
+    // getppid, setrlimit) run; nothing allocates or takes a lock.
+    unsafe {
+        cmd.pre_exec(move || {
+            // The channel's write end survives exec (std opens every descriptor close-on-exec).
+            fcntl(
+                BorrowedFd::borrow_raw(channel_fd),
+                FcntlArg::F_SETFD(FdFlag::empty()),
+            )?;
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            // The harness may have died before the line above took effect.
+            if getppid() != parent {
+                return Err(std::io::Error::other("the harness is gone"));
+            }
+            if let Some(limit) = memory {
+                setrlimit(Resource::RLIMIT_AS, limit, limit)?;
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("cannot start {}", exe.display()))?;
+    // Only the child may hold the write end now, so the reader sees the end of the stream
+    // when the child ends.
+    drop(cmd);
+    drop(writer);
+    let channel = std::thread::spawn(move || read_channel(reader));
+    let stderr = collect_stderr(&mut child);
+    let deadline = isolation.guard.and_then(|g| Instant::now().checked_add(g));
+    let ending = wait(&mut child, deadline)?;
+    // Anything the worker started dies with it.
+    let _ = killpg(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+    let (messages, garbled) = channel.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    Ok(Finished {
+        ending,
+        messages,
+        garbled,
+        stderr,
+    })
+}
+
+fn wait(child: &mut Child, deadline: Option<Instant>) -> Result<Ending> {
+    use wait_timeout::ChildExt;
+    loop {
+        if let Some(status) = child.wait_timeout(Duration::from_millis(20))? {
+            return Ok(Ending::Exited(status));
+        }
+        let stop = if interrupt::requested() {
+            Some(Ending::Interrupted)
+        } else if deadline.is_some_and(|d| Instant::now() > d) {
+            Some(Ending::Guard)
+        } else {
+            None
+        };
+        if let Some(e) = stop {
+            let _ = killpg(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+            let _ = child.wait();
+            return Ok(e);
+        }
+    }
+}
+
+fn read_channel(reader: std::io::PipeReader) -> (Vec<Message>, Vec<String>) {
+    let mut messages = Vec::new();
+    let mut garbled = Vec::new();
+    for line in BufReader::new(reader).split(b'\n') {
+        let Ok(line) = line else { break };
+        match serde_json::from_slice::<Message>(&line) {
+            Ok(m) => messages.push(m),
+            Err(_) => garbled.push(String::from_utf8_lossy(&line).chars().take(200).collect()),
+        }
+    }
+    (messages, garbled)
+}
+
+/// Reads the child's stderr on a thread (a process printing in a loop must not block on a
+/// full pipe), keeping its last 16 KiB.
+fn collect_stderr(child: &mut Child) -> std::thread::JoinHandle<String> {
+    let mut pipe = child.stderr.take().expect("stderr is piped");
+    std::thread::spawn(move || {
+        let mut keep: Vec<u8> = Vec::new();
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = pipe.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            keep.extend_from_slice(&buf[..n]);
+            if keep.len() > 32 * 1024 {
+                keep.drain(..keep.len() - 16 * 1024);
+            }
+        }
+        String::from_utf8_lossy(&keep).into_owned()
+    })
+}

@@ -1,0 +1,73 @@
+//! Panics in the worker: expected ones are outcomes, the rest are reported.
+//!
+//! A panic inside a call being judged ([`expected`]) is an outcome of that call (a mutant's
+//! panic is an output like any other): it prints nothing, and its message and location are
+//! kept for the outcome. Any other panic — in the benchmark's decoder, in its invariant while
+//! Korat searches, in the worker itself — is sent to the harness as [`Message::Panic`] with its
+//! payload and location before the process unwinds and ends, so the user reads the message
+//! instead of an exit status.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, AssertUnwindSafe, PanicHookInfo};
+use std::sync::Once;
+
+use crate::channel;
+use crate::protocol::Message;
+
+thread_local! {
+    static EXPECTED: Cell<bool> = const { Cell::new(false) };
+    static LAST: RefCell<Option<(String, Option<String>)>> = const { RefCell::new(None) };
+}
+
+/// Installs the hook (once per process).
+pub fn install() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| std::panic::set_hook(Box::new(hook)));
+}
+
+fn hook(info: &PanicHookInfo<'_>) {
+    let message = payload_text(info.payload());
+    let location = info.location().map(|l| l.to_string());
+    if EXPECTED.with(Cell::get) {
+        LAST.with(|l| *l.borrow_mut() = Some((message, location)));
+        return;
+    }
+    if channel::is_open() {
+        let _ = channel::send(&Message::Panic {
+            message: message.clone(),
+            location: location.clone(),
+        });
+    }
+    match location {
+        Some(l) => eprintln!("panicked at {l}: {message}"),
+        None => eprintln!("panicked: {message}"),
+    }
+}
+
+/// The text of a panic payload.
+pub fn payload_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".into()
+    }
+}
+
+/// Runs `f`, catching a panic as an expected outcome: `Err((message, location))`, the payload
+/// itself for callers that need to recognise it.
+pub fn expected<R>(
+    f: impl FnOnce() -> R,
+) -> Result<R, (Box<dyn std::any::Any + Send>, Option<String>)> {
+    install();
+    let was = EXPECTED.with(|e| e.replace(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    EXPECTED.with(|e| e.set(was));
+    r.map_err(|p| {
+        let location = LAST
+            .with(|l| l.borrow_mut().take())
+            .and_then(|(_, loc)| loc);
+        (p, location)
+    })
+}

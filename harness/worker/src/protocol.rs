@@ -1,0 +1,269 @@
+//! The worker protocol, defined once: the requests the harness sends a worker process and the
+//! messages the worker sends back. Both sides use these types, so a field's type or name can
+//! never differ between them (a limit sent as a float and parsed as an integer, say).
+//!
+//! A request travels as one JSON argument (`worker '{"original":{...}}'`). Messages travel as
+//! JSON lines on a **dedicated pipe** whose descriptor the harness names in the environment
+//! variable [`CHANNEL_ENV`]: the code under test shares the worker's stdout and stderr, and
+//! anything it prints there is never read as protocol. Every request that completes ends with
+//! [`Message::Done`]; a worker that ends without it did not finish, whatever its exit status
+//! (an `exit(0)` in the code under test cannot pass for success).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// The environment variable holding the protocol pipe's file descriptor.
+pub const CHANNEL_ENV: &str = "FERASTRAU_CHANNEL_FD";
+
+/// A command for the worker process.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// The benchmark's target methods, in the worker's numbering: [`Message::Described`].
+    Describe,
+    /// Korat over every method at `scope`, printing the first `print` inputs of each:
+    /// [`Message::Input`] and [`Message::Method`] lines.
+    Generate {
+        scope: u32,
+        print: usize,
+        pruning: bool,
+        isomorphism_breaking: bool,
+    },
+    /// Generates and stores the inputs of `scope` under `dir` (at most `max_bytes` in all),
+    /// counting specification coverage with `coverage`.
+    Inputs {
+        scope: u32,
+        dir: PathBuf,
+        coverage: bool,
+        max_bytes: u64,
+    },
+    /// Runs and checks the original on every stored input of `scope`, each call under the
+    /// clock limit `clock`; records its per-input times and ticks under `dir`.
+    Original {
+        scope: u32,
+        dir: PathBuf,
+        clock: Duration,
+        cursor: PathBuf,
+    },
+    /// Runs `mutant` against the original on every stored input of each scope, stopping each
+    /// scope at its first killing input. One [`Message::Scope`] per finished scope.
+    Mutant {
+        mutant: u32,
+        from: u32,
+        to: u32,
+        dir: PathBuf,
+        cursor: PathBuf,
+        limits: Limits,
+    },
+    /// The readable form of one stored input: [`Message::Rendered`].
+    Render {
+        scope: u32,
+        method: usize,
+        index: u64,
+        dir: PathBuf,
+    },
+    /// Runs the build with no mutant active over the stored inputs, `repeat` times:
+    /// [`Message::Replay`] with the best time.
+    Replay {
+        scope: u32,
+        dir: PathBuf,
+        repeat: u32,
+    },
+    /// Every input's rendered outcome with `mutant` active: [`Message::Output`] lines.
+    Outputs {
+        scope: u32,
+        mutant: u32,
+        clock: Duration,
+    },
+}
+
+/// How a mutant's time is limited on each input.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Tick budget: `tick_factor` × the original's ticks on the input + `tick_floor`.
+    pub tick_factor: u64,
+    pub tick_floor: u64,
+    /// Clock limit: `timeout_factor` × the original's time on the input + `timeout_floor`.
+    pub timeout_factor: f64,
+    pub timeout_floor: Duration,
+}
+
+/// Why a mutant was killed: the paper's criteria, plus a dead process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The post-state breaks the class invariant.
+    Invariant,
+    /// The return value, the abstract post-state or a panic differs from the original's.
+    Output,
+    /// Ran past a time limit (see [`Limit`]).
+    Timeout,
+    /// The process ran out of its address space.
+    Memory,
+    /// The process died: stack overflow, abort, `exit`, a signal.
+    Crash,
+}
+
+impl Reason {
+    /// Every reason, in report order.
+    pub const ALL: [Reason; 5] = [
+        Reason::Invariant,
+        Reason::Output,
+        Reason::Timeout,
+        Reason::Memory,
+        Reason::Crash,
+    ];
+
+    /// The reason's name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Invariant => "invariant",
+            Reason::Output => "output",
+            Reason::Timeout => "timeout",
+            Reason::Memory => "memory",
+            Reason::Crash => "crash",
+        }
+    }
+
+    /// Kills that say something about the process rather than about the code's results:
+    /// a run where most mutants die this way is suspect (see the harness's health checks).
+    pub fn is_infrastructure(self) -> bool {
+        matches!(self, Reason::Timeout | Reason::Memory | Reason::Crash)
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which time limit a timeout hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// The deterministic tick budget.
+    Ticks,
+    /// The per-input wall-clock limit (the worker's watchdog).
+    Clock,
+    /// The whole process ran too long and the harness killed it.
+    Guard,
+}
+
+/// A position among the stored inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    pub scope: u32,
+    pub method: usize,
+    pub index: u64,
+}
+
+/// A kill, as the worker reports it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Kill {
+    pub reason: Reason,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Limit>,
+    pub method: usize,
+    pub index: u64,
+    /// The killing input, rendered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    pub detail: String,
+}
+
+/// What a scope's inputs and the original's run on them revealed about the original.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// The call panicked.
+    Panicked,
+    /// The post-state violates the class invariant (or the invariant panicked on it).
+    BrokenState,
+    /// The call ran past the original's clock limit.
+    Timeout,
+    /// The call wrote to standard output, which the comparison of outputs does not see.
+    Printed,
+}
+
+/// A message from the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Message {
+    /// The reply to [`Request::Describe`].
+    Described { methods: Vec<String> },
+    /// A valid input, rendered (`generate --print`).
+    Input { method: String, text: String },
+    /// One method's figures at one scope (generation or the original's run).
+    Method {
+        method: String,
+        scope: u32,
+        inputs: u64,
+        #[serde(default)]
+        candidates: u64,
+        seconds: f64,
+        #[serde(default)]
+        state_space_log2: f64,
+        /// Bytes of stored inputs (generation only).
+        #[serde(default)]
+        bytes: u64,
+    },
+    /// Probes hit (specification during generation, code during the original's run).
+    Coverage { probes: Vec<u32> },
+    /// A postcondition violation of the original (a counterexample; the run goes on).
+    Violation {
+        method: String,
+        index: u64,
+        input: String,
+        output: String,
+        message: String,
+    },
+    /// The original misbehaved on an input: the run cannot judge mutants against it.
+    Failure {
+        method: String,
+        index: u64,
+        input: String,
+        fault: Fault,
+        detail: String,
+    },
+    /// A mutant's result at one scope: `kill` is `None` when it survived.
+    Scope {
+        scope: u32,
+        kill: Option<Kill>,
+        /// Inputs the mutant ran on (up to and including the killing one).
+        executions: u64,
+        /// Seconds spent on the scope (kept out of results: they vary run to run).
+        seconds: f64,
+    },
+    /// The watchdog stopped a call that ran past its clock limit; the process ends next.
+    ClockTimeout { position: Position, limit: Duration },
+    /// The stored inputs need more space than the request allowed.
+    DiskLimit { scope: u32, max_bytes: u64 },
+    /// A panic outside any call being judged (the benchmark's decoder, its invariant during
+    /// generation, the worker itself): the process ends next.
+    Panic {
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        location: Option<String>,
+    },
+    /// The reply to [`Request::Render`].
+    Rendered { input: String },
+    /// The reply to [`Request::Replay`].
+    Replay { executions: u64, seconds: f64 },
+    /// One line of [`Request::Outputs`].
+    Output {
+        method: String,
+        index: u64,
+        output: String,
+    },
+    /// The worker could not carry out the request (bad request, unreadable inputs).
+    Error { message: String },
+    /// The request completed.
+    Done,
+}
+
+/// The mutant id that switches every mutant off: the metamutant runs as the original.
+pub const NO_MUTANT: u32 = ferastrau_probes::ORIGINAL;
