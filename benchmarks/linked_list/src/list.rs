@@ -150,23 +150,29 @@ impl LinkedList {
         self.index_of(o) != -1
     }
 
-    /// The index of the first occurrence of `o`, or -1; walks the list with its iterator.
+    /// The index of the first occurrence of `o`, or -1. JDK 1.3's `indexOf`: a loop over the
+    /// entries from `header.next` back to the header with an index counter (`for (Entry e =
+    /// header.next; e != header; e = e.next)`), not the list iterator, so it ends where the ring
+    /// does, whatever `size` says.
     pub fn index_of(&self, o: Option<ElemId>) -> i64 {
         let mut index = 0;
-        let mut it = self.list_iterator(0);
         if o == None {
-            while it.has_next(self) {
-                if it.next(self) == None {
+            let mut e = self.entry(self.header).next;
+            while e != self.header {
+                if self.entry(e).element == None {
                     return index;
                 }
                 index += 1;
+                e = self.entry(e).next;
             }
         } else {
-            while it.has_next(self) {
-                if o == it.next(self) {
+            let mut e = self.entry(self.header).next;
+            while e != self.header {
+                if o == self.entry(e).element {
                     return index;
                 }
                 index += 1;
+                e = self.entry(e).next;
             }
         }
         -1

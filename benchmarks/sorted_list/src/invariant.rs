@@ -10,7 +10,7 @@
 
 use ferastrau_worker::korat::Visited;
 
-use crate::list::SortedList;
+use crate::list::{ListRef, SortedList};
 
 /// Read access to one or two lists (by list number, 0 = `this`, 1 = `other`) over a pool of
 /// entries (by entry id).
@@ -127,5 +127,35 @@ impl ListView for RealList<'_> {
     }
     fn previous(&mut self, e: u32) -> Option<u32> {
         link(self.0.entries[e as usize].previous)
+    }
+}
+
+/// `merge`'s two real lists seen through [`ListView`]: `this` (list 0) and `other` (list 1),
+/// whose entries share `this`'s arena.
+pub struct RealPair<'a>(pub &'a SortedList, pub ListRef);
+
+impl ListView for RealPair<'_> {
+    fn header(&mut self, list: usize) -> Option<u32> {
+        link(if list == 0 {
+            self.0.header
+        } else {
+            self.1.header
+        })
+    }
+    fn size(&mut self, list: usize) -> i64 {
+        if list == 0 {
+            self.0.size
+        } else {
+            self.1.size
+        }
+    }
+    fn element(&mut self, e: u32) -> Option<i64> {
+        RealList(self.0).element(e)
+    }
+    fn next(&mut self, e: u32) -> Option<u32> {
+        RealList(self.0).next(e)
+    }
+    fn previous(&mut self, e: u32) -> Option<u32> {
+        RealList(self.0).previous(e)
     }
 }

@@ -16,20 +16,33 @@ pub mod space;
 use ferastrau_worker::korat::{Candidate, Finitization};
 use ferastrau_worker::Benchmark;
 
-use invariant::{rep_ok, rep_ok_pair, RealList};
-pub use list::SortedList;
-use space::{decode_list, decode_x, elements, render_list, Args, CandidateList, Fields};
+use invariant::{rep_ok, rep_ok_pair, RealList, RealPair};
+pub use list::{ListRef, SortedList};
+use space::{
+    decode_list, decode_pair, decode_x, elements, elements_of, render_elements, render_list, Args,
+    CandidateList, Fields,
+};
 
 /// The benchmark.
 pub struct SortedListBench;
 
 /// One call: the receiver and the arguments (`x` for `insert` and `remove`, `other` for
-/// `merge`; the others hold 0 and `None`).
+/// `merge`; the others hold 0 and `None`). `merge`'s `other` lives in `list`'s arena (Java's
+/// one heap), under ids distinct from `this`'s.
 #[derive(Clone, Debug)]
 pub struct Call {
     pub list: SortedList,
     pub x: i64,
-    pub other: Option<SortedList>,
+    pub other: Option<ListRef>,
+}
+
+impl Call {
+    /// The elements of `other` (empty when the method has none).
+    pub fn other_elements(&self) -> Vec<i64> {
+        self.other
+            .map(|o| elements_of(&self.list, o.header, o.size))
+            .unwrap_or_default()
+    }
 }
 
 /// What a call returns: the method's result (`None` for the `void` methods) and, for
@@ -84,11 +97,20 @@ impl Benchmark for SortedListBench {
     }
 
     fn decode(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let args = args_of(method);
-        Call {
-            list: decode_list(c, f, 0),
-            x: if args == Args::X { decode_x(c, f) } else { 0 },
-            other: (args == Args::Other).then(|| decode_list(c, f, 1)),
+        match args_of(method) {
+            Args::Other => {
+                let (list, other) = decode_pair(c, f);
+                Call {
+                    list,
+                    x: 0,
+                    other: Some(other),
+                }
+            }
+            args => Call {
+                list: decode_list(c, f, 0),
+                x: if args == Args::X { decode_x(c, f) } else { 0 },
+                other: None,
+            },
         }
     }
 
@@ -117,7 +139,7 @@ impl Benchmark for SortedListBench {
                 }
             }
             _ => {
-                let other = input.other.as_ref().expect("merge has an argument");
+                let other = input.other.expect("merge has an argument");
                 input.list.merge(other);
                 Outcome {
                     result: None,
@@ -127,20 +149,20 @@ impl Benchmark for SortedListBench {
         }
     }
 
-    /// The class invariant (sorted) of `this` and, when present, of `other`.
+    /// The class invariant (sorted) of `this` and, when present, of `other` (each checked on
+    /// its own, as Java's `this.repOk() && other.repOk()`).
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealList(&input.list), 0, true)
-            && input
-                .other
-                .as_ref()
-                .is_none_or(|o| rep_ok(&mut RealList(o), 0, true))
+        match input.other {
+            None => rep_ok(&mut RealList(&input.list), 0, true),
+            Some(other) => {
+                let v = &mut RealPair(&input.list, other);
+                rep_ok(v, 0, true) && rep_ok(v, 1, true)
+            }
+        }
     }
 
     fn abstraction(&self, input: &Call) -> Abstraction {
-        (
-            elements(&input.list),
-            input.other.as_ref().map(elements).unwrap_or_default(),
-        )
+        (elements(&input.list), input.other_elements())
     }
 
     fn postcondition(
@@ -201,7 +223,7 @@ impl Benchmark for SortedListBench {
             Args::Other => format!(
                 "{}({}) on {this}",
                 METHODS[method],
-                input.other.as_ref().map(render_list).unwrap_or_default()
+                render_elements(&input.other_elements())
             ),
         }
     }

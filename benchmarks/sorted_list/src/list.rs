@@ -20,6 +20,11 @@
 //!   its elements linked (as a new entry) into `this` before the first element greater than it,
 //!   the cursor in `this` never moving back. `other` is left unchanged.
 //!
+//! Java has one heap: `this` and `other` are two `SortedList` objects whose entries are
+//! distinct objects, so `header == other.header` is false and `f.next` means the same entry
+//! whichever list it was reached from. `merge` therefore takes `other` as a [`ListRef`] (its
+//! `header` and `size`) whose entries live in this list's arena, under ids of their own.
+//!
 //! Links are compared with `==` / `!=`, as Java compares references, so that the mutator's
 //! operator mutations apply to them.
 #![allow(clippy::partialeq_to_none)]
@@ -33,6 +38,15 @@ pub struct Entry {
     pub element: Option<i64>,
     pub next: Option<EntryId>,
     pub previous: Option<EntryId>,
+}
+
+/// A second list whose entries already live in this list's arena: the fields of Java's
+/// `other` argument of `merge`. Its ids differ from every entry of `this` (and from every entry
+/// `this` allocates), as distinct Java objects are never `==`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListRef {
+    pub header: Option<EntryId>,
+    pub size: i64,
 }
 
 /// A sorted list of integers.
@@ -141,17 +155,18 @@ impl SortedList {
         }
     }
 
-    /// Merges the elements of the sorted list `other` into this one, keeping it sorted.
-    pub fn merge(&mut self, other: &SortedList) {
+    /// Merges the elements of the sorted list `other` (whose entries are in this arena) into
+    /// this one, keeping it sorted.
+    pub fn merge(&mut self, other: ListRef) {
         let mut e = self.entry(self.header).next;
-        let mut f = other.entry(other.header).next;
+        let mut f = self.entry(other.header).next;
         while f != other.header {
-            let y = other.value(f);
+            let y = self.value(f);
             while e != self.header && self.value(e) <= y {
                 e = self.entry(e).next;
             }
             self.add_before(y, e);
-            f = other.entry(f).next;
+            f = self.entry(f).next;
         }
     }
 

@@ -6,7 +6,7 @@ use ferastrau_worker::korat::{
 };
 
 use crate::invariant::ListView;
-use crate::list::{Entry, SortedList};
+use crate::list::{Entry, EntryId, ListRef, SortedList};
 
 /// What the root object holds besides `this`'s header and size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,9 +107,35 @@ pub fn decode_x(c: &mut Candidate<'_>, f: &Fields) -> i64 {
     c.int(f.x.expect("this finitization carries no x"), 0)
 }
 
-/// Builds the real list `list` (0 = `this`, 1 = `other`) of a valid candidate, in its own
-/// arena: the header becomes entry 0 and the data entries follow in list order.
+/// Builds the real list `this` of a valid candidate in its own arena: the header becomes
+/// entry 0 and the data entries follow in list order.
 pub fn decode_list(c: &mut Candidate<'_>, f: &Fields, list: usize) -> SortedList {
+    let mut entries = Vec::new();
+    let header = decode_into(c, f, list, &mut entries);
+    SortedList {
+        header: Some(header),
+        size: CandidateList { c, f }.size(list),
+        entries,
+    }
+}
+
+/// Builds `merge`'s two lists in one arena, as Java's one heap holds both: `this`'s entries
+/// first (header at 0), then `other`'s, so that no entry of one list has the id of an entry of
+/// the other and `this.header != other.header`, as for two distinct Java objects.
+pub fn decode_pair(c: &mut Candidate<'_>, f: &Fields) -> (SortedList, ListRef) {
+    let mut list = decode_list(c, f, 0);
+    let header = decode_into(c, f, 1, &mut list.entries);
+    let other = ListRef {
+        header: Some(header),
+        size: CandidateList { c, f }.size(1),
+    };
+    (list, other)
+}
+
+/// Appends the entries of list `list` (0 = `this`, 1 = `other`) of a valid candidate to
+/// `entries`, header first, then the data entries in list order, linked among themselves;
+/// returns the header's id.
+fn decode_into(c: &mut Candidate<'_>, f: &Fields, list: usize, entries: &mut Vec<Entry>) -> usize {
     let mut v = CandidateList { c, f };
     let header = v.header(list).expect("a valid list has a header");
     let mut order = vec![header];
@@ -118,32 +144,34 @@ pub fn decode_list(c: &mut Candidate<'_>, f: &Fields, list: usize) -> SortedList
         order.push(e);
         e = v.next(e).expect("a valid list is a ring");
     }
+    let base = entries.len();
     let k = order.len();
-    let mut entries = Vec::with_capacity(k);
     for (i, &e) in order.iter().enumerate() {
         entries.push(Entry {
             element: v.element(e),
-            next: Some((i + 1) % k),
-            previous: Some((i + k - 1) % k),
+            next: Some(base + (i + 1) % k),
+            previous: Some(base + (i + k - 1) % k),
         });
     }
-    SortedList {
-        header: Some(0),
-        size: v.size(list),
-        entries,
-    }
+    base
 }
 
 /// The elements of a list in order, following `next` from the header for at most `size`
 /// steps (the list satisfies the invariant, so every element is present).
 pub fn elements(list: &SortedList) -> Vec<i64> {
+    elements_of(list, list.header, list.size)
+}
+
+/// The elements of the list with header `header` and size `size` in `list`'s arena (`merge`'s
+/// `other`), as [`elements`] walks them.
+pub fn elements_of(list: &SortedList, header: Option<EntryId>, size: i64) -> Vec<i64> {
     let mut out = Vec::new();
-    let Some(h) = list.header else {
+    let Some(h) = header else {
         return out;
     };
     let mut e = list.entries[h].next;
     while let Some(x) = e {
-        if x == h || out.len() as i64 >= list.size {
+        if x == h || out.len() as i64 >= size {
             break;
         }
         out.push(list.entries[x].element.unwrap_or(i64::MIN));
@@ -154,6 +182,11 @@ pub fn elements(list: &SortedList) -> Vec<i64> {
 
 /// Renders a list as `[1, 1, 3]`.
 pub fn render_list(list: &SortedList) -> String {
-    let items: Vec<String> = elements(list).iter().map(i64::to_string).collect();
+    render_elements(&elements(list))
+}
+
+/// Renders a sequence of elements as `[1, 1, 3]`.
+pub fn render_elements(elements: &[i64]) -> String {
+    let items: Vec<String> = elements.iter().map(i64::to_string).collect();
     format!("[{}]", items.join(", "))
 }

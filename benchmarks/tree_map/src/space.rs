@@ -9,8 +9,12 @@ use crate::invariant::MapView;
 use crate::tree_map::{Entry, TreeMap, BLACK, RED};
 
 /// The one value every entry maps to (the finitization fixes the `value` field), and the value
-/// that `put` stores.
-pub const VALUE: i64 = 0;
+/// that `put` stores. In Java the value is an `Object`, which no `int` can stand for; here it
+/// is an `i64` like `compare`'s result, the keys and `size`, so it is chosen to equal none of
+/// them (−1, 0, 1; keys 1..n; sizes 0..n at any scope Korat can reach): with 0, the mutants that
+/// put `cmp` for a value (`Some(cmp)`, `value = cmp`, `cmp == value`) coincided with the
+/// original and survived.
+pub const VALUE: i64 = 1000;
 
 /// Field ids of a tree-map finitization.
 pub struct Fields {

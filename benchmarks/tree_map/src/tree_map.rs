@@ -2,12 +2,16 @@
 //! arena.
 //!
 //! The algorithm is the textbook one (Cormen–Leiserson–Rivest, ch. 14: RB-INSERT's fix-up,
-//! RB-DELETE with the successor's contents copied into an inner node, LEFT-/RIGHT-ROTATE) with
-//! the shape the JDK gives it: the map keeps `root` and `size`; an entry keeps `key`, `value`,
-//! `left`, `right`, `parent` and `color`; a new entry is black until `fixAfterInsertion` paints
-//! it red; the fix-ups go through the null-safe helpers `colorOf` (null is black), `parentOf`,
-//! `leftOf`, `rightOf` and `setColor` (no-op on null); a deleted leaf serves as its own phantom
-//! replacement during `fixAfterDeletion` and is unlinked afterwards.
+//! RB-DELETE, LEFT-/RIGHT-ROTATE) with the shape JDK 1.3's `java.util.TreeMap` gives it: an
+//! inner entry to delete first swaps *places* with its successor (`swapPosition`: links and
+//! colours, not keys and values, so that the `Map.Entry` objects an iterator handed out keep
+//! their mappings — copying the successor's key and value in, as CLR and later JDKs do, is
+//! not the code of the paper's era); the map keeps `root` and `size`; an entry keeps `key`,
+//! `value`, `left`, `right`, `parent` and `color`; a new entry is black until
+//! `fixAfterInsertion` paints it red; the fix-ups go through the null-safe helpers `colorOf`
+//! (null is black), `parentOf`, `leftOf`, `rightOf` and `setColor` (no-op on null); a deleted
+//! leaf serves as its own phantom replacement during `fixAfterDeletion` and is unlinked
+//! afterwards.
 //!
 //! Java's `Entry` references become `Option<EntryId>`; `p.left` becomes `self.entry(p).left`,
 //! which panics on `None` exactly where Java throws a `NullPointerException`. Keys are integers
@@ -156,15 +160,13 @@ impl TreeMap {
 
     /// Unlinks entry `p` and rebalances (CLR's RB-DELETE).
     pub fn delete_entry(&mut self, p: Option<EntryId>) {
-        let mut p = p;
         self.size -= 1;
 
-        // An inner entry takes its successor's contents; the successor is then deleted instead.
+        // An inner entry first swaps places with its successor, which has no left child: p is
+        // then deleted from there.
         if self.entry(p).left != None && self.entry(p).right != None {
             let s = self.successor(p);
-            self.entry_mut(p).key = self.entry(s).key;
-            self.entry_mut(p).value = self.entry(s).value;
-            p = s;
+            self.swap_position(s, p);
         }
 
         // The fix-up starts at the replacement, if there is one.
@@ -213,6 +215,75 @@ impl TreeMap {
                 }
                 self.entry_mut(p).parent = None;
             }
+        }
+    }
+
+    /// Exchanges the places of entries `x` and `y` in the tree (JDK 1.3's `swapPosition`): each
+    /// takes the other's parent, children and colour — a link that named the entry itself then
+    /// names the other, which covers one being the other's parent — and the root follows. Keys
+    /// and values stay with their entries.
+    pub fn swap_position(&mut self, x: Option<EntryId>, y: Option<EntryId>) {
+        let px = self.entry(x).parent;
+        let lx = self.entry(x).left;
+        let rx = self.entry(x).right;
+        let py = self.entry(y).parent;
+        let ly = self.entry(y).left;
+        let ry = self.entry(y).right;
+        // Read before any link changes: x and y may be siblings.
+        let x_is_left = px != None && self.entry(px).left == x;
+        let y_is_left = py != None && self.entry(py).left == y;
+
+        // The parents (other than x and y themselves) point at the entry that takes the place.
+        if px != None && px != y {
+            if x_is_left {
+                self.entry_mut(px).left = y;
+            } else {
+                self.entry_mut(px).right = y;
+            }
+        }
+        if py != None && py != x {
+            if y_is_left {
+                self.entry_mut(py).left = x;
+            } else {
+                self.entry_mut(py).right = x;
+            }
+        }
+
+        // Each entry takes the other's links; a link to itself becomes a link to the other.
+        self.entry_mut(x).parent = if py == x { y } else { py };
+        self.entry_mut(x).left = if ly == x { y } else { ly };
+        self.entry_mut(x).right = if ry == x { y } else { ry };
+        self.entry_mut(y).parent = if px == y { x } else { px };
+        self.entry_mut(y).left = if lx == y { x } else { lx };
+        self.entry_mut(y).right = if rx == y { x } else { rx };
+
+        // The children of both point back at their new parents.
+        if self.entry(x).left != None {
+            let c = self.entry(x).left;
+            self.entry_mut(c).parent = x;
+        }
+        if self.entry(x).right != None {
+            let c = self.entry(x).right;
+            self.entry_mut(c).parent = x;
+        }
+        if self.entry(y).left != None {
+            let c = self.entry(y).left;
+            self.entry_mut(c).parent = y;
+        }
+        if self.entry(y).right != None {
+            let c = self.entry(y).right;
+            self.entry_mut(c).parent = y;
+        }
+
+        // The colours belong to the places.
+        let c = self.entry(x).color;
+        self.entry_mut(x).color = self.entry(y).color;
+        self.entry_mut(y).color = c;
+
+        if self.root == x {
+            self.root = y;
+        } else if self.root == y {
+            self.root = x;
         }
     }
 
