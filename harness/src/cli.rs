@@ -454,7 +454,18 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
             out_dir.join("journal.jsonl").display()
         ))));
     }
-    let rows = report::rows(&ev.scopes, &ev.results, viable.len(), &subject.meta.probes);
+    let paper: std::collections::BTreeSet<u32> = catalog
+        .viable()
+        .filter(|m| m.family != ferastrau_mutator::Family::Constant)
+        .map(|m| m.id)
+        .collect();
+    let rows = report::rows(
+        &ev.scopes,
+        &ev.results,
+        viable.len(),
+        &paper,
+        &subject.meta.probes,
+    );
     let listed: Vec<serde_json::Value> = catalog
         .mutants
         .iter()

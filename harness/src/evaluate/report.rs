@@ -33,6 +33,11 @@ pub struct Row {
     pub killed_timeout: usize,
     pub killed_memory: usize,
     pub killed_crash: usize,
+    /// The same count over the paper's three families only (operator, variable, call; not
+    /// our constant family), for a like-for-like comparison with the paper's kill rates.
+    pub paper_mutants: usize,
+    pub paper_killed: usize,
+    pub paper_kill_rate: f64,
     /// Postcondition violations of the original.
     pub violations: u64,
     /// The code probes the original did not reach at this scope (JSON only: which statement
@@ -58,11 +63,21 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// Computes the rows from the scopes' runs and the mutants' results.
+fn rate(killed: usize, mutants: usize) -> f64 {
+    if mutants == 0 {
+        0.0
+    } else {
+        round2(100.0 * killed as f64 / mutants as f64)
+    }
+}
+
+/// Computes the rows from the scopes' runs and the mutants' results; `paper` holds the ids of
+/// the evaluated mutants that belong to the paper's three families.
 pub fn rows(
     scopes: &[ScopeRun],
     results: &[ScopeResult],
     mutants: usize,
+    paper: &BTreeSet<u32>,
     probes: &[Probe],
 ) -> Vec<Row> {
     scopes
@@ -77,6 +92,10 @@ pub fn rows(
                     .count()
             };
             let killed = here.iter().filter(|r| r.killed()).count();
+            let paper_killed = here
+                .iter()
+                .filter(|r| r.killed() && paper.contains(&r.mutant))
+                .count();
             Row {
                 scope: s.scope,
                 inputs: s.inputs,
@@ -89,16 +108,15 @@ pub fn rows(
                 spec_branch_coverage: percent(&spec, probes, "spec", "branch"),
                 mutants,
                 killed,
-                kill_rate: if mutants == 0 {
-                    0.0
-                } else {
-                    round2(100.0 * killed as f64 / mutants as f64)
-                },
+                kill_rate: rate(killed, mutants),
                 killed_invariant: by(Reason::Invariant),
                 killed_output: by(Reason::Output),
                 killed_timeout: by(Reason::Timeout),
                 killed_memory: by(Reason::Memory),
                 killed_crash: by(Reason::Crash),
+                paper_mutants: paper.len(),
+                paper_killed,
+                paper_kill_rate: rate(paper_killed, paper.len()),
                 violations: s.violation_count,
                 uncovered: probes
                     .iter()
@@ -113,7 +131,7 @@ pub fn rows(
 /// The stdout table, shaped like the paper's Table 4.
 pub fn table(benchmark: &str, rows: &[Row]) -> String {
     let mut t = format!(
-        "{benchmark}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9}   kills by reason\n",
+        "{benchmark}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
         "scope",
         "gen [s]",
         "spec st",
@@ -122,7 +140,8 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
         "check [s]",
         "code st",
         "code br",
-        "killed %"
+        "killed %",
+        "3 fam. %"
     );
     for r in rows {
         let reasons: Vec<String> = Reason::ALL
@@ -138,7 +157,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
         t.push_str(&format!(
-            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2}   {}/{}: {}\n",
+            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2}   {}/{}: {}\n",
             r.scope,
             r.generation_seconds,
             r.spec_statement_coverage,
@@ -148,6 +167,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             r.statement_coverage,
             r.branch_coverage,
             r.kill_rate,
+            r.paper_kill_rate,
             r.killed,
             r.mutants,
             reasons.join(", ")
