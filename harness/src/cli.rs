@@ -40,6 +40,35 @@ pub enum Cmd {
     /// Measure what the metamutant's guards cost: the untouched crate versus the metamutant
     /// with no mutant active, on the same inputs (best of several runs).
     Overhead(OverheadArgs),
+    /// Compare a run with a committed baseline; fail (exit 3) on a weaker kill rate, a mutant
+    /// that used to die and now survives, or lost coverage.
+    Gate(GateArgs),
+}
+
+#[derive(Args)]
+pub struct GateArgs {
+    /// The baseline file (JSON, one section per benchmark; written by --update-baseline).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: PathBuf,
+    /// Gate the reports of an `evaluate` that already ran (its --out directory) instead of
+    /// running one.
+    #[arg(long, value_name = "DIR")]
+    pub current: Option<PathBuf>,
+    /// Fail when any scope's kill rate is under this percentage.
+    #[arg(long, value_name = "PCT", value_parser = parse_percent)]
+    pub min_kill_rate: Option<f64>,
+    /// Points the kill rate may fall under the baseline's before the gate fails.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = parse_percent)]
+    pub tolerance: f64,
+    /// Fail when a mutant the baseline does not know (new code) survives.
+    #[arg(long)]
+    pub fail_on_new_survivors: bool,
+    /// Make this run the benchmark's baseline (prints what changed; refused for a broken run).
+    #[arg(long)]
+    pub update_baseline: bool,
+    /// The evaluation to run when --current is not given.
+    #[command(flatten)]
+    pub run: EvaluateArgs,
 }
 
 #[derive(Args)]
@@ -208,6 +237,14 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// A percentage from 0 to 100.
+pub fn parse_percent(s: &str) -> Result<f64, String> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a percentage from 0 to 100")),
+    }
+}
+
 /// A duration longer than zero.
 pub fn parse_positive_duration(s: &str) -> Result<Duration, String> {
     match parse_duration(s)? {
@@ -245,8 +282,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Generate(a) => cmd_generate(a),
         Cmd::Mutants(a) => cmd_mutants(a),
         Cmd::Check(a) => cmd_check(a),
-        Cmd::Evaluate(a) => cmd_evaluate(a),
+        Cmd::Evaluate(a) => cmd_evaluate(a).map(|_| ()),
         Cmd::Overhead(a) => cmd_overhead(a),
+        Cmd::Gate(a) => cmd_gate(a),
     }
 }
 
@@ -404,7 +442,21 @@ fn fingerprint(
     })
 }
 
-fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
+fn cmd_gate(a: GateArgs) -> Result<()> {
+    let dir = match a.current {
+        Some(dir) => dir,
+        None => cmd_evaluate(a.run)?,
+    };
+    let thresholds = crate::gate::Thresholds {
+        min_kill_rate: a.min_kill_rate,
+        tolerance: a.tolerance,
+        fail_on_new_survivors: a.fail_on_new_survivors,
+    };
+    crate::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline)
+}
+
+/// Runs an evaluation; returns the directory its reports went to.
+fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     let bench = a.target.locate()?;
     let out_dir = a
         .out
@@ -466,10 +518,21 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
         &paper,
         &subject.meta.probes,
     );
+    // Keys over the whole catalog, so that a sample's keys are those of the full run.
+    let all = &subject.meta.catalog.mutants;
+    let keys: std::collections::BTreeMap<u32, String> = all
+        .iter()
+        .map(|m| m.id)
+        .zip(ferastrau_mutator::keys(all))
+        .collect();
     let listed: Vec<serde_json::Value> = catalog
         .mutants
         .iter()
-        .map(|m| serde_json::to_value(m).expect("mutants serialize"))
+        .map(|m| {
+            let mut v = serde_json::to_value(m).expect("mutants serialize");
+            v["key"] = serde_json::json!(keys.get(&m.id));
+            v
+        })
         .collect();
     report::write(
         &out_dir,
@@ -511,7 +574,7 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<()> {
             out_dir.display()
         )));
     }
-    Ok(())
+    Ok(out_dir)
 }
 
 fn cmd_overhead(a: OverheadArgs) -> Result<()> {

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod evaluate;
 pub mod exit_code;
 pub mod fingerprint;
+pub mod gate;
 pub mod generate;
 pub mod interrupt;
 pub mod locate;

@@ -24,6 +24,7 @@
 mod catalog;
 mod diff;
 mod items;
+mod key;
 mod manifest;
 mod metamutant;
 mod prune;
@@ -36,6 +37,7 @@ use std::path::{Path, PathBuf};
 
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use diff::{diff, mutated_source, single_mutant_crate};
+pub use key::keys;
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
 
