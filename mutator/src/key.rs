@@ -11,11 +11,15 @@ use std::collections::BTreeMap;
 
 use crate::catalog::Mutant;
 
+/// What makes mutants interchangeable but for their place: function, family, texts.
+type Group<'a> = (&'a str, &'a str, &'a str, &'a str);
+/// A mutant's place (file, line, column) and its index in the catalog.
+type Place<'a> = (&'a str, usize, usize, usize);
+
 /// The key of every mutant in `mutants`, in the same order. Keys are unique within a catalog.
 pub fn keys(mutants: &[Mutant]) -> Vec<String> {
     // Rank within (function, family, original, replacement) by position.
-    let mut groups: BTreeMap<(&str, &str, &str, &str), Vec<(&str, usize, usize, usize)>> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<Group, Vec<Place>> = BTreeMap::new();
     for (i, m) in mutants.iter().enumerate() {
         groups
             .entry((
