@@ -197,6 +197,11 @@ pub struct EvaluateArgs {
     /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Evaluate only the mutants on lines this unified diff (e.g. `git diff main`) adds or
+    /// changes: a fast check for a pull request. The reports say so, and `gate` then compares
+    /// mutants only, not kill rates or coverage.
+    #[arg(long, value_name = "FILE")]
+    pub in_diff: Option<PathBuf>,
     /// Continue an interrupted run from its journal (refused if anything it depends on
     /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(long)]
@@ -468,7 +473,11 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     report::clear(&out.path)?;
     let tty = stderr_is_tty();
     let subject = subject::prepare(&bench, tty)?;
-    let catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
+    let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
+    if let Some(diff) = &a.in_diff {
+        let changed = crate::in_diff::ChangedLines::read(diff)?;
+        catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
+    }
     let viable: Vec<u32> = catalog.viable().map(|m| m.id).collect();
     let limits = ferastrau_worker::Limits {
         tick_factor: a.tick_factor,
@@ -511,6 +520,20 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         .filter(|m| m.family != ferastrau_mutator::Family::Constant)
         .map(|m| m.id)
         .collect();
+    // A diff that touches no mutated code leaves nothing to judge: not a broken run.
+    let broken_why = ev
+        .broken
+        .filter(|_| !(a.in_diff.is_some() && viable.is_empty()));
+    let mut marks = serde_json::Map::new();
+    if let Some(why) = &broken_why {
+        marks.insert("broken".into(), serde_json::json!(why));
+    }
+    if let Some(diff) = &a.in_diff {
+        marks.insert(
+            "in_diff".into(),
+            serde_json::json!(diff.display().to_string()),
+        );
+    }
     let rows = report::rows(
         &ev.scopes,
         &ev.results,
@@ -534,14 +557,7 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
             v
         })
         .collect();
-    report::write(
-        &out_dir,
-        &bench.name,
-        &rows,
-        &listed,
-        &ev.results,
-        ev.broken.as_deref(),
-    )?;
+    report::write(&out_dir, &bench.name, &rows, &listed, &ev.results, &marks)?;
     print!("{}", report::table(&bench.name, &rows));
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
         eprintln!(
@@ -568,7 +584,7 @@ fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         started.elapsed().as_secs_f64(),
         out_dir.display()
     );
-    if let Some(why) = ev.broken {
+    if let Some(why) = broken_why {
         return Err(broken(format!(
             "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
             out_dir.display()

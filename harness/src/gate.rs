@@ -56,6 +56,9 @@ pub struct ScopeFigures {
 pub struct Run {
     pub benchmark: String,
     pub broken: Option<String>,
+    /// Only the mutants on a diff's lines were evaluated (`evaluate --in-diff`): the kill rate
+    /// and coverage are not comparable with the baseline's, only each mutant's status is.
+    pub partial: bool,
     pub figures: BenchmarkBaseline,
     /// Where each key's mutant is, for messages: `src/tree.rs:67:15 SearchTree::add`.
     places: BTreeMap<String, String>,
@@ -138,6 +141,7 @@ impl Run {
             )));
         }
         let broken = evaluation["broken"].as_str().map(String::from);
+        let partial = evaluation.get("in_diff").is_some();
         let mut figures = BenchmarkBaseline::default();
         for s in evaluation["scopes"]
             .as_array()
@@ -196,6 +200,7 @@ impl Run {
         Ok(Run {
             benchmark,
             broken,
+            partial,
             figures,
             places,
             edits,
@@ -223,14 +228,56 @@ fn killed_at(scopes: &[u32], scope: u32) -> bool {
     scopes.contains(&scope)
 }
 
-/// Compares `run` with `base` at every scope of the baseline.
-pub fn compare(base: &BenchmarkBaseline, run: &BenchmarkBaseline, t: &Thresholds) -> Comparison {
+/// Compares `run` with `base` at every scope of the baseline; a `partial` run (some mutants
+/// only) is compared mutant by mutant, not by its figures.
+pub fn compare(
+    base: &BenchmarkBaseline,
+    run: &BenchmarkBaseline,
+    t: &Thresholds,
+    partial: bool,
+) -> Comparison {
     let mut c = Comparison::default();
     for (&scope, b) in &base.scopes {
         let Some(now) = run.scopes.get(&scope) else {
             c.failures.push(Failure::MissingScope(scope));
             continue;
         };
+        let ch = c.changes.entry(scope).or_default();
+        for (key, scopes) in &run.mutants {
+            let killed = killed_at(scopes, scope);
+            match base.mutants.get(key) {
+                Some(before) if killed_at(before, scope) && !killed => {
+                    ch.now_surviving.push(key.clone());
+                    c.failures.push(Failure::Survives {
+                        scope,
+                        key: key.clone(),
+                    });
+                }
+                Some(before) if !killed_at(before, scope) && killed => {
+                    ch.now_killed.push(key.clone())
+                }
+                Some(_) => {}
+                None if killed => ch.new_killed.push(key.clone()),
+                None => {
+                    ch.new_surviving.push(key.clone());
+                    if t.fail_on_new_survivors {
+                        c.failures.push(Failure::NewSurvivor {
+                            scope,
+                            key: key.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        if partial {
+            continue;
+        }
+        ch.gone = base
+            .mutants
+            .keys()
+            .filter(|k| !run.mutants.contains_key(*k))
+            .cloned()
+            .collect();
         if let Some(floor) = t.min_kill_rate {
             if now.kill_rate < floor {
                 c.failures.push(Failure::BelowFloor {
@@ -260,39 +307,6 @@ pub fn compare(base: &BenchmarkBaseline, run: &BenchmarkBaseline, t: &Thresholds
                 });
             }
         }
-        let ch = c.changes.entry(scope).or_default();
-        for (key, scopes) in &run.mutants {
-            let killed = killed_at(scopes, scope);
-            match base.mutants.get(key) {
-                Some(before) if killed_at(before, scope) && !killed => {
-                    ch.now_surviving.push(key.clone());
-                    c.failures.push(Failure::Survives {
-                        scope,
-                        key: key.clone(),
-                    });
-                }
-                Some(before) if !killed_at(before, scope) && killed => {
-                    ch.now_killed.push(key.clone())
-                }
-                Some(_) => {}
-                None if killed => ch.new_killed.push(key.clone()),
-                None => {
-                    ch.new_surviving.push(key.clone());
-                    if t.fail_on_new_survivors {
-                        c.failures.push(Failure::NewSurvivor {
-                            scope,
-                            key: key.clone(),
-                        });
-                    }
-                }
-            }
-        }
-        ch.gone = base
-            .mutants
-            .keys()
-            .filter(|k| !run.mutants.contains_key(*k))
-            .cloned()
-            .collect();
     }
     c
 }
@@ -469,9 +483,15 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool) -> Result
     let base = file.benchmarks.get(&run.benchmark).cloned();
     let empty = BenchmarkBaseline::default();
     let reference = base.as_ref().unwrap_or(&empty);
-    let c = compare(reference, &run.figures, t);
+    let c = compare(reference, &run.figures, t, run.partial);
     println!("{} against {}", run.benchmark, baseline.display());
     print!("{}", table(reference, &run.figures, &c));
+    if update && run.partial {
+        return Err(usage(format!(
+            "the run in {} evaluated only the mutants of a diff (--in-diff): it cannot become a baseline",
+            dir.display()
+        )));
+    }
     if update {
         file.version = VERSION;
         file.benchmarks
@@ -546,14 +566,14 @@ mod tests {
     fn the_same_run_passes_and_every_kind_of_regression_fails() {
         let base = figures(75.0, 100.0, &[("a", &[2, 3]), ("b", &[3]), ("c", &[])]);
         let t = Thresholds::default();
-        assert!(compare(&base, &base, &t).failures.is_empty());
+        assert!(compare(&base, &base, &t, false).failures.is_empty());
 
         let weaker = figures(
             50.0,
             90.0,
             &[("a", &[2]), ("b", &[3]), ("c", &[]), ("d", &[])],
         );
-        let c = compare(&base, &weaker, &t);
+        let c = compare(&base, &weaker, &t, false);
         assert!(c.failures.contains(&Failure::Survives {
             scope: 3,
             key: "a".into()
@@ -580,7 +600,7 @@ mod tests {
             fail_on_new_survivors: true,
             ..t
         };
-        assert!(compare(&base, &weaker, &strict)
+        assert!(compare(&base, &weaker, &strict, false)
             .failures
             .contains(&Failure::NewSurvivor {
                 scope: 3,
@@ -592,7 +612,7 @@ mod tests {
             min_kill_rate: Some(40.0),
             ..t
         };
-        assert!(!compare(&base, &weaker, &lenient)
+        assert!(!compare(&base, &weaker, &lenient, false)
             .failures
             .iter()
             .any(|f| matches!(f, Failure::Dropped { .. } | Failure::BelowFloor { .. })));
@@ -600,7 +620,7 @@ mod tests {
             min_kill_rate: Some(80.0),
             ..t
         };
-        assert!(compare(&base, &base, &floor)
+        assert!(compare(&base, &base, &floor, false)
             .failures
             .iter()
             .any(|f| matches!(f, Failure::BelowFloor { .. })));
@@ -630,7 +650,7 @@ mod tests {
         let mut run = base.clone();
         run.scopes.clear();
         assert_eq!(
-            compare(&base, &run, &Thresholds::default()).failures,
+            compare(&base, &run, &Thresholds::default(), false).failures,
             [Failure::MissingScope(3)]
         );
     }

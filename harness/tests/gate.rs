@@ -1,6 +1,7 @@
 //! `ferastrau gate` end to end on a copy of the `faulty` fixture: a baseline passes against
 //! itself and against an edit that only shifts lines; weakening the benchmark's oracle fails
-//! the gate naming the mutants that now survive; a broken run fails with its own status.
+//! the gate naming the mutants that now survive; a broken run fails with its own status;
+//! `--in-diff` evaluates only the mutants on a diff's lines.
 
 mod common;
 
@@ -74,6 +75,57 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     let (shifted_keys, shifted_lines) = keys_and_lines(&out);
     assert_eq!(shifted_keys, keys);
     assert_ne!(shifted_lines, lines, "the lines did move");
+
+    // A pull request's check: only the mutants on the lines a diff touches.
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let line = source
+        .lines()
+        .position(|l| l.trim() == "if self.value > before {")
+        .unwrap()
+        + 1;
+    let diff = dir.path().join("pr.diff");
+    std::fs::write(
+        &diff,
+        format!(
+            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
+        ),
+    )
+    .unwrap();
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let m = json(&out.join("mutants.json"));
+    let on: Vec<u64> = m["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["line"].as_u64().unwrap())
+        .collect();
+    assert!(
+        !on.is_empty() && on.iter().all(|&l| l == line as u64),
+        "{on:?}"
+    );
+    assert!(json(&out.join("evaluation.json"))["in_diff"].is_string());
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap(), "--update-baseline"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    // A diff that touches no mutated code: nothing to judge, and nothing wrong.
+    std::fs::write(&diff, "").unwrap();
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
 
     // The oracle no longer compares return values: the mutants only they killed survive.
     edit(

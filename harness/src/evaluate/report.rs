@@ -193,14 +193,15 @@ pub fn clear(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes `evaluation.json`, `evaluation.csv` and `mutants.json` into `dir`.
+/// Writes `evaluation.json`, `evaluation.csv` and `mutants.json` into `dir`; `marks` go to the
+/// top level of `evaluation.json`.
 pub fn write(
     dir: &Path,
     benchmark: &str,
     rows: &[Row],
     mutants: &[serde_json::Value],
     results: &[ScopeResult],
-    broken: Option<&str>,
+    marks: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let scopes: Vec<serde_json::Value> = rows
@@ -216,9 +217,10 @@ pub fn write(
         })
         .collect();
     let mut doc = serde_json::json!({ "benchmark": benchmark, "scopes": scopes });
-    if let Some(why) = broken {
-        // A broken run's figures stay inspectable, marked so that nothing reads them as a pass.
-        doc["broken"] = serde_json::json!(why);
+    // Marks on the whole run (`broken`: its figures stay inspectable, marked so that nothing
+    // reads them as a pass; `in_diff`: only some mutants were evaluated).
+    for (k, v) in marks {
+        doc[k] = v.clone();
     }
     write_file(
         &dir.join("evaluation.json"),
