@@ -236,6 +236,15 @@ mod checker {
     }
 
     #[test]
+    fn an_unknown_status_is_refused() {
+        let (dir, _) = report("killed");
+        let path = dir.path().join("mutants.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen("\"survived\"", "\"skipped\"", 1)).unwrap();
+        assert!(read_run(dir.path(), dir.path()).is_err());
+    }
+
+    #[test]
     fn a_report_whose_source_changed_is_refused() {
         let (dir, _) = report("killed");
         std::fs::write(
