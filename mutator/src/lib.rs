@@ -41,6 +41,7 @@ use std::path::{Path, PathBuf};
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use diff::{diff, mutated_source, single_mutant_crate};
 pub use key::keys;
+pub use manifest::Manifest;
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
 
