@@ -101,7 +101,7 @@ pub fn op_str(op: &BinOp) -> &'static str {
     }
 }
 
-pub(super) fn parse_op(s: &str) -> BinOp {
+fn parse_op(s: &str) -> BinOp {
     syn::parse_str(s).expect("an operator")
 }
 

@@ -57,13 +57,13 @@ const SPECIAL: &[&str] = &[
 ];
 
 impl FnRewriter<'_, '_> {
-    pub(super) fn slice(&self, from: LineColumn, to: LineColumn) -> String {
+    fn slice(&self, from: LineColumn, to: LineColumn) -> String {
         let a = self.lines.offset(self.text, from);
         let b = self.lines.offset(self.text, to);
         self.text.get(a..b.max(a)).unwrap_or_default().to_string()
     }
 
-    pub(super) fn add_mutant(
+    fn add_mutant(
         &mut self,
         family: Family,
         at: (LineColumn, LineColumn),
@@ -112,7 +112,7 @@ impl FnRewriter<'_, '_> {
         }
     }
 
-    pub(super) fn operator_points(&mut self, b: &syn::ExprBinary) -> Vec<(u32, Alt)> {
+    fn operator_points(&mut self, b: &syn::ExprBinary) -> Vec<(u32, Alt)> {
         let lt = self.type_of(&b.left);
         let rt = self.type_of(&b.right);
         let Some(at) = extent(&b.op) else {
@@ -157,7 +157,7 @@ impl FnRewriter<'_, '_> {
     }
 
     /// Fields of `self` (when it is a struct the index knows), with their types.
-    pub(super) fn self_fields(&self) -> Vec<(String, Ty)> {
+    fn self_fields(&self) -> Vec<(String, Ty)> {
         self.scopes
             .lookup("self")
             .and_then(|b| b.ty.as_ref())
@@ -172,13 +172,7 @@ impl FnRewriter<'_, '_> {
     /// `self`, leaving out the read itself. Types must be equal, not merely unifiable. For a
     /// written place (`ctx` is `Target`), only what may be assigned: `mut` bindings, and
     /// fields of a mutable `self` (Java's parameters are assignable, Rust's are not).
-    pub(super) fn variables_of_type(
-        &self,
-        ty: &Ty,
-        not_local: &str,
-        not_field: &str,
-        ctx: Ctx,
-    ) -> Vec<Alt> {
+    fn variables_of_type(&self, ty: &Ty, not_local: &str, not_field: &str, ctx: Ctx) -> Vec<Alt> {
         let written = ctx == Ctx::Target;
         let mut out: Vec<Alt> = self
             .scopes
@@ -218,7 +212,7 @@ impl FnRewriter<'_, '_> {
             .collect()
     }
 
-    pub(super) fn variable_points(&mut self, p: &syn::ExprPath, ctx: Ctx) -> Vec<(u32, Alt)> {
+    fn variable_points(&mut self, p: &syn::ExprPath, ctx: Ctx) -> Vec<(u32, Alt)> {
         if p.qself.is_some() || p.path.segments.len() != 1 || !p.attrs.is_empty() {
             return Vec::new();
         }
@@ -250,7 +244,7 @@ impl FnRewriter<'_, '_> {
         self.record(Family::Variable, at, &name, alts)
     }
 
-    pub(super) fn field_points(&mut self, f: &syn::ExprField, ctx: Ctx) -> Vec<(u32, Alt)> {
+    fn field_points(&mut self, f: &syn::ExprField, ctx: Ctx) -> Vec<(u32, Alt)> {
         let Some(owner) = self
             .type_of(&f.base)
             .and_then(|t| t.head().map(str::to_string))
@@ -306,7 +300,7 @@ impl FnRewriter<'_, '_> {
 
     /// Crate functions that may replace `sig`: same owner, compatible signature, neither
     /// special nor specification.
-    pub(super) fn call_alternatives(&self, sig: &FnSig) -> Vec<FnSig> {
+    fn call_alternatives(&self, sig: &FnSig) -> Vec<FnSig> {
         if SPECIAL.contains(&sig.name.as_str()) || self.is_spec(sig) {
             return Vec::new();
         }
@@ -325,7 +319,7 @@ impl FnRewriter<'_, '_> {
             })
     }
 
-    pub(super) fn is_spec(&self, sig: &FnSig) -> bool {
+    fn is_spec(&self, sig: &FnSig) -> bool {
         let name = match &sig.owner {
             Some(o) => format!("{o}::{}", sig.name),
             None => sig.name.clone(),
@@ -333,7 +327,7 @@ impl FnRewriter<'_, '_> {
         self.sh.spec_names.contains(&name)
     }
 
-    pub(super) fn method_points(&mut self, m: &syn::ExprMethodCall) -> Vec<(u32, Alt)> {
+    fn method_points(&mut self, m: &syn::ExprMethodCall) -> Vec<(u32, Alt)> {
         let recv = self.type_of(&m.receiver);
         let name = m.method.to_string();
         let Some(sig) = self.resolve_method(recv.as_ref(), &name).cloned() else {
@@ -351,7 +345,7 @@ impl FnRewriter<'_, '_> {
             .collect()
     }
 
-    pub(super) fn call_points(&mut self, c: &syn::ExprCall) -> Vec<(u32, Alt)> {
+    fn call_points(&mut self, c: &syn::ExprCall) -> Vec<(u32, Alt)> {
         let Expr::Path(p) = &*c.func else {
             return Vec::new();
         };
@@ -446,7 +440,7 @@ impl FnRewriter<'_, '_> {
 }
 
 /// The alternative expression for one arm of a guarded choice.
-pub(super) fn apply(e: &Expr, alt: &Alt) -> Expr {
+fn apply(e: &Expr, alt: &Alt) -> Expr {
     let mut out = e.clone();
     match (alt, &mut out) {
         (Alt::Op(op), Expr::Binary(b)) => {
@@ -472,7 +466,7 @@ pub(super) fn apply(e: &Expr, alt: &Alt) -> Expr {
 }
 
 /// The source text of a variable or constant alternative.
-pub(super) fn alt_text(alt: &Alt) -> String {
+fn alt_text(alt: &Alt) -> String {
     match alt {
         Alt::Var(i) => i.to_string(),
         Alt::Const(c) => c.to_token_stream().to_string().replace(' ', ""),

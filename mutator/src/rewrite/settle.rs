@@ -82,7 +82,7 @@ impl FnRewriter<'_, '_> {
         }
     }
 
-    pub(super) fn settle_args<'e>(&mut self, sig: &FnSig, args: impl Iterator<Item = &'e Expr>) {
+    fn settle_args<'e>(&mut self, sig: &FnSig, args: impl Iterator<Item = &'e Expr>) {
         let args: Vec<&Expr> = args.collect();
         if args.len() != sig.params.len() {
             return;
@@ -109,7 +109,7 @@ impl FnRewriter<'_, '_> {
     }
 
     /// The name of the local `x` reads, when it is still of a literal's type.
-    pub(super) fn literal_typed(&self, x: &Expr) -> Option<String> {
+    fn literal_typed(&self, x: &Expr) -> Option<String> {
         let x = match x {
             Expr::Paren(p) => return self.literal_typed(&p.expr),
             Expr::Group(g) => return self.literal_typed(&g.expr),

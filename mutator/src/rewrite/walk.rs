@@ -210,7 +210,7 @@ impl FnRewriter<'_, '_> {
     }
 
     /// The statements at the top of a loop body: the loop-again probe, then a tick.
-    pub(super) fn loop_head(&self, again: Option<u32>) -> Vec<Stmt> {
+    fn loop_head(&self, again: Option<u32>) -> Vec<Stmt> {
         let mut head: Vec<Stmt> = again.map(|id| self.cover_stmt(id)).into_iter().collect();
         if self.role == Role::Code {
             head.push(tick_stmt());
@@ -219,7 +219,7 @@ impl FnRewriter<'_, '_> {
     }
 
     /// The scrutinee of a pattern match is a place when a pattern binds by `ref`.
-    pub(super) fn scrutinee_ctx(pats: &[&Pat]) -> Ctx {
+    fn scrutinee_ctx(pats: &[&Pat]) -> Ctx {
         struct RefBinding(bool);
         impl Visit<'_> for RefBinding {
             fn visit_pat_ident(&mut self, p: &syn::PatIdent) {
@@ -238,7 +238,7 @@ impl FnRewriter<'_, '_> {
         }
     }
 
-    pub(super) fn if_expr(&mut self, i: &mut syn::ExprIf, ctx: Ctx) {
+    fn if_expr(&mut self, i: &mut syn::ExprIf, ctx: Ctx) {
         let (t, f) = self.branch_pair("if", &i.if_token);
         self.scopes.push();
         if let Expr::Let(l) = &mut *i.cond {
@@ -268,7 +268,7 @@ impl FnRewriter<'_, '_> {
 
     /// `while c {..}` keeps its shape with `c` wrapped in a branch probe; `while let` becomes
     /// `loop { match .. }`, the only way to see its exit outcome.
-    pub(super) fn while_expr(&mut self, w: &mut syn::ExprWhile) -> Option<Expr> {
+    fn while_expr(&mut self, w: &mut syn::ExprWhile) -> Option<Expr> {
         let (t, f) = self.branch_pair("while", &w.while_token);
         if let Expr::Let(l) = &mut *w.cond {
             let ty = self.type_of(&l.expr);
@@ -296,7 +296,7 @@ impl FnRewriter<'_, '_> {
         None
     }
 
-    pub(super) fn for_expr(&mut self, l: &mut syn::ExprForLoop) {
+    fn for_expr(&mut self, l: &mut syn::ExprForLoop) {
         let (t, f) = self.branch_pair("for", &l.for_token);
         if let Expr::Range(r) = &*l.expr {
             if let (Some(a), Some(b)) = (&r.start, &r.end) {
@@ -335,7 +335,7 @@ impl FnRewriter<'_, '_> {
         *l.expr = parse_quote!(::ferastrau_probes::probe_iter(#iterable, #f));
     }
 
-    pub(super) fn match_expr(&mut self, m: &mut syn::ExprMatch, ctx: Ctx) {
+    fn match_expr(&mut self, m: &mut syn::ExprMatch, ctx: Ctx) {
         let ty = self.type_of(&m.expr);
         let pats: Vec<&Pat> = m.arms.iter().map(|a| &a.pat).collect();
         let scrutinee = Self::scrutinee_ctx(&pats);
