@@ -95,12 +95,11 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
                 dir.display()
             )
         })?;
-    if pkg.metadata.get("ferastrau").is_none() {
-        bail!(
-            "{} is not a benchmark crate: its Cargo.toml has no [package.metadata.ferastrau] table",
-            dir.display()
-        );
-    }
+    // The mutator's reader is the only reader of `[package.metadata.ferastrau]`: a table it
+    // would refuse later (no `mutate` list, a name that is not a string) is refused here, by
+    // every command, with its words.
+    ferastrau_mutator::Manifest::read(&dir)
+        .map_err(|e| anyhow::anyhow!("{} is not a benchmark crate: {e:#}", dir.display()))?;
     if !pkg
         .dependencies
         .iter()
@@ -116,4 +115,48 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
         lib_name: lib.name.replace('-', "_"),
         dir,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crate that depends on the worker, with `metadata` as its Ferastrau table.
+    fn crate_with(metadata: &str) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src")).unwrap();
+        std::fs::write(d.path().join("src/lib.rs"), "").unwrap();
+        let worker = workspace_root().join("harness/worker");
+        std::fs::write(
+            d.path().join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
+                 [dependencies]\nferastrau-worker = {{ path = {worker:?} }}\n\
+                 [package.metadata.ferastrau]\n{metadata}\n[workspace]\n"
+            ),
+        )
+        .unwrap();
+        d
+    }
+
+    #[test]
+    fn the_ferastrau_table_is_checked_by_the_mutators_reader() {
+        let good = crate_with("mutate = [\"f\"]");
+        assert_eq!(locate(None, Some(good.path())).unwrap().name, "x");
+        for (metadata, expect) in [
+            ("mutate = \"f\"", "must be a list of names"),
+            (
+                "specification = [\"rep_ok\"]",
+                "declares no functions to mutate",
+            ),
+            ("mutate = [1]", "must list strings"),
+        ] {
+            let bad = crate_with(metadata);
+            let e = format!("{:#}", locate(None, Some(bad.path())).unwrap_err());
+            assert!(
+                e.contains("is not a benchmark crate") && e.contains(expect),
+                "{metadata}: {e}"
+            );
+        }
+    }
 }

@@ -160,3 +160,56 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     let s = nix::sys::statvfs::statvfs(path).ok()?;
     Some(s.blocks_available() as u64 * s.fragment_size() as u64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::locate::{known_benchmarks, workspace_root};
+    use crate::worker::scratch_dir;
+
+    /// The README's main command, run at the repository's root, leaves `git status` clean: all
+    /// it writes is the default output directory (`ferastrau.out/<benchmark>/`: reports, lock,
+    /// owner stamp, journal) and scratch under `target/` (the run's inputs, builds, worker
+    /// binaries). Checked against the repository's ignore rules for every built-in benchmark.
+    #[test]
+    fn what_a_default_run_writes_is_ignored_by_git() {
+        let root = workspace_root();
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(&root)
+                .args(args)
+                .output()
+        };
+        if !git(&["rev-parse", "--is-inside-work-tree"]).is_ok_and(|o| o.status.success()) {
+            eprintln!("{} is not a git checkout: nothing to check", root.display());
+            return;
+        }
+        let scratch = Scratch::new().unwrap();
+        let rel = |p: &Path| p.strip_prefix(&root).unwrap().display().to_string();
+        let mut paths = vec![rel(&scratch.path().join("inputs/1-0.frs"))];
+        for b in known_benchmarks() {
+            let out = Path::new("ferastrau.out").join(&b);
+            for f in [
+                "evaluation.json",
+                "evaluation.csv",
+                "mutants.json",
+                "journal.jsonl",
+                LOCK,
+                OWNER,
+            ] {
+                paths.push(out.join(f).display().to_string());
+            }
+            let bench = crate::locate::locate(Some(&b), None).unwrap();
+            paths.push(rel(&scratch_dir(&bench, "metamutant").join("src/lib.rs")));
+        }
+        let mut args = vec!["check-ignore", "--verbose", "--non-matching"];
+        args.extend(paths.iter().map(String::as_str));
+        let o = git(&args).unwrap();
+        let listing = String::from_utf8_lossy(&o.stdout);
+        // `--non-matching` lists every path; those no rule ignores start with `::`.
+        let tracked: Vec<&str> = listing.lines().filter(|l| l.starts_with("::")).collect();
+        assert_eq!(listing.lines().count(), paths.len(), "{listing}");
+        assert!(tracked.is_empty(), "git would see: {tracked:?}");
+    }
+}

@@ -59,7 +59,10 @@ pub fn canonical(fin: &Finitization, state: &[u32]) -> Canonical {
 /// What the brute force found: the canonical forms of all valid candidates and how many
 /// candidates it enumerated.
 pub struct BruteForce {
+    /// One canonical form per isomorphism class of valid candidates: their number is what
+    /// Korat must find.
     pub classes: HashSet<Canonical>,
+    /// Every assignment of the slots tried, valid or not (the search space Korat prunes).
     pub enumerated: u64,
 }
 

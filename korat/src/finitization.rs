@@ -49,9 +49,11 @@ impl FieldId {
 /// A value a slot can hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {
+    /// No object (an object field's `None`).
     Null,
     /// Object `index` of `class`.
     Obj(ClassId, u32),
+    /// A primitive value.
     Int(i64),
 }
 
@@ -86,8 +88,11 @@ impl fmt::Display for Value {
 /// One part of a field domain.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Part {
+    /// `null`, listed first in the paper's object domains.
     Null,
+    /// Every object of a class, by index.
     Objects(ClassId),
+    /// The integers `lo..=hi`.
     Ints(i64, i64),
 }
 

@@ -22,6 +22,9 @@
 //! assert_eq!(stats.valid, 3); // null, and one node holding 0 or 1
 //! ```
 
+// The library surface benchmark authors program against: every public item says what it is for.
+#![warn(missing_docs)]
+
 pub mod brute;
 mod candidate;
 mod finitization;

@@ -1,6 +1,6 @@
 //! The search of the paper's Fig. 7: backtracking over the fields the predicate read, with
 //! isomorphism breaking, under the exact rules that reproduce the original Korat's counts
-//! (see `shared/BENCHMARKS.md`, "The search's own anchor").
+//! (see the repository's `DESIGN.md`, "Finitization conventions").
 
 use std::ops::ControlFlow;
 use std::time::Instant;

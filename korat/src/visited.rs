@@ -24,6 +24,7 @@ impl Default for Visited {
 }
 
 impl Visited {
+    /// An empty set; small sets stay inline, without allocating.
     pub fn new() -> Self {
         Visited {
             bits: 0,
@@ -83,6 +84,7 @@ impl Visited {
         self.len
     }
 
+    /// Whether nothing was inserted.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

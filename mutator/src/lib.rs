@@ -10,8 +10,9 @@
 //! specification = ["rep_ok"]
 //! ```
 //!
-//! - [`discover`] lists the mutants of the declared code (three families: operators,
-//!   variables and field reads, calls), each a single change with a stable id.
+//! - [`discover`] lists the mutants of the declared code (four families: the paper's
+//!   operators, variables and fields, calls, and integer constants), each a single change with
+//!   a stable id.
 //! - [`build_metamutant`] writes one copy of the crate in which every mutation point is a
 //!   guarded choice on the runtime switch of `ferastrau-probes`, with coverage probes and
 //!   budget ticks, compile-prunes it with `cargo check`, and caches the result.
@@ -23,6 +24,8 @@
 
 mod catalog;
 mod diff;
+#[cfg(test)]
+mod generator;
 mod items;
 mod key;
 mod manifest;
@@ -38,6 +41,7 @@ use std::path::{Path, PathBuf};
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use diff::{diff, mutated_source, single_mutant_crate};
 pub use key::keys;
+pub use manifest::Manifest;
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
 

@@ -16,19 +16,10 @@ use crate::rewrite::{rewrite_file, Shared};
 use crate::source::Sources;
 use crate::types::CrateIndex;
 
-/// The mutator's own source and the runtime's: a cached metamutant is reused only if the code
-/// that generated it is the same as the code that would generate it now.
-const GENERATOR: &[&str] = &[
-    include_str!("catalog.rs"),
-    include_str!("items.rs"),
-    include_str!("manifest.rs"),
-    include_str!("metamutant.rs"),
-    include_str!("prune.rs"),
-    include_str!("rewrite.rs"),
-    include_str!("source.rs"),
-    include_str!("types.rs"),
-    include_str!("../runtime/src/lib.rs"),
-];
+/// The digest of the mutator's own source and the runtime's (every file of both; see
+/// `generator.rs`): a cached metamutant is reused only if the code that generated it is the
+/// same as the code that would generate it now.
+const GENERATOR_DIGEST: &str = env!("FERASTRAU_GENERATOR_DIGEST");
 /// A marker in every directory the mutator generates: only such directories are ever wiped.
 const MARKER: &str = ".ferastrau-generated";
 const BUILD_FILE: &str = "ferastrau-build.json";
@@ -102,9 +93,7 @@ impl Loaded {
             }
         };
         feed(env!("CARGO_PKG_VERSION").as_bytes());
-        for g in GENERATOR {
-            feed(g.as_bytes());
-        }
+        feed(GENERATOR_DIGEST.as_bytes());
         feed(probes_dir.to_string_lossy().as_bytes());
         for t in &self.manifest.texts {
             feed(t.as_bytes());

@@ -11,8 +11,11 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 static CURSOR: AtomicPtr<u32> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Slots of the cursor file, in order.
+/// The scope being run.
 pub const SCOPE: usize = 0;
+/// The method, in the worker's numbering.
 pub const METHOD: usize = 1;
+/// The input's number among the method's stored inputs.
 pub const INDEX: usize = 2;
 const WORDS: usize = 3;
 

@@ -5,6 +5,9 @@
 //! the benchmark (or on its metamutant copy) and whose `main` calls the exported
 //! `ferastrau_main`, then talks to that process through the commands of [`worker_main`].
 
+// The library surface benchmark authors program against: every public item says what it is for.
+#![warn(missing_docs)]
+
 mod benchmark;
 pub mod channel;
 pub mod cursor;

@@ -27,55 +27,83 @@ pub enum Request {
     /// Korat over every method at `scope`, printing the first `print` inputs of each:
     /// [`Message::Input`] and [`Message::Method`] lines.
     Generate {
+        /// The bound of every finitization.
         scope: u32,
+        /// How many valid inputs of each method to render (`generate --print`).
         print: usize,
+        /// Backtrack on the fields the invariant read (off: the proof's Korat*).
         pruning: bool,
+        /// Skip isomorphic candidates (off: every object numbering counts).
         isomorphism_breaking: bool,
     },
     /// Generates and stores the inputs of `scope` under `dir` (at most `max_bytes` in all),
     /// counting specification coverage with `coverage`.
     Inputs {
+        /// The bound of every finitization.
         scope: u32,
+        /// The run's inputs directory, shared by every later request of the run.
         dir: PathBuf,
+        /// Whether to record the specification's probes (a separate, slower pass is avoided).
         coverage: bool,
+        /// The space the scope may take, so a growing scope stops before filling the disk.
         max_bytes: u64,
     },
     /// Runs and checks the original on every stored input of `scope`, each call under the
     /// clock limit `clock`; records its per-input times and ticks under `dir`.
     Original {
+        /// The scope whose stored inputs to run.
         scope: u32,
+        /// The run's inputs directory.
         dir: PathBuf,
+        /// Per-call wall-clock limit: an original that loops stops the run instead of hanging it.
         clock: Duration,
+        /// The cursor file (see [`crate::cursor`]) naming the input if the process dies.
         cursor: PathBuf,
     },
     /// Runs `mutant` against the original on every stored input of each scope, stopping each
     /// scope at its first killing input. One [`Message::Scope`] per finished scope.
     Mutant {
+        /// The mutant's id in the catalog, the value of the metamutant's switch.
         mutant: u32,
+        /// The first scope to run (a resumed mutant starts where it stopped).
         from: u32,
+        /// The last scope to run, inclusive.
         to: u32,
+        /// The run's inputs directory.
         dir: PathBuf,
+        /// The cursor file naming the input if the mutant kills the process.
         cursor: PathBuf,
+        /// The time limits, relative to the original's measurements on each input.
         limits: Limits,
     },
     /// The readable form of one stored input: [`Message::Rendered`].
     Render {
+        /// The input's scope.
         scope: u32,
+        /// The input's method, in the worker's numbering.
         method: usize,
+        /// The input's position among the method's stored inputs.
         index: u64,
+        /// The run's inputs directory.
         dir: PathBuf,
     },
     /// Runs the build with no mutant active over the stored inputs, `repeat` times:
     /// [`Message::Replay`] with the best time.
     Replay {
+        /// The scope whose stored inputs to run.
         scope: u32,
+        /// The inputs directory.
         dir: PathBuf,
+        /// Runs to take the best of, against the machine's noise.
         repeat: u32,
     },
     /// Every input's rendered outcome with `mutant` active: [`Message::Output`] lines.
     Outputs {
+        /// The scope to generate and run.
         scope: u32,
+        /// The mutant to switch on ([`NO_MUTANT`] for the original).
         mutant: u32,
+        /// Per-call wall-clock limit, so that a looping mutant still yields its lines.
         clock: Duration,
     },
 }
@@ -85,9 +113,11 @@ pub enum Request {
 pub struct Limits {
     /// Tick budget: `tick_factor` × the original's ticks on the input + `tick_floor`.
     pub tick_factor: u64,
+    /// Ticks every input allows beyond the factor (an original that ticks little on an input).
     pub tick_floor: u64,
     /// Clock limit: `timeout_factor` × the original's time on the input + `timeout_floor`.
     pub timeout_factor: f64,
+    /// Time every input allows beyond the factor, for scheduling noise.
     pub timeout_floor: Duration,
 }
 
@@ -156,22 +186,30 @@ pub enum Limit {
 /// A position among the stored inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
+    /// The scope.
     pub scope: u32,
+    /// The method, in the worker's numbering.
     pub method: usize,
+    /// The input's number among the method's stored inputs at that scope.
     pub index: u64,
 }
 
 /// A kill, as the worker reports it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kill {
+    /// Which criterion killed the mutant.
     pub reason: Reason,
+    /// For a timeout, which limit it hit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<Limit>,
+    /// The killing input's method, in the worker's numbering.
     pub method: usize,
+    /// The killing input's number among the method's stored inputs.
     pub index: u64,
     /// The killing input, rendered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
+    /// What differed: the two outputs, the broken invariant, the panic or the signal.
     pub detail: String,
 }
 
@@ -194,17 +232,31 @@ pub enum Fault {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Message {
     /// The reply to [`Request::Describe`].
-    Described { methods: Vec<String> },
+    Described {
+        /// Method names; a method's position is its number in every other message.
+        methods: Vec<String>,
+    },
     /// A valid input, rendered (`generate --print`).
-    Input { method: String, text: String },
+    Input {
+        /// The method's name.
+        method: String,
+        /// The input, rendered by the benchmark.
+        text: String,
+    },
     /// One method's figures at one scope (generation or the original's run).
     Method {
+        /// The method's name.
         method: String,
+        /// The scope.
         scope: u32,
+        /// Valid inputs (generation) or inputs run (the original).
         inputs: u64,
+        /// Candidates Korat explored (generation only).
         #[serde(default)]
         candidates: u64,
+        /// Wall-clock seconds.
         seconds: f64,
+        /// log2 of the finitization's state space, to compare with `candidates`.
         #[serde(default)]
         state_space_log2: f64,
         /// Bytes of stored inputs (generation only).
@@ -212,26 +264,41 @@ pub enum Message {
         bytes: u64,
     },
     /// Probes hit (specification during generation, code during the original's run).
-    Coverage { probes: Vec<u32> },
+    Coverage {
+        /// Ids of the probes hit, in the metamutant's probe table.
+        probes: Vec<u32>,
+    },
     /// A postcondition violation of the original (a counterexample; the run goes on).
     Violation {
+        /// The method's name.
         method: String,
+        /// The input's number among the method's stored inputs.
         index: u64,
+        /// The input, rendered.
         input: String,
+        /// The original's output on it, rendered.
         output: String,
+        /// What the postcondition says is wrong.
         message: String,
     },
     /// The original misbehaved on an input: the run cannot judge mutants against it.
     Failure {
+        /// The method's name.
         method: String,
+        /// The input's number among the method's stored inputs.
         index: u64,
+        /// The input, rendered.
         input: String,
+        /// What the original did wrong.
         fault: Fault,
+        /// The panic message, the broken invariant, or what was printed.
         detail: String,
     },
     /// A mutant's result at one scope: `kill` is `None` when it survived.
     Scope {
+        /// The scope.
         scope: u32,
+        /// The first killing input and why, or `None` if the mutant survived the scope.
         kill: Option<Kill>,
         /// Inputs the mutant ran on (up to and including the killing one).
         executions: u64,
@@ -239,28 +306,54 @@ pub enum Message {
         seconds: f64,
     },
     /// The watchdog stopped a call that ran past its clock limit; the process ends next.
-    ClockTimeout { position: Position, limit: Duration },
+    ClockTimeout {
+        /// The input that ran too long.
+        position: Position,
+        /// The limit it ran past.
+        limit: Duration,
+    },
     /// The stored inputs need more space than the request allowed.
-    DiskLimit { scope: u32, max_bytes: u64 },
+    DiskLimit {
+        /// The scope being stored.
+        scope: u32,
+        /// The limit the request set.
+        max_bytes: u64,
+    },
     /// A panic outside any call being judged (the benchmark's decoder, its invariant during
     /// generation, the worker itself): the process ends next.
     Panic {
+        /// The panic's message.
         message: String,
+        /// `file:line:column` of the panic, when the hook saw one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         location: Option<String>,
     },
     /// The reply to [`Request::Render`].
-    Rendered { input: String },
+    Rendered {
+        /// The input, rendered by the benchmark.
+        input: String,
+    },
     /// The reply to [`Request::Replay`].
-    Replay { executions: u64, seconds: f64 },
+    Replay {
+        /// Calls made in one run.
+        executions: u64,
+        /// The best run's wall-clock seconds.
+        seconds: f64,
+    },
     /// One line of [`Request::Outputs`].
     Output {
+        /// The method's name.
         method: String,
+        /// The input's number among the method's inputs at that scope.
         index: u64,
+        /// The outcome, rendered: output and post-state, or the panic.
         output: String,
     },
     /// The worker could not carry out the request (bad request, unreadable inputs).
-    Error { message: String },
+    Error {
+        /// What went wrong, for the harness to show.
+        message: String,
+    },
     /// The request completed.
     Done,
 }

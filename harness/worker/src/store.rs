@@ -90,6 +90,7 @@ pub struct StateReader {
 }
 
 impl StateReader {
+    /// Opens a file of stored inputs and checks its header (magic, slot width, slots per input).
     pub fn open(path: &Path) -> std::io::Result<Self> {
         let mut input = BufReader::with_capacity(1 << 16, File::open(path)?);
         let mut head = [0u8; 12];
@@ -143,10 +144,12 @@ pub fn write_times(path: &Path, nanos: &[u64]) -> std::io::Result<()> {
 pub struct TimesReader(BufReader<File>);
 
 impl TimesReader {
+    /// Opens the times the original's run recorded for one method.
     pub fn open(path: &Path) -> std::io::Result<Self> {
         Ok(TimesReader(BufReader::new(File::open(path)?)))
     }
 
+    /// The original's time on the next input, in nanoseconds.
     pub fn next_time(&mut self) -> std::io::Result<u64> {
         let mut b = [0u8; 8];
         self.0.read_exact(&mut b)?;
