@@ -101,6 +101,9 @@ pub struct Fingerprint {
     pub memory_limit: u64,
     /// The original's clock limit per input, in milliseconds.
     pub original_timeout_ms: u64,
+    /// `--shard k/n`: this run is one share of the run the other fields describe.
+    #[serde(default)]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl Fingerprint {
@@ -154,6 +157,15 @@ impl Fingerprint {
                 || self.memory_limit != other.memory_limit
                 || self.original_timeout_ms != other.original_timeout_ms,
             "the limits (ticks, clock, memory or the original's timeout)".into(),
+        );
+        let shard = |s: Option<crate::shard::Shard>| s.map_or("none".into(), |s| s.to_string());
+        part(
+            self.shard != other.shard,
+            format!(
+                "the shard ({} then, {} now)",
+                shard(other.shard),
+                shard(self.shard)
+            ),
         );
         d
     }

@@ -6,12 +6,46 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use ferastrau_mutator::Probe;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ferastrau_worker::protocol::Reason;
 
 use super::results::ScopeResult;
 use super::ScopeRun;
+
+/// What the reports of a run are made of besides the scopes and results: the same for every
+/// shard of a run, so that `merge` writes what `evaluate` would have.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    pub benchmark: String,
+    /// Every mutant of the run's catalog (sampled, filtered by a diff) as `mutants.json` lists
+    /// it, with its key.
+    pub listed: Vec<serde_json::Value>,
+    /// The evaluated mutants that belong to the paper's three families.
+    pub paper: BTreeSet<u32>,
+    pub probes: Vec<Probe>,
+    /// Top-level marks of `evaluation.json` (`in_diff`).
+    pub marks: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with
+/// `broken` marked if the run is broken and the extra `marks`; returns the rows.
+pub fn publish(
+    dir: &Path,
+    facts: &Facts,
+    scopes: &[ScopeRun],
+    results: &[ScopeResult],
+    evaluated: &[u32],
+    extra: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Vec<Row>> {
+    let mine: BTreeSet<u32> = evaluated.iter().copied().collect();
+    let paper: BTreeSet<u32> = facts.paper.intersection(&mine).copied().collect();
+    let rows = rows(scopes, results, evaluated.len(), &paper, &facts.probes);
+    let mut marks = facts.marks.clone();
+    marks.extend(extra.clone());
+    write(dir, &facts.benchmark, &rows, &facts.listed, results, &marks)?;
+    Ok(rows)
+}
 
 /// One row of the evaluation (a scope).
 #[derive(Clone, Debug, Serialize)]
@@ -179,10 +213,10 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
 /// The report files [`write`] produces, in an output directory.
 pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json"];
 
-/// Removes the reports of an earlier run from `dir`, so that a run that fails leaves no
+/// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
 /// report behind that could be read as its own.
 pub fn clear(dir: &Path) -> Result<()> {
-    for f in FILES {
+    for f in FILES.iter().chain(&[crate::shard::RECORD]) {
         match std::fs::remove_file(dir.join(f)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
