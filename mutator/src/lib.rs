@@ -18,6 +18,8 @@
 //! - [`diff`] shows a mutant as a unified diff; [`single_mutant_crate`] builds a crate copy
 //!   with just that mutant as plain source.
 //! - [`sample`] picks a deterministic, family-stratified subset.
+//! - [`skips`] and [`skipped`]: the mutants a crate declares not to evaluate, with reasons
+//!   (`skip = [{ function = "T::f", reason = "..." }, { mutant = "<key>", reason = "..." }]`).
 //!
 //! The caller (the `ferastrau` harness) builds the metamutant with cargo once and runs it.
 
@@ -31,6 +33,7 @@ mod prune;
 mod rewrite;
 mod sample;
 mod source;
+mod suppress;
 mod types;
 
 use std::path::{Path, PathBuf};
@@ -38,8 +41,10 @@ use std::path::{Path, PathBuf};
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use diff::{diff, mutated_source, single_mutant_crate};
 pub use key::keys;
+pub use manifest::{Skip, SkipTarget};
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
+pub use suppress::{skipped, skips};
 
 /// Lists every mutant of the crate at `crate_dir` (`viable` unknown: `None`).
 ///

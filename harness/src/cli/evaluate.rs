@@ -9,7 +9,7 @@ use super::args::*;
 use super::commands::sampled;
 use super::stderr_is_tty;
 use crate::evaluate::{self, report};
-use crate::exit_code::broken;
+use crate::exit_code::{broken, usage};
 use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
 use crate::locate::BenchmarkCrate;
 use crate::outdir::OutputDir;
@@ -45,6 +45,7 @@ fn fingerprint(
         memory_limit: a.original.memory_limit,
         original_timeout_ms: a.original.original_timeout.as_millis() as u64,
         shard: a.shard,
+        skipped: Vec::new(),
     })
 }
 
@@ -60,13 +61,23 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     report::clear(&out.path)?;
     let tty = stderr_is_tty();
+    // The skip list is read first: an entry without a reason is the declaration's fault
+    // (usage), not the mutator's.
+    let skips = ferastrau_mutator::skips(&bench.dir).map_err(|e| usage(format!("{e:#}")))?;
     let subject = subject::prepare(&bench, tty)?;
+    let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &skips)
+        .map_err(|e| usage(format!("{e:#}")))?;
     let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
     if let Some(diff) = &a.in_diff {
         let changed = crate::in_diff::ChangedLines::read(diff)?;
         catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
     }
-    let viable: Vec<u32> = catalog.viable().map(|m| m.id).collect();
+    // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
+    let viable: Vec<u32> = catalog
+        .viable()
+        .map(|m| m.id)
+        .filter(|m| !skipped.contains_key(m))
+        .collect();
     // A shard evaluates its share of what the whole run evaluates, sampled the same way.
     let share = a.shard.map_or_else(|| viable.clone(), |s| s.share(&viable));
     let limits = ferastrau_worker::Limits {
@@ -89,7 +100,8 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         resume: a.resume,
         progress: tty,
     };
-    let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &a, limits)?;
+    let mut fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &a, limits)?;
+    fingerprint.skipped = skipped.clone().into_iter().collect();
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
         &out,
@@ -105,7 +117,7 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
             out_dir.join("journal.jsonl").display()
         ))));
     }
-    let facts = facts(&bench, &subject, &catalog, &a);
+    let facts = facts(&bench, &subject, &catalog, &a, &skipped);
     let mut extra = serde_json::Map::new();
     let broken_why = match a.shard {
         // A shard's share is not the run: `merge` judges the whole.
@@ -187,10 +199,12 @@ fn facts(
     subject: &subject::Subject,
     catalog: &ferastrau_mutator::Catalog,
     a: &EvaluateArgs,
+    skipped: &BTreeMap<u32, String>,
 ) -> report::Facts {
     let paper: BTreeSet<u32> = catalog
         .viable()
         .filter(|m| m.family != ferastrau_mutator::Family::Constant)
+        .filter(|m| !skipped.contains_key(&m.id))
         .map(|m| m.id)
         .collect();
     let mut marks = serde_json::Map::new();
@@ -222,5 +236,9 @@ fn facts(
         paper,
         probes: subject.meta.probes.clone(),
         marks,
+        skipped: catalog
+            .viable()
+            .filter_map(|m| Some((m.id, skipped.get(&m.id)?.clone())))
+            .collect(),
     }
 }

@@ -64,6 +64,25 @@ pub struct Changes {
     pub new_killed: Vec<String>,
     pub new_surviving: Vec<String>,
     pub gone: Vec<String>,
+    /// Keys the baseline killed at this scope that the crate now skips (listed, never silent).
+    pub now_skipped: Vec<String>,
+}
+
+impl Comparison {
+    /// Accounts for the mutants the run skips (`skipped`, by key): one the baseline killed is
+    /// listed as skipped now; none counts as gone. A skip does not fail the gate: it is a
+    /// decision with a reason in the crate's manifest, reviewed with the change that adds it,
+    /// and the gate lists it so that it cannot pass unseen.
+    pub fn note_skipped(&mut self, base: &BenchmarkBaseline, skipped: &BTreeMap<String, String>) {
+        for (&scope, ch) in self.changes.iter_mut() {
+            ch.gone.retain(|k| !skipped.contains_key(k));
+            ch.now_skipped = skipped
+                .keys()
+                .filter(|k| base.mutants.get(*k).is_some_and(|s| s.contains(&scope)))
+                .cloned()
+                .collect();
+        }
+    }
 }
 
 fn killed_at(scopes: &[u32], scope: u32) -> bool {

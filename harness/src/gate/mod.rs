@@ -45,7 +45,8 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool) -> Result
     let base = file.benchmarks.get(&run.benchmark).cloned();
     let empty = BenchmarkBaseline::default();
     let reference = base.as_ref().unwrap_or(&empty);
-    let c = compare(reference, &run.figures, t, run.partial);
+    let mut c = compare(reference, &run.figures, t, run.partial);
+    c.note_skipped(reference, &run.skipped);
     println!("{} against {}", run.benchmark, baseline.display());
     print!("{}", table(reference, &run.figures, &c));
     if update && run.partial {
@@ -76,6 +77,13 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool) -> Result
         )));
     }
     for (scope, ch) in &c.changes {
+        for key in &ch.now_skipped {
+            println!(
+                "note: scope {scope}: killed in the baseline, skipped now ({}): {}",
+                run.skipped[key],
+                run.describe(key)
+            );
+        }
         for key in &ch.new_surviving {
             if !t.fail_on_new_survivors {
                 println!(

@@ -16,6 +16,8 @@ pub struct Run {
     /// and coverage are not comparable with the baseline's, only each mutant's status is.
     pub partial: bool,
     pub figures: BenchmarkBaseline,
+    /// Mutants the crate's `skip` list names (not run), by key, with the reason.
+    pub skipped: BTreeMap<String, String>,
     /// Where each key's mutant is, for messages: `src/tree.rs:67:15 SearchTree::add`.
     pub(crate) places: BTreeMap<String, String>,
     /// The mutants' readable edits, by key (the paper's `left/*temp*/` form).
@@ -55,6 +57,7 @@ impl Run {
             figures.scopes.insert(scope, f);
         }
         let mut places = BTreeMap::new();
+        let mut skipped = BTreeMap::new();
         let mut edits = BTreeMap::new();
         for m in mutants["mutants"]
             .as_array()
@@ -73,6 +76,10 @@ impl Run {
                     )
                 })?
                 .to_string();
+            if let Some(reason) = m["skipped"].as_str() {
+                skipped.insert(key, reason.to_string());
+                continue;
+            }
             let killed: Vec<u32> = results
                 .iter()
                 .filter(|(_, r)| r["status"] == "killed")
@@ -99,6 +106,7 @@ impl Run {
             broken,
             partial,
             figures,
+            skipped,
             places,
             edits,
         })

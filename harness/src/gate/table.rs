@@ -10,7 +10,7 @@ use super::run::Run;
 /// The short table of what changed, one line per scope.
 pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, c: &Comparison) -> String {
     let mut t = format!(
-        "{:>5} {:>19} {:>19} {:>19} {:>9} {:>9} {:>13} {:>5}\n",
+        "{:>5} {:>19} {:>19} {:>19} {:>9} {:>9} {:>13} {:>5} {:>9}\n",
         "scope",
         "kill rate % (Δ)",
         "code st %",
@@ -18,7 +18,8 @@ pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, c: &Comparison) 
         "now surv.",
         "now kill.",
         "new (k/s)",
-        "gone"
+        "gone",
+        "now skip."
     );
     let scopes: BTreeSet<u32> = base
         .scopes
@@ -47,7 +48,7 @@ pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, c: &Comparison) 
         let count = |f: fn(&Changes) -> usize| ch.map_or(0, f);
         let _ = writeln!(
             t,
-            "{:>5} {:>19} {:>19} {:>19} {:>9} {:>9} {:>13} {:>5}",
+            "{:>5} {:>19} {:>19} {:>19} {:>9} {:>9} {:>13} {:>5} {:>9}",
             s,
             rate,
             pair(|f| f.statement_coverage),
@@ -60,6 +61,7 @@ pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, c: &Comparison) 
                 count(|c| c.new_surviving.len())
             ),
             count(|c| c.gone.len()),
+            count(|c| c.now_skipped.len()),
         );
     }
     t
