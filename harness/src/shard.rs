@@ -271,7 +271,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
         let scopes0: BTreeSet<u32> = r0.scopes.iter().map(|s| s.scope).collect();
         if scopes != scopes0 {
             return Err(usage(format!(
-                "{} (shard {}) holds scopes {scopes:?}, {} (shard {}) {scopes0:?}: an interrupted shard? finish it with --resume",
+                "{} (shard {}) holds scopes {scopes:?}, {} (shard {}) {scopes0:?}: the records were edited",
                 dir.display(),
                 r.shard,
                 d0.display(),
@@ -298,12 +298,14 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
         .flat_map(|(_, r)| r.results.iter().cloned())
         .collect();
     results.sort_by_key(|r| (r.mutant, r.scope));
+    // Timings are shard 1's (whatever the order of the directories): the rest of each scope
+    // is the same in every shard.
+    let (_, one) = &records[&1];
     Ok(Merged {
-        run: r0.run.clone(),
-        evaluated: r0.evaluated.clone(),
-        facts: r0.facts.clone(),
-        // Timings are shard 1's: the rest of each scope is the same in every shard.
-        scopes: r0.scopes.clone(),
+        run: one.run.clone(),
+        evaluated: one.evaluated.clone(),
+        facts: one.facts.clone(),
+        scopes: one.scopes.clone(),
         results,
     })
 }

@@ -180,6 +180,36 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     let e = refused(merge(&[one, &split], &out), "other split");
     assert!(e.contains("split the same way"), "{e}");
 
+    // Shards that agree on the run but not on what they generated: broken, never averaged.
+    let odd = root.path().join("odd-3");
+    std::fs::create_dir_all(&odd).unwrap();
+    let mut record = json(&three.join("shard.json"));
+    let inputs = record["scopes"][1]["inputs"].as_u64().unwrap();
+    record["scopes"][1]["inputs"] = (inputs + 1).into();
+    std::fs::write(odd.join("shard.json"), record.to_string()).unwrap();
+    let o = merge(&[one, two, &odd], &out);
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("disagree at scope 2 on inputs"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.join("evaluation.json").exists());
+
+    // Not into a shard's own directory.
+    let o = merge(&[one, two, three], two);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("is one of the shards"));
+    assert!(two.join("shard.json").exists());
+    // The order of the directories does not matter.
+    let o = merge(&[three, one, two], &root.path().join("reordered"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        json(&root.path().join("reordered/evaluation.json")),
+        json(&root.path().join("merged/evaluation.json")),
+        "the same reports, timings included (shard 1's)"
+    );
+
     // A lone shard is not a run: the gate refuses it.
     let baseline = root.path().join("baseline.json");
     let o = ferastrau(&[
@@ -193,6 +223,13 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("one shard of a run"));
     assert!(!baseline.exists());
+    // Nor does the gate run one.
+    let mut gated = vec!["gate", "--baseline", s(&baseline)];
+    gated.extend_from_slice(&args);
+    gated.extend_from_slice(&["--shard", "1/3", "--out", s(&out)]);
+    let o = ferastrau(&gated);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("gate takes a whole run"));
     // Nor does a shard resume as another shard.
     let o = evaluate(&[&args[..], &["--shard", "2/3", "--resume"]].concat(), one);
     assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));

@@ -5,11 +5,23 @@ use anyhow::Result;
 use super::args::MergeArgs;
 use super::evaluate::verdict;
 use crate::evaluate::{health, report};
-use crate::exit_code::broken;
+use crate::exit_code::{broken, usage};
 use crate::outdir::OutputDir;
 use crate::shard;
 
 pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
+    // Merging into a shard's own directory would remove the record it was merged from.
+    let same = |p: &std::path::Path| p.canonicalize().ok();
+    if let Some(d) = a
+        .shards
+        .iter()
+        .find(|d| same(d).is_some() && same(d) == same(&a.out))
+    {
+        return Err(usage(format!(
+            "--out {} is one of the shards: merge into a directory of its own",
+            d.display()
+        )));
+    }
     let m = shard::merge(&a.shards)?;
     let out = OutputDir::take(
         &a.out,

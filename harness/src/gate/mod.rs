@@ -216,6 +216,26 @@ mod tests {
     }
 
     #[test]
+    fn a_killed_mutant_skipped_now_is_listed_not_gone_and_not_a_failure() {
+        let base = figures(75.0, 100.0, &[("a", &[3]), ("b", &[]), ("c", &[3])]);
+        let run = figures(75.0, 100.0, &[("c", &[3])]);
+        let skipped = [
+            ("a".to_string(), "slow".to_string()),
+            ("b".into(), "equivalent".into()),
+        ];
+        let mut c = compare(&base, &run, &Thresholds::default(), false);
+        assert_eq!(c.changes[&3].gone, ["a", "b"]);
+        c.note_skipped(&base, &skipped.into());
+        assert_eq!(
+            c.changes[&3].now_skipped,
+            ["a"],
+            "b survived in the baseline"
+        );
+        assert!(c.changes[&3].gone.is_empty());
+        assert!(c.failures.is_empty());
+    }
+
+    #[test]
     fn a_scope_the_baseline_has_must_be_evaluated() {
         let base = figures(75.0, 100.0, &[("a", &[3])]);
         let mut run = base.clone();
