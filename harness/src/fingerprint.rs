@@ -101,6 +101,14 @@ pub struct Fingerprint {
     pub memory_limit: u64,
     /// The original's clock limit per input, in milliseconds.
     pub original_timeout_ms: u64,
+    /// `--shard k/n`: this run is one share of the run the other fields describe.
+    #[serde(default)]
+    pub shard: Option<crate::shard::Shard>,
+    /// The mutants the crate's `skip` list names, with their reasons (a list of pairs, not a
+    /// map: the journal's header is read through an internally tagged enum, which cannot read
+    /// numbers back from JSON object keys).
+    #[serde(default)]
+    pub skipped: Vec<(u32, String)>,
 }
 
 impl Fingerprint {
@@ -154,6 +162,19 @@ impl Fingerprint {
                 || self.memory_limit != other.memory_limit
                 || self.original_timeout_ms != other.original_timeout_ms,
             "the limits (ticks, clock, memory or the original's timeout)".into(),
+        );
+        part(
+            self.skipped != other.skipped,
+            "the skip list ([package.metadata.ferastrau] skip)".into(),
+        );
+        let shard = |s: Option<crate::shard::Shard>| s.map_or("none".into(), |s| s.to_string());
+        part(
+            self.shard != other.shard,
+            format!(
+                "the shard ({} then, {} now)",
+                shard(other.shard),
+                shard(self.shard)
+            ),
         );
         d
     }

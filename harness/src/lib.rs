@@ -13,5 +13,6 @@ pub mod locate;
 pub mod outdir;
 pub mod process;
 pub mod scopes;
+pub mod shard;
 pub mod subject;
 pub mod worker;

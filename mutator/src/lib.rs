@@ -19,6 +19,8 @@
 //! - [`diff`] shows a mutant as a unified diff; [`single_mutant_crate`] builds a crate copy
 //!   with just that mutant as plain source.
 //! - [`sample`] picks a deterministic, family-stratified subset.
+//! - [`skips`] and [`skipped`]: the mutants a crate declares not to evaluate, with reasons
+//!   (`skip = [{ function = "T::f", reason = "..." }, { mutant = "<key>", reason = "..." }]`).
 //!
 //! The caller (the `ferastrau` harness) builds the metamutant with cargo once and runs it.
 
@@ -34,6 +36,7 @@ mod prune;
 mod rewrite;
 mod sample;
 mod source;
+mod suppress;
 mod types;
 
 use std::path::{Path, PathBuf};
@@ -41,9 +44,10 @@ use std::path::{Path, PathBuf};
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use diff::{diff, mutated_source, single_mutant_crate};
 pub use key::keys;
-pub use manifest::Manifest;
+pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
+pub use suppress::{skipped, skips};
 
 /// Lists every mutant of the crate at `crate_dir` (`viable` unknown: `None`).
 ///

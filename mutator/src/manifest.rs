@@ -16,6 +16,9 @@ pub struct Manifest {
     pub mutate: Vec<String>,
     /// Specification functions (`[package.metadata.ferastrau] specification`).
     pub specification: Vec<String>,
+    /// Mutants or functions not to evaluate, each with its reason
+    /// (`[package.metadata.ferastrau] skip`).
+    pub skip: Vec<Skip>,
     /// The manifest's own text and, if any, the workspace root's (for fingerprints).
     pub texts: Vec<String>,
     table: Table,
@@ -78,6 +81,10 @@ impl Manifest {
             );
         }
         let specification = list("specification")?;
+        let skip = match meta.and_then(|m| m.get("skip")) {
+            None => Vec::new(),
+            Some(v) => parse_skips(v)?,
+        };
         let mut texts = vec![text];
         let workspace = if table.contains_key("workspace") {
             None
@@ -93,6 +100,7 @@ impl Manifest {
             lib,
             mutate,
             specification,
+            skip,
             texts,
             table,
             workspace,
@@ -182,6 +190,66 @@ impl Manifest {
         t.insert("workspace".into(), Value::Table(Table::new()));
         Ok(toml::to_string(&t)?)
     }
+}
+
+/// What a skip entry names: one mutant by its content key, or every mutant of a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipTarget {
+    Function(String),
+    Mutant(String),
+}
+
+/// A `skip` entry: mutants not to evaluate, and why (reports list them with the reason).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    pub target: SkipTarget,
+    pub reason: String,
+}
+
+/// `skip = [{ function = "T::f", reason = "..." }, { mutant = "<key>", reason = "..." }]`:
+/// every entry names exactly one function or mutant and gives a reason that is not blank
+/// (a skip nobody can explain is a survivor hidden).
+fn parse_skips(v: &Value) -> Result<Vec<Skip>> {
+    const WHERE: &str = "[package.metadata.ferastrau] skip";
+    let entries = v
+        .as_array()
+        .ok_or_else(|| anyhow!("{WHERE} must be a list of {{ function or mutant, reason }}"))?;
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let n = i + 1;
+            let t = e
+                .as_table()
+                .ok_or_else(|| anyhow!("{WHERE} entry {n} is not a table: {e}"))?;
+            if let Some(k) = t
+                .keys()
+                .find(|k| !["function", "mutant", "reason"].contains(&k.as_str()))
+            {
+                bail!("{WHERE} entry {n} has an unknown field `{k}` (function, mutant, reason)");
+            }
+            let text = |k: &str| -> Result<Option<String>> {
+                match t.get(k) {
+                    None => Ok(None),
+                    Some(Value::String(s)) => Ok(Some(s.clone())),
+                    Some(_) => bail!("{WHERE} entry {n}: `{k}` must be a string"),
+                }
+            };
+            let target = match (text("function")?, text("mutant")?) {
+                (Some(f), None) => SkipTarget::Function(f),
+                (None, Some(m)) => SkipTarget::Mutant(m),
+                _ => bail!(
+                    "{WHERE} entry {n} must name either a `function` or a `mutant` (its key, as `ferastrau gate` prints it)"
+                ),
+            };
+            let reason = text("reason")?
+                .filter(|r| !r.trim().is_empty())
+                .ok_or_else(|| {
+                    anyhow!("{WHERE} entry {n} ({target:?}) gives no reason: every skip must say why")
+                })?;
+            Ok(Skip { target, reason })
+        })
+        .collect()
 }
 
 fn inherits(v: &Value) -> bool {
@@ -305,6 +373,62 @@ mod tests {
             out["dependencies"]["ferastrau-probes"]["path"].as_str(),
             Some("/x/runtime")
         );
+    }
+
+    fn manifest_with(meta: &str) -> Result<Manifest> {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src")).unwrap();
+        std::fs::write(d.path().join("src/lib.rs"), "").unwrap();
+        std::fs::write(
+            d.path().join("Cargo.toml"),
+            format!("[package]\nname = \"x\"\nversion = \"0.1.0\"\n[workspace]\n[package.metadata.ferastrau]\nmutate = [\"f\"]\n{meta}\n"),
+        )
+        .unwrap();
+        Manifest::read(d.path())
+    }
+
+    #[test]
+    fn skips_need_a_target_and_a_reason() {
+        let m = manifest_with(
+            r#"skip = [{ function = "T::f", reason = "slow" }, { mutant = "f operator: < -> <= #0", reason = "equivalent" }]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            m.skip,
+            [
+                Skip {
+                    target: SkipTarget::Function("T::f".into()),
+                    reason: "slow".into()
+                },
+                Skip {
+                    target: SkipTarget::Mutant("f operator: < -> <= #0".into()),
+                    reason: "equivalent".into()
+                }
+            ]
+        );
+        for (bad, says) in [
+            (r#"skip = [{ function = "T::f" }]"#, "gives no reason"),
+            (
+                r#"skip = [{ function = "T::f", reason = "  " }]"#,
+                "gives no reason",
+            ),
+            (
+                r#"skip = [{ reason = "why" }]"#,
+                "either a `function` or a `mutant`",
+            ),
+            (
+                r#"skip = [{ function = "f", mutant = "k", reason = "why" }]"#,
+                "either a `function` or a `mutant`",
+            ),
+            (
+                r#"skip = [{ fn = "f", reason = "why" }]"#,
+                "unknown field `fn`",
+            ),
+            (r#"skip = "f""#, "must be a list"),
+        ] {
+            let e = format!("{:#}", manifest_with(bad).err().expect(bad));
+            assert!(e.contains(says), "{bad}: {e}");
+        }
     }
 
     #[test]

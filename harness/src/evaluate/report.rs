@@ -6,12 +6,71 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use ferastrau_mutator::Probe;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ferastrau_worker::protocol::Reason;
 
 use super::results::ScopeResult;
 use super::ScopeRun;
+
+/// What the reports of a run are made of besides the scopes and results: the same for every
+/// shard of a run, so that `merge` writes what `evaluate` would have.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    pub benchmark: String,
+    /// Every mutant of the run's catalog (sampled, filtered by a diff) as `mutants.json` lists
+    /// it, with its key.
+    pub listed: Vec<serde_json::Value>,
+    /// The evaluated mutants that belong to the paper's three families.
+    pub paper: BTreeSet<u32>,
+    pub probes: Vec<Probe>,
+    /// Top-level marks of `evaluation.json` (`in_diff`).
+    pub marks: serde_json::Map<String, serde_json::Value>,
+    /// The listed viable mutants the crate's `skip` list names, with the reason: not run, not
+    /// in the kill rate's denominator, but listed in every report.
+    #[serde(default)]
+    pub skipped: BTreeMap<u32, String>,
+}
+
+/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with
+/// `broken` marked if the run is broken and the extra `marks`; returns the rows.
+pub fn publish(
+    dir: &Path,
+    facts: &Facts,
+    scopes: &[ScopeRun],
+    results: &[ScopeResult],
+    evaluated: &[u32],
+    extra: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Vec<Row>> {
+    let mine: BTreeSet<u32> = evaluated.iter().copied().collect();
+    let paper: BTreeSet<u32> = facts.paper.intersection(&mine).copied().collect();
+    let mut all = results.to_vec();
+    for s in scopes {
+        all.extend(
+            facts
+                .skipped
+                .keys()
+                .map(|&m| ScopeResult::skipped(m, s.scope)),
+        );
+    }
+    let rows = rows(scopes, &all, evaluated.len(), &paper, &facts.probes);
+    let mut marks = facts.marks.clone();
+    marks.extend(extra.clone());
+    let listed: Vec<serde_json::Value> = facts
+        .listed
+        .iter()
+        .map(|m| {
+            let mut m = m.clone();
+            let id = m["id"].as_u64().map(|id| id as u32);
+            if let Some(reason) = id.and_then(|id| facts.skipped.get(&id)) {
+                m["skipped"] = serde_json::json!(reason);
+            }
+            m
+        })
+        .collect();
+    write(dir, &facts.benchmark, &rows, &listed, &all, &marks)?;
+    Ok(rows)
+}
 
 /// One row of the evaluation (a scope).
 #[derive(Clone, Debug, Serialize)]
@@ -40,6 +99,8 @@ pub struct Row {
     pub paper_kill_rate: f64,
     /// Postcondition violations of the original.
     pub violations: u64,
+    /// Mutants the crate's `skip` list names: not run, not counted in `mutants`.
+    pub skipped: usize,
     /// The code probes the original did not reach at this scope (JSON only: which statement
     /// or branch outcome a coverage short of 100% misses).
     #[serde(skip)]
@@ -118,6 +179,10 @@ pub fn rows(
                 paper_killed,
                 paper_kill_rate: rate(paper_killed, paper.len()),
                 violations: s.violation_count,
+                skipped: here
+                    .iter()
+                    .filter(|r| r.status == super::results::Status::Skipped)
+                    .count(),
                 uncovered: probes
                     .iter()
                     .filter(|p| p.role == "code" && !code.contains(&p.id))
@@ -157,7 +222,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
         t.push_str(&format!(
-            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2}   {}/{}: {}\n",
+            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2}   {}/{}{}: {}\n",
             r.scope,
             r.generation_seconds,
             r.spec_statement_coverage,
@@ -170,6 +235,11 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             r.paper_kill_rate,
             r.killed,
             r.mutants,
+            if r.skipped > 0 {
+                format!(" ({} skipped)", r.skipped)
+            } else {
+                String::new()
+            },
             reasons.join(", ")
         ));
     }
@@ -179,10 +249,10 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
 /// The report files [`write`] produces, in an output directory.
 pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json"];
 
-/// Removes the reports of an earlier run from `dir`, so that a run that fails leaves no
+/// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
 /// report behind that could be read as its own.
 pub fn clear(dir: &Path) -> Result<()> {
-    for f in FILES {
+    for f in FILES.iter().chain(&[crate::shard::RECORD]) {
         match std::fs::remove_file(dir.join(f)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))

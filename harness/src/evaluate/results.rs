@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 pub enum Status {
     Killed,
     Survived,
+    /// Not run: the crate's `skip` list names it (the reason is the mutant's `skipped`).
+    Skipped,
 }
 
 /// One mutant at one scope.
@@ -39,6 +41,15 @@ pub struct ScopeResult {
 impl ScopeResult {
     pub fn killed(&self) -> bool {
         self.status == Status::Killed
+    }
+
+    /// A mutant the crate's `skip` list names, at `scope` (reports only; never journaled).
+    pub fn skipped(mutant: u32, scope: u32) -> ScopeResult {
+        ScopeResult {
+            status: Status::Skipped,
+            executions: None,
+            ..ScopeResult::survived(mutant, scope, 0)
+        }
     }
 
     /// A survivor.

@@ -1,0 +1,192 @@
+//! The arguments of each command (clap derive structs).
+
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::parse::{parse_factor, parse_percent, parse_positive_duration, parse_size};
+use crate::locate::{locate, BenchmarkCrate};
+use crate::scopes::parse_scopes;
+
+#[derive(Args)]
+pub struct GateArgs {
+    /// The baseline file (JSON, one section per benchmark; written by --update-baseline).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: PathBuf,
+    /// Gate the reports of an `evaluate` that already ran (its --out directory) instead of
+    /// running one.
+    #[arg(long, value_name = "DIR")]
+    pub current: Option<PathBuf>,
+    /// Fail when any scope's kill rate is under this percentage.
+    #[arg(long, value_name = "PCT", value_parser = parse_percent)]
+    pub min_kill_rate: Option<f64>,
+    /// Points the kill rate may fall under the baseline's before the gate fails.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = parse_percent)]
+    pub tolerance: f64,
+    /// Fail when a mutant the baseline does not know (new code) survives.
+    #[arg(long)]
+    pub fail_on_new_survivors: bool,
+    /// Make this run the benchmark's baseline (prints what changed; refused for a broken run).
+    #[arg(long)]
+    pub update_baseline: bool,
+    /// The evaluation to run when --current is not given.
+    #[command(flatten)]
+    pub run: EvaluateArgs,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The output directories of the shards (`evaluate --shard k/n --out DIR`), all n of them.
+    #[arg(required = true, value_name = "DIR")]
+    pub shards: Vec<PathBuf>,
+    /// Where the merged reports go (locked while merging, like evaluate's).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct OverheadArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The scope whose inputs both builds run on.
+    #[arg(long, default_value_t = 6)]
+    pub scope: u32,
+    /// Runs per build; the best counts.
+    #[arg(long, default_value_t = 5)]
+    pub repeat: u32,
+}
+
+/// Which benchmark crate to work on.
+#[derive(Args)]
+pub struct Target {
+    /// A built-in benchmark (a directory under benchmarks/).
+    #[arg(long, default_value = "search_tree", conflicts_with = "benchmark_path")]
+    pub benchmark: String,
+    /// A benchmark crate anywhere on disk (your own).
+    #[arg(long, value_name = "DIR")]
+    pub benchmark_path: Option<PathBuf>,
+}
+
+impl Target {
+    pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
+        locate(Some(&self.benchmark), self.benchmark_path.as_deref())
+    }
+}
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..7`.
+    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    pub scopes: RangeInclusive<u32>,
+    /// Print one JSON document instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Show the first N inputs of each method at each scope.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub print: usize,
+}
+
+/// A deterministic sample of the mutants.
+#[derive(Args)]
+pub struct Sampling {
+    /// Keep at most N mutants: a family-stratified sample (the paper used 200–300).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_mutants: Option<u32>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[derive(Args)]
+pub struct MutantsArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Print one JSON document instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Show a mutant (by id), or `all`, as a unified diff of the benchmark's source.
+    #[arg(long, value_name = "ID|all")]
+    pub diff: Option<String>,
+    #[command(flatten)]
+    pub sampling: Sampling,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..7`.
+    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    pub scopes: RangeInclusive<u32>,
+    #[command(flatten)]
+    pub original: OriginalLimits,
+}
+
+/// The limits generation and the original run under (the mutants' own, and a clock limit).
+#[derive(Args, Clone)]
+pub struct OriginalLimits {
+    /// Address-space limit of every worker process: generation, the original, each mutant
+    /// (e.g. `1G`, `512M`).
+    #[arg(long, default_value = "1G", value_parser = parse_size, value_name = "SIZE")]
+    pub memory_limit: u64,
+    /// Clock limit of the original on one input (decoding, the call, the checks); an original
+    /// that runs longer stops the run, naming the input.
+    #[arg(long, default_value = "10s", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub original_timeout: Duration,
+    /// Scratch space the stored inputs of all scopes may take; a scope estimated to need more
+    /// is refused before it is generated.
+    #[arg(long, default_value = "20G", value_parser = parse_size, value_name = "SIZE")]
+    pub max_scratch: u64,
+}
+
+#[derive(Args)]
+pub struct EvaluateArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..7`.
+    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    pub scopes: RangeInclusive<u32>,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// Deterministic time limit per input: a mutant may run this many times the original's
+    /// ticks (loop iterations and calls of the mutated code)...
+    #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub tick_factor: u64,
+    /// ...plus this many.
+    #[arg(long, default_value_t = 10_000, value_name = "T", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000_000))]
+    pub tick_floor: u64,
+    /// Wall-clock limit per input, the paper's `10 × T_original + 1 s`: the factor...
+    #[arg(long, default_value_t = 10.0, value_name = "F", value_parser = parse_factor)]
+    pub timeout_factor: f64,
+    /// ...and the floor (e.g. `1s`, `250ms`; not zero: a limit of zero would depend on when
+    /// the watchdog looks).
+    #[arg(long, default_value = "1s", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub timeout_floor: Duration,
+    #[command(flatten)]
+    pub original: OriginalLimits,
+    /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Evaluate only the mutants on lines this unified diff (e.g. `git diff main`) adds or
+    /// changes: a fast check for a pull request. The reports say so, and `gate` then compares
+    /// mutants only, not kill rates or coverage.
+    #[arg(long, value_name = "FILE")]
+    pub in_diff: Option<PathBuf>,
+    /// Evaluate only share k of n of the mutants (1 ≤ k ≤ n), e.g. one job of a CI matrix or
+    /// a Slurm array; `ferastrau merge` combines the n shard directories into the run's
+    /// reports. Every shard regenerates the inputs itself.
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
+    /// Continue an interrupted run from its journal (refused if anything it depends on
+    /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
+    #[arg(long)]
+    pub resume: bool,
+    #[command(flatten)]
+    pub sampling: Sampling,
+}

@@ -1,0 +1,203 @@
+//! `generate`, `mutants`, `check`, `overhead` and `gate`: the commands around `evaluate`.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use super::args::*;
+use super::stderr_is_tty;
+use crate::evaluate::Preparation;
+use crate::exit_code::{broken, usage};
+use crate::generate;
+use crate::outdir::Scratch;
+use crate::subject;
+use ferastrau_worker::protocol::{Message, Request};
+
+pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let worker = subject::original_worker(&bench)?;
+    let tty = stderr_is_tty();
+    let stats = generate::generate(&worker, a.scopes, a.print, |s| {
+        if tty && !a.json {
+            eprint!("\rscope {} done ({} inputs)   ", s.scope, s.inputs);
+        }
+        if !a.json && a.print > 0 {
+            print!("{}", generate::render_examples(s));
+        }
+    })?;
+    if tty && !a.json {
+        eprint!("\r{:40}\r", "");
+    }
+    if a.json {
+        let doc = serde_json::json!({ "benchmark": bench.name, "scopes": stats });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print!("{}", generate::render_table(&bench, &stats));
+    }
+    Ok(())
+}
+
+pub(super) fn sampled(
+    catalog: ferastrau_mutator::Catalog,
+    s: &Sampling,
+) -> ferastrau_mutator::Catalog {
+    match s.max_mutants {
+        Some(n) => ferastrau_mutator::sample(&catalog, n as usize, s.seed),
+        None => catalog,
+    }
+}
+
+pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let meta = subject::metamutant(&bench, stderr_is_tty())?;
+    let catalog = sampled(meta.catalog, &a.sampling);
+    match a.diff.as_deref() {
+        Some("all") => {
+            for m in &catalog.mutants {
+                print!("{}", ferastrau_mutator::diff(&bench.dir, m)?);
+            }
+        }
+        Some(id) => {
+            let id: u32 = id
+                .parse()
+                .map_err(|_| usage(format!("--diff takes a mutant id or `all`, not {id:?}")))?;
+            let m = catalog
+                .get(id)
+                .ok_or_else(|| usage(format!("{} has no mutant {id}", bench.name)))?;
+            print!("{}", ferastrau_mutator::diff(&bench.dir, m)?);
+        }
+        None if a.json => println!("{}", catalog.to_json()),
+        None => print!("{}", catalog.table()),
+    }
+    Ok(())
+}
+
+/// A preparation of scopes into `scratch` under `limits`, for `check` and `overhead`.
+fn preparation(
+    scratch: &Scratch,
+    limits: &OriginalLimits,
+    methods: Vec<String>,
+    coverage: bool,
+) -> Preparation {
+    Preparation {
+        inputs_dir: scratch.path().join("inputs"),
+        scratch_dir: scratch.path().to_path_buf(),
+        coverage,
+        memory_limit: Some(limits.memory_limit),
+        original_timeout: limits.original_timeout,
+        max_bytes: limits.max_scratch,
+        methods,
+    }
+}
+
+pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let worker = subject::original_worker(&bench)?;
+    let scratch = Scratch::new()?;
+    let prep = preparation(&scratch, &a.original, worker.methods()?, false);
+    println!(
+        "{:>5} {:>10} {:>9} {:>10}",
+        "scope", "# inputs", "check [s]", "violations"
+    );
+    let mut first_bad = None;
+    let mut used = 0;
+    for scope in a.scopes {
+        let run = prep.scope(&worker, scope, used)?;
+        used += run.bytes;
+        println!(
+            "{:>5} {:>10} {:>9.2} {:>10}",
+            scope, run.inputs, run.checking_seconds, run.violation_count
+        );
+        if first_bad.is_none() && run.violation_count > 0 {
+            first_bad = Some(run);
+        }
+    }
+    match first_bad {
+        None => {
+            println!("no violation: the original meets its postconditions on every input");
+            Ok(())
+        }
+        Some(run) => {
+            // The smallest counterexample: smallest scope, then shortest rendering.
+            let v = run
+                .violations
+                .iter()
+                .min_by_key(|v| (v.input.len(), v.input.clone()))
+                .expect("a violating scope keeps its violations");
+            // Renderings usually start with the method's name; name it when they do not.
+            let input = if v.input.starts_with(&v.method) {
+                v.input.clone()
+            } else {
+                format!("{} on {}", v.method, v.input)
+            };
+            Err(broken(format!(
+                "{} violation(s) at scope {}; smallest counterexample: {input} -> {}: {}",
+                run.violation_count, run.scope, v.output, v.message
+            )))
+        }
+    }
+}
+
+pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
+    if a.run.shard.is_some() {
+        return Err(usage(
+            "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
+        ));
+    }
+    let dir = match a.current {
+        Some(dir) => dir,
+        None => super::evaluate::cmd_evaluate(a.run)?,
+    };
+    let thresholds = crate::gate::Thresholds {
+        min_kill_rate: a.min_kill_rate,
+        tolerance: a.tolerance,
+        fail_on_new_survivors: a.fail_on_new_survivors,
+    };
+    crate::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline)
+}
+
+pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
+    if a.scope == 0 {
+        return Err(usage("scope 0 is empty: scopes start at 1"));
+    }
+    let bench = a.target.locate()?;
+    let original = subject::original_worker(&bench)?;
+    let subject = subject::prepare(&bench, stderr_is_tty())?;
+    let scratch = Scratch::new()?;
+    let limits = OriginalLimits {
+        memory_limit: 1 << 30,
+        original_timeout: Duration::from_secs(10),
+        max_scratch: 20 << 30,
+    };
+    let prep = preparation(&scratch, &limits, original.methods()?, false);
+    prep.scope(&original, a.scope, 0)?;
+    let replay = |w: &crate::worker::Worker| -> Result<(u64, f64)> {
+        let request = Request::Replay {
+            scope: a.scope,
+            dir: prep.inputs_dir.clone(),
+            repeat: a.repeat,
+        };
+        w.call(&request)?
+            .into_iter()
+            .find_map(|m| match m {
+                Message::Replay {
+                    executions,
+                    seconds,
+                } => Some((executions, seconds)),
+                _ => None,
+            })
+            .context("the worker sent no timing")
+    };
+    let (executions, plain) = replay(&original)?;
+    let (_, meta) = replay(&subject.worker)?;
+    println!(
+        "{} scope {}: {} executions; untouched crate {:.4} s, metamutant (no mutant active) {:.4} s: {:.2}x",
+        bench.name,
+        a.scope,
+        executions,
+        plain,
+        meta,
+        meta / plain
+    );
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! `evaluate`: the experiment, and the fingerprint its journal is written under.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use super::args::*;
+use super::commands::sampled;
+use super::stderr_is_tty;
+use crate::evaluate::{self, report};
+use crate::exit_code::{broken, usage};
+use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
+use crate::locate::BenchmarkCrate;
+use crate::outdir::OutputDir;
+use crate::subject;
+
+/// The fingerprint of an evaluation: everything its results depend on.
+fn fingerprint(
+    bench: &BenchmarkCrate,
+    subject: &subject::Subject,
+    catalog: &ferastrau_mutator::Catalog,
+    viable: &[u32],
+    a: &EvaluateArgs,
+    limits: ferastrau_worker::Limits,
+) -> Result<Fingerprint> {
+    let mut h = Hasher::default();
+    for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
+        h.feed(serde_json::to_string(m)?.as_bytes());
+    }
+    Ok(Fingerprint {
+        tool: env!("CARGO_PKG_VERSION").to_string(),
+        benchmark: bench.name.clone(),
+        crate_dir: bench.dir.display().to_string(),
+        source: tree_hash(&bench.dir)?,
+        worker: subject.worker.hash.clone(),
+        mutants: viable.to_vec(),
+        catalog: h.hex(),
+        sample: a
+            .sampling
+            .max_mutants
+            .map(|n| (n as usize, a.sampling.seed)),
+        scopes: (*a.scopes.start(), *a.scopes.end()),
+        limits,
+        memory_limit: a.original.memory_limit,
+        original_timeout_ms: a.original.original_timeout.as_millis() as u64,
+        shard: a.shard,
+        skipped: Vec::new(),
+    })
+}
+
+/// Runs an evaluation; returns the directory its reports went to.
+pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
+    let bench = a.target.locate()?;
+    let out_dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name));
+    // Taken before anything is built or written: a second run on the same directory fails at
+    // once instead of mixing its results into this one's.
+    let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
+    report::clear(&out.path)?;
+    let tty = stderr_is_tty();
+    // The skip list is read first: an entry without a reason is the declaration's fault
+    // (usage), not the mutator's.
+    let skips = ferastrau_mutator::skips(&bench.dir).map_err(|e| usage(format!("{e:#}")))?;
+    let subject = subject::prepare(&bench, tty)?;
+    let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &skips)
+        .map_err(|e| usage(format!("{e:#}")))?;
+    let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
+    if let Some(diff) = &a.in_diff {
+        let changed = crate::in_diff::ChangedLines::read(diff)?;
+        catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
+    }
+    // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
+    let viable: Vec<u32> = catalog
+        .viable()
+        .map(|m| m.id)
+        .filter(|m| !skipped.contains_key(m))
+        .collect();
+    // A shard evaluates its share of what the whole run evaluates, sampled the same way.
+    let share = a.shard.map_or_else(|| viable.clone(), |s| s.share(&viable));
+    let limits = ferastrau_worker::Limits {
+        tick_factor: a.tick_factor,
+        tick_floor: a.tick_floor,
+        timeout_factor: a.timeout_factor,
+        timeout_floor: a.timeout_floor,
+    };
+    let opts = evaluate::Options {
+        scopes: a.scopes.clone(),
+        jobs: a.jobs.map(usize::from).unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        }),
+        limits,
+        memory_limit: a.original.memory_limit,
+        original_timeout: a.original.original_timeout,
+        max_scratch: a.original.max_scratch,
+        resume: a.resume,
+        progress: tty,
+    };
+    let mut fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &a, limits)?;
+    fingerprint.skipped = skipped.clone().into_iter().collect();
+    let started = std::time::Instant::now();
+    let ev = evaluate::evaluate(
+        &out,
+        &fingerprint,
+        &subject.worker,
+        &subject.methods,
+        &share,
+        &opts,
+    )?;
+    if ev.interrupted {
+        return Err(anyhow::Error::new(crate::exit_code::Interrupted(format!(
+            "interrupted; the results so far are in {}; continue with --resume",
+            out_dir.join("journal.jsonl").display()
+        ))));
+    }
+    let facts = facts(&bench, &subject, &catalog, &a, &skipped);
+    let mut extra = serde_json::Map::new();
+    let broken_why = match a.shard {
+        // A shard's share is not the run: `merge` judges the whole.
+        Some(shard) => {
+            extra.insert("shard".into(), serde_json::json!(shard.to_string()));
+            None
+        }
+        None => verdict(ev.broken.clone(), a.in_diff.is_some(), &viable),
+    };
+    if let Some(why) = &broken_why {
+        extra.insert("broken".into(), serde_json::json!(why));
+    }
+    let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    if let Some(shard) = a.shard {
+        crate::shard::Record::new(
+            shard,
+            &fingerprint,
+            &viable,
+            facts,
+            ev.scopes.clone(),
+            ev.results.clone(),
+        )
+        .write(&out_dir)?;
+    }
+    let title = match a.shard {
+        Some(s) => format!(
+            "{} (shard {s}: {} of {} mutants)",
+            bench.name,
+            share.len(),
+            viable.len()
+        ),
+        None => bench.name.clone(),
+    };
+    print!("{}", report::table(&title, &rows));
+    for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
+        eprintln!(
+            "warning: the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
+            s.violation_count, s.scope
+        );
+    }
+    let t = &ev.timing;
+    if t.children > 0 && t.work_seconds > 0.0 {
+        println!(
+            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
+            t.executions,
+            ev.mutant_phase_seconds,
+            opts.jobs,
+            t.executions as f64 / ev.mutant_phase_seconds,
+            t.children,
+            1000.0 * (t.child_seconds - t.work_seconds).max(0.0) / t.children as f64,
+            ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
+        );
+    }
+    println!(
+        "{} mutants in {:.1} s; reports in {}",
+        share.len(),
+        started.elapsed().as_secs_f64(),
+        out_dir.display()
+    );
+    if let Some(why) = broken_why {
+        return Err(broken(format!(
+            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
+            out_dir.display()
+        )));
+    }
+    Ok(out_dir)
+}
+
+/// The broken-run verdict of a whole run: a diff that touches no mutated code leaves nothing
+/// to judge, which is not a broken run.
+pub(super) fn verdict(broken: Option<String>, in_diff: bool, evaluated: &[u32]) -> Option<String> {
+    broken.filter(|_| !(in_diff && evaluated.is_empty()))
+}
+
+/// What the reports are made of besides results: the listed mutants with their keys, the
+/// paper's families, the probes and the run's marks.
+fn facts(
+    bench: &BenchmarkCrate,
+    subject: &subject::Subject,
+    catalog: &ferastrau_mutator::Catalog,
+    a: &EvaluateArgs,
+    skipped: &BTreeMap<u32, String>,
+) -> report::Facts {
+    let paper: BTreeSet<u32> = catalog
+        .viable()
+        .filter(|m| m.family != ferastrau_mutator::Family::Constant)
+        .filter(|m| !skipped.contains_key(&m.id))
+        .map(|m| m.id)
+        .collect();
+    let mut marks = serde_json::Map::new();
+    if let Some(diff) = &a.in_diff {
+        marks.insert(
+            "in_diff".into(),
+            serde_json::json!(diff.display().to_string()),
+        );
+    }
+    // Keys over the whole catalog, so that a sample's keys are those of the full run.
+    let all = &subject.meta.catalog.mutants;
+    let keys: BTreeMap<u32, String> = all
+        .iter()
+        .map(|m| m.id)
+        .zip(ferastrau_mutator::keys(all))
+        .collect();
+    let listed = catalog
+        .mutants
+        .iter()
+        .map(|m| {
+            let mut v = serde_json::to_value(m).expect("mutants serialize");
+            v["key"] = serde_json::json!(keys.get(&m.id));
+            v
+        })
+        .collect();
+    report::Facts {
+        benchmark: bench.name.clone(),
+        listed,
+        paper,
+        probes: subject.meta.probes.clone(),
+        marks,
+        skipped: catalog
+            .viable()
+            .filter_map(|m| Some((m.id, skipped.get(&m.id)?.clone())))
+            .collect(),
+    }
+}

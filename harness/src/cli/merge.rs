@@ -1,0 +1,64 @@
+//! `merge`: the shards of a run put back together, written as `evaluate` writes one run.
+
+use anyhow::Result;
+
+use super::args::MergeArgs;
+use super::evaluate::verdict;
+use crate::evaluate::{health, report};
+use crate::exit_code::{broken, usage};
+use crate::outdir::OutputDir;
+use crate::shard;
+
+pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
+    // Merging into a shard's own directory would remove the record it was merged from.
+    let same = |p: &std::path::Path| p.canonicalize().ok();
+    if let Some(d) = a
+        .shards
+        .iter()
+        .find(|d| same(d).is_some() && same(d) == same(&a.out))
+    {
+        return Err(usage(format!(
+            "--out {} is one of the shards: merge into a directory of its own",
+            d.display()
+        )));
+    }
+    let m = shard::merge(&a.shards)?;
+    let out = OutputDir::take(
+        &a.out,
+        &m.facts.benchmark,
+        std::path::Path::new(&m.run.crate_dir),
+    )?;
+    report::clear(&out.path)?;
+    // The verdict of the whole run, on the merged results: a shard does not judge its share.
+    let why = verdict(
+        health::verdict(&m.scopes, &m.results, m.evaluated.len()),
+        m.facts.marks.contains_key("in_diff"),
+        &m.evaluated,
+    );
+    let mut extra = serde_json::Map::new();
+    if let Some(why) = &why {
+        extra.insert("broken".into(), serde_json::json!(why));
+    }
+    let rows = report::publish(
+        &out.path,
+        &m.facts,
+        &m.scopes,
+        &m.results,
+        &m.evaluated,
+        &extra,
+    )?;
+    print!("{}", report::table(&m.facts.benchmark, &rows));
+    println!(
+        "{} shards of {} mutants merged; reports in {}",
+        a.shards.len(),
+        m.evaluated.len(),
+        out.path.display()
+    );
+    if let Some(why) = why {
+        return Err(broken(format!(
+            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
+            out.path.display()
+        )));
+    }
+    Ok(())
+}

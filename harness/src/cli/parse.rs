@@ -1,0 +1,71 @@
+//! Value parsers of the command line: each refuses what no run could mean (a zero limit, a
+//! duration over a day, a size over 1 TiB) with a message naming the value.
+
+use std::time::Duration;
+
+/// The longest duration any option takes: a day.
+const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
+
+/// A clock factor: a finite number from 0 to 1000.
+pub fn parse_factor(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1000.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a factor from 0 to 1000")),
+    }
+}
+
+/// `250ms`, `1s`, `2.5s`, `1m`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let bad = || format!("{s:?} is not a duration (e.g. 1s, 250ms)");
+    let (num, unit) = s
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map(|i| s.split_at(i))
+        .ok_or_else(bad)?;
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    let secs = match unit {
+        "ms" => v / 1000.0,
+        "s" => v,
+        "m" => v * 60.0,
+        _ => return Err(bad()),
+    };
+    match Duration::try_from_secs_f64(secs) {
+        Ok(d) if d <= MAX_DURATION => Ok(d),
+        Ok(_) => Err(format!("{s:?} is longer than a day")),
+        Err(_) => Err(bad()),
+    }
+}
+
+/// A percentage from 0 to 100.
+pub fn parse_percent(s: &str) -> Result<f64, String> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a percentage from 0 to 100")),
+    }
+}
+
+/// A duration longer than zero.
+pub fn parse_positive_duration(s: &str) -> Result<Duration, String> {
+    match parse_duration(s)? {
+        d if d.is_zero() => Err(format!("{s:?}: the limit must be longer than zero")),
+        d => Ok(d),
+    }
+}
+
+/// `1G`, `512M`, `64K` or plain bytes.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let bad = || format!("{s:?} is not a size (e.g. 1G, 512M)");
+    let (num, mult) = match s.chars().last() {
+        Some('G' | 'g') => (&s[..s.len() - 1], 1u64 << 30),
+        Some('M' | 'm') => (&s[..s.len() - 1], 1 << 20),
+        Some('K' | 'k') => (&s[..s.len() - 1], 1 << 10),
+        _ => (s, 1),
+    };
+    let v: u64 = num.parse().map_err(|_| bad())?;
+    if v == 0 {
+        return Err(format!("{s:?}: a size must be positive"));
+    }
+    match v.checked_mul(mult) {
+        Some(b) if b <= 1 << 40 => Ok(b),
+        _ => Err(format!("{s:?} is more than 1 TiB")),
+    }
+}

@@ -1,0 +1,173 @@
+//! A run compared with its baseline: what got weaker (failures) and what changed.
+
+use std::collections::BTreeMap;
+
+use super::baseline::BenchmarkBaseline;
+
+/// Coverage figures are rounded to hundredths of a percent: smaller differences are noise.
+const COVERAGE_EPSILON: f64 = 0.005;
+
+/// What the gate checks beyond the baseline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Thresholds {
+    /// An absolute floor on every scope's kill rate, in percent.
+    pub min_kill_rate: Option<f64>,
+    /// How many points the kill rate may fall under the baseline's.
+    pub tolerance: f64,
+    /// Whether a surviving mutant that the baseline does not know fails the gate.
+    pub fail_on_new_survivors: bool,
+}
+
+/// One reason the gate fails.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    MissingScope(u32),
+    BelowFloor {
+        scope: u32,
+        rate: f64,
+        floor: f64,
+    },
+    Dropped {
+        scope: u32,
+        from: f64,
+        to: f64,
+    },
+    Survives {
+        scope: u32,
+        key: String,
+    },
+    CoverageDropped {
+        scope: u32,
+        kind: &'static str,
+        from: f64,
+        to: f64,
+    },
+    NewSurvivor {
+        scope: u32,
+        key: String,
+    },
+}
+
+/// The comparison of a run with its baseline.
+#[derive(Debug, Default)]
+pub struct Comparison {
+    pub failures: Vec<Failure>,
+    /// Per scope: keys killed before and surviving now, surviving before and killed now, new
+    /// keys (killed, surviving) and keys no longer evaluated.
+    pub changes: BTreeMap<u32, Changes>,
+}
+
+#[derive(Debug, Default)]
+pub struct Changes {
+    pub now_surviving: Vec<String>,
+    pub now_killed: Vec<String>,
+    pub new_killed: Vec<String>,
+    pub new_surviving: Vec<String>,
+    pub gone: Vec<String>,
+    /// Keys the baseline killed at this scope that the crate now skips (listed, never silent).
+    pub now_skipped: Vec<String>,
+}
+
+impl Comparison {
+    /// Accounts for the mutants the run skips (`skipped`, by key): one the baseline killed is
+    /// listed as skipped now; none counts as gone. A skip does not fail the gate: it is a
+    /// decision with a reason in the crate's manifest, reviewed with the change that adds it,
+    /// and the gate lists it so that it cannot pass unseen.
+    pub fn note_skipped(&mut self, base: &BenchmarkBaseline, skipped: &BTreeMap<String, String>) {
+        for (&scope, ch) in self.changes.iter_mut() {
+            ch.gone.retain(|k| !skipped.contains_key(k));
+            ch.now_skipped = skipped
+                .keys()
+                .filter(|k| base.mutants.get(*k).is_some_and(|s| s.contains(&scope)))
+                .cloned()
+                .collect();
+        }
+    }
+}
+
+fn killed_at(scopes: &[u32], scope: u32) -> bool {
+    scopes.contains(&scope)
+}
+
+/// Compares `run` with `base` at every scope of the baseline; a `partial` run (some mutants
+/// only) is compared mutant by mutant, not by its figures.
+pub fn compare(
+    base: &BenchmarkBaseline,
+    run: &BenchmarkBaseline,
+    t: &Thresholds,
+    partial: bool,
+) -> Comparison {
+    let mut c = Comparison::default();
+    for (&scope, b) in &base.scopes {
+        let Some(now) = run.scopes.get(&scope) else {
+            c.failures.push(Failure::MissingScope(scope));
+            continue;
+        };
+        let ch = c.changes.entry(scope).or_default();
+        for (key, scopes) in &run.mutants {
+            let killed = killed_at(scopes, scope);
+            match base.mutants.get(key) {
+                Some(before) if killed_at(before, scope) && !killed => {
+                    ch.now_surviving.push(key.clone());
+                    c.failures.push(Failure::Survives {
+                        scope,
+                        key: key.clone(),
+                    });
+                }
+                Some(before) if !killed_at(before, scope) && killed => {
+                    ch.now_killed.push(key.clone())
+                }
+                Some(_) => {}
+                None if killed => ch.new_killed.push(key.clone()),
+                None => {
+                    ch.new_surviving.push(key.clone());
+                    if t.fail_on_new_survivors {
+                        c.failures.push(Failure::NewSurvivor {
+                            scope,
+                            key: key.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        if partial {
+            continue;
+        }
+        ch.gone = base
+            .mutants
+            .keys()
+            .filter(|k| !run.mutants.contains_key(*k))
+            .cloned()
+            .collect();
+        if let Some(floor) = t.min_kill_rate {
+            if now.kill_rate < floor {
+                c.failures.push(Failure::BelowFloor {
+                    scope,
+                    rate: now.kill_rate,
+                    floor,
+                });
+            }
+        }
+        if now.kill_rate < b.kill_rate - t.tolerance {
+            c.failures.push(Failure::Dropped {
+                scope,
+                from: b.kill_rate,
+                to: now.kill_rate,
+            });
+        }
+        for (kind, from, to) in [
+            ("statement", b.statement_coverage, now.statement_coverage),
+            ("branch", b.branch_coverage, now.branch_coverage),
+        ] {
+            if to < from - COVERAGE_EPSILON {
+                c.failures.push(Failure::CoverageDropped {
+                    scope,
+                    kind,
+                    from,
+                    to,
+                });
+            }
+        }
+    }
+    c
+}

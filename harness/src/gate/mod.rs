@@ -1,0 +1,248 @@
+//! `ferastrau gate`: a run compared with a committed baseline, failing on anything weaker.
+//!
+//! A baseline is a small JSON file holding, per benchmark, each gated scope's kill rate and code
+//! coverage, and each evaluated mutant's content key ([`ferastrau_mutator::keys`]: function,
+//! family, texts and occurrence — not an id or a line, which move with unrelated edits) with
+//! the scopes that killed it. The gate fails ([`Exit::GateFailed`](crate::exit_code::Exit)) when
+//! at some scope the kill rate falls under `--min-kill-rate` or more than `--tolerance` points
+//! under the baseline's, a mutant the baseline killed now survives, or code coverage drops; a
+//! broken run fails with its own status and never becomes a baseline. Mutants the baseline does
+//! not know (new code) are reported apart and fail only with `--fail-on-new-survivors`.
+
+//!
+//! The baseline file's format is in [`baseline`], the reading of a run's reports in [`run`],
+//! the comparison in [`compare`], what the gate prints in [`table`].
+
+pub mod baseline;
+pub mod compare;
+pub mod run;
+pub mod table;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Result;
+
+pub use baseline::{read_baseline, write_baseline, Baseline, BenchmarkBaseline, ScopeFigures};
+pub use compare::{compare, Changes, Comparison, Failure, Thresholds};
+pub use run::Run;
+pub use table::{describe, table};
+
+use crate::exit_code::{broken, usage, GateFailed};
+use baseline::VERSION;
+
+/// Gates the run in `dir` against the baseline file `baseline` (or, with `update`, makes the
+/// run the baseline of its benchmark). Prints the table of changes either way.
+pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool) -> Result<()> {
+    let run = Run::read(dir)?;
+    if let Some(why) = &run.broken {
+        return Err(broken(format!(
+            "the run in {} is broken, it cannot pass a gate or become a baseline: {why}",
+            dir.display()
+        )));
+    }
+    let mut file = read_baseline(baseline)?;
+    let base = file.benchmarks.get(&run.benchmark).cloned();
+    let empty = BenchmarkBaseline::default();
+    let reference = base.as_ref().unwrap_or(&empty);
+    let mut c = compare(reference, &run.figures, t, run.partial);
+    c.note_skipped(reference, &run.skipped);
+    println!("{} against {}", run.benchmark, baseline.display());
+    print!("{}", table(reference, &run.figures, &c));
+    if update && run.partial {
+        return Err(usage(format!(
+            "the run in {} evaluated only the mutants of a diff (--in-diff): it cannot become a baseline",
+            dir.display()
+        )));
+    }
+    if update {
+        file.version = VERSION;
+        file.benchmarks
+            .insert(run.benchmark.clone(), run.figures.clone());
+        write_baseline(baseline, &file)?;
+        println!(
+            "baseline of {} updated in {} ({} scope(s), {} mutants)",
+            run.benchmark,
+            baseline.display(),
+            run.figures.scopes.len(),
+            run.figures.mutants.len()
+        );
+        return Ok(());
+    }
+    if base.is_none() {
+        return Err(usage(format!(
+            "{} has no baseline for {}: run the gate with --update-baseline to make one",
+            baseline.display(),
+            run.benchmark
+        )));
+    }
+    for (scope, ch) in &c.changes {
+        for key in &ch.now_skipped {
+            println!(
+                "note: scope {scope}: killed in the baseline, skipped now ({}): {}",
+                run.skipped[key],
+                run.describe(key)
+            );
+        }
+        for key in &ch.new_surviving {
+            if !t.fail_on_new_survivors {
+                println!(
+                    "note: scope {scope}: a new mutant survives: {}",
+                    run.describe(key)
+                );
+            }
+        }
+    }
+    if c.failures.is_empty() {
+        println!("gate passed");
+        return Ok(());
+    }
+    let mut text = format!(
+        "the gate failed for {}: {} regression(s)",
+        run.benchmark,
+        c.failures.len()
+    );
+    for f in &c.failures {
+        let _ = write!(text, "\n  - {}", describe(f, &run));
+    }
+    Err(anyhow::Error::new(GateFailed(text)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::baseline::render;
+    use super::*;
+
+    fn figures(rate: f64, st: f64, mutants: &[(&str, &[u32])]) -> BenchmarkBaseline {
+        BenchmarkBaseline {
+            scopes: [(
+                3,
+                ScopeFigures {
+                    mutants: mutants.len(),
+                    killed: 0,
+                    kill_rate: rate,
+                    statement_coverage: st,
+                    branch_coverage: 100.0,
+                },
+            )]
+            .into(),
+            mutants: mutants
+                .iter()
+                .map(|(k, s)| (k.to_string(), s.to_vec()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_same_run_passes_and_every_kind_of_regression_fails() {
+        let base = figures(75.0, 100.0, &[("a", &[2, 3]), ("b", &[3]), ("c", &[])]);
+        let t = Thresholds::default();
+        assert!(compare(&base, &base, &t, false).failures.is_empty());
+
+        let weaker = figures(
+            50.0,
+            90.0,
+            &[("a", &[2]), ("b", &[3]), ("c", &[]), ("d", &[])],
+        );
+        let c = compare(&base, &weaker, &t, false);
+        assert!(c.failures.contains(&Failure::Survives {
+            scope: 3,
+            key: "a".into()
+        }));
+        assert!(c.failures.contains(&Failure::Dropped {
+            scope: 3,
+            from: 75.0,
+            to: 50.0
+        }));
+        assert!(c.failures.iter().any(|f| matches!(
+            f,
+            Failure::CoverageDropped {
+                kind: "statement",
+                ..
+            }
+        )));
+        // `d` is new: reported, a failure only on request.
+        assert_eq!(c.changes[&3].new_surviving, ["d"]);
+        assert!(!c
+            .failures
+            .iter()
+            .any(|f| matches!(f, Failure::NewSurvivor { .. })));
+        let strict = Thresholds {
+            fail_on_new_survivors: true,
+            ..t
+        };
+        assert!(compare(&base, &weaker, &strict, false)
+            .failures
+            .contains(&Failure::NewSurvivor {
+                scope: 3,
+                key: "d".into()
+            }));
+        // Within the tolerance and over the floor: the rate alone does not fail.
+        let lenient = Thresholds {
+            tolerance: 30.0,
+            min_kill_rate: Some(40.0),
+            ..t
+        };
+        assert!(!compare(&base, &weaker, &lenient, false)
+            .failures
+            .iter()
+            .any(|f| matches!(f, Failure::Dropped { .. } | Failure::BelowFloor { .. })));
+        let floor = Thresholds {
+            min_kill_rate: Some(80.0),
+            ..t
+        };
+        assert!(compare(&base, &base, &floor, false)
+            .failures
+            .iter()
+            .any(|f| matches!(f, Failure::BelowFloor { .. })));
+    }
+
+    #[test]
+    fn the_written_baseline_reads_back_the_same() {
+        let mut b = Baseline {
+            version: VERSION,
+            ..Baseline::default()
+        };
+        b.benchmarks.insert(
+            "x".into(),
+            figures(75.0, 100.0, &[("a \"q\"", &[2, 3]), ("c", &[])]),
+        );
+        b.benchmarks
+            .insert("y".into(), BenchmarkBaseline::default());
+        let text = render(&b).unwrap();
+        let back: Baseline = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.benchmarks, b.benchmarks);
+        assert!(text.contains("\n        \"c\": []"), "{text}");
+    }
+
+    #[test]
+    fn a_killed_mutant_skipped_now_is_listed_not_gone_and_not_a_failure() {
+        let base = figures(75.0, 100.0, &[("a", &[3]), ("b", &[]), ("c", &[3])]);
+        let run = figures(75.0, 100.0, &[("c", &[3])]);
+        let skipped = [
+            ("a".to_string(), "slow".to_string()),
+            ("b".into(), "equivalent".into()),
+        ];
+        let mut c = compare(&base, &run, &Thresholds::default(), false);
+        assert_eq!(c.changes[&3].gone, ["a", "b"]);
+        c.note_skipped(&base, &skipped.into());
+        assert_eq!(
+            c.changes[&3].now_skipped,
+            ["a"],
+            "b survived in the baseline"
+        );
+        assert!(c.changes[&3].gone.is_empty());
+        assert!(c.failures.is_empty());
+    }
+
+    #[test]
+    fn a_scope_the_baseline_has_must_be_evaluated() {
+        let base = figures(75.0, 100.0, &[("a", &[3])]);
+        let mut run = base.clone();
+        run.scopes.clear();
+        assert_eq!(
+            compare(&base, &run, &Thresholds::default(), false).failures,
+            [Failure::MissingScope(3)]
+        );
+    }
+}
