@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{ferastrau, fixture, text};
+use common::{copy_fixture, ferastrau, fixture, text};
 
 #[test]
 fn generate_reproduces_the_papers_search_tree_inputs() {
@@ -93,19 +93,7 @@ fn bad_arguments_give_one_line_errors_and_no_panic() {
 #[test]
 fn a_crate_that_does_not_compile_is_named_with_its_first_error() {
     let dir = tempfile::tempdir().unwrap();
-    let src = fixture("buggy");
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    std::fs::copy(src.join("Cargo.toml"), dir.path().join("Cargo.toml")).unwrap();
-    let manifest = std::fs::read_to_string(dir.path().join("Cargo.toml"))
-        .unwrap()
-        .replace(
-            "path = \"../../../worker\"",
-            &format!(
-                "path = {:?}",
-                src.join("../../../worker").canonicalize().unwrap()
-            ),
-        );
-    std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+    copy_fixture("buggy", dir.path());
     std::fs::write(dir.path().join("src/lib.rs"), "pub fn broken( {}\n").unwrap();
     let o = ferastrau(&[
         "check",
