@@ -841,7 +841,7 @@ impl FnRewriter<'_, '_> {
             start: pos(at.0),
             end: pos(at.1),
             old: self.slice(at.0, at.1),
-            new: format!("{replacement}/*{original}*/"),
+            new: paper_form(&replacement, &original),
         });
         self.sh.mutants.push(Mutant {
             id,
@@ -905,8 +905,9 @@ impl FnRewriter<'_, '_> {
                         end: pos(whole.1),
                         old: self.slice(whole.0, whole.1),
                         new: format!(
-                            "({} {replacement}/*{original}*/ {})",
+                            "({} {} {})",
                             operand(&b.left),
+                            paper_form(&replacement, &original),
                             operand(&b.right)
                         ),
                     }
@@ -1827,6 +1828,18 @@ fn operator_alternatives(
         .filter(|s| **s != op_s)
         .map(|s| parse_op(s))
         .collect()
+}
+
+/// The paper's form of an edit, `left/*temp*/`: the replacement, then the original in a
+/// comment. `/*!…*/` and `/**…*/` are doc comments, which do not compile inside an expression,
+/// so an original that starts with `!` or `*` (`!=`, `*=`) is set off by a space.
+fn paper_form(replacement: &str, original: &str) -> String {
+    let pad = if original.starts_with(['!', '*']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{replacement}/*{pad}{original}*/")
 }
 
 #[cfg(test)]
