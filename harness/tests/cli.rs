@@ -1,49 +1,58 @@
-//! The command line on the real binary: generation counts, argument errors, `check`.
+//! The command line on the real binary, on `testdata/` crates: generation counts, argument
+//! errors, `check`. (SearchTree's counts, the paper's, are in `paper.rs`.)
 
 mod common;
 
 use common::{copy_fixture, ferastrau, fixture, text};
 
+/// `chain`'s inputs per method at scope n are the n·2ⁿ pairs of a subset of 1..n and an
+/// argument in 1..n: a closed form that a lost or duplicated input breaks.
 #[test]
-fn generate_reproduces_the_papers_search_tree_inputs() {
+fn generate_finds_every_chain_input_once() {
+    let chain = fixture("chain");
     let o = ferastrau(&[
         "generate",
-        "--benchmark",
-        "search_tree",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
         "--scopes",
-        "1..7",
+        "1..6",
         "--json",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    let inputs: Vec<u64> = doc["scopes"]
-        .as_array()
-        .expect("scopes")
-        .iter()
-        .map(|s| s["inputs"].as_u64().expect("inputs"))
-        .collect();
-    assert_eq!(inputs, [4, 20, 90, 408, 1880, 8772, 41300]);
-    let s7 = &doc["scopes"][6];
-    assert_eq!(s7["scope"], 7);
-    assert!(s7["candidates"].as_u64().unwrap() > 41300);
-    assert!(s7["seconds"].as_f64().is_some());
-    let methods: Vec<&str> = s7["methods"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["method"].as_str().unwrap())
-        .collect();
-    assert_eq!(methods, ["add", "remove"]);
+    let scopes = doc["scopes"].as_array().expect("scopes");
+    assert_eq!(scopes.len(), 6);
+    for (s, n) in scopes.iter().zip(1u64..) {
+        assert_eq!(s["scope"], n);
+        assert_eq!(s["inputs"], 2 * n * (1 << n), "scope {n}");
+        assert!(s["candidates"].as_u64().unwrap() > s["inputs"].as_u64().unwrap());
+        assert!(s["seconds"].as_f64().is_some());
+        let methods: Vec<&str> = s["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["method"].as_str().unwrap())
+            .collect();
+        assert_eq!(methods, ["insert", "remove"]);
+    }
 }
 
 #[test]
 fn generate_prints_readable_inputs() {
-    let o = ferastrau(&["generate", "--scopes", "3", "--print", "50"]);
+    let chain = fixture("chain");
+    let o = ferastrau(&[
+        "generate",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
+        "--scopes",
+        "3",
+        "--print",
+        "50",
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    // A balanced three-node tree, as in the paper's Fig. 2.
-    assert!(out.contains("(2 (1) (3))"), "{out}");
-    assert!(out.contains("remove(1) on ()"), "{out}");
+    assert!(out.contains("scope 3 insert(2) on [1, 3]"), "{out}");
+    assert!(out.contains("scope 3 remove(1) on []"), "{out}");
 }
 
 #[test]
@@ -128,10 +137,17 @@ fn check_finds_the_broken_method_and_prints_the_smallest_counterexample() {
 }
 
 #[test]
-fn check_reports_no_violation_for_search_tree() {
-    let o = ferastrau(&["check", "--benchmark", "search_tree", "--scopes", "1..7"]);
+fn check_reports_no_violation_on_a_correct_crate() {
+    let chain = fixture("chain");
+    let o = ferastrau(&[
+        "check",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
+        "--scopes",
+        "1..5",
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    assert!(out.contains("41300"), "{out}");
+    assert!(out.contains("320"), "{out}");
     assert!(out.contains("no violation"), "{out}");
 }
