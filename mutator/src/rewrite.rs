@@ -1831,15 +1831,20 @@ fn operator_alternatives(
 }
 
 /// The paper's form of an edit, `left/*temp*/`: the replacement, then the original in a
-/// comment. `/*!…*/` and `/**…*/` are doc comments, which do not compile inside an expression,
-/// so an original that starts with `!` or `*` (`!=`, `*=`) is set off by a space.
+/// comment, which must stay one plain comment. An original that starts with `!` or `*` would
+/// open a doc comment (`/*!=*/`), which does not compile inside an expression; one with a `/`
+/// or `*` at either end would nest or close the comment early (`/*/*/`): such an original is
+/// set off by spaces. A replacement ending with `/` would make `//*`, a line comment: a space
+/// sets the comment off from it.
 fn paper_form(replacement: &str, original: &str) -> String {
-    let pad = if original.starts_with(['!', '*']) {
-        " "
+    let before = if replacement.ends_with('/') { " " } else { "" };
+    let edge = ['!', '*', '/'];
+    let (open, close) = if original.starts_with(edge) || original.ends_with(edge) {
+        ("/* ", " */")
     } else {
-        ""
+        ("/*", "*/")
     };
-    format!("{replacement}/*{pad}{original}*/")
+    format!("{replacement}{before}{open}{original}{close}")
 }
 
 #[cfg(test)]

@@ -329,17 +329,26 @@ fn the_catalog_as_json_and_as_a_table() {
 
 /// The paper's form sets the original off in a comment: an original starting with `!` or `*`
 /// would open a doc comment (`==/*!=*/`, `+=/**=*/`), which does not parse inside an
-/// expression. Every mutant of a crate full of them must still be a Rust file.
+/// expression, `/` would nest a comment (`-/*/*/`), and a replacement ending with `/` would
+/// start a line comment (`//*-*/`). Every mutant of a crate full of them must still be a Rust
+/// file.
 #[test]
 fn originals_that_would_open_a_doc_comment_still_parse() {
     let dir = krate(
-        "pub fn f(mut a: i64, b: i64, p: bool, q: bool) -> bool {\n    a *= b;\n    \
+        "pub fn f(mut a: i64, b: i64, p: bool, q: bool) -> bool {\n    a *= b - 1;\n    a /= b / 2;\n    \
          (a != b) != (p != q)\n}\n",
         &["f"],
         &[],
     );
     let c = discover(dir.path()).unwrap();
-    for (original, replacement) in [("!=", "=="), ("!=", "&&"), ("*=", "+=")] {
+    for (original, replacement) in [
+        ("!=", "=="),
+        ("!=", "&&"),
+        ("*=", "+="),
+        ("-", "/"),
+        ("/", "-"),
+        ("/=", "*="),
+    ] {
         assert!(
             c.mutants
                 .iter()
