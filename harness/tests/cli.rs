@@ -3,21 +3,13 @@
 
 mod common;
 
-use common::{copy_fixture, ferastrau, fixture, text};
+use common::{copy_fixture, ferastrau, on_fixture, text};
 
 /// `chain`'s inputs per method at scope n are the n·2ⁿ pairs of a subset of 1..n and an
 /// argument in 1..n: a closed form that a lost or duplicated input breaks.
 #[test]
 fn generate_finds_every_chain_input_once() {
-    let chain = fixture("chain");
-    let o = ferastrau(&[
-        "generate",
-        "--benchmark-path",
-        chain.to_str().unwrap(),
-        "--scopes",
-        "1..6",
-        "--json",
-    ]);
+    let o = on_fixture("generate", "chain", &["--scopes", "1..6", "--json"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
     let scopes = doc["scopes"].as_array().expect("scopes");
@@ -39,16 +31,7 @@ fn generate_finds_every_chain_input_once() {
 
 #[test]
 fn generate_prints_readable_inputs() {
-    let chain = fixture("chain");
-    let o = ferastrau(&[
-        "generate",
-        "--benchmark-path",
-        chain.to_str().unwrap(),
-        "--scopes",
-        "3",
-        "--print",
-        "50",
-    ]);
+    let o = on_fixture("generate", "chain", &["--scopes", "3", "--print", "50"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("scope 3 insert(2) on [1, 3]"), "{out}");
@@ -119,14 +102,7 @@ fn a_crate_that_does_not_compile_is_named_with_its_first_error() {
 
 #[test]
 fn check_finds_the_broken_method_and_prints_the_smallest_counterexample() {
-    let path = fixture("buggy");
-    let o = ferastrau(&[
-        "check",
-        "--benchmark-path",
-        path.to_str().unwrap(),
-        "--scopes",
-        "1..3",
-    ]);
+    let o = on_fixture("check", "buggy", &["--scopes", "1..3"]);
     assert!(!o.status.success(), "a violation is a failure");
     let err = text(&o.stderr);
     assert!(
@@ -138,14 +114,7 @@ fn check_finds_the_broken_method_and_prints_the_smallest_counterexample() {
 
 #[test]
 fn check_reports_no_violation_on_a_correct_crate() {
-    let chain = fixture("chain");
-    let o = ferastrau(&[
-        "check",
-        "--benchmark-path",
-        chain.to_str().unwrap(),
-        "--scopes",
-        "1..5",
-    ]);
+    let o = on_fixture("check", "chain", &["--scopes", "1..5"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("320"), "{out}");

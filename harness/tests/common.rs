@@ -22,6 +22,14 @@ pub fn fixture(name: &str) -> PathBuf {
     harness.parent().unwrap().join("testdata").join(name)
 }
 
+/// `ferastrau <cmd> --benchmark-path testdata/<name> <args>`, run to its end.
+pub fn on_fixture(cmd: &str, name: &str, args: &[&str]) -> Output {
+    let path = fixture(name);
+    let mut all = vec![cmd, "--benchmark-path", path.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    ferastrau(&all)
+}
+
 /// Copies the fixture `name` to `dest` (a crate outside the repository, like a user's), its
 /// dependency on the worker library made absolute.
 pub fn copy_fixture(name: &str, dest: &Path) {

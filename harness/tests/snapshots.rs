@@ -8,36 +8,25 @@
 
 mod common;
 
-use common::{ferastrau, fixture, text};
+use common::{on_fixture, text};
 
-fn chain() -> String {
-    fixture("chain").to_str().expect("utf-8 path").to_string()
-}
-
-/// Runs the binary, which must succeed, and returns its stdout.
-fn stdout(args: &[&str]) -> String {
-    let o = ferastrau(args);
-    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+/// `ferastrau <cmd>` on `testdata/chain`, which must succeed; its stdout.
+fn stdout(cmd: &str, args: &[&str]) -> String {
+    let o = on_fixture(cmd, "chain", args);
+    assert!(o.status.success(), "{cmd} {args:?}: {}", text(&o.stderr));
     text(&o.stdout)
 }
 
 #[test]
 fn the_mutant_catalog() {
-    let out = stdout(&["mutants", "--benchmark-path", &chain(), "--json"]);
+    let out = stdout("mutants", &["--json"]);
     let catalog: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     insta::assert_json_snapshot!("mutants", catalog);
 }
 
 #[test]
 fn generation_without_timings() {
-    let out = stdout(&[
-        "generate",
-        "--benchmark-path",
-        &chain(),
-        "--scopes",
-        "1..5",
-        "--json",
-    ]);
+    let out = stdout("generate", &["--scopes", "1..5", "--json"]);
     let generation: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     insta::assert_json_snapshot!("generate", generation, {
         ".scopes[].seconds" => "[seconds]",
@@ -48,17 +37,17 @@ fn generation_without_timings() {
 #[test]
 fn the_evaluation_table_without_timings() {
     let out = tempfile::tempdir().unwrap();
-    let table = stdout(&[
+    let table = stdout(
         "evaluate",
-        "--benchmark-path",
-        &chain(),
-        "--scopes",
-        "1..4",
-        "--jobs",
-        "2",
-        "--out",
-        out.path().to_str().unwrap(),
-    ]);
+        &[
+            "--scopes",
+            "1..4",
+            "--jobs",
+            "2",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
     insta::with_settings!({filters => vec![
         // The table's two time columns: generation and checking seconds.
         (r"(?m)^(\s+\d+)\s+\d+\.\d+(\s+[\d.]+\s+[\d.]+\s+\d+)\s+\d+\.\d+", "$1    [gen]$2    [chk]"),

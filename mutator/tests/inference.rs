@@ -5,7 +5,7 @@
 mod common;
 
 use ferastrau_mutator::{
-    build_metamutant, default_probes_dir, discover, mutated_source, Catalog, Family,
+    build_metamutant, default_probes_dir, discover, mutated_source, Catalog, Family, Mutant,
 };
 use tempfile::TempDir;
 

@@ -5,9 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use ferastrau_mutator::{
-    build_metamutant, default_probes_dir, discover, single_mutant_crate, Family,
-};
+use ferastrau_mutator::{build_metamutant, default_probes_dir, discover, single_mutant_crate};
 
 use common::krate;
 
