@@ -8,6 +8,7 @@ use binomial_heap::invariant::{rep_ok, RealHeap};
 use binomial_heap::space::{finitization, other_heap, CandidateHeap, Fields};
 use binomial_heap::{BinomialHeap, BinomialHeapBench, Call, DELETE, EXTRACT_MIN, INSERT, UNION};
 use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::priority_queue::checks;
 use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 
@@ -25,37 +26,10 @@ fn heap_search(n: u32) -> korat::Stats {
     )
 }
 
-fn check_inputs(n: u32) {
-    let heaps = heap_search(n);
-    assert_eq!(
-        heaps.valid,
-        STRUCTURES[n as usize - 1],
-        "structures at scope {n}"
-    );
-    let mut total = 0;
-    for m in 0..BinomialHeapBench.methods().len() {
-        let s = testing::search_method(&BinomialHeapBench, m, n);
-        // The argument is read by no precondition: Korat enumerates it after each valid heap,
-        // so each of its d values beyond the first costs one more candidate per heap.
-        let d = match m {
-            INSERT | DELETE => u64::from(n) + 1,
-            UNION => u64::from(n),
-            _ => 1,
-        };
-        assert_eq!(s.valid, heaps.valid * d, "method {m} at scope {n}");
-        assert_eq!(s.explored, heaps.explored + heaps.valid * (d - 1));
-        total += s.valid;
-    }
-    assert_eq!(total, PAPER_INPUTS[n as usize - 1], "inputs at scope {n}");
-    assert_eq!(total, 3 * (u64::from(n) + 1) * heaps.valid);
-}
-
-/// Up to the paper's largest scope, 7 (2,577,984 inputs; about 2 s in release mode).
+/// Up to the paper's largest scope, 7.
 #[test]
 fn structures_and_inputs_match_the_paper_up_to_scope_7() {
-    for n in 1..=7 {
-        check_inputs(n);
-    }
+    checks::assert_inputs(&BinomialHeapBench, &STRUCTURES, &PAPER_INPUTS, heap_search);
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
@@ -64,17 +38,10 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
+    testing::assert_exact_against_brute_force(&BinomialHeapBench, 2, |n| {
         let (fin, f) = finitization("BinomialHeap", n, None);
-        let heaps = testing::check_search_against_brute_force(&fin, pred_for(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, heaps: {e}"));
-        assert!(heaps > 0);
-        for m in 0..BinomialHeapBench.methods().len() {
-            let found = testing::check_against_brute_force(&BinomialHeapBench, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert!(found > 0);
-        }
-    }
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+    });
 }
 
 fn inputs(m: usize, n: u32) -> Vec<Call> {
@@ -83,43 +50,17 @@ fn inputs(m: usize, n: u32) -> Vec<Call> {
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_6() {
-    for n in 1..=6u32 {
-        let checked = testing::check_postconditions_with(&BinomialHeapBench, n, |_, pre, _, _| {
-            testing::require_invariant(&BinomialHeapBench, pre)
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(checked, PAPER_INPUTS[n as usize - 1], "scope {n}");
-    }
+    checks::assert_postconditions(&BinomialHeapBench, &PAPER_INPUTS[..6]);
 }
 
 #[test]
 fn inputs_render_and_decode_as_expected() {
-    let calls = inputs(EXTRACT_MIN, 3);
-    let shown: Vec<String> = calls
-        .iter()
-        .map(|c| BinomialHeapBench.render(EXTRACT_MIN, c))
-        .collect();
-    assert_eq!(shown.len(), 28);
-    assert_eq!(shown[0], "extractMin() on []");
-    assert!(
-        shown.contains(&"extractMin() on [2 0(1)]".to_string()),
-        "{shown:?}"
-    );
-    // Every decoded heap of scope 3 is distinct (isomorphic inputs would render equally).
-    let distinct: std::collections::HashSet<String> = shown.iter().map(|s| s.to_string()).collect();
-    assert_eq!(distinct.len(), 28);
+    checks::assert_extract_min_inputs(&BinomialHeapBench, 3, 28, "extractMin() on [2 0(1)]");
 }
 
 #[test]
 fn the_second_heap_of_union_is_a_valid_heap_of_k_large_keys() {
-    for n in 1..=7i64 {
-        for k in 1..=n {
-            let h = other_heap(k, n);
-            assert!(rep_ok(&mut RealHeap(&h)), "k={k}, n={n}");
-            let keys = BinomialHeapBench::keys(&h);
-            assert_eq!(keys, ((n - k)..n).collect::<Vec<_>>());
-        }
-    }
+    checks::assert_second_heaps(&BinomialHeapBench, 7);
 }
 
 #[test]

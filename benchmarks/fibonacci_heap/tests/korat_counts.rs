@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 
 use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::priority_queue::checks;
 use ferastrau_worker::testing;
 use ferastrau_worker::Benchmark;
 use fibonacci_heap::heap::Node;
@@ -26,37 +27,10 @@ fn heap_search(n: u32) -> korat::Stats {
     )
 }
 
-fn check_inputs(n: u32) {
-    let heaps = heap_search(n);
-    assert_eq!(
-        heaps.valid,
-        STRUCTURES[n as usize - 1],
-        "structures at scope {n}"
-    );
-    let mut total = 0;
-    for m in 0..FibonacciHeapBench.methods().len() {
-        let s = testing::search_method(&FibonacciHeapBench, m, n);
-        // The argument is read by no precondition: Korat enumerates it after each valid heap,
-        // so each of its d values beyond the first costs one more candidate per heap.
-        let d = match m {
-            INSERT | DELETE => u64::from(n) + 1,
-            UNION => u64::from(n),
-            _ => 1,
-        };
-        assert_eq!(s.valid, heaps.valid * d, "method {m} at scope {n}");
-        assert_eq!(s.explored, heaps.explored + heaps.valid * (d - 1));
-        total += s.valid;
-    }
-    assert_eq!(total, PAPER_INPUTS[n as usize - 1], "inputs at scope {n}");
-    assert_eq!(total, 3 * (u64::from(n) + 1) * heaps.valid);
-}
-
-/// Up to the paper's largest scope, 5 (941,058 inputs; under a second in release mode).
+/// Up to the paper's largest scope, 5.
 #[test]
 fn structures_and_inputs_match_the_paper_up_to_scope_5() {
-    for n in 1..=5 {
-        check_inputs(n);
-    }
+    checks::assert_inputs(&FibonacciHeapBench, &STRUCTURES, &PAPER_INPUTS, heap_search);
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
@@ -65,17 +39,10 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
+    testing::assert_exact_against_brute_force(&FibonacciHeapBench, 2, |n| {
         let (fin, f) = finitization("FibonacciHeap", n, None);
-        let heaps = testing::check_search_against_brute_force(&fin, pred_for(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, heaps: {e}"));
-        assert!(heaps > 0);
-        for m in 0..FibonacciHeapBench.methods().len() {
-            let found = testing::check_against_brute_force(&FibonacciHeapBench, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert!(found > 0);
-        }
-    }
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+    });
 }
 
 fn inputs(m: usize, n: u32) -> Vec<Call> {
@@ -84,43 +51,17 @@ fn inputs(m: usize, n: u32) -> Vec<Call> {
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_5() {
-    for n in 1..=5u32 {
-        let checked = testing::check_postconditions_with(&FibonacciHeapBench, n, |_, pre, _, _| {
-            testing::require_invariant(&FibonacciHeapBench, pre)
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(checked, PAPER_INPUTS[n as usize - 1], "scope {n}");
-    }
+    checks::assert_postconditions(&FibonacciHeapBench, &PAPER_INPUTS[..5]);
 }
 
 #[test]
 fn inputs_render_and_decode_as_expected() {
-    let calls = inputs(EXTRACT_MIN, 3);
-    let shown: Vec<String> = calls
-        .iter()
-        .map(|c| FibonacciHeapBench.render(EXTRACT_MIN, c))
-        .collect();
-    assert_eq!(shown.len(), 136);
-    assert_eq!(shown[0], "extractMin() on []");
-    assert!(
-        shown.contains(&"extractMin() on [*0 2 1]".to_string()),
-        "{shown:?}"
-    );
-    // Every decoded heap of scope 3 is distinct (isomorphic inputs would render equally).
-    let distinct: std::collections::HashSet<String> = shown.iter().map(|s| s.to_string()).collect();
-    assert_eq!(distinct.len(), 136);
+    checks::assert_extract_min_inputs(&FibonacciHeapBench, 3, 136, "extractMin() on [*0 2 1]");
 }
 
 #[test]
 fn the_second_heap_of_union_is_a_valid_heap_of_k_large_keys() {
-    for n in 1..=5i64 {
-        for k in 1..=n {
-            let h = other_heap(k, n);
-            assert!(rep_ok(&mut RealHeap(&h)), "k={k}, n={n}");
-            let keys = FibonacciHeapBench::keys(&h);
-            assert_eq!(keys, ((n - k)..n).collect::<Vec<_>>());
-        }
-    }
+    checks::assert_second_heaps(&FibonacciHeapBench, 5);
 }
 
 fn ok(h: &FibonacciHeap) -> bool {
