@@ -5,12 +5,11 @@
 use std::ops::ControlFlow;
 
 use binomial_heap::invariant::{rep_ok, RealHeap};
-use binomial_heap::space::{finitization, other_heap, CandidateHeap, Fields};
-use binomial_heap::{BinomialHeap, BinomialHeapBench, Call, DELETE, EXTRACT_MIN, INSERT, UNION};
+use binomial_heap::space::{finitization, CandidateHeap, Fields};
+use binomial_heap::{BinomialHeap, BinomialHeapBench};
 use ferastrau_worker::korat::{self, Candidate};
 use ferastrau_worker::priority_queue::checks;
 use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
 
 /// Non-isomorphic binomial heaps at scopes 1..7 (the paper's structure counts).
 const STRUCTURES: [u64; 7] = [2, 6, 28, 120, 936, 7602, 107416];
@@ -42,10 +41,6 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
         let (fin, f) = finitization("BinomialHeap", n, None);
         testing::check_search_against_brute_force(&fin, pred_for(&f))
     });
-}
-
-fn inputs(m: usize, n: u32) -> Vec<Call> {
-    testing::method_inputs(&BinomialHeapBench, m, n)
 }
 
 #[test]
@@ -97,75 +92,10 @@ fn the_invariant_rejects_broken_heaps() {
 
 #[test]
 fn the_postconditions_catch_wrong_outputs() {
-    let call = inputs(DELETE, 3)
-        .into_iter()
-        .find(|c| c.heap.size == 3 && c.x == 1 && BinomialHeapBench::keys(&c.heap).contains(&1))
-        .expect("a heap of three keys holding 1");
-    for m in [INSERT, EXTRACT_MIN, UNION, DELETE] {
-        let mut pre = call.clone();
-        if m == UNION {
-            pre.other = Some(other_heap(1, 3));
-        }
-        let mut post = pre.clone();
-        let ret = BinomialHeapBench.run(m, &mut post);
-        assert!(BinomialHeapBench
-            .postcondition(m, &pre, &post, &ret)
-            .is_ok());
-        // The unchanged pre-state is a wrong post-state for every method here.
-        let wrong = BinomialHeapBench.postcondition(m, &pre, &pre, &ret);
-        assert!(wrong.is_err(), "method {m}");
-    }
-    let mut post = call.clone();
-    let ret = BinomialHeapBench.run(DELETE, &mut post);
-    assert!(BinomialHeapBench
-        .postcondition(DELETE, &call, &post, &binomial_heap::Ret::Bool(false))
-        .is_err());
-    assert_eq!(ret, binomial_heap::Ret::Bool(true));
+    checks::assert_postconditions_reject_wrong_outputs(&BinomialHeapBench);
 }
 
 #[test]
 fn long_operation_sequences_keep_the_invariant_and_the_multiset() {
-    // A deterministic pseudo-random mix of the four operations against a sorted Vec.
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % m) as i64
-    };
-    let mut h = BinomialHeap::default();
-    let mut model: Vec<i64> = Vec::new();
-    for step in 0..4000 {
-        // Mostly extractions once the heap is large, to keep each step's checks cheap.
-        let op = if model.len() > 60 { 2 } else { next(5) };
-        match op {
-            0 | 1 => {
-                let k = next(20);
-                h.insert(k);
-                model.push(k);
-            }
-            2 => {
-                model.sort_unstable();
-                let expected = (!model.is_empty()).then(|| model.remove(0));
-                assert_eq!(h.extract_min(), expected, "step {step}");
-            }
-            3 => {
-                let k = next(20);
-                let at = model.iter().position(|&x| x == k);
-                if let Some(i) = at {
-                    model.remove(i);
-                }
-                assert_eq!(h.delete(k), at.is_some(), "step {step}");
-            }
-            _ => {
-                let k = next(6) + 1;
-                let other = other_heap(k, 20);
-                model.extend(BinomialHeapBench::keys(&other));
-                h.union_heap(other);
-            }
-        }
-        assert!(rep_ok(&mut RealHeap(&h)), "step {step}");
-        model.sort_unstable();
-        assert_eq!(BinomialHeapBench::keys(&h), model, "step {step}");
-    }
+    checks::assert_long_sequences(&BinomialHeapBench, BinomialHeap::default());
 }

@@ -7,11 +7,10 @@ use std::ops::ControlFlow;
 use ferastrau_worker::korat::{self, Candidate};
 use ferastrau_worker::priority_queue::checks;
 use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
 use fibonacci_heap::heap::Node;
 use fibonacci_heap::invariant::{rep_ok, RealHeap};
-use fibonacci_heap::space::{finitization, other_heap, render_heap, CandidateHeap, Fields};
-use fibonacci_heap::{Call, FibonacciHeap, FibonacciHeapBench, DELETE, EXTRACT_MIN, INSERT, UNION};
+use fibonacci_heap::space::{finitization, render_heap, CandidateHeap, Fields};
+use fibonacci_heap::{FibonacciHeap, FibonacciHeapBench};
 
 /// Non-isomorphic Fibonacci heaps at scopes 1..5 (the paper's structure counts).
 const STRUCTURES: [u64; 5] = [2, 12, 136, 2310, 52281];
@@ -43,10 +42,6 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
         let (fin, f) = finitization("FibonacciHeap", n, None);
         testing::check_search_against_brute_force(&fin, pred_for(&f))
     });
-}
-
-fn inputs(m: usize, n: u32) -> Vec<Call> {
-    testing::method_inputs(&FibonacciHeapBench, m, n)
 }
 
 #[test]
@@ -150,75 +145,10 @@ fn a_decrease_below_marked_ancestors_cuts_the_whole_chain() {
 
 #[test]
 fn the_postconditions_catch_wrong_outputs() {
-    let call = inputs(DELETE, 3)
-        .into_iter()
-        .find(|c| c.heap.size == 3 && c.x == 1 && FibonacciHeapBench::keys(&c.heap).contains(&1))
-        .expect("a heap of three keys holding 1");
-    for m in [INSERT, EXTRACT_MIN, UNION, DELETE] {
-        let mut pre = call.clone();
-        if m == UNION {
-            pre.other = Some(other_heap(1, 3));
-        }
-        let mut post = pre.clone();
-        let ret = FibonacciHeapBench.run(m, &mut post);
-        assert!(FibonacciHeapBench
-            .postcondition(m, &pre, &post, &ret)
-            .is_ok());
-        // The unchanged pre-state is a wrong post-state for every method here.
-        let wrong = FibonacciHeapBench.postcondition(m, &pre, &pre, &ret);
-        assert!(wrong.is_err(), "method {m}");
-    }
-    let mut post = call.clone();
-    let ret = FibonacciHeapBench.run(DELETE, &mut post);
-    assert!(FibonacciHeapBench
-        .postcondition(DELETE, &call, &post, &fibonacci_heap::Ret::Bool(false))
-        .is_err());
-    assert_eq!(ret, fibonacci_heap::Ret::Bool(true));
+    checks::assert_postconditions_reject_wrong_outputs(&FibonacciHeapBench);
 }
 
 #[test]
 fn long_operation_sequences_keep_the_invariant_and_the_multiset() {
-    // A deterministic pseudo-random mix of the four operations against a sorted Vec.
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % m) as i64
-    };
-    let mut h = FibonacciHeap::default();
-    let mut model: Vec<i64> = Vec::new();
-    for step in 0..4000 {
-        // Mostly extractions once the heap is large, to keep each step's checks cheap.
-        let op = if model.len() > 60 { 2 } else { next(5) };
-        match op {
-            0 | 1 => {
-                let k = next(20);
-                h.insert(k);
-                model.push(k);
-            }
-            2 => {
-                model.sort_unstable();
-                let expected = (!model.is_empty()).then(|| model.remove(0));
-                assert_eq!(h.extract_min(), expected, "step {step}");
-            }
-            3 => {
-                let k = next(20);
-                let at = model.iter().position(|&x| x == k);
-                if let Some(i) = at {
-                    model.remove(i);
-                }
-                assert_eq!(h.delete(k), at.is_some(), "step {step}");
-            }
-            _ => {
-                let k = next(6) + 1;
-                let other = other_heap(k, 20);
-                model.extend(FibonacciHeapBench::keys(&other));
-                h.union_heap(other);
-            }
-        }
-        assert!(rep_ok(&mut RealHeap(&h)), "step {step}");
-        model.sort_unstable();
-        assert_eq!(FibonacciHeapBench::keys(&h), model, "step {step}");
-    }
+    checks::assert_long_sequences(&FibonacciHeapBench, FibonacciHeap::default());
 }

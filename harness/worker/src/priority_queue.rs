@@ -229,7 +229,7 @@ impl<Q: PriorityQueue> Benchmark for Q {
 pub mod checks {
     use korat::Stats;
 
-    use super::{PriorityQueue, DELETE, EXTRACT_MIN, INSERT, UNION};
+    use super::{PriorityQueue, Ret, DELETE, EXTRACT_MIN, INSERT, UNION};
     use crate::{testing, Benchmark};
 
     /// At each scope n of `paper` (the paper's `# inputs` from scope 1), `heaps(n)` (Korat on
@@ -303,5 +303,79 @@ pub mod checks {
         assert!(shown.iter().any(|s| s == example), "{shown:?}");
         let distinct: std::collections::HashSet<&String> = shown.iter().collect();
         assert_eq!(distinct.len(), count);
+    }
+
+    /// On a scope-3 heap of three keys holding 1, each method's real post-state meets its
+    /// postcondition and the unchanged pre-state does not, nor does a wrong return value.
+    pub fn assert_postconditions_reject_wrong_outputs<Q: PriorityQueue>(q: &Q) {
+        let call = testing::method_inputs(q, DELETE, 3)
+            .into_iter()
+            .find(|c| c.x == 1 && q.sorted_keys(&c.heap) == [0, 1, 2])
+            .expect("a heap of the keys 0, 1, 2");
+        for m in [INSERT, EXTRACT_MIN, UNION, DELETE] {
+            let mut pre = call.clone();
+            if m == UNION {
+                pre.other = Some(q.other_heap(1, 3));
+            }
+            let mut post = pre.clone();
+            let ret = q.run(m, &mut post);
+            assert!(q.postcondition(m, &pre, &post, &ret).is_ok(), "method {m}");
+            // The unchanged pre-state is a wrong post-state for every method here.
+            let wrong = q.postcondition(m, &pre, &pre, &ret);
+            assert!(wrong.is_err(), "method {m}");
+        }
+        let mut post = call.clone();
+        let ret = q.run(DELETE, &mut post);
+        assert_eq!(ret, Ret::Bool(true));
+        assert!(q
+            .postcondition(DELETE, &call, &post, &Ret::Bool(false))
+            .is_err());
+    }
+
+    /// A deterministic pseudo-random mix of the four operations on `empty`, against a sorted
+    /// `Vec`: the invariant and the multiset of keys hold after each of 4,000 steps.
+    pub fn assert_long_sequences<Q: PriorityQueue>(q: &Q, empty: Q::Heap) {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m) as i64
+        };
+        let mut h = empty;
+        let mut model: Vec<i64> = Vec::new();
+        for step in 0..4000 {
+            // Mostly extractions once the heap is large, to keep each step's checks cheap.
+            let op = if model.len() > 60 { 2 } else { next(5) };
+            match op {
+                0 | 1 => {
+                    let k = next(20);
+                    q.insert(&mut h, k);
+                    model.push(k);
+                }
+                2 => {
+                    model.sort_unstable();
+                    let expected = (!model.is_empty()).then(|| model.remove(0));
+                    assert_eq!(q.extract_min(&mut h), expected, "step {step}");
+                }
+                3 => {
+                    let k = next(20);
+                    let at = model.iter().position(|&x| x == k);
+                    if let Some(i) = at {
+                        model.remove(i);
+                    }
+                    assert_eq!(q.delete(&mut h, k), at.is_some(), "step {step}");
+                }
+                _ => {
+                    let k = next(6) + 1;
+                    let other = q.other_heap(k, 20);
+                    model.extend(q.sorted_keys(&other));
+                    q.union(&mut h, other);
+                }
+            }
+            assert!(q.rep_ok(&h), "step {step}");
+            model.sort_unstable();
+            assert_eq!(q.sorted_keys(&h), model, "step {step}");
+        }
     }
 }
