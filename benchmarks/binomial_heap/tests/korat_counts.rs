@@ -45,7 +45,7 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_6() {
-    checks::assert_postconditions(&BinomialHeapBench, &PAPER_INPUTS[..6]);
+    testing::assert_postconditions(&BinomialHeapBench, &PAPER_INPUTS[..6]);
 }
 
 #[test]

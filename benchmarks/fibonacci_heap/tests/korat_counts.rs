@@ -46,7 +46,7 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_5() {
-    checks::assert_postconditions(&FibonacciHeapBench, &PAPER_INPUTS[..5]);
+    testing::assert_postconditions(&FibonacciHeapBench, &PAPER_INPUTS[..5]);
 }
 
 #[test]

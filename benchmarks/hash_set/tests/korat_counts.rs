@@ -102,24 +102,16 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     assert!(nonempty > 0);
 }
 
-/// The renderings of every input of `method` at `scope`.
-fn renders(method: usize, scope: u32) -> Vec<String> {
-    testing::method_inputs(&BENCH, method, scope)
-        .iter()
-        .map(|c| BENCH.render(method, c))
-        .collect()
-}
-
 #[test]
 fn inputs_render_readably_and_distinctly() {
-    let r = renders(0, 2);
+    let r = testing::renders(&BENCH, 0, 2);
     assert_eq!(
         &r[..3],
         ["add(null) on [_]", "add(k0#0) on [_]", "add(k0#1) on [_]"]
     );
     assert!(r.contains(&"add(k1#0) on [k0#0 | _]".to_string()));
     for m in 0..2 {
-        let r = renders(m, 4);
+        let r = testing::renders(&BENCH, m, 4);
         let distinct: std::collections::HashSet<_> = r.iter().collect();
         assert_eq!(distinct.len(), r.len());
     }

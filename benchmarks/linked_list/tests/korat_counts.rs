@@ -58,20 +58,9 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
     }
 }
 
-/// Runs every method of the benchmark on every input of `scope` and checks the invariant on
-/// the decoded pre-state, the postcondition and the invariant on the post-state.
-fn check_original_on_all_inputs(scope: u32) -> u64 {
-    testing::check_postconditions_with(&BENCH, scope, |_, pre, _, _| {
-        testing::require_invariant(&BENCH, pre)
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
 #[test]
 fn the_original_meets_every_postcondition() {
-    for n in 1..=4u32 {
-        assert_eq!(check_original_on_all_inputs(n), PAPER[n as usize - 1]);
-    }
+    testing::assert_postconditions(&BENCH, &PAPER[..4]);
 }
 
 #[test]
@@ -111,18 +100,10 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     assert!(seen > 0);
 }
 
-/// The renderings of every input of `method` at `scope`.
-fn renders(method: usize, scope: u32) -> Vec<String> {
-    testing::method_inputs(&BENCH, method, scope)
-        .iter()
-        .map(|c| BENCH.render(method, c))
-        .collect()
-}
-
 #[test]
 fn inputs_render_readably_and_distinctly() {
     assert_eq!(
-        renders(2, 2),
+        testing::renders(&BENCH, 2, 2),
         [
             "reverse() on []",
             "reverse() on [null]",
@@ -135,7 +116,7 @@ fn inputs_render_readably_and_distinctly() {
         ]
     );
     for m in 0..2 {
-        let r = renders(m, 3);
+        let r = testing::renders(&BENCH, m, 3);
         let distinct: std::collections::HashSet<_> = r.iter().collect();
         assert_eq!(distinct.len(), r.len());
         assert!(r.contains(&format!("{}(o2) on [o0, o1]", BENCH.methods()[m])));

@@ -107,18 +107,10 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     assert!(b.postcondition(0, &pre, &pre, &ret).is_err());
 }
 
-/// The renderings of every input of `method` at `scope`.
-fn renders(method: usize, scope: u32) -> Vec<String> {
-    testing::method_inputs(&BENCH, method, scope)
-        .iter()
-        .map(|c| BENCH.render(method, c))
-        .collect()
-}
-
 #[test]
 fn inputs_render_readably_and_distinctly() {
     assert_eq!(
-        renders(3, 2),
+        testing::renders(&BENCH, 3, 2),
         [
             "merge([]) on []",
             "merge([1]) on []",
@@ -128,9 +120,9 @@ fn inputs_render_readably_and_distinctly() {
         ]
     );
     for m in 0..4 {
-        let r = renders(m, 3);
+        let r = testing::renders(&BENCH, m, 3);
         let distinct: std::collections::HashSet<_> = r.iter().collect();
         assert_eq!(distinct.len(), r.len());
     }
-    assert!(renders(2, 3).contains(&"sort() on [3, 1, 2]".to_string()));
+    assert!(testing::renders(&BENCH, 2, 3).contains(&"sort() on [3, 1, 2]".to_string()));
 }

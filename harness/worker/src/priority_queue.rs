@@ -263,18 +263,6 @@ pub mod checks {
         });
     }
 
-    /// The original meets every postcondition on every input of scopes `1..=paper.len()`, and
-    /// every decoded pre-state satisfies the invariant.
-    pub fn assert_postconditions<Q: PriorityQueue>(q: &Q, paper: &[u64]) {
-        for (n, &inputs) in (1u32..).zip(paper) {
-            let checked = testing::check_postconditions_with(q, n, |_, pre, _, _| {
-                testing::require_invariant(q, pre)
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(checked, inputs, "scope {n}");
-        }
-    }
-
     /// `union(k)`'s second heap at scopes 1..=max is a valid heap of the k keys n−k..n−1.
     pub fn assert_second_heaps<Q: PriorityQueue>(q: &Q, max: i64) {
         for n in 1..=max {
@@ -294,10 +282,7 @@ pub mod checks {
         count: usize,
         example: &str,
     ) {
-        let shown: Vec<String> = testing::method_inputs(q, EXTRACT_MIN, scope)
-            .iter()
-            .map(|c| q.render(EXTRACT_MIN, c))
-            .collect();
+        let shown = testing::renders(q, EXTRACT_MIN, scope);
         assert_eq!(shown.len(), count);
         assert_eq!(shown[0], "extractMin() on []");
         assert!(shown.iter().any(|s| s == example), "{shown:?}");

@@ -149,6 +149,26 @@ pub fn check_postconditions<B: Benchmark>(bench: &B, scope: u32) -> Result<u64, 
     check_postconditions_with(bench, scope, |_, _, _, _| Ok(()))
 }
 
+/// The postcondition test of most benchmark crates: at each scope `1..=totals.len()`, the
+/// original meets its postcondition on every input, every decoded pre-state satisfies the
+/// invariant, and there are exactly `totals[scope − 1]` inputs. Panics naming the input.
+pub fn assert_postconditions<B: Benchmark>(bench: &B, totals: &[u64]) {
+    for (scope, &inputs) in (1u32..).zip(totals) {
+        let checked =
+            check_postconditions_with(bench, scope, |_, pre, _, _| require_invariant(bench, pre))
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(checked, inputs, "inputs checked at scope {scope}");
+    }
+}
+
+/// The renderings of every input of `method` at `scope`, in Korat's order.
+pub fn renders<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<String> {
+    method_inputs(bench, method, scope)
+        .iter()
+        .map(|input| bench.render(method, input))
+        .collect()
+}
+
 /// The count test every benchmark crate has: at each scope `1..=totals.len()`, Korat finds
 /// exactly `totals[scope - 1]` valid inputs over all of `bench`'s methods together (the
 /// paper's `# inputs`). `each(scope, stats)` sees each scope's per-method figures first, in
