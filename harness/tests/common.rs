@@ -16,11 +16,18 @@ pub fn command(args: &[&str]) -> Command {
     c
 }
 
+/// The purpose-built crate `testdata/<name>` (see `testdata/README.md`).
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("fixtures")
-        .join(name)
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR"));
+    harness.parent().unwrap().join("testdata").join(name)
+}
+
+/// `ferastrau <cmd> --benchmark-path testdata/<name> <args>`, run to its end.
+pub fn on_fixture(cmd: &str, name: &str, args: &[&str]) -> Output {
+    let path = fixture(name);
+    let mut all = vec![cmd, "--benchmark-path", path.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    ferastrau(&all)
 }
 
 /// Copies the fixture `name` to `dest` (a crate outside the repository, like a user's), its
@@ -32,7 +39,7 @@ pub fn copy_fixture(name: &str, dest: &Path) {
     let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
         .unwrap()
         .replace(
-            "\"../../../worker\"",
+            "\"../../harness/worker\"",
             &format!("{:?}", worker.display().to_string()),
         );
     std::fs::write(dest.join("Cargo.toml"), manifest).unwrap();

@@ -178,8 +178,11 @@ fn absurd_options_are_refused_before_anything_runs() {
 fn scopes_that_would_fill_the_disk_are_refused_before_they_are_generated() {
     let out = tempfile::tempdir().unwrap();
     let started = Instant::now();
+    let chain = fixture("chain");
     let o = command(&[
         "evaluate",
+        "--benchmark-path",
+        s(&chain),
         "--scopes",
         "1..100",
         "--max-scratch",
@@ -198,10 +201,13 @@ fn scopes_that_would_fill_the_disk_are_refused_before_they_are_generated() {
 #[test]
 fn a_second_run_on_the_same_output_directory_is_refused_and_the_first_is_unharmed() {
     let out = tempfile::tempdir().unwrap();
+    let chain = fixture("chain");
     let args = [
         "evaluate",
+        "--benchmark-path",
+        s(&chain),
         "--scopes",
-        "1..6",
+        "1..10",
         "--jobs",
         "1",
         "--out",
@@ -226,9 +232,9 @@ fn a_second_run_on_the_same_output_directory_is_refused_and_the_first_is_unharme
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", text(&first.stderr));
     let rows = json(&out.path().join("evaluation.json"));
-    assert_eq!(rows["scopes"].as_array().unwrap().len(), 6);
+    assert_eq!(rows["scopes"].as_array().unwrap().len(), 10);
 
-    // The directory now holds SearchTree's reports: another crate may not overwrite them.
+    // The directory now holds chain's reports: another crate may not overwrite them.
     let o = faulty(None, "evaluate", out.path(), &[]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(USAGE), "{err}");
@@ -507,7 +513,15 @@ fn assert_no_worker_left(tag: &str) {
 fn sigkill_and_sigterm_at_random_moments_lose_nothing_and_leave_no_worker() {
     let whole = tempfile::tempdir().unwrap();
     let cut = tempfile::tempdir().unwrap();
-    let args = ["--scopes", "1..6", "--jobs", "2"];
+    let chain = fixture("chain");
+    let args = [
+        "--benchmark-path",
+        s(&chain),
+        "--scopes",
+        "1..8",
+        "--jobs",
+        "2",
+    ];
     let started = Instant::now();
     let (e_whole, m_whole) = evaluate(&args, whole.path());
     let span = started.elapsed().as_millis() as u64;
@@ -577,12 +591,23 @@ fn sigkill_and_sigterm_at_random_moments_lose_nothing_and_leave_no_worker() {
 #[test]
 fn an_interrupt_during_generation_stops_the_run_at_once() {
     let out = tempfile::tempdir().unwrap();
-    // SearchTree's scope 9 takes Korat several seconds: the signal lands inside it.
-    let child = command(&["evaluate", "--scopes", "9", "--out", s(out.path())])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    // `faulty`'s precondition sleeps for a minute in mode `slow`: the signal lands inside
+    // generation.
+    let faulty = fixture("faulty");
+    let child = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&faulty),
+        "--scopes",
+        "1",
+        "--out",
+        s(out.path()),
+    ])
+    .env("FAULTY_ORIGINAL", "slow")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let signalled = Instant::now();

@@ -5,11 +5,11 @@
 use std::ops::ControlFlow;
 
 use binomial_heap::invariant::{rep_ok, RealHeap};
-use binomial_heap::space::{finitization, other_heap, CandidateHeap, Fields};
-use binomial_heap::{BinomialHeap, BinomialHeapBench, Call, DELETE, EXTRACT_MIN, INSERT, UNION};
+use binomial_heap::space::{finitization, CandidateHeap, Fields};
+use binomial_heap::{BinomialHeap, BinomialHeapBench};
 use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::priority_queue::checks;
 use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
 
 /// Non-isomorphic binomial heaps at scopes 1..7 (the paper's structure counts).
 const STRUCTURES: [u64; 7] = [2, 6, 28, 120, 936, 7602, 107416];
@@ -25,37 +25,10 @@ fn heap_search(n: u32) -> korat::Stats {
     )
 }
 
-fn check_inputs(n: u32) {
-    let heaps = heap_search(n);
-    assert_eq!(
-        heaps.valid,
-        STRUCTURES[n as usize - 1],
-        "structures at scope {n}"
-    );
-    let mut total = 0;
-    for m in 0..BinomialHeapBench.methods().len() {
-        let s = testing::search_method(&BinomialHeapBench, m, n);
-        // The argument is read by no precondition: Korat enumerates it after each valid heap,
-        // so each of its d values beyond the first costs one more candidate per heap.
-        let d = match m {
-            INSERT | DELETE => u64::from(n) + 1,
-            UNION => u64::from(n),
-            _ => 1,
-        };
-        assert_eq!(s.valid, heaps.valid * d, "method {m} at scope {n}");
-        assert_eq!(s.explored, heaps.explored + heaps.valid * (d - 1));
-        total += s.valid;
-    }
-    assert_eq!(total, PAPER_INPUTS[n as usize - 1], "inputs at scope {n}");
-    assert_eq!(total, 3 * (u64::from(n) + 1) * heaps.valid);
-}
-
-/// Up to the paper's largest scope, 7 (2,577,984 inputs; about 2 s in release mode).
+/// Up to the paper's largest scope, 7.
 #[test]
 fn structures_and_inputs_match_the_paper_up_to_scope_7() {
-    for n in 1..=7 {
-        check_inputs(n);
-    }
+    checks::assert_inputs(&BinomialHeapBench, &STRUCTURES, &PAPER_INPUTS, heap_search);
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
@@ -64,62 +37,25 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
+    testing::assert_exact_against_brute_force(&BinomialHeapBench, 2, |n| {
         let (fin, f) = finitization("BinomialHeap", n, None);
-        let heaps = testing::check_search_against_brute_force(&fin, pred_for(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, heaps: {e}"));
-        assert!(heaps > 0);
-        for m in 0..BinomialHeapBench.methods().len() {
-            let found = testing::check_against_brute_force(&BinomialHeapBench, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert!(found > 0);
-        }
-    }
-}
-
-fn inputs(m: usize, n: u32) -> Vec<Call> {
-    testing::method_inputs(&BinomialHeapBench, m, n)
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+    });
 }
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_6() {
-    for n in 1..=6u32 {
-        let checked = testing::check_postconditions_with(&BinomialHeapBench, n, |_, pre, _, _| {
-            testing::require_invariant(&BinomialHeapBench, pre)
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(checked, PAPER_INPUTS[n as usize - 1], "scope {n}");
-    }
+    testing::assert_postconditions(&BinomialHeapBench, &PAPER_INPUTS[..6]);
 }
 
 #[test]
 fn inputs_render_and_decode_as_expected() {
-    let calls = inputs(EXTRACT_MIN, 3);
-    let shown: Vec<String> = calls
-        .iter()
-        .map(|c| BinomialHeapBench.render(EXTRACT_MIN, c))
-        .collect();
-    assert_eq!(shown.len(), 28);
-    assert_eq!(shown[0], "extractMin() on []");
-    assert!(
-        shown.contains(&"extractMin() on [2 0(1)]".to_string()),
-        "{shown:?}"
-    );
-    // Every decoded heap of scope 3 is distinct (isomorphic inputs would render equally).
-    let distinct: std::collections::HashSet<String> = shown.iter().map(|s| s.to_string()).collect();
-    assert_eq!(distinct.len(), 28);
+    checks::assert_extract_min_inputs(&BinomialHeapBench, 3, 28, "extractMin() on [2 0(1)]");
 }
 
 #[test]
 fn the_second_heap_of_union_is_a_valid_heap_of_k_large_keys() {
-    for n in 1..=7i64 {
-        for k in 1..=n {
-            let h = other_heap(k, n);
-            assert!(rep_ok(&mut RealHeap(&h)), "k={k}, n={n}");
-            let keys = BinomialHeapBench::keys(&h);
-            assert_eq!(keys, ((n - k)..n).collect::<Vec<_>>());
-        }
-    }
+    checks::assert_second_heaps(&BinomialHeapBench, 7);
 }
 
 #[test]
@@ -156,75 +92,10 @@ fn the_invariant_rejects_broken_heaps() {
 
 #[test]
 fn the_postconditions_catch_wrong_outputs() {
-    let call = inputs(DELETE, 3)
-        .into_iter()
-        .find(|c| c.heap.size == 3 && c.x == 1 && BinomialHeapBench::keys(&c.heap).contains(&1))
-        .expect("a heap of three keys holding 1");
-    for m in [INSERT, EXTRACT_MIN, UNION, DELETE] {
-        let mut pre = call.clone();
-        if m == UNION {
-            pre.other = Some(other_heap(1, 3));
-        }
-        let mut post = pre.clone();
-        let ret = BinomialHeapBench.run(m, &mut post);
-        assert!(BinomialHeapBench
-            .postcondition(m, &pre, &post, &ret)
-            .is_ok());
-        // The unchanged pre-state is a wrong post-state for every method here.
-        let wrong = BinomialHeapBench.postcondition(m, &pre, &pre, &ret);
-        assert!(wrong.is_err(), "method {m}");
-    }
-    let mut post = call.clone();
-    let ret = BinomialHeapBench.run(DELETE, &mut post);
-    assert!(BinomialHeapBench
-        .postcondition(DELETE, &call, &post, &binomial_heap::Ret::Bool(false))
-        .is_err());
-    assert_eq!(ret, binomial_heap::Ret::Bool(true));
+    checks::assert_postconditions_reject_wrong_outputs(&BinomialHeapBench);
 }
 
 #[test]
 fn long_operation_sequences_keep_the_invariant_and_the_multiset() {
-    // A deterministic pseudo-random mix of the four operations against a sorted Vec.
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % m) as i64
-    };
-    let mut h = BinomialHeap::default();
-    let mut model: Vec<i64> = Vec::new();
-    for step in 0..4000 {
-        // Mostly extractions once the heap is large, to keep each step's checks cheap.
-        let op = if model.len() > 60 { 2 } else { next(5) };
-        match op {
-            0 | 1 => {
-                let k = next(20);
-                h.insert(k);
-                model.push(k);
-            }
-            2 => {
-                model.sort_unstable();
-                let expected = (!model.is_empty()).then(|| model.remove(0));
-                assert_eq!(h.extract_min(), expected, "step {step}");
-            }
-            3 => {
-                let k = next(20);
-                let at = model.iter().position(|&x| x == k);
-                if let Some(i) = at {
-                    model.remove(i);
-                }
-                assert_eq!(h.delete(k), at.is_some(), "step {step}");
-            }
-            _ => {
-                let k = next(6) + 1;
-                let other = other_heap(k, 20);
-                model.extend(BinomialHeapBench::keys(&other));
-                h.union_heap(other);
-            }
-        }
-        assert!(rep_ok(&mut RealHeap(&h)), "step {step}");
-        model.sort_unstable();
-        assert_eq!(BinomialHeapBench::keys(&h), model, "step {step}");
-    }
+    checks::assert_long_sequences(&BinomialHeapBench, BinomialHeap::default());
 }

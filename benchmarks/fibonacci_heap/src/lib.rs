@@ -1,23 +1,22 @@
 //! FibonacciHeap (the paper's Table 1; Cormen–Leiserson–Rivest ch. 20) as a Ferastrau
 //! benchmark.
 //!
-//! The four target methods and their inputs at scope n (every heap is paired with every
-//! argument value, generated jointly by Korat):
-//! - `insert(x)`, x over 0..n (the n key values and one larger): n+1 inputs per heap;
-//! - `extractMin()`: one input per heap;
-//! - `union(k)`, k over 1..n: the heap is united with a second heap of k one-node trees
-//!   holding the keys n−k..n−1 ([`space::other_heap`]): n inputs per heap;
-//! - `delete(x)`, x over 0..n: n+1 inputs per heap.
-//!
-//! Together 3(n+1) inputs per heap, the paper's `# inputs`. Outputs are the return value and
-//! the multiset of keys of the post-state.
+//! The four target methods, their inputs, calls, postconditions and rendering are the shared
+//! priority-queue adapter's ([`ferastrau_worker::priority_queue`]); at scope n each heap is
+//! paired with every argument value: `insert(x)` and `delete(x)` with x over 0..n,
+//! `extractMin()` alone, `union(k)` with k over 1..n (a second heap of k one-node trees holding the keys
+//! n−k..n−1, [`space::other_heap`]). Together 3(n+1) inputs per heap, the paper's `# inputs`.
+//! This crate gives the heap: its finitization, invariant, decoder and operations.
 
 pub mod heap;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_worker::korat::{Candidate, FieldId, Finitization};
+use ferastrau_worker::priority_queue::{self, PriorityQueue};
+pub use ferastrau_worker::priority_queue::{
+    arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
+};
 
 pub use heap::FibonacciHeap;
 use invariant::{rep_ok, RealHeap};
@@ -27,43 +26,7 @@ use space::{decode_heap, other_heap, render_heap, CandidateHeap, Fields};
 pub struct FibonacciHeapBench;
 
 /// One call: the receiver, the argument, and for `union` the second heap built from it.
-#[derive(Clone, Debug)]
-pub struct Call {
-    pub heap: FibonacciHeap,
-    /// The argument (`x` of insert/delete, `k` of union; 0 for extractMin).
-    pub x: i64,
-    /// `union`'s second heap.
-    pub other: Option<FibonacciHeap>,
-}
-
-/// A call's return value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ret {
-    /// `insert` and `union` return nothing.
-    Void,
-    /// `delete`: whether the key was present.
-    Bool(bool),
-    /// `extractMin`: the smallest key, `None` on the empty heap.
-    Key(Option<i64>),
-}
-
-/// Method indices, in the order of [`METHODS`].
-pub const INSERT: usize = 0;
-pub const EXTRACT_MIN: usize = 1;
-pub const UNION: usize = 2;
-pub const DELETE: usize = 3;
-
-const METHODS: &[&str] = &["insert", "extractMin", "union", "delete"];
-
-/// The argument domain of `method` at scope `n`, `None` for a method without argument.
-pub fn arg_domain(method: usize, n: u32) -> Option<(i64, i64)> {
-    let n = i64::from(n);
-    match method {
-        INSERT | DELETE => Some((0, n)),
-        UNION => Some((1, n)),
-        _ => None,
-    }
-}
+pub type Call = priority_queue::Call<FibonacciHeap>;
 
 impl FibonacciHeapBench {
     /// The keys of a heap, sorted (the abstraction; the heap satisfies the invariant).
@@ -90,127 +53,53 @@ impl FibonacciHeapBench {
     }
 }
 
-impl Benchmark for FibonacciHeapBench {
+impl PriorityQueue for FibonacciHeapBench {
+    type Heap = FibonacciHeap;
     type Fields = Fields;
-    type Input = Call;
-    type Ret = Ret;
-    type Abs = Vec<i64>;
 
-    fn methods(&self) -> &'static [&'static str] {
-        METHODS
+    fn name(&self) -> &'static str {
+        "FibonacciHeap"
     }
-
-    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Fields) {
-        space::finitization(
-            &format!("FibonacciHeap_{}", METHODS[method]),
-            scope,
-            arg_domain(method, scope),
-        )
+    fn finitization(
+        &self,
+        root: &str,
+        scope: u32,
+        arg: Option<(i64, i64)>,
+    ) -> (Finitization, Fields) {
+        space::finitization(root, scope, arg)
     }
-
-    fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+    fn argument(&self, f: &Fields) -> (Option<FieldId>, u32) {
+        (f.arg, f.scope)
+    }
+    fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateHeap { c, f })
     }
-
-    fn decode(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let x = match f.arg {
-            Some(a) => c.int(a, 0),
-            None => 0,
-        };
-        let other = (method == UNION).then(|| other_heap(x, i64::from(f.scope)));
-        Call {
-            heap: decode_heap(c, f),
-            x,
-            other,
-        }
+    fn decode(&self, f: &Fields, c: &mut Candidate<'_>) -> FibonacciHeap {
+        decode_heap(c, f)
     }
-
-    fn run(&self, method: usize, input: &mut Call) -> Ret {
-        match method {
-            INSERT => {
-                input.heap.insert(input.x);
-                Ret::Void
-            }
-            EXTRACT_MIN => Ret::Key(input.heap.extract_min()),
-            UNION => {
-                let other = input.other.clone().expect("union carries its second heap");
-                input.heap.union_heap(other);
-                Ret::Void
-            }
-            _ => Ret::Bool(input.heap.delete(input.x)),
-        }
+    fn other_heap(&self, k: i64, n: i64) -> FibonacciHeap {
+        other_heap(k, n)
     }
-
-    fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealHeap(&input.heap))
+    fn rep_ok(&self, h: &FibonacciHeap) -> bool {
+        rep_ok(&mut RealHeap(h))
     }
-
-    fn abstraction(&self, input: &Call) -> Vec<i64> {
-        Self::keys(&input.heap)
+    fn sorted_keys(&self, h: &FibonacciHeap) -> Vec<i64> {
+        Self::keys(h)
     }
-
-    fn postcondition(
-        &self,
-        method: usize,
-        pre: &Call,
-        post: &Call,
-        ret: &Ret,
-    ) -> Result<(), String> {
-        if !self.invariant(post) {
-            return Err("the post-state violates the invariant".into());
-        }
-        let before = Self::keys(&pre.heap);
-        let after = Self::keys(&post.heap);
-        let mut expected = before.clone();
-        let expected_ret = match method {
-            // ensures repOk() && keys() == \old(keys()) ∪ {x}
-            INSERT => {
-                expected.push(pre.x);
-                Ret::Void
-            }
-            // ensures repOk() && \result == \old(min()) && keys() == \old(keys()) − {\result}
-            EXTRACT_MIN => {
-                let min = before.first().copied();
-                if !expected.is_empty() {
-                    expected.remove(0);
-                }
-                Ret::Key(min)
-            }
-            // ensures repOk() && keys() == \old(keys()) ∪ other.keys()
-            UNION => {
-                let other = pre.other.as_ref().expect("union carries its second heap");
-                expected.extend(Self::keys(other));
-                Ret::Void
-            }
-            // ensures repOk() && \result == \old(contains(x)) && keys() == \old(keys()) − {x}
-            _ => {
-                let at = before.iter().position(|&k| k == pre.x);
-                if let Some(i) = at {
-                    expected.remove(i);
-                }
-                Ret::Bool(at.is_some())
-            }
-        };
-        expected.sort_unstable();
-        if *ret != expected_ret {
-            return Err(format!("returned {ret:?}, expected {expected_ret:?}"));
-        }
-        if after != expected {
-            return Err(format!("keys after are {after:?}, expected {expected:?}"));
-        }
-        Ok(())
+    fn render_heap(&self, h: &FibonacciHeap) -> String {
+        render_heap(h)
     }
-
-    fn render(&self, method: usize, input: &Call) -> String {
-        let heap = render_heap(&input.heap);
-        match method {
-            EXTRACT_MIN => format!("extractMin() on {heap}"),
-            UNION => format!(
-                "union({}) on {heap}",
-                render_heap(input.other.as_ref().expect("union carries its second heap"))
-            ),
-            _ => format!("{}({}) on {heap}", METHODS[method], input.x),
-        }
+    fn insert(&self, h: &mut FibonacciHeap, x: i64) {
+        h.insert(x)
+    }
+    fn extract_min(&self, h: &mut FibonacciHeap) -> Option<i64> {
+        h.extract_min()
+    }
+    fn union(&self, h: &mut FibonacciHeap, other: FibonacciHeap) {
+        h.union_heap(other)
+    }
+    fn delete(&self, h: &mut FibonacciHeap, x: i64) -> bool {
+        h.delete(x)
     }
 }
 

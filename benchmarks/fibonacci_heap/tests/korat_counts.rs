@@ -5,12 +5,12 @@
 use std::ops::ControlFlow;
 
 use ferastrau_worker::korat::{self, Candidate};
+use ferastrau_worker::priority_queue::checks;
 use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
 use fibonacci_heap::heap::Node;
 use fibonacci_heap::invariant::{rep_ok, RealHeap};
-use fibonacci_heap::space::{finitization, other_heap, render_heap, CandidateHeap, Fields};
-use fibonacci_heap::{Call, FibonacciHeap, FibonacciHeapBench, DELETE, EXTRACT_MIN, INSERT, UNION};
+use fibonacci_heap::space::{finitization, render_heap, CandidateHeap, Fields};
+use fibonacci_heap::{FibonacciHeap, FibonacciHeapBench};
 
 /// Non-isomorphic Fibonacci heaps at scopes 1..5 (the paper's structure counts).
 const STRUCTURES: [u64; 5] = [2, 12, 136, 2310, 52281];
@@ -26,37 +26,10 @@ fn heap_search(n: u32) -> korat::Stats {
     )
 }
 
-fn check_inputs(n: u32) {
-    let heaps = heap_search(n);
-    assert_eq!(
-        heaps.valid,
-        STRUCTURES[n as usize - 1],
-        "structures at scope {n}"
-    );
-    let mut total = 0;
-    for m in 0..FibonacciHeapBench.methods().len() {
-        let s = testing::search_method(&FibonacciHeapBench, m, n);
-        // The argument is read by no precondition: Korat enumerates it after each valid heap,
-        // so each of its d values beyond the first costs one more candidate per heap.
-        let d = match m {
-            INSERT | DELETE => u64::from(n) + 1,
-            UNION => u64::from(n),
-            _ => 1,
-        };
-        assert_eq!(s.valid, heaps.valid * d, "method {m} at scope {n}");
-        assert_eq!(s.explored, heaps.explored + heaps.valid * (d - 1));
-        total += s.valid;
-    }
-    assert_eq!(total, PAPER_INPUTS[n as usize - 1], "inputs at scope {n}");
-    assert_eq!(total, 3 * (u64::from(n) + 1) * heaps.valid);
-}
-
-/// Up to the paper's largest scope, 5 (941,058 inputs; under a second in release mode).
+/// Up to the paper's largest scope, 5.
 #[test]
 fn structures_and_inputs_match_the_paper_up_to_scope_5() {
-    for n in 1..=5 {
-        check_inputs(n);
-    }
+    checks::assert_inputs(&FibonacciHeapBench, &STRUCTURES, &PAPER_INPUTS, heap_search);
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
@@ -65,62 +38,25 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
+    testing::assert_exact_against_brute_force(&FibonacciHeapBench, 2, |n| {
         let (fin, f) = finitization("FibonacciHeap", n, None);
-        let heaps = testing::check_search_against_brute_force(&fin, pred_for(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, heaps: {e}"));
-        assert!(heaps > 0);
-        for m in 0..FibonacciHeapBench.methods().len() {
-            let found = testing::check_against_brute_force(&FibonacciHeapBench, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert!(found > 0);
-        }
-    }
-}
-
-fn inputs(m: usize, n: u32) -> Vec<Call> {
-    testing::method_inputs(&FibonacciHeapBench, m, n)
+        testing::check_search_against_brute_force(&fin, pred_for(&f))
+    });
 }
 
 #[test]
 fn the_original_meets_every_postcondition_on_every_input_up_to_scope_5() {
-    for n in 1..=5u32 {
-        let checked = testing::check_postconditions_with(&FibonacciHeapBench, n, |_, pre, _, _| {
-            testing::require_invariant(&FibonacciHeapBench, pre)
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(checked, PAPER_INPUTS[n as usize - 1], "scope {n}");
-    }
+    testing::assert_postconditions(&FibonacciHeapBench, &PAPER_INPUTS[..5]);
 }
 
 #[test]
 fn inputs_render_and_decode_as_expected() {
-    let calls = inputs(EXTRACT_MIN, 3);
-    let shown: Vec<String> = calls
-        .iter()
-        .map(|c| FibonacciHeapBench.render(EXTRACT_MIN, c))
-        .collect();
-    assert_eq!(shown.len(), 136);
-    assert_eq!(shown[0], "extractMin() on []");
-    assert!(
-        shown.contains(&"extractMin() on [*0 2 1]".to_string()),
-        "{shown:?}"
-    );
-    // Every decoded heap of scope 3 is distinct (isomorphic inputs would render equally).
-    let distinct: std::collections::HashSet<String> = shown.iter().map(|s| s.to_string()).collect();
-    assert_eq!(distinct.len(), 136);
+    checks::assert_extract_min_inputs(&FibonacciHeapBench, 3, 136, "extractMin() on [*0 2 1]");
 }
 
 #[test]
 fn the_second_heap_of_union_is_a_valid_heap_of_k_large_keys() {
-    for n in 1..=5i64 {
-        for k in 1..=n {
-            let h = other_heap(k, n);
-            assert!(rep_ok(&mut RealHeap(&h)), "k={k}, n={n}");
-            let keys = FibonacciHeapBench::keys(&h);
-            assert_eq!(keys, ((n - k)..n).collect::<Vec<_>>());
-        }
-    }
+    checks::assert_second_heaps(&FibonacciHeapBench, 5);
 }
 
 fn ok(h: &FibonacciHeap) -> bool {
@@ -209,75 +145,10 @@ fn a_decrease_below_marked_ancestors_cuts_the_whole_chain() {
 
 #[test]
 fn the_postconditions_catch_wrong_outputs() {
-    let call = inputs(DELETE, 3)
-        .into_iter()
-        .find(|c| c.heap.size == 3 && c.x == 1 && FibonacciHeapBench::keys(&c.heap).contains(&1))
-        .expect("a heap of three keys holding 1");
-    for m in [INSERT, EXTRACT_MIN, UNION, DELETE] {
-        let mut pre = call.clone();
-        if m == UNION {
-            pre.other = Some(other_heap(1, 3));
-        }
-        let mut post = pre.clone();
-        let ret = FibonacciHeapBench.run(m, &mut post);
-        assert!(FibonacciHeapBench
-            .postcondition(m, &pre, &post, &ret)
-            .is_ok());
-        // The unchanged pre-state is a wrong post-state for every method here.
-        let wrong = FibonacciHeapBench.postcondition(m, &pre, &pre, &ret);
-        assert!(wrong.is_err(), "method {m}");
-    }
-    let mut post = call.clone();
-    let ret = FibonacciHeapBench.run(DELETE, &mut post);
-    assert!(FibonacciHeapBench
-        .postcondition(DELETE, &call, &post, &fibonacci_heap::Ret::Bool(false))
-        .is_err());
-    assert_eq!(ret, fibonacci_heap::Ret::Bool(true));
+    checks::assert_postconditions_reject_wrong_outputs(&FibonacciHeapBench);
 }
 
 #[test]
 fn long_operation_sequences_keep_the_invariant_and_the_multiset() {
-    // A deterministic pseudo-random mix of the four operations against a sorted Vec.
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % m) as i64
-    };
-    let mut h = FibonacciHeap::default();
-    let mut model: Vec<i64> = Vec::new();
-    for step in 0..4000 {
-        // Mostly extractions once the heap is large, to keep each step's checks cheap.
-        let op = if model.len() > 60 { 2 } else { next(5) };
-        match op {
-            0 | 1 => {
-                let k = next(20);
-                h.insert(k);
-                model.push(k);
-            }
-            2 => {
-                model.sort_unstable();
-                let expected = (!model.is_empty()).then(|| model.remove(0));
-                assert_eq!(h.extract_min(), expected, "step {step}");
-            }
-            3 => {
-                let k = next(20);
-                let at = model.iter().position(|&x| x == k);
-                if let Some(i) = at {
-                    model.remove(i);
-                }
-                assert_eq!(h.delete(k), at.is_some(), "step {step}");
-            }
-            _ => {
-                let k = next(6) + 1;
-                let other = other_heap(k, 20);
-                model.extend(FibonacciHeapBench::keys(&other));
-                h.union_heap(other);
-            }
-        }
-        assert!(rep_ok(&mut RealHeap(&h)), "step {step}");
-        model.sort_unstable();
-        assert_eq!(FibonacciHeapBench::keys(&h), model, "step {step}");
-    }
+    checks::assert_long_sequences(&FibonacciHeapBench, FibonacciHeap::default());
 }

@@ -31,39 +31,25 @@ fn count(n: u32, with_arg: bool) -> korat::Stats {
 
 #[test]
 fn tables_and_inputs_match_the_paper() {
-    let b = HashSetBench;
-    for n in 1..=7u32 {
+    testing::assert_counts(&BENCH, &PAPER, |n, methods| {
         let i = n as usize - 1;
         assert_eq!(count(n, false).valid, TABLES[i], "tables at scope {n}");
-        let mut total = 0;
-        for m in 0..b.methods().len() {
-            let s = testing::search_method(&b, m, n);
-            eprintln!(
-                "scope {n} {}: {} inputs, {} candidates, {:.3} s",
-                b.methods()[m],
-                s.valid,
-                s.explored,
-                s.seconds
-            );
+        for (m, s) in methods.iter().enumerate() {
             assert_eq!(s.valid, PAIRS[i], "method {m} at scope {n}");
-            total += s.valid;
         }
-        assert_eq!(total, PAPER[i], "scope {n}");
-    }
+    });
 }
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
+    let found = testing::assert_exact_against_brute_force(&BENCH, 2, |n| {
         let (fin, f) = finitization("HashSet", n, false);
-        let tables = testing::check_search_against_brute_force(&fin, pred(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, tables: {e}"));
+        let tables = testing::check_search_against_brute_force(&fin, pred(&f))?;
         assert_eq!(tables, TABLES[n as usize - 1]);
-        for m in 0..BENCH.methods().len() {
-            let found = testing::check_against_brute_force(&BENCH, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert_eq!(found, PAIRS[n as usize - 1], "scope {n}, method {m}");
-        }
+        Ok(tables)
+    });
+    for (per_method, pairs) in found.iter().zip(PAIRS) {
+        assert!(per_method.iter().all(|&n| n == pairs), "{per_method:?}");
     }
 }
 
@@ -116,24 +102,16 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     assert!(nonempty > 0);
 }
 
-/// The renderings of every input of `method` at `scope`.
-fn renders(method: usize, scope: u32) -> Vec<String> {
-    testing::method_inputs(&BENCH, method, scope)
-        .iter()
-        .map(|c| BENCH.render(method, c))
-        .collect()
-}
-
 #[test]
 fn inputs_render_readably_and_distinctly() {
-    let r = renders(0, 2);
+    let r = testing::renders(&BENCH, 0, 2);
     assert_eq!(
         &r[..3],
         ["add(null) on [_]", "add(k0#0) on [_]", "add(k0#1) on [_]"]
     );
     assert!(r.contains(&"add(k1#0) on [k0#0 | _]".to_string()));
     for m in 0..2 {
-        let r = renders(m, 4);
+        let r = testing::renders(&BENCH, m, 4);
         let distinct: std::collections::HashSet<_> = r.iter().collect();
         assert_eq!(distinct.len(), r.len());
     }

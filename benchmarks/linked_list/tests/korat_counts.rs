@@ -29,69 +29,38 @@ fn count(n: u32, with_arg: bool) -> korat::Stats {
     korat::search(&fin, pred(&f), |_| ControlFlow::Continue(()))
 }
 
-fn method_inputs(n: u32) -> Vec<u64> {
-    let b = LinkedListBench;
-    (0..b.methods().len())
-        .map(|m| {
-            let s = testing::search_method(&b, m, n);
-            eprintln!(
-                "scope {n} {}: {} inputs, {} candidates, {:.3} s",
-                b.methods()[m],
-                s.valid,
-                s.explored,
-                s.seconds
-            );
-            s.valid
-        })
-        .collect()
-}
-
 #[test]
 fn lists_and_pairs_match_the_paper() {
-    for n in 1..=7u32 {
+    testing::assert_counts(&BENCH, &PAPER, |n, methods| {
         let i = n as usize - 1;
         assert_eq!(count(n, false).valid, LISTS[i], "lists at scope {n}");
         assert_eq!(count(n, true).valid, PAIRS[i], "pairs at scope {n}");
-        let per_method = method_inputs(n);
-        assert_eq!(per_method, vec![PAIRS[i], PAIRS[i], LISTS[i]], "scope {n}");
-        assert_eq!(per_method.iter().sum::<u64>(), PAPER[i], "scope {n}");
-    }
+        let per_method: Vec<u64> = methods.iter().map(|s| s.valid).collect();
+        assert_eq!(per_method, [PAIRS[i], PAIRS[i], LISTS[i]], "scope {n}");
+    });
 }
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
-        let i = n as usize - 1;
+    let found = testing::assert_exact_against_brute_force(&BENCH, 2, |n| {
         let (fin, f) = finitization("LinkedList", n, false);
-        let lists = testing::check_search_against_brute_force(&fin, pred(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, lists: {e}"));
-        assert_eq!(lists, LISTS[i]);
-        for m in 0..BENCH.methods().len() {
-            let found = testing::check_against_brute_force(&BENCH, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-            assert_eq!(
-                found,
-                [PAIRS[i], PAIRS[i], LISTS[i]][m],
-                "scope {n}, method {m}"
-            );
-        }
+        let lists = testing::check_search_against_brute_force(&fin, pred(&f))?;
+        assert_eq!(lists, LISTS[n as usize - 1]);
+        Ok(lists)
+    });
+    for (i, per_method) in found.iter().enumerate() {
+        assert_eq!(
+            per_method,
+            &[PAIRS[i], PAIRS[i], LISTS[i]],
+            "scope {}",
+            i + 1
+        );
     }
-}
-
-/// Runs every method of the benchmark on every input of `scope` and checks the invariant on
-/// the decoded pre-state, the postcondition and the invariant on the post-state.
-fn check_original_on_all_inputs(scope: u32) -> u64 {
-    testing::check_postconditions_with(&BENCH, scope, |_, pre, _, _| {
-        testing::require_invariant(&BENCH, pre)
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
 fn the_original_meets_every_postcondition() {
-    for n in 1..=4u32 {
-        assert_eq!(check_original_on_all_inputs(n), PAPER[n as usize - 1]);
-    }
+    testing::assert_postconditions(&BENCH, &PAPER[..4]);
 }
 
 #[test]
@@ -131,18 +100,10 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
     assert!(seen > 0);
 }
 
-/// The renderings of every input of `method` at `scope`.
-fn renders(method: usize, scope: u32) -> Vec<String> {
-    testing::method_inputs(&BENCH, method, scope)
-        .iter()
-        .map(|c| BENCH.render(method, c))
-        .collect()
-}
-
 #[test]
 fn inputs_render_readably_and_distinctly() {
     assert_eq!(
-        renders(2, 2),
+        testing::renders(&BENCH, 2, 2),
         [
             "reverse() on []",
             "reverse() on [null]",
@@ -155,7 +116,7 @@ fn inputs_render_readably_and_distinctly() {
         ]
     );
     for m in 0..2 {
-        let r = renders(m, 3);
+        let r = testing::renders(&BENCH, m, 3);
         let distinct: std::collections::HashSet<_> = r.iter().collect();
         assert_eq!(distinct.len(), r.len());
         assert!(r.contains(&format!("{}(o2) on [o0, o1]", BENCH.methods()[m])));

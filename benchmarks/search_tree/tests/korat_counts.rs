@@ -6,7 +6,6 @@ use std::ops::ControlFlow;
 
 use ferastrau_worker::korat::{self, brute, Candidate, Options};
 use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
 use search_tree::invariant::rep_ok;
 use search_tree::space::{finitization, CandidateTree};
 use search_tree::SearchTreeBench;
@@ -43,17 +42,13 @@ fn tree_predicate_explores_exactly_the_original_korat_candidates() {
 #[test]
 fn add_and_remove_inputs_match_the_paper() {
     let paper = [4, 20, 90, 408, 1880, 8772, 41300];
-    for n in 1..=7u32 {
-        let mut total = 0;
-        for m in 0..2 {
-            let s = testing::search_method(&SearchTreeBench, m, n);
-            // Joint generation with one argument over n values adds found·(n − 1) candidates.
-            let (tree, _) = tree_search(n, Options::default());
+    testing::assert_counts(&SearchTreeBench, &paper, |n, methods| {
+        // Joint generation with one argument over n values adds found·(n − 1) candidates.
+        let (tree, _) = tree_search(n, Options::default());
+        for s in methods {
             assert_eq!(s.explored, tree.explored + tree.valid * (u64::from(n) - 1));
-            total += s.valid;
         }
-        assert_eq!(total, paper[n as usize - 1], "scope {n}");
-    }
+    });
 }
 
 fn pred_for(f: &search_tree::space::Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
@@ -62,15 +57,10 @@ fn pred_for(f: &search_tree::space::Fields) -> impl FnMut(&mut Candidate<'_>) ->
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=3u32 {
+    testing::assert_exact_against_brute_force(&SearchTreeBench, 3, |n| {
         let (fin, f) = finitization("SearchTree", n, false);
         testing::check_search_against_brute_force(&fin, pred_for(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, trees: {e}"));
-        for m in 0..SearchTreeBench.methods().len() {
-            testing::check_against_brute_force(&SearchTreeBench, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-        }
-    }
+    });
 }
 
 #[test]

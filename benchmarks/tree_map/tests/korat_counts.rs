@@ -36,32 +36,23 @@ fn structures_match_the_paper() {
 #[test]
 fn put_and_remove_inputs_match_the_paper() {
     let paper = [6, 28, 96, 328, 1150, 3924, 12754];
-    for n in 1..=7u32 {
+    testing::assert_counts(&TreeMapBench, &paper, |n, methods| {
         let s = structures(n);
-        let mut total = 0;
-        for m in 0..2 {
-            let stats = testing::search_method(&TreeMapBench, m, n);
+        for stats in methods {
             // The key argument is never read by the invariant: each structure pairs with each
             // of the n keys, and the joint search explores found·(n − 1) extra candidates.
             assert_eq!(stats.valid, s.valid * u64::from(n), "scope {n}");
             assert_eq!(stats.explored, s.explored + s.valid * (u64::from(n) - 1));
-            total += stats.valid;
         }
-        assert_eq!(total, paper[n as usize - 1], "scope {n}");
-    }
+    });
 }
 
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
-    for n in 1..=2u32 {
+    testing::assert_exact_against_brute_force(&TreeMapBench, 2, |n| {
         let (fin, f) = finitization("TreeMap", n, false);
         testing::check_search_against_brute_force(&fin, pred_for(&f))
-            .unwrap_or_else(|e| panic!("scope {n}, structures: {e}"));
-        for m in 0..TreeMapBench.methods().len() {
-            testing::check_against_brute_force(&TreeMapBench, m, n)
-                .unwrap_or_else(|e| panic!("scope {n}, method {m}: {e}"));
-        }
-    }
+    });
 }
 
 #[test]

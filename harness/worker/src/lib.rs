@@ -16,6 +16,7 @@ pub mod exec;
 mod generate;
 mod outputs;
 pub mod panics;
+pub mod priority_queue;
 pub mod protocol;
 pub mod store;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).

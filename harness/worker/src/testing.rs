@@ -149,6 +149,74 @@ pub fn check_postconditions<B: Benchmark>(bench: &B, scope: u32) -> Result<u64, 
     check_postconditions_with(bench, scope, |_, _, _, _| Ok(()))
 }
 
+/// The postcondition test of most benchmark crates: at each scope `1..=totals.len()`, the
+/// original meets its postcondition on every input, every decoded pre-state satisfies the
+/// invariant, and there are exactly `totals[scope − 1]` inputs. Panics naming the input.
+pub fn assert_postconditions<B: Benchmark>(bench: &B, totals: &[u64]) {
+    for (scope, &inputs) in (1u32..).zip(totals) {
+        let checked =
+            check_postconditions_with(bench, scope, |_, pre, _, _| require_invariant(bench, pre))
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(checked, inputs, "inputs checked at scope {scope}");
+    }
+}
+
+/// The renderings of every input of `method` at `scope`, in Korat's order.
+pub fn renders<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<String> {
+    method_inputs(bench, method, scope)
+        .iter()
+        .map(|input| bench.render(method, input))
+        .collect()
+}
+
+/// The count test every benchmark crate has: at each scope `1..=totals.len()`, Korat finds
+/// exactly `totals[scope - 1]` valid inputs over all of `bench`'s methods together (the
+/// paper's `# inputs`). `each(scope, stats)` sees each scope's per-method figures first, in
+/// method order, for the crate's own relations (structures × argument values, explored
+/// candidates); it asserts what it likes. Panics naming the scope.
+pub fn assert_counts<B: Benchmark>(bench: &B, totals: &[u64], mut each: impl FnMut(u32, &[Stats])) {
+    for (scope, &expected) in (1u32..).zip(totals) {
+        let stats: Vec<Stats> = (0..bench.methods().len())
+            .map(|m| search_method(bench, m, scope))
+            .collect();
+        each(scope, &stats);
+        let total: u64 = stats.iter().map(|s| s.valid).sum();
+        assert_eq!(total, expected, "inputs at scope {scope}");
+    }
+}
+
+/// The brute-force test every benchmark crate has: at scopes `1..=max`, Korat is sound,
+/// complete and optimal ([`check_against_brute_force`]) on each method's inputs, and on the
+/// bare structure through `structure(scope)` (typically [`check_search_against_brute_force`]
+/// on the structure's finitization; `|_| Ok(1)` for a crate without one). Every search must
+/// find something. Panics naming the scope and what failed; returns the inputs found per
+/// scope (from 1) and method, for exact counts.
+pub fn assert_exact_against_brute_force<B: Benchmark>(
+    bench: &B,
+    max: u32,
+    mut structure: impl FnMut(u32) -> Result<u64, String>,
+) -> Vec<Vec<u64>> {
+    let mut found = Vec::new();
+    for scope in 1..=max {
+        let structures =
+            structure(scope).unwrap_or_else(|e| panic!("scope {scope}, structure: {e}"));
+        assert!(structures > 0, "scope {scope}: no structure");
+        let per_method = bench
+            .methods()
+            .iter()
+            .enumerate()
+            .map(|(m, name)| {
+                let n = check_against_brute_force(bench, m, scope)
+                    .unwrap_or_else(|e| panic!("scope {scope}, method {name}: {e}"));
+                assert!(n > 0, "scope {scope}: no input of {name}");
+                n
+            })
+            .collect();
+        found.push(per_method);
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

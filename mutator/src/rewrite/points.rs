@@ -77,7 +77,7 @@ impl FnRewriter<'_, '_> {
             start: pos(at.0),
             end: pos(at.1),
             old: self.slice(at.0, at.1),
-            new: format!("{replacement}/*{original}*/"),
+            new: paper_form(&replacement, &original),
         });
         self.sh.mutants.push(Mutant {
             id,
@@ -141,8 +141,9 @@ impl FnRewriter<'_, '_> {
                         end: pos(whole.1),
                         old: self.slice(whole.0, whole.1),
                         new: format!(
-                            "({} {replacement}/*{original}*/ {})",
+                            "({} {} {})",
                             operand(&b.left),
+                            paper_form(&replacement, &original),
                             operand(&b.right)
                         ),
                     }
@@ -440,6 +441,23 @@ impl FnRewriter<'_, '_> {
 }
 
 /// The alternative expression for one arm of a guarded choice.
+/// The paper's form of an edit, `left/*temp*/`: the replacement, then the original in a
+/// comment, which must stay one plain comment. An original that starts with `!` or `*` would
+/// open a doc comment (`/*!=*/`), which does not compile inside an expression; one with a `/`
+/// or `*` at either end would nest or close the comment early (`/*/*/`): such an original is
+/// set off by spaces. A replacement ending with `/` would make `//*`, a line comment: a space
+/// sets the comment off from it.
+fn paper_form(replacement: &str, original: &str) -> String {
+    let before = if replacement.ends_with('/') { " " } else { "" };
+    let edge = ['!', '*', '/'];
+    let (open, close) = if original.starts_with(edge) || original.ends_with(edge) {
+        ("/* ", " */")
+    } else {
+        ("/*", "*/")
+    };
+    format!("{replacement}{before}{open}{original}{close}")
+}
+
 fn apply(e: &Expr, alt: &Alt) -> Expr {
     let mut out = e.clone();
     match (alt, &mut out) {
