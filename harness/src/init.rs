@@ -186,9 +186,9 @@ pub fn init(dir: &Path, name: &str, worker: &WorkerSource) -> Result<Vec<&'stati
     }
     let mut written: Vec<&str> = FILES.iter().map(|(rel, _)| *rel).collect();
     // Pin the dependencies to the versions this checkout is tested with (cargo drops what the
-    // crate does not use), as the workers the harness builds do.
+    // crate does not use, and resolves a git source anew), as the workers the harness builds do.
     let lock = workspace_root().join("Cargo.lock");
-    if matches!(worker, WorkerSource::Path(_)) && lock.is_file() {
+    if lock.is_file() {
         std::fs::copy(&lock, dir.join("Cargo.lock")).context("cannot copy Cargo.lock")?;
         written.push("Cargo.lock");
     }

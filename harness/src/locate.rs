@@ -28,6 +28,17 @@ pub struct BenchmarkCrate {
     pub lib_name: String,
     /// The crate's directory (absolute).
     pub dir: PathBuf,
+    /// The git repository `ferastrau-worker` comes from, when the crate takes it from git
+    /// (`ferastrau init --git URL`); `None` for a path dependency.
+    pub worker_git: Option<String>,
+}
+
+/// The repository URL of a cargo git source (`git+URL?rev=...#commit`), as a manifest's
+/// `git = "URL"` writes it; `None` for other sources.
+pub fn git_url(source: &str) -> Option<String> {
+    let rest = source.strip_prefix("git+")?;
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    Some(rest[..end].to_string())
 }
 
 /// Names of the built-in benchmarks (directories under `benchmarks/` with a Cargo.toml).
@@ -147,20 +158,21 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
     // every command, with its words.
     ferastrau_mutator::Manifest::read(&dir)
         .map_err(|e| usage(format!("{} is not a benchmark crate: {e:#}", dir.display())))?;
-    if !pkg
+    let Some(worker) = pkg
         .dependencies
         .iter()
-        .any(|d| d.name == "ferastrau-worker")
-    {
+        .find(|d| d.name == "ferastrau-worker")
+    else {
         refuse!(
             "{} is not a benchmark crate: it does not depend on ferastrau-worker",
             dir.display()
         );
-    }
+    };
     Ok(BenchmarkCrate {
         name: pkg.name.to_string(),
         lib_name: lib.name.replace('-', "_"),
         dir,
+        worker_git: worker.source.as_deref().and_then(git_url),
     })
 }
 
@@ -184,6 +196,22 @@ mod tests {
         )
         .unwrap();
         d
+    }
+
+    #[test]
+    fn git_sources_give_the_url_a_manifest_writes() {
+        assert_eq!(
+            git_url("git+https://example.org/f.git?rev=abc#abcdef01").as_deref(),
+            Some("https://example.org/f.git")
+        );
+        assert_eq!(
+            git_url("git+file:///srv/ferastrau").as_deref(),
+            Some("file:///srv/ferastrau")
+        );
+        assert_eq!(
+            git_url("registry+https://github.com/rust-lang/crates.io-index"),
+            None
+        );
     }
 
     #[test]

@@ -273,3 +273,80 @@ fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("no Cargo.toml there"));
 }
+
+/// A git repository holding the worker library and what it depends on (Korat, the probes),
+/// with the workspace's inherited fields: what `--git URL` points at.
+fn worker_repository(dest: &Path) {
+    let root = workspace_root();
+    let mut manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let ws = manifest["workspace"].as_table_mut().unwrap();
+    ws.insert(
+        "members".into(),
+        toml::Value::Array(
+            ["korat", "mutator/runtime", "harness/worker"]
+                .map(|m| toml::Value::String(m.into()))
+                .to_vec(),
+        ),
+    );
+    ws.remove("default-members");
+    std::fs::create_dir_all(dest).unwrap();
+    std::fs::write(dest.join("Cargo.toml"), toml::to_string(&manifest).unwrap()).unwrap();
+    for member in ["korat", "mutator/runtime", "harness/worker"] {
+        std::fs::create_dir_all(dest.join(member).parent().unwrap()).unwrap();
+        let o = Command::new("cp")
+            .arg("-r")
+            .arg(root.join(member))
+            .arg(dest.join(member))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "cp {member}: {}", text(&o.stderr));
+    }
+    for args in [
+        vec!["init", "-q"],
+        vec!["add", "-A"],
+        vec![
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "worker",
+        ],
+    ] {
+        let o = Command::new("git")
+            .args(&args)
+            .current_dir(dest)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+    }
+}
+
+#[test]
+fn a_crate_that_takes_the_worker_library_from_git_is_evaluated_like_one_with_a_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    worker_repository(&repo);
+    let dir = tmp.path().join("git-set");
+    let url = format!("file://{}", repo.display());
+    let o = ferastrau(&["init", path_str(&dir), "--name", "git-set", "--git", &url]);
+    assert!(o.status.success(), "init: {}", text(&o.stderr));
+    // Without the harness's patch the worker library from git reads another copy of the
+    // probes than the metamutant sets: no coverage, every mutant the original, a broken run.
+    let (evaluation, _) = evaluate(
+        &["--benchmark-path", path_str(&dir), "--scopes", "1..2"],
+        &tmp.path().join("out"),
+    );
+    assert!(evaluation.get("broken").is_none(), "{evaluation}");
+    let rows = evaluation["scopes"].as_array().unwrap();
+    let inputs: Vec<u64> = rows.iter().map(|r| r["inputs"].as_u64().unwrap()).collect();
+    assert_eq!(inputs, [3, 11]);
+    for r in rows {
+        assert!(r["kill_rate"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["statement_coverage"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}
