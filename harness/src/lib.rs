@@ -8,6 +8,7 @@ pub mod fingerprint;
 pub mod gate;
 pub mod generate;
 pub mod in_diff;
+pub mod init;
 pub mod interrupt;
 pub mod locate;
 pub mod outdir;

@@ -2,7 +2,14 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
+
+use crate::exit_code::usage;
+
+/// A usage error (exit status 2): the crate given is not one Ferastrau can take.
+macro_rules! refuse {
+    ($($arg:tt)*) => { return Err(usage(format!($($arg)*))) };
+}
 
 /// The Ferastrau workspace this binary was built from (benchmarks and build caches live here).
 pub fn workspace_root() -> PathBuf {
@@ -21,6 +28,17 @@ pub struct BenchmarkCrate {
     pub lib_name: String,
     /// The crate's directory (absolute).
     pub dir: PathBuf,
+    /// The git repository `ferastrau-worker` comes from, when the crate takes it from git
+    /// (`ferastrau init --git URL`); `None` for a path dependency.
+    pub worker_git: Option<String>,
+}
+
+/// The repository URL of a cargo git source (`git+URL?rev=...#commit`), as a manifest's
+/// `git = "URL"` writes it; `None` for other sources.
+pub fn git_url(source: &str) -> Option<String> {
+    let rest = source.strip_prefix("git+")?;
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    Some(rest[..end].to_string())
 }
 
 /// Names of the built-in benchmarks (directories under `benchmarks/` with a Cargo.toml).
@@ -39,27 +57,67 @@ pub fn known_benchmarks() -> Vec<String> {
 /// Resolves `--benchmark NAME` or `--benchmark-path DIR` to a crate.
 pub fn locate(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate> {
     let dir = match (name, path) {
-        (_, Some(p)) => p.to_path_buf(),
+        (_, Some(p)) => crate_dir(p)?,
         (Some(n), None) => {
             let known = known_benchmarks();
             if !known.iter().any(|k| k == n) {
-                bail!(
+                refuse!(
                     "unknown benchmark {n:?}; known benchmarks: {} (or give --benchmark-path DIR)",
                     known.join(", ")
                 );
             }
             workspace_root().join("benchmarks").join(n)
         }
-        (None, None) => bail!("name a benchmark with --benchmark NAME or --benchmark-path DIR"),
+        (None, None) => refuse!("name a benchmark with --benchmark NAME or --benchmark-path DIR"),
     };
     inspect(&dir)
+}
+
+/// [`locate`], then the metadata's names checked against the crate's functions: what every
+/// command does before any work, so that a typo in `mutate` or `specification` stops
+/// `generate` and `check` as early as `evaluate` (exit status 2, naming the name).
+pub fn locate_declared(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate> {
+    let bench = locate(name, path)?;
+    match ferastrau_mutator::check_declared_names(&bench.dir)? {
+        Ok(()) => Ok(bench),
+        Err(e) => refuse!(
+            "{}: [package.metadata.ferastrau] of `{}`: {e}",
+            bench.dir.display(),
+            bench.name
+        ),
+    }
+}
+
+/// The crate directory a `--benchmark-path` names: the directory itself, or the directory of
+/// a `Cargo.toml` given instead. A path that does not exist or another file is refused with
+/// what to pass.
+fn crate_dir(path: &Path) -> Result<PathBuf> {
+    if !path.exists() {
+        refuse!(
+            "{} does not exist: give the benchmark crate's directory (the one holding its Cargo.toml)",
+            path.display()
+        );
+    }
+    if path.is_file() {
+        if path.file_name().is_some_and(|n| n == "Cargo.toml") {
+            return Ok(match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            });
+        }
+        refuse!(
+            "{} is a file, not a crate: give the benchmark crate's directory (the one holding its Cargo.toml)",
+            path.display()
+        );
+    }
+    Ok(path.to_path_buf())
 }
 
 /// Checks that `dir` holds a Rust library crate that declares what Ferastrau needs.
 fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
     let manifest = dir.join("Cargo.toml");
     if !manifest.is_file() {
-        bail!(
+        refuse!(
             "{} is not a benchmark crate: it has no Cargo.toml",
             dir.display()
         );
@@ -78,42 +136,43 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("")
                 .to_string();
-            anyhow::anyhow!("{} is not a valid crate: {first}", dir.display())
+            usage(format!("{} is not a valid crate: {first}", dir.display()))
         })?;
     let pkg = meta
         .packages
         .iter()
         .find(|p| p.manifest_path.as_std_path() == dir.join("Cargo.toml"))
-        .with_context(|| format!("{} holds no package", dir.display()))?;
+        .ok_or_else(|| usage(format!("{} holds no package", dir.display())))?;
     let lib = pkg
         .targets
         .iter()
         .find(|t| t.kind.iter().any(|k| k.to_string() == "lib"))
-        .with_context(|| {
-            format!(
+        .ok_or_else(|| {
+            usage(format!(
                 "{} is not a benchmark crate: it has no library target",
                 dir.display()
-            )
+            ))
         })?;
     // The mutator's reader is the only reader of `[package.metadata.ferastrau]`: a table it
     // would refuse later (no `mutate` list, a name that is not a string) is refused here, by
     // every command, with its words.
     ferastrau_mutator::Manifest::read(&dir)
-        .map_err(|e| anyhow::anyhow!("{} is not a benchmark crate: {e:#}", dir.display()))?;
-    if !pkg
+        .map_err(|e| usage(format!("{} is not a benchmark crate: {e:#}", dir.display())))?;
+    let Some(worker) = pkg
         .dependencies
         .iter()
-        .any(|d| d.name == "ferastrau-worker")
-    {
-        bail!(
+        .find(|d| d.name == "ferastrau-worker")
+    else {
+        refuse!(
             "{} is not a benchmark crate: it does not depend on ferastrau-worker",
             dir.display()
         );
-    }
+    };
     Ok(BenchmarkCrate {
         name: pkg.name.to_string(),
         lib_name: lib.name.replace('-', "_"),
         dir,
+        worker_git: worker.source.as_deref().and_then(git_url),
     })
 }
 
@@ -137,6 +196,22 @@ mod tests {
         )
         .unwrap();
         d
+    }
+
+    #[test]
+    fn git_sources_give_the_url_a_manifest_writes() {
+        assert_eq!(
+            git_url("git+https://example.org/f.git?rev=abc#abcdef01").as_deref(),
+            Some("https://example.org/f.git")
+        );
+        assert_eq!(
+            git_url("git+file:///srv/ferastrau").as_deref(),
+            Some("file:///srv/ferastrau")
+        );
+        assert_eq!(
+            git_url("registry+https://github.com/rust-lang/crates.io-index"),
+            None
+        );
     }
 
     #[test]

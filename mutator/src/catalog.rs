@@ -139,9 +139,15 @@ impl Catalog {
         self.mutants.iter().filter(|m| m.viable != Some(false))
     }
 
-    /// Per-family counts, plus `all`.
+    /// Per-family counts, plus `all`: every family, those without mutants at 0 (a tool
+    /// reading the JSON must not mistake a missing family for an unknown one).
     pub fn counts(&self) -> BTreeMap<String, Counts> {
-        let mut out: BTreeMap<String, Counts> = BTreeMap::new();
+        let mut out: BTreeMap<String, Counts> = Family::ALL
+            .iter()
+            .map(|f| f.as_str())
+            .chain(["all"])
+            .map(|k| (k.to_string(), Counts::default()))
+            .collect();
         for m in &self.mutants {
             for key in [m.family.as_str(), "all"] {
                 let c = out.entry(key.to_string()).or_default();
@@ -224,5 +230,45 @@ impl Catalog {
         }
         s.push('\n');
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_counts_list_every_family_even_without_mutants() {
+        let pos = Pos { line: 1, column: 1 };
+        let catalog = Catalog {
+            crate_name: "x".into(),
+            pruned: true,
+            mutants: vec![Mutant {
+                id: 1,
+                family: Family::Operator,
+                function: "f".into(),
+                file: "src/lib.rs".into(),
+                line: 1,
+                column: 1,
+                original: "+".into(),
+                replacement: "-".into(),
+                viable: Some(true),
+                edit: Edit {
+                    start: pos,
+                    end: pos,
+                    old: "+".into(),
+                    new: "-".into(),
+                },
+            }],
+        };
+        let doc: serde_json::Value = serde_json::from_str(&catalog.to_json()).unwrap();
+        let counts = doc["counts"].as_object().unwrap();
+        let keys: Vec<&str> = counts.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["all", "call", "constant", "operator", "variable"]);
+        for zero in ["call", "constant", "variable"] {
+            assert_eq!(counts[zero]["total"], 0, "{zero}");
+        }
+        assert_eq!(counts["operator"]["viable"], 1);
+        assert_eq!(counts["all"]["total"], 1);
     }
 }

@@ -57,6 +57,24 @@ pub fn discover(crate_dir: &Path) -> anyhow::Result<Catalog> {
     Ok(metamutant::Loaded::read(crate_dir)?.catalog())
 }
 
+/// Checks that every name in the crate's `mutate` and `specification` lists names one of its
+/// functions, without mutating anything: the harness runs it before any command's work, so
+/// that `generate` and `check` (which never build the metamutant) refuse a typo as `evaluate`
+/// does. `Ok(Err(message))`: a name the crate lacks or a function in both lists (a mistake in
+/// the declaration; the message names it and lists the crate's functions). `Err`: the crate
+/// cannot be read or parsed.
+pub fn check_declared_names(crate_dir: &Path) -> anyhow::Result<Result<(), String>> {
+    use anyhow::Context;
+    let manifest = Manifest::read(crate_dir)?;
+    let sources = source::Sources::load(&manifest.dir, &manifest.lib)
+        .with_context(|| format!("in crate `{}`", manifest.name))?;
+    Ok(
+        items::Selection::resolve(&sources, &manifest.mutate, &manifest.specification)
+            .map(|_| ())
+            .map_err(|e| format!("{e:#}")),
+    )
+}
+
 /// The `ferastrau-probes` crate this mutator was built beside: the default for
 /// [`build_metamutant`]'s `probes_dir` when running from the Ferastrau workspace.
 pub fn default_probes_dir() -> PathBuf {

@@ -8,8 +8,29 @@ use anyhow::Result;
 use clap::Args;
 
 use super::parse::{parse_factor, parse_percent, parse_positive_duration, parse_size};
-use crate::locate::{locate, BenchmarkCrate};
+use crate::locate::{locate_declared, BenchmarkCrate};
 use crate::scopes::parse_scopes;
+
+#[derive(Args)]
+pub struct InitArgs {
+    /// The new crate's directory (created; refused if it exists and is not empty).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The package name (ASCII letters, digits, `_`, `-`; starting with a letter).
+    #[arg(long)]
+    pub name: String,
+    /// Depend on the worker library at this path (a checkout's `harness/worker`) instead of
+    /// the checkout this binary was built from.
+    #[arg(long, value_name = "DIR", conflicts_with = "git")]
+    pub worker_path: Option<PathBuf>,
+    /// Depend on the worker library of this git repository instead (cargo finds the
+    /// `ferastrau-worker` package in it).
+    #[arg(long, value_name = "URL")]
+    pub git: Option<String>,
+    /// With --git: the commit, tag or branch name to pin.
+    #[arg(long, value_name = "REV", requires = "git")]
+    pub rev: Option<String>,
+}
 
 #[derive(Args)]
 pub struct GateArgs {
@@ -72,7 +93,7 @@ pub struct Target {
 
 impl Target {
     pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
-        locate(Some(&self.benchmark), self.benchmark_path.as_deref())
+        locate_declared(Some(&self.benchmark), self.benchmark_path.as_deref())
     }
 }
 

@@ -201,3 +201,37 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     );
     Ok(())
 }
+
+pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
+    use crate::init::{init, WorkerSource};
+    let worker = match (a.worker_path, a.git) {
+        (Some(p), _) => {
+            // A relative path would be relative to the new crate in its Cargo.toml: make it
+            // absolute here, where the user meant it.
+            if !p.join("Cargo.toml").is_file() {
+                return Err(usage(format!(
+                    "--worker-path {}: no Cargo.toml there (give the checkout's harness/worker directory)",
+                    p.display()
+                )));
+            }
+            WorkerSource::Path(
+                p.canonicalize()
+                    .with_context(|| format!("cannot read {}", p.display()))?,
+            )
+        }
+        (None, Some(url)) => WorkerSource::Git { url, rev: a.rev },
+        (None, None) => WorkerSource::this_checkout(),
+    };
+    let files = init(&a.dir, &a.name, &worker)?;
+    let dir = a.dir.display();
+    println!("wrote a benchmark crate `{}` in {dir}:", a.name);
+    for f in files {
+        println!("  {f}");
+    }
+    println!(
+        "next: (cd {dir} && cargo test), then\n  ferastrau generate --benchmark-path {dir} --scopes 1..4\n  \
+         ferastrau check --benchmark-path {dir} --scopes 1..4\n  \
+         ferastrau evaluate --benchmark-path {dir} --scopes 1..4"
+    );
+    Ok(())
+}

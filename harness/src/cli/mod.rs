@@ -27,6 +27,8 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Cmd {
+    /// Write a new benchmark crate skeleton (a working example to change into yours).
+    Init(InitArgs),
     /// Generate every valid input per scope with Korat; print inputs, candidates and seconds.
     Generate(GenerateArgs),
     /// List the benchmark's mutants (compile-pruned), or show them as diffs.
@@ -53,6 +55,7 @@ fn stderr_is_tty() -> bool {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Cmd::Init(a) => commands::cmd_init(a),
         Cmd::Generate(a) => commands::cmd_generate(a),
         Cmd::Mutants(a) => commands::cmd_mutants(a),
         Cmd::Check(a) => commands::cmd_check(a),

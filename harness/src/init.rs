@@ -1,0 +1,281 @@
+//! `ferastrau init DIR --name NAME`: writes a benchmark crate skeleton that `generate`, `check`
+//! and `evaluate` accept as is, so that a user starts from a crate that works and changes it,
+//! rather than from a blank page and the friction of the first benchmark.
+//!
+//! The skeleton (files under `init/`, included at compile time) is a set of integers as a
+//! sorted linked list in an arena with `add(x) -> bool` and `remove_first() -> i64`: it shows
+//! the view trait, the finitization, a return enum (two return types), a precondition for a
+//! method that would fail on some inputs, and count tests with exact figures. Its dependency
+//! on `ferastrau-worker` points at the checkout this binary was built from (or a given path or
+//! git repository): the worker library and the binary must be the same version.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::exit_code::usage;
+use crate::locate::workspace_root;
+
+/// Where the new crate's `ferastrau-worker` comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkerSource {
+    /// A path dependency on a checkout's `harness/worker` directory.
+    Path(PathBuf),
+    /// A git dependency on a Ferastrau repository, at a revision if given.
+    Git { url: String, rev: Option<String> },
+}
+
+impl WorkerSource {
+    /// The worker library of the checkout this binary was built from.
+    pub fn this_checkout() -> WorkerSource {
+        WorkerSource::Path(workspace_root().join("harness").join("worker"))
+    }
+
+    /// The dependency as a TOML inline table.
+    fn toml(&self) -> String {
+        let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+        match self {
+            WorkerSource::Path(p) => format!("{{ path = {} }}", quote(&p.to_string_lossy())),
+            WorkerSource::Git { url, rev: None } => format!("{{ git = {} }}", quote(url)),
+            WorkerSource::Git { url, rev: Some(r) } => {
+                format!("{{ git = {}, rev = {} }}", quote(url), quote(r))
+            }
+        }
+    }
+}
+
+/// The files of the skeleton: path in the new crate, template text.
+const FILES: [(&str, &str); 7] = [
+    ("Cargo.toml", include_str!("init/Cargo.toml.tmpl")),
+    (".gitignore", include_str!("init/gitignore.tmpl")),
+    ("src/lib.rs", include_str!("init/lib.rs")),
+    ("src/set.rs", include_str!("init/set.rs")),
+    ("src/invariant.rs", include_str!("init/invariant.rs")),
+    ("src/space.rs", include_str!("init/space.rs")),
+    ("tests/counts.rs", include_str!("init/counts.rs")),
+];
+
+/// The library name in the Rust templates: an identifier, so that they stay valid Rust
+/// (rustfmt checks them like any source).
+const LIB_PLACEHOLDER: &str = "ferastrau_init_crate";
+
+/// Names a crate cannot take here: Rust keywords (the library name is an identifier in the
+/// tests), the standard crates, and the dependencies the skeleton uses.
+const RESERVED: &[&str] = &[
+    "as",
+    "async",
+    "await",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "dyn",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "return",
+    "self",
+    "Self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "while",
+    "abstract",
+    "become",
+    "box",
+    "do",
+    "final",
+    "macro",
+    "override",
+    "priv",
+    "typeof",
+    "unsized",
+    "virtual",
+    "yield",
+    "try",
+    "gen",
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "test",
+    "korat",
+    "ferastrau_worker",
+];
+
+/// Checks `name` as a package name whose library name is a usable identifier: ASCII letters,
+/// digits, `_` and `-`, starting with a letter, at most 64 characters, not reserved.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let bad = |why: &str| Err(format!("{name:?} is not a valid crate name: {why}"));
+    if name.is_empty() {
+        return bad("it is empty");
+    }
+    if name.len() > 64 {
+        return bad("it is longer than 64 characters");
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return bad("it must start with an ASCII letter");
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return bad(&format!(
+            "{c:?} is not allowed (ASCII letters, digits, `_` and `-` only)"
+        ));
+    }
+    if RESERVED.contains(&name.replace('-', "_").as_str()) {
+        return bad("it is a Rust keyword or a crate the skeleton depends on");
+    }
+    Ok(())
+}
+
+/// Writes the skeleton into `dir` (created if missing; refused if it exists and is not an
+/// empty directory). Returns the files written, relative to `dir`.
+pub fn init(dir: &Path, name: &str, worker: &WorkerSource) -> Result<Vec<&'static str>> {
+    check_name(name).map_err(usage)?;
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(usage(format!(
+                "{} exists and is not a directory",
+                dir.display()
+            )));
+        }
+        let mut entries =
+            std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+        if entries.next().is_some() {
+            return Err(usage(format!(
+                "{} is not empty: `init` writes a new crate into a new or empty directory",
+                dir.display()
+            )));
+        }
+    }
+    let lib = name.replace('-', "_");
+    let dependency = worker.toml();
+    for (rel, template) in FILES {
+        let text = template
+            .replace("{{name}}", name)
+            .replace(LIB_PLACEHOLDER, &lib)
+            .replace("{{worker}}", &dependency);
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let mut written: Vec<&str> = FILES.iter().map(|(rel, _)| *rel).collect();
+    // Pin the dependencies to the versions this checkout is tested with (cargo drops what the
+    // crate does not use, and resolves a git source anew), as the workers the harness builds do.
+    let lock = workspace_root().join("Cargo.lock");
+    if lock.is_file() {
+        std::fs::copy(&lock, dir.join("Cargo.lock")).context("cannot copy Cargo.lock")?;
+        written.push("Cargo.lock");
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crate_names_are_checked() {
+        for good in ["my_set", "my-set", "Set2", "a"] {
+            assert_eq!(check_name(good), Ok(()), "{good}");
+        }
+        for (bad, why) in [
+            ("", "empty"),
+            ("2sets", "start with an ASCII letter"),
+            ("_x", "start with an ASCII letter"),
+            ("my set", "' ' is not allowed"),
+            ("mé", "'é' is not allowed"),
+            ("fn", "keyword"),
+            ("ferastrau-worker", "keyword or a crate"),
+            ("korat", "keyword or a crate"),
+        ] {
+            let e = check_name(bad).unwrap_err();
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
+        assert!(check_name(&"a".repeat(65)).unwrap_err().contains("64"));
+    }
+
+    #[test]
+    fn the_dependency_is_valid_toml_whatever_the_path() {
+        let odd = WorkerSource::Path(PathBuf::from("/tmp/a \"quoted\" \\ dir/harness/worker"));
+        let doc = format!("dep = {}", odd.toml());
+        let v: toml::Table = doc.parse().expect("valid TOML");
+        assert_eq!(
+            v["dep"]["path"].as_str(),
+            Some("/tmp/a \"quoted\" \\ dir/harness/worker")
+        );
+        let git = WorkerSource::Git {
+            url: "https://example.org/ferastrau.git".into(),
+            rev: Some("abc123".into()),
+        };
+        let v: toml::Table = format!("dep = {}", git.toml()).parse().unwrap();
+        assert_eq!(v["dep"]["rev"].as_str(), Some("abc123"));
+    }
+
+    #[test]
+    fn init_refuses_a_non_empty_directory_and_a_file() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("keep.txt"), "mine").unwrap();
+        let e = init(d.path(), "x", &WorkerSource::this_checkout()).unwrap_err();
+        assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
+        assert!(format!("{e:#}").contains("is not empty"), "{e:#}");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("keep.txt")).unwrap(),
+            "mine"
+        );
+        let e = init(
+            &d.path().join("keep.txt"),
+            "x",
+            &WorkerSource::this_checkout(),
+        )
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("not a directory"), "{e:#}");
+    }
+
+    #[test]
+    fn init_fills_every_placeholder() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("new");
+        let files = init(&dir, "my-set", &WorkerSource::this_checkout()).unwrap();
+        for rel in files.iter().filter(|f| **f != "Cargo.lock") {
+            let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+            assert!(
+                !text.contains("{{") && !text.contains(LIB_PLACEHOLDER),
+                "{rel} keeps a placeholder"
+            );
+        }
+        let manifest: toml::Table = std::fs::read_to_string(dir.join("Cargo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(manifest["package"]["name"].as_str(), Some("my-set"));
+        assert!(manifest.contains_key("workspace"));
+        let tests = std::fs::read_to_string(dir.join("tests/counts.rs")).unwrap();
+        assert!(tests.contains("use my_set::Bench;"));
+    }
+}

@@ -1,0 +1,134 @@
+//! A Ferastrau benchmark written by `ferastrau init`: a set of integers kept as a sorted
+//! linked list in an arena, with two target methods, `add(x) -> bool` and
+//! `remove_first() -> i64`. Replace the structure with yours; keep the shape:
+//!
+//! - `set.rs`: the code under test (what `mutate` names in Cargo.toml);
+//! - `invariant.rs`: the class invariant, once, over a view trait (the `specification`);
+//! - `space.rs`: Korat's finitization, the candidate view, decoding;
+//! - this file: the `Benchmark` impl and `ferastrau_worker::export!`;
+//! - `tests/counts.rs`: exact input counts per scope and the brute-force check.
+
+pub mod invariant;
+pub mod set;
+pub mod space;
+
+use ferastrau_worker::korat::{Candidate, Finitization};
+use ferastrau_worker::Benchmark;
+
+use invariant::{rep_ok, RealSet, SetView};
+pub use set::IntSet;
+use space::{decode_set, elements, CandidateSet, Fields};
+
+/// The benchmark.
+pub struct Bench;
+
+/// One call: the receiver and the argument (`None` for `remove_first()`, which takes none).
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub set: IntSet,
+    pub x: Option<i64>,
+}
+
+/// What a call returns. The trait has one return type for all methods: methods that return
+/// different types share an enum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ret {
+    Add(bool),
+    RemoveFirst(i64),
+}
+
+/// The target methods; their positions are the method numbers of the trait.
+pub const METHODS: &[&str] = &["add", "remove_first"];
+const ADD: usize = 0;
+const REMOVE_FIRST: usize = 1;
+
+impl Benchmark for Bench {
+    type Fields = Fields;
+    type Input = Call;
+    type Ret = Ret;
+    type Abs = Vec<i64>;
+
+    fn methods(&self) -> &'static [&'static str] {
+        METHODS
+    }
+
+    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Fields) {
+        space::finitization(&format!("IntSet_{}", METHODS[method]), scope, method == ADD)
+    }
+
+    fn precondition(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        let mut view = CandidateSet { c, f };
+        // `remove_first` fails on the empty set, and the original must not fail on any
+        // generated input: its precondition requires an element.
+        rep_ok(&mut view) && (method != REMOVE_FIRST || view.head().is_some())
+    }
+
+    fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
+        let x = f.x.map(|x| c.int(x, 0));
+        Call {
+            set: decode_set(c, f),
+            x,
+        }
+    }
+
+    fn run(&self, method: usize, input: &mut Call) -> Ret {
+        match method {
+            ADD => Ret::Add(input.set.add(input.x.expect("add takes x"))),
+            _ => Ret::RemoveFirst(input.set.remove_first()),
+        }
+    }
+
+    fn invariant(&self, input: &Call) -> bool {
+        rep_ok(&mut RealSet(&input.set))
+    }
+
+    fn abstraction(&self, input: &Call) -> Vec<i64> {
+        elements(&input.set)
+    }
+
+    fn postcondition(
+        &self,
+        method: usize,
+        pre: &Call,
+        post: &Call,
+        ret: &Ret,
+    ) -> Result<(), String> {
+        if !self.invariant(post) {
+            return Err("the post-state violates the invariant".into());
+        }
+        let before = elements(&pre.set);
+        let after = elements(&post.set);
+        match method {
+            ADD => {
+                let x = pre.x.expect("add takes x");
+                let mut expected = before.clone();
+                if !expected.contains(&x) {
+                    expected.push(x);
+                    expected.sort_unstable();
+                }
+                if after != expected {
+                    return Err(format!("add({x}) on {before:?} left {after:?}"));
+                }
+                let absent = !before.contains(&x);
+                if *ret != Ret::Add(absent) {
+                    return Err(format!("add({x}) returned {ret:?}, expected Add({absent})"));
+                }
+            }
+            _ => {
+                if *ret != Ret::RemoveFirst(before[0]) || after != before[1..] {
+                    return Err(format!(
+                        "remove_first() on {before:?} returned {ret:?} and left {after:?}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn render(&self, method: usize, input: &Call) -> String {
+        let arg = input.x.map(|x| x.to_string()).unwrap_or_default();
+        format!("{}({arg}) on {:?}", METHODS[method], elements(&input.set))
+    }
+}
+
+ferastrau_worker::export!(Bench);
