@@ -5,6 +5,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The `faulty` fixture's usual run: scopes 1..2 under limits that let its misbehaving mutants
+/// die quickly (a clock timeout of 300 ms, 256 MiB of address space).
+pub const FAULTY_LIMITS: [&str; 6] = [
+    "--scopes",
+    "1..2",
+    "--timeout-floor",
+    "300ms",
+    "--memory-limit",
+    "256M",
+];
+
 pub fn ferastrau(args: &[&str]) -> Output {
     command(args).output().expect("the ferastrau binary runs")
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{evaluate, fixture, statuses, untimed};
+use common::{evaluate, fixture, statuses, untimed, FAULTY_LIMITS};
 use serde_json::Value;
 
 #[test]
@@ -15,15 +15,10 @@ fn every_way_of_dying_gets_its_own_reason_and_the_rest_stay_intact() {
     let path = fixture("faulty");
     let (evaluation, mutants) = evaluate(
         &[
-            "--benchmark-path",
-            path.to_str().unwrap(),
-            "--scopes",
-            "1..2",
-            "--timeout-floor",
-            "300ms",
-            "--memory-limit",
-            "256M",
-        ],
+            &["--benchmark-path", path.to_str().unwrap()][..],
+            &FAULTY_LIMITS,
+        ]
+        .concat(),
         out.path(),
     );
     let by_replacement: BTreeMap<String, &Value> = mutants["mutants"]

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Output;
 
-use common::{command, copy_fixture, edit, json, text};
+use common::{command, copy_fixture, edit, json, text, FAULTY_LIMITS};
 
 const GATE_FAILED: i32 = 3;
 const BROKEN: i32 = 4;
@@ -21,15 +21,9 @@ fn gate(krate: &Path, out: &Path, baseline: &Path, extra: &[&str]) -> Output {
         baseline.to_str().unwrap(),
         "--benchmark-path",
         krate.to_str().unwrap(),
-        "--scopes",
-        "1..2",
-        "--timeout-floor",
-        "300ms",
-        "--memory-limit",
-        "256M",
-        "--out",
-        out.to_str().unwrap(),
     ];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
     args.extend_from_slice(extra);
     command(&args).output().unwrap()
 }

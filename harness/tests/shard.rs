@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{ferastrau, fixture, json, statuses, text, untimed};
+use common::{ferastrau, fixture, json, statuses, text, untimed, FAULTY_LIMITS};
 use serde_json::Value;
 
 const USAGE: i32 = 2;
@@ -117,18 +117,11 @@ fn sharded_equals_unsharded(args: &[&str], n: u32, root: &Path) -> Vec<PathBuf> 
 }
 
 fn faulty_args(path: &Path) -> Vec<String> {
-    [
-        "--benchmark-path",
-        s(path),
-        "--scopes",
-        "1..2",
-        "--timeout-floor",
-        "300ms",
-        "--memory-limit",
-        "256M",
-    ]
-    .map(String::from)
-    .to_vec()
+    ["--benchmark-path", s(path)]
+        .iter()
+        .chain(&FAULTY_LIMITS)
+        .map(|a| a.to_string())
+        .collect()
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{command, copy_fixture, edit, json, text};
+use common::{command, copy_fixture, edit, json, text, FAULTY_LIMITS};
 
 const USAGE: i32 = 2;
 /// Killed by a clock timeout at every scope.
@@ -18,19 +18,9 @@ const KILLED: &str = "Counter::bump call: fine -> spin #0";
 const SURVIVOR: &str = "Counter::bump operator: > -> >= #0";
 
 fn evaluate(krate: &Path, out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "evaluate",
-        "--benchmark-path",
-        krate.to_str().unwrap(),
-        "--scopes",
-        "1..2",
-        "--timeout-floor",
-        "300ms",
-        "--memory-limit",
-        "256M",
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let mut args = vec!["evaluate", "--benchmark-path", krate.to_str().unwrap()];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
     args.extend_from_slice(extra);
     command(&args).output().unwrap()
 }

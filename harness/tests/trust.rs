@@ -12,7 +12,8 @@ use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    command, copy_fixture, edit, evaluate, fixture, json, processes_tagged, statuses, text, untimed,
+    command, copy_fixture, edit, evaluate, fixture, json, processes_tagged, statuses, text,
+    untimed, FAULTY_LIMITS,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -378,19 +379,14 @@ fn two_crates_with_one_name_run_at_once_each_on_its_own_code() {
     let original = fixture("faulty");
     let (o1, o2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let start = |krate: &Path, out: &Path| {
-        command(&[
-            "evaluate",
-            "--benchmark-path",
-            s(krate),
-            "--scopes",
-            "1..2",
-            "--timeout-floor",
-            "300ms",
-            "--memory-limit",
-            "256M",
-            "--out",
-            s(out),
-        ])
+        command(
+            &[
+                &["evaluate", "--benchmark-path", s(krate)][..],
+                &FAULTY_LIMITS,
+                &["--out", s(out)],
+            ]
+            .concat(),
+        )
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -70,6 +70,12 @@ pub struct FnParts<'a> {
 }
 
 /// The name of a type as the index keys it: the last segment of its path.
+/// A path's segments as names (`ferastrau_probes::active` → `["ferastrau_probes", "active"]`),
+/// generic arguments dropped: how calls and types are looked up in the index.
+pub fn segment_names(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 pub fn type_name(t: &Type) -> Option<String> {
     match t {
         Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),

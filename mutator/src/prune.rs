@@ -194,13 +194,7 @@ fn is_switch(e: &syn::Expr) -> bool {
     let syn::Expr::Path(p) = &*c.func else {
         return false;
     };
-    let segs: Vec<String> = p
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    segs == ["ferastrau_probes", "active"]
+    crate::items::segment_names(&p.path) == ["ferastrau_probes", "active"]
 }
 
 impl ArmVisitor {

@@ -8,6 +8,7 @@ use syn::{BinOp, Expr, Member};
 
 use super::scopes::Scopes;
 use super::FnRewriter;
+use crate::items::segment_names;
 use crate::types::{CrateIndex, FnSig, Ty};
 
 /// What inference reads: the crate index, the bindings in scope, the `Self` type and the
@@ -74,12 +75,7 @@ impl<'a> Infer<'a> {
                 let Expr::Path(p) = &*c.func else {
                     return None;
                 };
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segs = segment_names(&p.path);
                 if segs.len() == 1 && segs[0] == "Some" && c.args.len() == 1 {
                     let inner = self.type_of(&c.args[0])?;
                     return Some(Ty::Named {
@@ -162,12 +158,7 @@ impl<'a> Infer<'a> {
             return None;
         }
         let ix = self.index;
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs = segment_names(&p.path);
         let name = segs.last()?;
         if segs.len() >= 2 {
             let prev = &segs[segs.len() - 2];
