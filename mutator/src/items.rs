@@ -90,20 +90,13 @@ pub fn each_fn_mut(items: &mut [Item], module: &[String], f: &mut dyn FnMut(&FnS
     for item in items {
         match item {
             Item::Fn(func) if present_outside_tests(&func.attrs) => {
-                let site = FnSite {
-                    module: module.to_vec(),
-                    owner: None,
-                    name: func.sig.ident.to_string(),
+                let parts = FnParts {
+                    attrs: &mut func.attrs,
+                    sig: &func.sig,
+                    block: &mut func.block,
+                    self_ty: None,
                 };
-                f(
-                    &site,
-                    FnParts {
-                        attrs: &mut func.attrs,
-                        sig: &func.sig,
-                        block: &mut func.block,
-                        self_ty: None,
-                    },
-                );
+                visit(f, module, None, parts);
             }
             Item::Impl(imp) if present_outside_tests(&imp.attrs) => {
                 let owner = type_name(&imp.self_ty);
@@ -112,20 +105,13 @@ pub fn each_fn_mut(items: &mut [Item], module: &[String], f: &mut dyn FnMut(&FnS
                         if !present_outside_tests(&func.attrs) {
                             continue;
                         }
-                        let site = FnSite {
-                            module: module.to_vec(),
-                            owner: owner.clone(),
-                            name: func.sig.ident.to_string(),
+                        let parts = FnParts {
+                            attrs: &mut func.attrs,
+                            sig: &func.sig,
+                            block: &mut func.block,
+                            self_ty: Some(&imp.self_ty),
                         };
-                        f(
-                            &site,
-                            FnParts {
-                                attrs: &mut func.attrs,
-                                sig: &func.sig,
-                                block: &mut func.block,
-                                self_ty: Some(&imp.self_ty),
-                            },
-                        );
+                        visit(f, module, owner.clone(), parts);
                     }
                 }
             }
@@ -138,20 +124,13 @@ pub fn each_fn_mut(items: &mut [Item], module: &[String], f: &mut dyn FnMut(&FnS
                         if !present_outside_tests(&func.attrs) {
                             continue;
                         }
-                        let site = FnSite {
-                            module: module.to_vec(),
-                            owner: Some(tr.ident.to_string()),
-                            name: func.sig.ident.to_string(),
+                        let parts = FnParts {
+                            attrs: &mut func.attrs,
+                            sig: &func.sig,
+                            block,
+                            self_ty: None,
                         };
-                        f(
-                            &site,
-                            FnParts {
-                                attrs: &mut func.attrs,
-                                sig: &func.sig,
-                                block,
-                                self_ty: None,
-                            },
-                        );
+                        visit(f, module, Some(tr.ident.to_string()), parts);
                     }
                 }
             }
@@ -165,6 +144,21 @@ pub fn each_fn_mut(items: &mut [Item], module: &[String], f: &mut dyn FnMut(&FnS
             _ => {}
         }
     }
+}
+
+/// Calls `f` on one function, named by its module, owner and signature.
+fn visit(
+    f: &mut dyn FnMut(&FnSite, FnParts<'_>),
+    module: &[String],
+    owner: Option<String>,
+    parts: FnParts<'_>,
+) {
+    let site = FnSite {
+        module: module.to_vec(),
+        owner,
+        name: parts.sig.ident.to_string(),
+    };
+    f(&site, parts);
 }
 
 /// Which role each declared function plays, by site.

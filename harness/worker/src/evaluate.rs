@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crate::channel::send;
 use crate::cursor;
 use crate::exec::{execute, Outcome, Watchdog};
+use crate::generate::method_figures;
 use crate::protocol::{Fault, Kill, Limit, Limits, Message, Position, Reason};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::Benchmark;
@@ -54,15 +55,7 @@ pub fn inputs<B: Benchmark>(
         err?;
         let bytes = w.finish()?;
         budget = budget.saturating_sub(bytes);
-        send(&Message::Method {
-            method: name.to_string(),
-            scope,
-            inputs: stats.valid,
-            candidates: stats.explored,
-            seconds: stats.seconds,
-            state_space_log2: fin.state_space_log2(),
-            bytes,
-        })?;
+        send(&method_figures(name, scope, &stats, &fin, bytes))?;
     }
     send(&Message::Coverage {
         probes: ferastrau_probes::take_coverage(),

@@ -34,15 +34,27 @@ pub fn generate<B: Benchmark>(
                 text,
             })?;
         }
-        send(&Message::Method {
-            method: name.to_string(),
-            scope,
-            inputs: stats.valid,
-            candidates: stats.explored,
-            seconds: stats.seconds,
-            state_space_log2: fin.state_space_log2(),
-            bytes: 0,
-        })?;
+        send(&method_figures(name, scope, &stats, &fin, 0))?;
     }
     Ok(())
+}
+
+/// A method's figures at a scope, as generation reports them (`bytes`: what its inputs take in
+/// the run's scratch directory, 0 when they are not stored).
+pub(crate) fn method_figures(
+    name: &str,
+    scope: u32,
+    stats: &korat::Stats,
+    fin: &korat::Finitization,
+    bytes: u64,
+) -> Message {
+    Message::Method {
+        method: name.to_string(),
+        scope,
+        inputs: stats.valid,
+        candidates: stats.explored,
+        seconds: stats.seconds,
+        state_space_log2: fin.state_space_log2(),
+        bytes,
+    }
 }
