@@ -31,6 +31,9 @@ pub struct BenchmarkCrate {
     /// The git repository `ferastrau-worker` comes from, when the crate takes it from git
     /// (`ferastrau init --git URL`); `None` for a path dependency.
     pub worker_git: Option<String>,
+    /// The `skip` entries of its `[package.metadata.ferastrau]`, as the mutator's reader
+    /// parsed them (an entry without a reason was refused there).
+    pub skips: Vec<ferastrau_mutator::Skip>,
 }
 
 /// The repository URL of a cargo git source (`git+URL?rev=...#commit`), as a manifest's
@@ -156,7 +159,7 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
     // The mutator's reader is the only reader of `[package.metadata.ferastrau]`: a table it
     // would refuse later (no `mutate` list, a name that is not a string) is refused here, by
     // every command, with its words.
-    ferastrau_mutator::Manifest::read(&dir)
+    let manifest = ferastrau_mutator::Manifest::read(&dir)
         .map_err(|e| usage(format!("{} is not a benchmark crate: {e:#}", dir.display())))?;
     let Some(worker) = pkg
         .dependencies
@@ -173,6 +176,7 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
         lib_name: lib.name.replace('-', "_"),
         dir,
         worker_git: worker.source.as_deref().and_then(git_url),
+        skips: manifest.skip,
     })
 }
 

@@ -86,13 +86,13 @@ fn git_patch(bench: &BenchmarkCrate) -> String {
         return String::new();
     };
     let root = workspace_root();
-    let path = |rel: &str| toml::Value::String(root.join(rel).display().to_string()).to_string();
+    let path = |p: &Path| toml::Value::String(p.display().to_string()).to_string();
     format!(
         "\n[patch.{url}]\nferastrau-worker = {{ path = {} }}\nkorat = {{ path = {} }}\n\
          ferastrau-probes = {{ path = {} }}\n",
-        path("harness/worker"),
-        path("korat"),
-        path("mutator/runtime"),
+        path(&root.join("harness/worker")),
+        path(&root.join("korat")),
+        path(&ferastrau_mutator::default_probes_dir()),
         url = toml::Value::String(url.clone()),
     )
 }

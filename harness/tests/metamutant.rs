@@ -31,7 +31,7 @@ fn metamutant() -> (PathBuf, Metamutant) {
     BUILT
         .get_or_init(|| {
             let bench = workspace_root().join("testdata").join(BENCH);
-            let probes = workspace_root().join("mutator").join("runtime");
+            let probes = ferastrau_mutator::default_probes_dir();
             let meta = build_metamutant(&bench, &work().join("metamutant"), &probes).unwrap();
             (bench, meta)
         })

@@ -47,7 +47,7 @@ pub use key::keys;
 pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
-pub use suppress::{skipped, skips};
+pub use suppress::skipped;
 
 /// Lists every mutant of the crate at `crate_dir` (`viable` unknown: `None`).
 ///

@@ -4,19 +4,12 @@
 //! start skipping something else.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::{bail, Result};
 
 use crate::catalog::Mutant;
 use crate::key::keys;
-use crate::manifest::{Manifest, Skip, SkipTarget};
-
-/// The `skip` entries of the crate at `crate_dir` (an entry without a reason, or naming
-/// neither or both of a function and a mutant, is refused).
-pub fn skips(crate_dir: &Path) -> Result<Vec<Skip>> {
-    Ok(Manifest::read(crate_dir)?.skip)
-}
+use crate::manifest::{Skip, SkipTarget};
 
 /// The mutants among `mutants` (a whole catalog: keys are ranked over it) that `skips` match,
 /// with the reason of the first entry that matches each; refuses an entry that matches none.

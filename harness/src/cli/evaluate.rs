@@ -21,6 +21,7 @@ fn fingerprint(
     subject: &subject::Subject,
     catalog: &ferastrau_mutator::Catalog,
     viable: &[u32],
+    skipped: &BTreeMap<u32, String>,
     a: &EvaluateArgs,
     limits: ferastrau_worker::Limits,
 ) -> Result<Fingerprint> {
@@ -45,7 +46,7 @@ fn fingerprint(
         memory_limit: a.original.memory_limit,
         original_timeout_ms: a.original.original_timeout.as_millis() as u64,
         shard: a.shard,
-        skipped: Vec::new(),
+        skipped: skipped.clone().into_iter().collect(),
     })
 }
 
@@ -61,11 +62,9 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     report::clear(&out.path)?;
     let tty = stderr_is_tty();
-    // The skip list is read first: an entry without a reason is the declaration's fault
-    // (usage), not the mutator's.
-    let skips = ferastrau_mutator::skips(&bench.dir).map_err(|e| usage(format!("{e:#}")))?;
     let subject = subject::prepare(&bench, tty)?;
-    let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &skips)
+    // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
+    let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
     if let Some(diff) = &a.in_diff {
@@ -100,8 +99,7 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         resume: a.resume,
         progress: tty,
     };
-    let mut fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &a, limits)?;
-    fingerprint.skipped = skipped.clone().into_iter().collect();
+    let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
         &out,
