@@ -16,4 +16,5 @@ pub mod process;
 pub mod scopes;
 pub mod shard;
 pub mod subject;
+pub mod term;
 pub mod worker;

@@ -7,7 +7,6 @@ use anyhow::Result;
 
 use super::args::*;
 use super::commands::sampled;
-use super::stderr_is_tty;
 use crate::evaluate::{self, report};
 use crate::exit_code::{broken, usage};
 use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
@@ -50,8 +49,29 @@ fn fingerprint(
     })
 }
 
-/// Runs an evaluation; returns the directory its reports went to.
+/// What an evaluation prints on stdout.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Show {
+    /// The table and the summary lines.
+    Table,
+    /// One JSON document: `evaluation.json`'s figures, the reports' directory and the runner's.
+    Json,
+    /// Nothing: the caller (`gate --format json`) prints its own document.
+    Nothing,
+}
+
+/// `ferastrau evaluate`: runs an evaluation and prints it as `--format` says.
 pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
+    let show = if a.output.json() {
+        Show::Json
+    } else {
+        Show::Table
+    };
+    run_evaluation(a, show)
+}
+
+/// Runs an evaluation; returns the directory its reports went to.
+pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     let bench = a.target.locate()?;
     let out_dir = a
         .out
@@ -61,8 +81,7 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     report::clear(&out.path)?;
-    let tty = stderr_is_tty();
-    let subject = subject::prepare(&bench, tty)?;
+    let subject = subject::prepare(&bench)?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
@@ -97,7 +116,7 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         original_timeout: a.original.original_timeout,
         max_scratch: a.original.max_scratch,
         resume: a.resume,
-        progress: tty,
+        progress: crate::term::progress(),
     };
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
     let started = std::time::Instant::now();
@@ -149,32 +168,57 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         ),
         None => bench.name.clone(),
     };
-    print!("{}", report::table(&title, &rows));
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
-        eprintln!(
-            "warning: the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
-            s.violation_count, s.scope
+        crate::warning!(
+            "the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
+            s.violation_count,
+            s.scope
         );
     }
     let t = &ev.timing;
-    if t.children > 0 && t.work_seconds > 0.0 {
-        println!(
-            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
-            t.executions,
-            ev.mutant_phase_seconds,
-            opts.jobs,
-            t.executions as f64 / ev.mutant_phase_seconds,
-            t.children,
-            1000.0 * (t.child_seconds - t.work_seconds).max(0.0) / t.children as f64,
-            ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
-        );
+    let runner = (t.children > 0 && t.work_seconds > 0.0).then(|| {
+        serde_json::json!({
+            "executions": t.executions,
+            "seconds": ev.mutant_phase_seconds,
+            "jobs": opts.jobs,
+            "processes": t.children,
+            "overhead_ms_per_process":
+                1000.0 * (t.child_seconds - t.work_seconds).max(0.0) / t.children as f64,
+            "harness_over_bare_loop": ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
+        })
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    match show {
+        Show::Nothing => {}
+        Show::Json => {
+            let mut doc = report::read_evaluation(&out_dir)?;
+            doc["reports"] = serde_json::json!(out_dir.display().to_string());
+            doc["evaluated"] = serde_json::json!(share.len());
+            doc["seconds"] = serde_json::json!(seconds);
+            doc["runner"] = runner.unwrap_or_default();
+            crate::term::print_json(&doc)?;
+        }
+        Show::Table => {
+            anstream::print!("{}", report::table(&title, &rows));
+            if let Some(r) = runner.filter(|_| crate::term::notes()) {
+                println!(
+                    "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
+                    r["executions"],
+                    ev.mutant_phase_seconds,
+                    opts.jobs,
+                    t.executions as f64 / ev.mutant_phase_seconds,
+                    t.children,
+                    r["overhead_ms_per_process"].as_f64().unwrap_or(0.0),
+                    r["harness_over_bare_loop"].as_f64().unwrap_or(0.0),
+                );
+            }
+            println!(
+                "{} mutants in {seconds:.1} s; reports in {}",
+                share.len(),
+                out_dir.display()
+            );
+        }
     }
-    println!(
-        "{} mutants in {:.1} s; reports in {}",
-        share.len(),
-        started.elapsed().as_secs_f64(),
-        out_dir.display()
-    );
     if let Some(why) = broken_why {
         return Err(broken(format!(
             "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",

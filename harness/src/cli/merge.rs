@@ -47,13 +47,21 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
         &m.evaluated,
         &extra,
     )?;
-    print!("{}", report::table(&m.facts.benchmark, &rows));
-    println!(
-        "{} shards of {} mutants merged; reports in {}",
-        a.shards.len(),
-        m.evaluated.len(),
-        out.path.display()
-    );
+    if a.output.json() {
+        let mut doc = report::read_evaluation(&out.path)?;
+        doc["reports"] = serde_json::json!(out.path.display().to_string());
+        doc["evaluated"] = serde_json::json!(m.evaluated.len());
+        doc["shards"] = serde_json::json!(a.shards.len());
+        crate::term::print_json(&doc)?;
+    } else {
+        anstream::print!("{}", report::table(&m.facts.benchmark, &rows));
+        println!(
+            "{} shards of {} mutants merged; reports in {}",
+            a.shards.len(),
+            m.evaluated.len(),
+            out.path.display()
+        );
+    }
     if let Some(why) = why {
         return Err(broken(format!(
             "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",

@@ -105,6 +105,10 @@ pub struct Row {
     /// or branch outcome a coverage short of 100% misses).
     #[serde(skip)]
     pub uncovered: Vec<String>,
+    /// The same for the specification (invariant, precondition and postcondition functions):
+    /// what generation did not reach, which a specification coverage short of 100% misses.
+    #[serde(skip)]
+    pub uncovered_spec: Vec<String>,
 }
 
 fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64 {
@@ -118,6 +122,15 @@ fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64
     }
     let n = all.iter().filter(|id| hit.contains(id)).count();
     round2(100.0 * n as f64 / all.len() as f64)
+}
+
+/// The places of the probes of `role` not in `hit`.
+fn unreached(probes: &[Probe], role: &str, hit: &BTreeSet<u32>) -> Vec<String> {
+    probes
+        .iter()
+        .filter(|p| p.role == role && !hit.contains(&p.id))
+        .map(Probe::place)
+        .collect()
 }
 
 fn round2(x: f64) -> f64 {
@@ -183,20 +196,30 @@ pub fn rows(
                     .iter()
                     .filter(|r| r.status == super::results::Status::Skipped)
                     .count(),
-                uncovered: probes
-                    .iter()
-                    .filter(|p| p.role == "code" && !code.contains(&p.id))
-                    .map(Probe::place)
-                    .collect(),
+                uncovered: unreached(probes, "code", &code),
+                uncovered_spec: unreached(probes, "spec", &spec),
             }
         })
         .collect()
 }
 
-/// The stdout table, shaped like the paper's Table 4.
+/// A kill rate's cell, coloured by what it says: every mutant killed, some surviving, none
+/// killed (the escapes go around the padded text, so columns stay aligned).
+fn rate_cell(killed: usize, mutants: usize, text: String) -> String {
+    use crate::term::{paint, style};
+    match killed {
+        _ if mutants == 0 => text,
+        0 => paint(style::BAD, text),
+        k if k == mutants => paint(style::GOOD, text),
+        _ => paint(style::WARN, text),
+    }
+}
+
+/// The stdout table, shaped like the paper's Table 4 (coloured: print it with `anstream`).
 pub fn table(benchmark: &str, rows: &[Row]) -> String {
     let mut t = format!(
-        "{benchmark}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
+        "{}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
+        crate::term::paint(crate::term::style::HEAD, benchmark),
         "scope",
         "gen [s]",
         "spec st",
@@ -222,7 +245,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
         t.push_str(&format!(
-            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2}   {}/{}{}: {}\n",
+            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {} {:>9.2}   {}/{}{}: {}\n",
             r.scope,
             r.generation_seconds,
             r.spec_statement_coverage,
@@ -231,7 +254,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             r.checking_seconds,
             r.statement_coverage,
             r.branch_coverage,
-            r.kill_rate,
+            rate_cell(r.killed, r.mutants, format!("{:>9.2}", r.kill_rate)),
             r.paper_kill_rate,
             r.killed,
             r.mutants,
@@ -244,6 +267,14 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
         ));
     }
     t
+}
+
+/// The `evaluation.json` written in `dir`.
+pub fn read_evaluation(dir: &Path) -> Result<serde_json::Value> {
+    let path = dir.join("evaluation.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
 }
 
 /// The report files [`write`] produces, in an output directory.
@@ -283,6 +314,7 @@ pub fn write(
                 "timeout": r.killed_timeout, "memory": r.killed_memory, "crash": r.killed_crash,
             });
             v["uncovered"] = serde_json::json!(r.uncovered);
+            v["uncovered_spec"] = serde_json::json!(r.uncovered_spec);
             v
         })
         .collect();
