@@ -133,8 +133,8 @@ fn results_do_not_depend_on_jobs_and_coverage_names_what_it_misses() {
         uncovered_spec(0)
     );
     assert!(uncovered(0).iter().all(|u| !u.contains("rep_ok")));
-    for i in 1..4 {
-        assert_eq!(rows[i]["spec_statement_coverage"], 100.0);
+    for (i, row) in rows.iter().enumerate().skip(1) {
+        assert_eq!(row["spec_statement_coverage"], 100.0);
         assert_eq!(uncovered_spec(i), Vec::<String>::new());
     }
 }

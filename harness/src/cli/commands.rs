@@ -55,6 +55,11 @@ pub(super) fn sampled(
 }
 
 pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
+    if a.diff.is_some() && a.output.json() {
+        return Err(usage(
+            "--diff prints a unified diff, not JSON: leave out --format json",
+        ));
+    }
     let bench = a.target.locate()?;
     let meta = subject::metamutant(&bench)?;
     let catalog = sampled(meta.catalog, &a.sampling);
