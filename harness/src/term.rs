@@ -31,7 +31,9 @@ pub enum ColorWhen {
     /// On a terminal, unless `NO_COLOR` is set (and `CLICOLOR_FORCE` forces it).
     #[default]
     Auto,
+    /// Even into a pipe or a file.
     Always,
+    /// Not even on a terminal.
     Never,
 }
 

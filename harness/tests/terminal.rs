@@ -374,3 +374,32 @@ fn completions_name_every_command() {
     }
     assert_eq!(run(&["completions", "tcsh"]).status.code(), Some(USAGE));
 }
+
+/// On a real terminal (a pseudo-terminal from util-linux's `script`), `auto` colours and
+/// `NO_COLOR` turns it off.
+#[test]
+fn a_terminal_gets_colour_unless_no_color() {
+    let buggy = fixture("buggy");
+    let line = format!(
+        "{} check --benchmark-path {} --scopes 1..2",
+        env!("CARGO_BIN_EXE_ferastrau"),
+        s(&buggy)
+    );
+    let on_a_terminal = |no_color: bool| {
+        let mut c = Command::new("script");
+        c.args(["-qec", &line, "/dev/null"])
+            .env("TERM", "xterm-256color")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR")
+            .env_remove("CLICOLOR_FORCE");
+        if no_color {
+            c.env("NO_COLOR", "1");
+        }
+        let o = c.output().expect("util-linux's script runs");
+        assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stdout));
+        assert!(text(&o.stdout).contains("remove(1) on [1]"));
+        o.stdout
+    };
+    assert!(has_escape(&on_a_terminal(false)));
+    assert!(!has_escape(&on_a_terminal(true)));
+}
