@@ -7,6 +7,7 @@ mod commands;
 mod evaluate;
 mod merge;
 pub mod parse;
+mod report;
 
 use std::io::IsTerminal;
 
@@ -46,6 +47,9 @@ pub enum Cmd {
     /// Combine the directories of `evaluate --shard k/n` runs into the reports one unsharded
     /// run would have written (refusing shards of different runs, or a share twice or missing).
     Merge(MergeArgs),
+    /// Write report.html and mutation-testing-report.json again from an output directory's
+    /// evaluation.json and mutants.json (and the benchmark's source), running nothing.
+    Report(ReportArgs),
 }
 
 fn stderr_is_tty() -> bool {
@@ -63,5 +67,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => commands::cmd_gate(a),
         Cmd::Merge(a) => merge::cmd_merge(a),
+        Cmd::Report(a) => report::cmd_report(a),
     }
 }
