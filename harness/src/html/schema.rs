@@ -143,3 +143,66 @@ fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mutants.json entry with `extra` fields merged in.
+    fn listed(extra: Value) -> Listed {
+        let mut v = json!({
+            "id": 7, "family": "operator", "function": "f", "file": "src/lib.rs",
+            "line": 3, "column": 9, "original": "<", "replacement": "<=", "viable": true,
+            "edit": { "start": { "line": 3, "column": 9 }, "end": { "line": 3, "column": 10 },
+                      "old": "<", "new": "<=/*<*/" },
+        });
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn at_2(extra: Value) -> (Fate, Value) {
+        let m = listed(extra);
+        let mut tests = BTreeMap::new();
+        (m.fate(2), mutant(&m, 2, &mut tests))
+    }
+
+    #[test]
+    fn every_fate_maps_to_its_schema_status() {
+        let (f, v) = at_2(json!({ "viable": false }));
+        assert_eq!(
+            (f, v["status"].as_str()),
+            (Fate::NotViable, Some("CompileError"))
+        );
+        let (f, v) = at_2(json!({ "skipped": "equivalent: x < y never sees x == y" }));
+        assert_eq!((f, v["status"].as_str()), (Fate::Skipped, Some("Ignored")));
+        assert_eq!(v["statusReason"], "equivalent: x < y never sees x == y");
+        let (f, v) = at_2(json!({ "scopes": { "1": { "status": "survived", "executions": 4 } } }));
+        assert_eq!((f, v["status"].as_str()), (Fate::NotRun, Some("Pending")));
+        let (f, v) = at_2(json!({ "scopes": { "2": { "status": "survived", "executions": 9 } } }));
+        assert_eq!(
+            (f, v["status"].as_str()),
+            (Fate::Survived, Some("Survived"))
+        );
+        assert_eq!(v["testsCompleted"], 9);
+        // Columns stay 1-based, the end exclusive, as the catalog has them.
+        assert_eq!(v["location"]["start"], json!({ "line": 3, "column": 9 }));
+        assert_eq!(v["location"]["end"], json!({ "line": 3, "column": 10 }));
+        for (reason, status) in [
+            ("invariant", "Killed"),
+            ("output", "Killed"),
+            ("memory", "Killed"),
+            ("crash", "Killed"),
+            ("timeout", "Timeout"),
+        ] {
+            let (f, v) = at_2(json!({ "scopes": { "2": {
+                "status": "killed", "reason": reason, "method": "add", "index": 3,
+                "input": "add(1) on ()", "detail": "d", "executions": 4 } } }));
+            assert!(matches!(f, Fate::Killed(r) if r.as_str() == reason));
+            assert_eq!(v["status"], status);
+            assert_eq!(v["killedBy"], json!(["scope 2: add #3"]));
+            assert_eq!(v["statusReason"], format!("{reason}: d"));
+        }
+    }
+}
