@@ -147,9 +147,15 @@ fn report_refuses_reports_whose_counts_disagree() {
     ev["scopes"][last]["killed_by"]["output"] = serde_json::json!(n + 1);
     std::fs::write(&path, serde_json::to_string(&ev).unwrap()).unwrap();
     let o = report(&dir);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("disagree"), "{}", text(&o.stderr));
     assert!(!dir.join("report.html").exists());
+    // A directory that holds no run is a usage error.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = report(&empty);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("holds no evaluation.json"));
 }
 
 #[test]
