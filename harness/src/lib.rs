@@ -7,6 +7,7 @@ pub mod exit_code;
 pub mod fingerprint;
 pub mod gate;
 pub mod generate;
+pub mod html;
 pub mod in_diff;
 pub mod init;
 pub mod interrupt;

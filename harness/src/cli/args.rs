@@ -252,3 +252,17 @@ pub struct EvaluateArgs {
     #[command(flatten)]
     pub output: Output,
 }
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// An output directory of `evaluate` or `merge` (holding evaluation.json and mutants.json).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The built-in benchmark whose source the page shows (default: the one that wrote DIR,
+    /// else the built-in benchmark the reports name).
+    #[arg(long, conflicts_with = "benchmark_path")]
+    pub benchmark: Option<String>,
+    /// The benchmark crate whose source the page shows, anywhere on disk.
+    #[arg(long, value_name = "DIR")]
+    pub benchmark_path: Option<PathBuf>,
+}

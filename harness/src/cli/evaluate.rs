@@ -147,7 +147,15 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     if let Some(why) = &broken_why {
         extra.insert("broken".into(), serde_json::json!(why));
     }
-    let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    let rows = report::publish(
+        &out_dir,
+        &bench.dir,
+        &facts,
+        &ev.scopes,
+        &ev.results,
+        &share,
+        &extra,
+    )?;
     if let Some(shard) = a.shard {
         crate::shard::Record::new(
             shard,

@@ -141,6 +141,20 @@ pub fn of(name: &str) -> &'static [Example] {
                 )]
             }
         }
+        "report" => {
+            const {
+                &[
+                    ex(
+                        "report.html and the schema JSON again, from an evaluation's reports",
+                        "ferastrau report ferastrau.out/search_tree",
+                    ),
+                    ex(
+                        "for a crate outside the repository",
+                        "ferastrau report ferastrau.out/my_set --benchmark-path my_set",
+                    ),
+                ]
+            }
+        }
         "completions" => {
             const {
                 &[

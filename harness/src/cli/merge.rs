@@ -41,6 +41,7 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     }
     let rows = report::publish(
         &out.path,
+        std::path::Path::new(&m.run.crate_dir),
         &m.facts,
         &m.scopes,
         &m.results,

@@ -9,6 +9,7 @@ mod evaluate;
 pub mod examples;
 mod merge;
 pub mod parse;
+mod report;
 
 use anyhow::Result;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -136,6 +137,9 @@ pub enum Cmd {
     /// Combine the directories of `evaluate --shard k/n` runs into the reports one unsharded
     /// run would have written (refusing shards of different runs, or a share twice or missing).
     Merge(MergeArgs),
+    /// Write report.html and mutation-testing-report.json again from an output directory's
+    /// evaluation.json and mutants.json (and the benchmark's source), running nothing.
+    Report(ReportArgs),
     /// Print a shell's completion script for ferastrau on stdout.
     Completions(CompletionsArgs),
 }
@@ -152,6 +156,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => commands::cmd_gate(a),
         Cmd::Merge(a) => merge::cmd_merge(a),
+        Cmd::Report(a) => report::cmd_report(a),
         Cmd::Completions(a) => {
             let mut cmd = command(ColorWhen::Never);
             clap_complete::generate(a.shell, &mut cmd, "ferastrau", &mut std::io::stdout());

@@ -32,10 +32,12 @@ pub struct Facts {
     pub skipped: BTreeMap<u32, String>,
 }
 
-/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with
+/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir` (the
+/// benchmark crate at `crate_dir` supplies the source `report.html` shows), with
 /// `broken` marked if the run is broken and the extra `marks`; returns the rows.
 pub fn publish(
     dir: &Path,
+    crate_dir: &Path,
     facts: &Facts,
     scopes: &[ScopeRun],
     results: &[ScopeResult],
@@ -69,6 +71,8 @@ pub fn publish(
         })
         .collect();
     write(dir, &facts.benchmark, &rows, &listed, &all, &marks)?;
+    // The page and the schema JSON, from the files just written and the crate's source.
+    crate::html::write(dir, crate_dir)?;
     Ok(rows)
 }
 
@@ -283,7 +287,8 @@ pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json
 /// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
 /// report behind that could be read as its own.
 pub fn clear(dir: &Path) -> Result<()> {
-    for f in FILES.iter().chain(&[crate::shard::RECORD]) {
+    let all = FILES.iter().chain(&crate::html::FILES);
+    for f in all.chain(&[crate::shard::RECORD]) {
         match std::fs::remove_file(dir.join(f)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
@@ -375,7 +380,7 @@ pub fn write(
     )
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
     // Write then rename: an interrupted write never leaves a half report.
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
