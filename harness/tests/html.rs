@@ -12,20 +12,18 @@ mod report_schema;
 use std::path::{Path, PathBuf};
 
 use common::{ferastrau, json, text};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use ferastrau::locate::workspace_root;
 
 /// A copy of the committed reports of `benchmark` (its evaluation, not re-run).
 fn committed(benchmark: &str, into: &Path) -> PathBuf {
     let dir = into.join(benchmark);
     std::fs::create_dir_all(&dir).unwrap();
-    for f in ["evaluation.json", "evaluation.csv", "mutants.json"] {
-        std::fs::copy(repo().join("reports").join(benchmark).join(f), dir.join(f)).unwrap();
+    for f in ferastrau::evaluate::report::FILES {
+        std::fs::copy(
+            workspace_root().join("reports").join(benchmark).join(f),
+            dir.join(f),
+        )
+        .unwrap();
     }
     dir
 }
@@ -110,7 +108,7 @@ fn a_page_whose_script_throws_fails_the_browser_check() {
 #[test]
 fn the_committed_pages_are_what_report_writes() {
     let tmp = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(repo().join("reports")).unwrap() {
+    for entry in std::fs::read_dir(workspace_root().join("reports")).unwrap() {
         let entry = entry.unwrap();
         if !entry.path().join("evaluation.json").exists() {
             continue;

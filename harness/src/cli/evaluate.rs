@@ -49,6 +49,33 @@ fn fingerprint(
     })
 }
 
+/// The mutant phase's figures: the `runner:` line of the table and `runner` in the JSON.
+#[derive(Clone, Copy, serde::Serialize)]
+struct Runner {
+    executions: u64,
+    seconds: f64,
+    jobs: usize,
+    processes: u64,
+    overhead_ms_per_process: f64,
+    harness_over_bare_loop: f64,
+}
+
+impl std::fmt::Display for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
+            self.executions,
+            self.seconds,
+            self.jobs,
+            self.executions as f64 / self.seconds,
+            self.processes,
+            self.overhead_ms_per_process,
+            self.harness_over_bare_loop,
+        )
+    }
+}
+
 /// What an evaluation prints on stdout.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Show {
@@ -184,41 +211,28 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         );
     }
     let t = &ev.timing;
-    let runner = (t.children > 0 && t.work_seconds > 0.0).then(|| {
-        serde_json::json!({
-            "executions": t.executions,
-            "seconds": ev.mutant_phase_seconds,
-            "jobs": opts.jobs,
-            "processes": t.children,
-            "overhead_ms_per_process":
-                1000.0 * (t.child_seconds - t.work_seconds).max(0.0) / t.children as f64,
-            "harness_over_bare_loop": ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
-        })
+    let runner = (t.children > 0 && t.work_seconds > 0.0).then(|| Runner {
+        executions: t.executions,
+        seconds: ev.mutant_phase_seconds,
+        jobs: opts.jobs,
+        processes: t.children,
+        overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
+            / t.children as f64,
+        harness_over_bare_loop: ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
     });
     let seconds = started.elapsed().as_secs_f64();
     match show {
         Show::Nothing => {}
         Show::Json => {
-            let mut doc = report::read_evaluation(&out_dir)?;
-            doc["reports"] = serde_json::json!(out_dir.display().to_string());
-            doc["evaluated"] = serde_json::json!(share.len());
+            let mut doc = report::json_document(&out_dir, share.len())?;
             doc["seconds"] = serde_json::json!(seconds);
-            doc["runner"] = runner.unwrap_or_default();
+            doc["runner"] = serde_json::to_value(runner)?;
             crate::term::print_json(&doc)?;
         }
         Show::Table => {
             anstream::print!("{}", report::table(&title, &rows));
             if let Some(r) = runner.filter(|_| crate::term::notes()) {
-                println!(
-                    "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
-                    r["executions"],
-                    ev.mutant_phase_seconds,
-                    opts.jobs,
-                    t.executions as f64 / ev.mutant_phase_seconds,
-                    t.children,
-                    r["overhead_ms_per_process"].as_f64().unwrap_or(0.0),
-                    r["harness_over_bare_loop"].as_f64().unwrap_or(0.0),
-                );
+                println!("{r}");
             }
             println!(
                 "{} mutants in {seconds:.1} s; reports in {}",

@@ -49,9 +49,7 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
         &extra,
     )?;
     if a.output.json() {
-        let mut doc = report::read_evaluation(&out.path)?;
-        doc["reports"] = serde_json::json!(out.path.display().to_string());
-        doc["evaluated"] = serde_json::json!(m.evaluated.len());
+        let mut doc = report::json_document(&out.path, m.evaluated.len())?;
         doc["shards"] = serde_json::json!(a.shards.len());
         crate::term::print_json(&doc)?;
     } else {

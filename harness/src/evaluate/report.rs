@@ -273,12 +273,20 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
     t
 }
 
-/// The `evaluation.json` written in `dir`.
-pub fn read_evaluation(dir: &Path) -> Result<serde_json::Value> {
-    let path = dir.join("evaluation.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
+/// A report file written by [`write`], read back as `T`.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a report", path.display()))
+}
+
+/// `--format json`'s document of a run whose reports are in `dir`: `evaluation.json` as
+/// written, with the directory and the number of mutants evaluated.
+pub fn json_document(dir: &Path, evaluated: usize) -> Result<serde_json::Value> {
+    let mut doc: serde_json::Value = read_json(&dir.join("evaluation.json"))?;
+    doc["reports"] = serde_json::json!(dir.display().to_string());
+    doc["evaluated"] = serde_json::json!(evaluated);
+    Ok(doc)
 }
 
 /// The report files [`write`] produces, in an output directory.

@@ -12,6 +12,7 @@ use ferastrau_mutator::Mutant;
 use ferastrau_worker::protocol::{Limit, Reason};
 use serde::Deserialize;
 
+use crate::evaluate::report::read_json;
 use crate::evaluate::results::Status;
 
 /// `evaluation.json`.
@@ -167,14 +168,11 @@ impl Listed {
 
     /// The smallest scope that killed it, with what killed it there.
     pub fn first_kill(&self) -> Option<(u32, &Outcome)> {
-        let mut kills: Vec<(u32, &Outcome)> = self
-            .scopes
+        self.scopes
             .iter()
             .filter(|(_, o)| o.status == Status::Killed)
             .filter_map(|(s, o)| Some((s.parse().ok()?, o)))
-            .collect();
-        kills.sort_by_key(|(s, _)| *s);
-        kills.into_iter().next()
+            .min_by_key(|(s, _)| *s)
     }
 }
 
@@ -241,10 +239,4 @@ impl Report {
         }
         n
     }
-}
-
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a report", path.display()))
 }

@@ -220,7 +220,7 @@ fn mutant(m: &Listed, report: &Report, last: u32) -> Markup {
                 @if let Some((scope, o)) = first_kill {
                     p.kill {
                         "Killed at scope " (scope) " by " b { (o.reason.map_or("?", |r| r.as_str())) }
-                        @if let Some(l) = o.limit { " (" (format!("{l:?}").to_lowercase()) " limit)" }
+                        @if let Some(l) = o.limit { " (" (l.as_str()) " limit)" }
                         @if let Some(d) = &o.detail { ": " (d) }
                         @if let (Some(method), Some(index)) = (&o.method, o.index) {
                             br; "killing input: " (method) " #" (index)

@@ -125,7 +125,7 @@ fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value
             let o = here.expect("a kill has a result");
             let mut why = reason.as_str().to_string();
             if let Some(l) = o.limit {
-                why = format!("{why} ({} limit)", format!("{l:?}").to_lowercase());
+                why = format!("{why} ({} limit)", l.as_str());
             }
             if let Some(d) = &o.detail {
                 why = format!("{why}: {d}");

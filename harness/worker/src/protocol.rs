@@ -183,6 +183,17 @@ pub enum Limit {
     Guard,
 }
 
+impl Limit {
+    /// The limit's name in reports (the same as its serialized form).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Ticks => "ticks",
+            Limit::Clock => "clock",
+            Limit::Guard => "guard",
+        }
+    }
+}
+
 /// A position among the stored inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
