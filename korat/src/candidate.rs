@@ -59,17 +59,24 @@ impl Recorder {
         self.stack.push(s as u32);
     }
 
+    /// Empties the access list (a new part of the search starts).
+    pub fn clear(&mut self) {
+        while self.stack.pop().is_some_and(|s| {
+            self.on_stack[s as usize] = false;
+            true
+        }) {}
+    }
+
+    /// The largest index into `class` held by a slot below position `k` of the stack.
+    #[inline(always)]
+    pub fn max_below(&self, k: usize, class: u16) -> i32 {
+        self.prefix_max[k * self.nclasses + class as usize]
+    }
+
     pub fn pop(&mut self) {
         if let Some(s) = self.stack.pop() {
             self.on_stack[s as usize] = false;
         }
-    }
-
-    /// The largest index into `class` held by a slot below the top of the stack (-1 if none).
-    #[inline(always)]
-    pub fn max_before_top(&self, class: u16) -> i32 {
-        let k = self.stack.len() - 1;
-        self.prefix_max[k * self.nclasses + class as usize]
     }
 }
 

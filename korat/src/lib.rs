@@ -28,6 +28,8 @@
 pub mod brute;
 mod candidate;
 mod finitization;
+mod parts;
+mod reach;
 mod search;
 mod visited;
 
@@ -35,5 +37,6 @@ pub use candidate::Candidate;
 pub use finitization::{
     ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Part, Value, ROOT,
 };
+pub use parts::{search_parallel, split, Prefix, PARTS_PER_THREAD};
 pub use search::{search, search_with, Options, Stats};
 pub use visited::Visited;

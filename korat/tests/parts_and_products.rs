@@ -1,0 +1,198 @@
+//! The parallel search and the free product change no count and no order: a binary search
+//! tree over a node pool (with an argument in the root object, as a method's input has), its
+//! valid candidates compared in order between one thread, several threads, and a search that
+//! judges every argument value with the predicate.
+
+use std::cell::Cell;
+use std::ops::ControlFlow;
+
+use korat::{
+    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, Options, Visited, ROOT,
+};
+
+struct F {
+    root: FieldId,
+    size: FieldId,
+    x: FieldId,
+    left: FieldId,
+    right: FieldId,
+    info: FieldId,
+}
+
+fn tree(n: u32) -> (Finitization, F) {
+    let n64 = i64::from(n);
+    let mut b = FinitizationBuilder::new("Tree_add");
+    let node = b.class("Node", n);
+    b.field(ROOT, "root", Domain::nullable(node));
+    b.field(ROOT, "size", Domain::ints(0, n64));
+    b.field(ROOT, "x", Domain::ints(1, n64));
+    b.field(node, "left", Domain::nullable(node));
+    b.field(node, "right", Domain::nullable(node));
+    b.field(node, "info", Domain::ints(1, n64));
+    let fin = b.build();
+    let f = F {
+        root: fin.field(ROOT, "root"),
+        size: fin.field(ROOT, "size"),
+        x: fin.field(ROOT, "x"),
+        left: fin.field(node, "left"),
+        right: fin.field(node, "right"),
+        info: fin.field(node, "info"),
+    };
+    (fin, f)
+}
+
+/// A binary search tree with a correct size; never reads `x`.
+fn bst(c: &mut Candidate<'_>, f: &F) -> bool {
+    let Some(root) = c.obj(f.root, 0) else {
+        return c.int(f.size, 0) == 0;
+    };
+    let mut seen = Visited::new();
+    seen.insert(root);
+    let mut i = 0;
+    while i < seen.len() {
+        let n = seen.get(i);
+        i += 1;
+        for link in [f.left, f.right] {
+            if let Some(m) = c.obj(link, n) {
+                if !seen.insert(m) {
+                    return false;
+                }
+            }
+        }
+    }
+    if seen.len() as i64 != c.int(f.size, 0) {
+        return false;
+    }
+    fn ordered(c: &mut Candidate<'_>, f: &F, n: u32, lo: i64, hi: i64) -> bool {
+        let v = c.int(f.info, n);
+        if v <= lo || v >= hi {
+            return false;
+        }
+        let l = c.obj(f.left, n);
+        if l.is_some_and(|l| !ordered(c, f, l, lo, v)) {
+            return false;
+        }
+        let r = c.obj(f.right, n);
+        !r.is_some_and(|r| !ordered(c, f, r, v, hi))
+    }
+    ordered(c, f, root, i64::MIN, i64::MAX)
+}
+
+fn collect(
+    fin: &Finitization,
+    opts: Options,
+    jobs: usize,
+    pred: impl Fn(&mut Candidate<'_>) -> bool + Sync,
+) -> (korat::Stats, Vec<Vec<u32>>) {
+    let (stats, parts) = korat::search_parallel(
+        fin,
+        opts,
+        jobs,
+        pred,
+        Vec::new,
+        |out: &mut Vec<Vec<u32>>, c| {
+            out.push(c.state().to_vec());
+            ControlFlow::Continue(())
+        },
+    );
+    (stats, parts.concat())
+}
+
+#[test]
+fn the_free_product_gives_korats_candidates_in_korats_order_without_judging_them() {
+    for n in 1..=5 {
+        let (fin, f) = tree(n);
+        // Reading `x` last, only on an otherwise valid tree, lists it where Korat appends an
+        // unread field: the same search, with every argument value judged by the predicate.
+        let judged_all = |c: &mut Candidate<'_>| bst(c, &f) && c.int(f.x, 0) >= 1;
+        let calls = Cell::new(0u64);
+        let mut joint = Vec::new();
+        let j = korat::search(&fin, judged_all, |c| {
+            joint.push(c.state().to_vec());
+            ControlFlow::Continue(())
+        });
+        let mut product = Vec::new();
+        let p = korat::search(
+            &fin,
+            |c| {
+                calls.set(calls.get() + 1);
+                bst(c, &f)
+            },
+            |c| {
+                product.push(c.state().to_vec());
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(product, joint, "scope {n}: same inputs, same order");
+        assert_eq!((p.valid, p.explored), (j.valid, j.explored), "scope {n}");
+        assert_eq!(p.judged, calls.get());
+        // Each structure's first argument value is judged, the other n − 1 are not.
+        assert_eq!(
+            p.judged,
+            j.explored - p.structures * (u64::from(n) - 1),
+            "scope {n}"
+        );
+        assert_eq!(p.valid, p.structures * u64::from(n));
+    }
+}
+
+#[test]
+fn every_thread_count_finds_the_sequential_inputs_in_the_sequential_order() {
+    for opts in [
+        Options::default(),
+        Options {
+            pruning: true,
+            isomorphism_breaking: false,
+        },
+        Options {
+            pruning: false,
+            isomorphism_breaking: false,
+        },
+    ] {
+        let n = if opts.pruning { 5 } else { 2 };
+        let (fin, f) = tree(n);
+        let (one, seq) = collect(&fin, opts, 1, |c| bst(c, &f));
+        for jobs in [2, 3, 8] {
+            let (many, par) = collect(&fin, opts, jobs, |c| bst(c, &f));
+            assert_eq!(par, seq, "{opts:?}, {jobs} threads");
+            assert_eq!(
+                (many.valid, many.explored, many.judged, many.structures),
+                (one.valid, one.explored, one.judged, one.structures),
+                "{opts:?}, {jobs} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_split_makes_many_parts_that_partition_the_space() {
+    let (fin, f) = tree(6);
+    let parts = korat::split(&fin, Options::default(), &mut |c| bst(c, &f), 128);
+    assert!(parts.len() >= 128, "{} parts", parts.len());
+    // Parts are distinct prefixes none of which extends another (a partition).
+    for (i, a) in parts.iter().enumerate() {
+        for b in &parts[i + 1..] {
+            let k = a.len().min(b.len());
+            assert_ne!(a[..k], b[..k], "{a:?} and {b:?} overlap");
+        }
+    }
+}
+
+#[test]
+fn a_stop_in_one_part_stops_the_parallel_search() {
+    let (fin, f) = tree(6);
+    let (all, _) = collect(&fin, Options::default(), 2, |c| bst(c, &f));
+    let (stats, parts) = korat::search_parallel(
+        &fin,
+        Options::default(),
+        2,
+        |c| bst(c, &f),
+        || 0u64,
+        |seen: &mut u64, _| {
+            *seen += 1;
+            ControlFlow::Break(())
+        },
+    );
+    assert!(stats.valid < all.valid);
+    assert!(parts.iter().all(|&p| p <= 1));
+}
