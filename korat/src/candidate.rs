@@ -89,6 +89,9 @@ pub struct Candidate<'a> {
     /// is one load. Empty for a stored state vector (reads go through the domain tables).
     values: &'a [Value],
     rec: Option<&'a mut Recorder>,
+    /// In `on_valid` during a search: the slots the structure consists of (see
+    /// [`Candidate::structure_slots`]).
+    structure: &'a [u32],
 }
 
 impl<'a> Candidate<'a> {
@@ -104,7 +107,24 @@ impl<'a> Candidate<'a> {
             state,
             values: &[],
             rec: None,
+            structure: &[],
         }
+    }
+
+    /// A read-only candidate handed to `on_valid` by a search, knowing its structure slots.
+    pub(crate) fn found(fin: &'a Finitization, state: &'a [u32], structure: &'a [u32]) -> Self {
+        Candidate {
+            structure,
+            ..Candidate::new(fin, state)
+        }
+    }
+
+    /// In `on_valid` during a search: the slots of the access list that make the valid
+    /// candidate's structure, in access order — the fields the predicate read and the unread
+    /// ones that can change what is reachable — without the free product's slots (unread
+    /// fields such as a method's arguments). Empty on a candidate made with [`Candidate::new`].
+    pub fn structure_slots(&self) -> &'a [u32] {
+        self.structure
     }
 
     /// A candidate whose reads are recorded; `values` must match `state`.
@@ -119,6 +139,7 @@ impl<'a> Candidate<'a> {
             state,
             values,
             rec: Some(rec),
+            structure: &[],
         }
     }
 

@@ -31,12 +31,14 @@ mod finitization;
 mod parts;
 mod reach;
 mod search;
+mod transfer;
 mod visited;
 
 pub use candidate::Candidate;
 pub use finitization::{
     ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Part, Value, ROOT,
 };
-pub use parts::{search_parallel, split, Prefix, PARTS_PER_THREAD};
+pub use parts::{search_parallel, search_structures, split, Prefix, PARTS_PER_THREAD};
 pub use search::{search, search_with, Options, Stats};
+pub use transfer::Transfer;
 pub use visited::Visited;

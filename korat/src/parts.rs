@@ -93,6 +93,47 @@ where
     I: Fn() -> T + Sync,
     F: Fn(&mut T, &Candidate<'_>) -> ControlFlow<()> + Sync,
 {
+    run(fin, opts, jobs, true, pred, init, on_valid)
+}
+
+/// The structure-only search on `jobs` threads: Korat without the free product, so each valid
+/// structure is one candidate, handed to `on_structure` (its
+/// [`Candidate::structure_slots`] say which slots it consists of), and its unread argument
+/// fields are not enumerated. For a method whose precondition leaves its arguments unread
+/// this is the receiver's own search, the figure Korat 1.0 reports for the bare structure
+/// (`valid == structures`, `explored == judged`).
+pub fn search_structures<P, T, I, F>(
+    fin: &Finitization,
+    opts: Options,
+    jobs: usize,
+    pred: P,
+    init: I,
+    on_structure: F,
+) -> (Stats, Vec<T>)
+where
+    P: Fn(&mut Candidate<'_>) -> bool + Sync,
+    T: Send,
+    I: Fn() -> T + Sync,
+    F: Fn(&mut T, &Candidate<'_>) -> ControlFlow<()> + Sync,
+{
+    run(fin, opts, jobs, false, pred, init, on_structure)
+}
+
+fn run<P, T, I, F>(
+    fin: &Finitization,
+    opts: Options,
+    jobs: usize,
+    product: bool,
+    pred: P,
+    init: I,
+    on_valid: F,
+) -> (Stats, Vec<T>)
+where
+    P: Fn(&mut Candidate<'_>) -> bool + Sync,
+    T: Send,
+    I: Fn() -> T + Sync,
+    F: Fn(&mut T, &Candidate<'_>) -> ControlFlow<()> + Sync,
+{
     let started = Instant::now();
     let jobs = jobs.max(1);
     let parts = if jobs == 1 {
@@ -101,7 +142,7 @@ where
         split(fin, opts, &mut |c| pred(c), jobs * PARTS_PER_THREAD)
     };
     let stop = AtomicBool::new(false);
-    let run = |eng: &mut Engine<'_>, p: &Prefix| {
+    let part = |eng: &mut Engine<'_>, p: &Prefix| {
         let mut out = init();
         let mut st = Stats::default();
         if !stop.load(Ordering::Relaxed)
@@ -111,9 +152,14 @@ where
         }
         (st, out)
     };
+    let engine = || {
+        let mut e = Engine::new(fin, opts);
+        e.product = product;
+        e
+    };
     let results: Vec<(Stats, T)> = if jobs == 1 {
-        let mut eng = Engine::new(fin, opts);
-        parts.iter().map(|p| run(&mut eng, p)).collect()
+        let mut eng = engine();
+        parts.iter().map(|p| part(&mut eng, p)).collect()
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
@@ -122,7 +168,7 @@ where
         pool.install(|| {
             parts
                 .par_iter()
-                .map_init(|| Engine::new(fin, opts), |eng, p| run(eng, p))
+                .map_init(engine, |eng, p| part(eng, p))
                 .collect()
         })
     };

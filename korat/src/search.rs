@@ -96,6 +96,9 @@ pub(crate) struct Engine<'f> {
     values: Vec<Value>,
     pub rec: Recorder,
     reach: Reach,
+    /// Whether the free product is enumerated (off: the structure-only search, which counts
+    /// each structure once and skips its unread argument values).
+    pub product: bool,
 }
 
 impl<'f> Engine<'f> {
@@ -108,6 +111,7 @@ impl<'f> Engine<'f> {
             values: (0..n).map(|s| fin.value(s, 0)).collect(),
             rec: Recorder::new(n, fin.class_count()),
             reach: Reach::new(fin),
+            product: true,
         }
     }
 
@@ -171,10 +175,12 @@ impl<'f> Engine<'f> {
             if valid {
                 stats.valid += 1;
                 stats.structures += 1;
-                if on_valid(&Candidate::new(self.fin, &self.state)).is_break() {
+                let lo = self.free_suffix(read);
+                let structure = &self.rec.stack[..lo];
+                if on_valid(&Candidate::found(self.fin, &self.state, structure)).is_break() {
                     return false;
                 }
-                if !self.free_product(read, on_valid, stats) {
+                if !self.free_product(lo, on_valid, stats) {
                     return false;
                 }
             }
@@ -184,26 +190,30 @@ impl<'f> Engine<'f> {
         }
     }
 
-    /// Enumerates the free slots appended on top of the stack (above position `from`) as an
-    /// odometer, top fastest — the order Korat's backtracking gives — then takes them off the
-    /// stack at their first values, as backtracking would. False if `on_valid` stopped it.
-    fn free_product<F>(&mut self, from: usize, on_valid: &mut F, stats: &mut Stats) -> bool
+    /// Where the free product starts: the lowest position at or above `read` (the access
+    /// list's length when the predicate returned) from which every listed slot is free.
+    fn free_suffix(&self, read: usize) -> usize {
+        let stack = &self.rec.stack;
+        let mut lo = stack.len();
+        while lo > read && self.fin.free[stack[lo - 1] as usize] {
+            lo -= 1;
+        }
+        lo
+    }
+
+    /// Enumerates the free slots at stack positions `lo..` as an odometer, top fastest — the
+    /// order Korat's backtracking gives — then takes them off the stack at their first values,
+    /// as backtracking would. False if `on_valid` stopped it.
+    fn free_product<F>(&mut self, lo: usize, on_valid: &mut F, stats: &mut Stats) -> bool
     where
         F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
     {
-        let stack = &self.rec.stack;
-        let mut lo = stack.len();
-        while lo > from && self.fin.free[stack[lo - 1] as usize] {
-            lo -= 1;
-        }
-        if lo == stack.len() {
-            return true;
-        }
-        let free: Vec<usize> = stack[lo..].iter().map(|&s| s as usize).collect();
-        loop {
+        let top = self.rec.stack.len();
+        while self.product && lo < top {
             // Next combination: the top slot first.
             let mut advanced = false;
-            for &s in free.iter().rev() {
+            for k in (lo..top).rev() {
+                let s = self.rec.stack[k] as usize;
                 let table = &self.fin.tables[s];
                 if (self.state[s] as usize) + 1 < table.len() {
                     self.state[s] += 1;
@@ -219,11 +229,12 @@ impl<'f> Engine<'f> {
             }
             stats.explored += 1;
             stats.valid += 1;
-            if on_valid(&Candidate::new(self.fin, &self.state)).is_break() {
+            let structure = &self.rec.stack[..lo];
+            if on_valid(&Candidate::found(self.fin, &self.state, structure)).is_break() {
                 return false;
             }
         }
-        for _ in lo..self.rec.stack.len() {
+        for _ in lo..top {
             self.rec.pop();
         }
         true

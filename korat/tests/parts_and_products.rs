@@ -196,3 +196,40 @@ fn a_stop_in_one_part_stops_the_parallel_search() {
     assert!(stats.valid < all.valid);
     assert!(parts.iter().all(|&p| p <= 1));
 }
+
+#[test]
+fn the_structure_only_search_is_the_judged_part_of_the_method_search() {
+    let (fin, f) = tree(6);
+    let method = korat::search(&fin, |c| bst(c, &f), |_| ControlFlow::Continue(()));
+    for jobs in [1, 2] {
+        let (s, _) = korat::search_structures(
+            &fin,
+            Options::default(),
+            jobs,
+            |c| bst(c, &f),
+            || (),
+            |_, _| ControlFlow::Continue(()),
+        );
+        assert_eq!((s.valid, s.explored), (method.structures, method.judged));
+        assert_eq!((s.structures, s.judged), (s.valid, s.explored));
+    }
+    // And it is the search of the bare structure: the same tree without the argument field.
+    let mut b = FinitizationBuilder::new("Tree");
+    let node = b.class("Node", 6);
+    b.field(ROOT, "root", Domain::nullable(node));
+    b.field(ROOT, "size", Domain::ints(0, 6));
+    b.field(node, "left", Domain::nullable(node));
+    b.field(node, "right", Domain::nullable(node));
+    b.field(node, "info", Domain::ints(1, 6));
+    let bare = b.build();
+    let g = F {
+        root: bare.field(ROOT, "root"),
+        size: bare.field(ROOT, "size"),
+        x: bare.field(ROOT, "size"),
+        left: bare.field(node, "left"),
+        right: bare.field(node, "right"),
+        info: bare.field(node, "info"),
+    };
+    let s = korat::search(&bare, |c| bst(c, &g), |_| ControlFlow::Continue(()));
+    assert_eq!((s.valid, s.explored), (method.structures, method.judged));
+}

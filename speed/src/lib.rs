@@ -105,9 +105,10 @@ pub struct Generation {
 }
 
 fn generate<B: ferastrau_worker::Benchmark>(bench: &B, scope: u32, jobs: usize) -> Vec<Stats> {
-    let _ = jobs;
-    (0..bench.methods().len())
-        .map(|m| ferastrau_worker::testing::search_method(bench, m, scope))
+    let opts = korat::Options::default();
+    ferastrau_worker::generate::generate_scope(bench, scope, 0, opts, jobs)
+        .into_iter()
+        .map(|r| r.stats)
         .collect()
 }
 

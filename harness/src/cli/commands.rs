@@ -17,7 +17,14 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
     let tty = stderr_is_tty();
-    let stats = generate::generate(&worker, a.scopes, a.print, |s| {
+    let mode = generate::Mode {
+        jobs: a
+            .jobs
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        structure: a.structure,
+    };
+    let stats = generate::generate(&worker, a.scopes, a.print, mode, |s| {
         if tty && !a.json {
             eprint!("\rscope {} done ({} inputs)   ", s.scope, s.inputs);
         }
@@ -29,10 +36,14 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         eprint!("\r{:40}\r", "");
     }
     if a.json {
-        let doc = serde_json::json!({ "benchmark": bench.name, "scopes": stats });
+        let doc = serde_json::json!({
+            "benchmark": bench.name,
+            "search": if a.structure { "structure" } else { "inputs" },
+            "scopes": stats,
+        });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        print!("{}", generate::render_table(&bench, &stats));
+        print!("{}", generate::render_table(&bench, &stats, a.structure));
     }
     Ok(())
 }
