@@ -73,7 +73,7 @@ fn bst(c: &mut Candidate<'_>, f: &F) -> bool {
             return false;
         }
         let r = c.obj(f.right, n);
-        !r.is_some_and(|r| !ordered(c, f, r, v, hi))
+        r.is_none_or(|r| ordered(c, f, r, v, hi))
     }
     ordered(c, f, root, i64::MIN, i64::MAX)
 }
