@@ -241,9 +241,23 @@ impl<'f> Engine<'f> {
     }
 
     /// The domain index that follows `cur` for the slot at stack position `k` under
-    /// isomorphism breaking, if any.
+    /// isomorphism breaking, skipping the indices a dedicated generator ruled out (each one
+    /// skipped as if explored and rejected: the step from it is the step Korat would take).
     #[inline]
     pub fn next_value(&self, k: usize, s: usize, cur: u32) -> Option<u32> {
+        let forbidden = self.rec.forbidden(k);
+        let mut cur = cur;
+        loop {
+            let next = self.step(s, k, cur)?;
+            if next >= 64 || forbidden & (1 << next) == 0 {
+                return Some(next);
+            }
+            cur = next;
+        }
+    }
+
+    #[inline(always)]
+    fn step(&self, s: usize, k: usize, cur: u32) -> Option<u32> {
         let table = &self.fin.tables[s];
         let mut cur = cur;
         if self.opts.isomorphism_breaking {

@@ -233,3 +233,86 @@ fn the_structure_only_search_is_the_judged_part_of_the_method_search() {
     let s = korat::search(&bare, |c| bst(c, &g), |_| ControlFlow::Continue(()));
     assert_eq!((s.valid, s.explored), (method.structures, method.judged));
 }
+
+/// The tree with the root fields `root`, `size`, then `args` (name, domain), then the nodes.
+fn tree_with(n: u32, args: &[(&str, Domain)]) -> (Finitization, F) {
+    let n64 = i64::from(n);
+    let mut b = FinitizationBuilder::new("Tree_method");
+    let node = b.class("Node", n);
+    b.field(ROOT, "root", Domain::nullable(node));
+    b.field(ROOT, "size", Domain::ints(0, n64));
+    for (name, d) in args {
+        b.field(ROOT, name, d.clone());
+    }
+    b.field(node, "left", Domain::nullable(node));
+    b.field(node, "right", Domain::nullable(node));
+    b.field(node, "info", Domain::ints(1, n64));
+    let fin = b.build();
+    let f = F {
+        root: fin.field(ROOT, "root"),
+        size: fin.field(ROOT, "size"),
+        x: fin.field(ROOT, "size"),
+        left: fin.field(node, "left"),
+        right: fin.field(node, "right"),
+        info: fin.field(node, "info"),
+    };
+    (fin, f)
+}
+
+#[test]
+fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
+    let n = 4;
+    let (a, fa) = tree(n);
+    // Another method: two arguments, one of them not in the first method.
+    let (b, fb) = tree_with(n, &[("y", Domain::ints(0, 2)), ("x", Domain::ints(1, 4))]);
+    let mut own = Vec::new();
+    let own_stats = korat::search(
+        &b,
+        |c| bst(c, &fb),
+        |c| {
+            own.push(c.state().to_vec());
+            ControlFlow::Continue(())
+        },
+    );
+    for jobs in [1, 2] {
+        let (s, parts) = korat::search_structures(
+            &a,
+            Options::default(),
+            jobs,
+            |c| bst(c, &fa),
+            || {
+                (
+                    korat::Transfer::new(&a, &b).expect("same classes"),
+                    Vec::new(),
+                )
+            },
+            |(t, out): &mut (korat::Transfer<'_>, Vec<Vec<u32>>), c| {
+                let k = t.products(c, |input| {
+                    out.push(input.state().to_vec());
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(k, Some(12), "3 values of y times 4 of x");
+                ControlFlow::Continue(())
+            },
+        );
+        let carried: Vec<Vec<u32>> = parts.into_iter().flat_map(|(_, o)| o).collect();
+        assert_eq!(carried, own, "{jobs} threads");
+        assert_eq!(s.valid, own_stats.structures);
+        assert_eq!(s.explored, own_stats.judged);
+    }
+    // An argument that is an object can change what is reachable: no transfer.
+    let node = korat::ClassId(1);
+    let (c, _) = tree_with(n, &[("x", Domain::nullable(node))]);
+    let (_, refused) = korat::search_structures(
+        &a,
+        Options::default(),
+        1,
+        |c| bst(c, &fa),
+        || korat::Transfer::new(&a, &c).expect("same classes"),
+        |t, found| {
+            assert_eq!(t.products(found, |_| ControlFlow::Continue(())), None);
+            ControlFlow::Continue(())
+        },
+    );
+    assert_eq!(refused.len(), 1);
+}

@@ -8,6 +8,7 @@
 // one for one, so the operator mutants (`==` ↔ `!=`) are the paper's.
 #![allow(clippy::partialeq_to_none)]
 
+pub mod generators;
 pub mod invariant;
 pub mod space;
 pub mod tree;
