@@ -75,6 +75,11 @@ pub const STRUCTURES: &[Structure] = &[
         name: "search_tree 8",
         run: |j| search_tree(8, j),
     },
+    // The same search through the invariant with dedicated generators (Table 2's `ded.`).
+    Structure {
+        name: "search_tree 8 ded.",
+        run: |j| search_tree_generators(8, j),
+    },
     Structure {
         name: "heap_array 8",
         run: |j| heap_array(8, j),
