@@ -147,6 +147,14 @@ pub struct GenerateArgs {
     /// Show the first N inputs of each method at each scope.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub print: usize,
+    /// Report the structure-only search of each method (structures found, candidates
+    /// explored, seconds) without enumerating the arguments its precondition never reads:
+    /// the figure that compares with Korat 1.0 and the paper's "gen" column.
+    #[arg(long, conflicts_with = "print")]
+    pub structure: bool,
+    /// Threads of each search (default: every core); the inputs and counts do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// A deterministic sample of the mutants.

@@ -19,7 +19,14 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let worker = subject::original_worker(&bench)?;
     let progress = crate::term::progress();
     let json = a.output.json();
-    let stats = generate::generate(&worker, a.scopes, a.print, |s| {
+    let mode = generate::Mode {
+        jobs: a
+            .jobs
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        structure: a.structure,
+    };
+    let stats = generate::generate(&worker, a.scopes, a.print, mode, |s| {
         if progress {
             eprint!("\rscope {} done ({} inputs)   ", s.scope, s.inputs);
         }
@@ -37,9 +44,13 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         eprint!("\r{:40}\r", "");
     }
     if json {
-        crate::term::print_json(&serde_json::json!({ "benchmark": bench.name, "scopes": stats }))?;
+        crate::term::print_json(&serde_json::json!({
+            "benchmark": bench.name,
+            "search": if a.structure { "structure" } else { "inputs" },
+            "scopes": stats,
+        }))?;
     } else {
-        print!("{}", generate::render_table(&bench, &stats));
+        print!("{}", generate::render_table(&bench, &stats, a.structure));
     }
     Ok(())
 }
