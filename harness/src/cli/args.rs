@@ -254,6 +254,11 @@ pub struct EvaluateArgs {
     /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(long)]
     pub resume: bool,
+    /// Run every mutant on every input. By default a mutant runs only on the inputs whose
+    /// original run reaches its mutation point (on the others it cannot differ), and one that
+    /// no input reaches runs no process; the results are the same, only slower without it.
+    #[arg(long)]
+    pub no_reach: bool,
     #[command(flatten)]
     pub sampling: Sampling,
     // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).

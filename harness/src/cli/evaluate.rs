@@ -53,26 +53,38 @@ fn fingerprint(
 #[derive(Clone, Copy, serde::Serialize)]
 struct Runner {
     executions: u64,
+    /// Executions a run on every input would have made that reach selection skipped.
+    skipped: u64,
+    /// Mutants no input reached: they ran no process.
+    unreached_mutants: u64,
     seconds: f64,
     jobs: usize,
     processes: u64,
     overhead_ms_per_process: f64,
-    harness_over_bare_loop: f64,
+    /// `None` when no process ran an input (every mutant unreached).
+    harness_over_bare_loop: Option<f64>,
 }
 
 impl std::fmt::Display for Runner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let all = self.executions + self.skipped;
         write!(
             f,
-            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
+            "runner: {} mutant×input executions, {} skipped ({:.1}%: inputs that do not reach the mutant) in {:.2} s with {} jobs ({:.0}/s); {} processes ({} mutants reached by no input ran none), {:.1} ms overhead each; harness/bare-loop time ",
             self.executions,
+            self.skipped,
+            if all == 0 { 0.0 } else { 100.0 * self.skipped as f64 / all as f64 },
             self.seconds,
             self.jobs,
             self.executions as f64 / self.seconds,
             self.processes,
+            self.unreached_mutants,
             self.overhead_ms_per_process,
-            self.harness_over_bare_loop,
-        )
+        )?;
+        match self.harness_over_bare_loop {
+            Some(r) => write!(f, "{r:.2}×"),
+            None => write!(f, "n/a"),
+        }
     }
 }
 
@@ -143,6 +155,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         original_timeout: a.original.original_timeout,
         max_scratch: a.original.max_scratch,
         resume: a.resume,
+        reach: !a.no_reach,
         progress: crate::term::progress(),
     };
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
@@ -211,14 +224,17 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         );
     }
     let t = &ev.timing;
-    let runner = (t.children > 0 && t.work_seconds > 0.0).then(|| Runner {
+    let runner = (t.children > 0 || t.unreached > 0).then(|| Runner {
         executions: t.executions,
+        skipped: t.skipped,
+        unreached_mutants: t.unreached,
         seconds: ev.mutant_phase_seconds,
         jobs: opts.jobs,
         processes: t.children,
         overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
-            / t.children as f64,
-        harness_over_bare_loop: ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
+            / t.children.max(1) as f64,
+        harness_over_bare_loop: (t.work_seconds > 0.0)
+            .then(|| ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds),
     });
     let seconds = started.elapsed().as_secs_f64();
     match show {

@@ -12,6 +12,7 @@
 pub mod health;
 pub mod journal;
 pub mod prepare;
+pub mod reach;
 pub mod report;
 pub mod results;
 pub mod runner;
@@ -45,6 +46,8 @@ pub struct Options {
     /// Bytes the stored inputs of all scopes may take.
     pub max_scratch: u64,
     pub resume: bool,
+    /// Run each mutant only on the inputs that reach its mutation point (`--no-reach`: off).
+    pub reach: bool,
     pub progress: bool,
 }
 
@@ -178,9 +181,15 @@ pub fn evaluate(
             .iter()
             .map(|s| (s.scope, s.checking_seconds))
             .collect(),
+        reach: opts.reach,
     };
     let (first, last) = (*opts.scopes.start(), *opts.scopes.end());
     control_run(worker, first..=last, &cfg)?;
+    let reach = if opts.reach {
+        Some(reach::ReachIndex::read(&cfg.inputs_dir, first..=last, methods.len())?)
+    } else {
+        None
+    };
 
     let todo: Vec<(u32, u32)> = mutants
         .iter()
@@ -208,7 +217,12 @@ pub fn evaluate(
                 if interrupt::requested() || failed.load(Ordering::Relaxed) {
                     return Ok((Vec::new(), Timing::default()));
                 }
-                let ran = run_mutant(worker, m, first..=last, &cfg).and_then(|(mut rs, timing)| {
+                let unreached = reach.as_ref().and_then(|r| r.unreached(m, first..=last));
+                let ran = match unreached {
+                    Some(inputs) => Ok(unreached_results(m, first..=last, inputs)),
+                    None => run_mutant(worker, m, first..=last, &cfg),
+                };
+                let ran = ran.and_then(|(mut rs, timing)| {
                     for r in &mut rs {
                         if r.input.is_none() {
                             if let (Some(method), Some(index)) = (&r.method, r.index) {
@@ -264,11 +278,28 @@ pub fn evaluate(
     })
 }
 
+/// A mutant that no input of `scopes` reaches: it survives each of them without a process,
+/// having skipped the `inputs` executions a run on every input would have made.
+fn unreached_results(mutant: u32, scopes: RangeInclusive<u32>, inputs: u64) -> (Vec<ScopeResult>, Timing) {
+    let results = scopes.map(|s| ScopeResult::survived(mutant, s, 0)).collect();
+    let timing = Timing {
+        skipped: inputs,
+        unreached: 1,
+        ..Timing::default()
+    };
+    (results, timing)
+}
+
 /// The metamutant with no mutant active, under the mutants' limits, on every scope: it runs
 /// the original against itself and must survive. If it does not, the limits are ones the
 /// original cannot meet, and every mutant would be "killed" by them.
 fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) -> Result<()> {
-    let (results, _) = run_mutant(worker, NO_MUTANT, scopes, cfg)?;
+    // On every input: no mutation point is the original's.
+    let full = RunConfig {
+        reach: false,
+        ..cfg.clone()
+    };
+    let (results, _) = run_mutant(worker, NO_MUTANT, scopes, &full)?;
     if interrupt::requested() {
         return Ok(());
     }

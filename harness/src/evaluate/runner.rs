@@ -30,6 +30,8 @@ pub struct RunConfig {
     pub memory_limit: u64,
     /// The original's total seconds per scope (for the whole-process guard).
     pub original_seconds: Vec<(u32, f64)>,
+    /// Run each mutant only on the inputs that reach its mutation point.
+    pub reach: bool,
 }
 
 impl RunConfig {
@@ -80,6 +82,10 @@ pub struct Timing {
     pub work_seconds: f64,
     /// Mutant × input executions.
     pub executions: u64,
+    /// Executions a run on every input would have made that reach selection skipped.
+    pub skipped: u64,
+    /// Mutants that no input reached at any scope they were due: no process ran them.
+    pub unreached: u64,
 }
 
 impl Timing {
@@ -88,6 +94,8 @@ impl Timing {
         self.child_seconds += o.child_seconds;
         self.work_seconds += o.work_seconds;
         self.executions += o.executions;
+        self.skipped += o.skipped;
+        self.unreached += o.unreached;
     }
 }
 
@@ -142,6 +150,7 @@ pub fn run_mutant(
             dir: cfg.inputs_dir.clone(),
             cursor: cursor.clone(),
             limits: cfg.limits,
+            reach: cfg.reach,
         };
         let started = Instant::now();
         let isolation = Isolation {
@@ -162,11 +171,13 @@ pub fn run_mutant(
                     scope,
                     kill,
                     executions,
+                    skipped,
                     seconds,
                 } => {
                     next = next.max(scope + 1);
                     timing.work_seconds += seconds;
                     timing.executions += executions;
+                    timing.skipped += skipped;
                     let mut r = match kill {
                         Some(k) => cfg.kill_result(mutant, *scope, k.clone()),
                         None => ScopeResult::survived(mutant, *scope, *executions),

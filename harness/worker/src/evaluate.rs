@@ -16,6 +16,7 @@ use crate::cursor;
 use crate::exec::{execute, Outcome, Watchdog};
 use crate::generate::method_figures;
 use crate::protocol::{Fault, Kill, Limit, Limits, Message, Position, Reason};
+use crate::reach::{reach_path, ReachRecorder, ReachSets};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::Benchmark;
 
@@ -142,6 +143,7 @@ pub fn original<B: Benchmark>(
         let printed_before = stdout.len();
         let mut reader = StateReader::open(&path)?;
         let mut times = Vec::new();
+        let mut reach = ReachRecorder::new();
         let started = Instant::now();
         while let Some(state) = reader.next_state()? {
             let index = times.len() as u64;
@@ -154,6 +156,7 @@ pub fn original<B: Benchmark>(
             let t = Instant::now();
             let (outcome, _) = execute(bench, m, &mut post, u64::MAX, true);
             times.push(t.elapsed().as_nanos() as u64);
+            reach.record(index);
             if let Some((fault, detail)) = original_fault(&outcome) {
                 send(&Message::Failure {
                     method: name.to_string(),
@@ -184,6 +187,7 @@ pub fn original<B: Benchmark>(
             return find_printer(bench, m, scope, &path, &stdout).map(|()| false);
         }
         crate::store::write_times(&times_path(dir, scope, m), &times)?;
+        reach.write(&reach_path(dir, scope, m), times.len() as u64)?;
         send(&Message::Method {
             method: name.to_string(),
             scope,
@@ -238,9 +242,10 @@ fn find_printer<B: Benchmark>(
     })
 }
 
-/// `mutant`: runs `mutant` against the original on every stored input of each scope in
-/// `scopes`, sending one [`Message::Scope`] per scope: killed (with the reason and the first
-/// killing input) or survived.
+/// `mutant`: runs `mutant` against the original on the stored inputs of each scope in
+/// `scopes` (with `reach`, only those that reach the mutant's point), sending one
+/// [`Message::Scope`] per scope: killed (with the reason and the first killing input) or
+/// survived.
 pub fn mutant<B: Benchmark>(
     bench: &B,
     mutant: u32,
@@ -248,89 +253,144 @@ pub fn mutant<B: Benchmark>(
     dir: &Path,
     cursor_file: &Path,
     limits: Limits,
+    reach: bool,
 ) -> std::io::Result<()> {
     cursor::open(cursor_file)?;
     let watchdog = Watchdog::start(clock_timeout);
     for scope in scopes {
         cursor::set(cursor::SCOPE, scope);
         let started = Instant::now();
-        let (kill, executions) = run_scope(bench, mutant, scope, dir, limits, &watchdog)?;
+        let run = Run {
+            mutant,
+            scope,
+            limits,
+            watchdog: &watchdog,
+        };
+        let (kill, executions, skipped) = run_scope(bench, &run, dir, reach)?;
         send(&Message::Scope {
             scope,
             kill,
             executions,
+            skipped,
             seconds: started.elapsed().as_secs_f64(),
         })?;
     }
     Ok(())
 }
 
-fn run_scope<B: Benchmark>(
-    bench: &B,
+/// One mutant at one scope, and how it is limited.
+struct Run<'a> {
     mutant: u32,
     scope: u32,
-    dir: &Path,
     limits: Limits,
-    watchdog: &Watchdog,
-) -> std::io::Result<(Option<Kill>, u64)> {
-    let mut executions = 0;
+    watchdog: &'a Watchdog,
+}
+
+/// The inputs of `method` at `scope` that `mutant` runs on, in increasing order: with `reach`
+/// and a reach file, those that reach its point; else all of them (`None`).
+fn selection(
+    dir: &Path,
+    scope: u32,
+    method: usize,
+    mutant: u32,
+    reach: bool,
+) -> std::io::Result<Option<roaring::RoaringBitmap>> {
+    if !reach {
+        return Ok(None);
+    }
+    Ok(ReachSets::read(dir, scope, method)?
+        .map(|sets| sets.of(mutant).cloned().unwrap_or_default()))
+}
+
+/// Returns the first kill, if any, the inputs run and the inputs skipped (those a run on
+/// every input would have run up to the same kill).
+fn run_scope<B: Benchmark>(
+    bench: &B,
+    run: &Run<'_>,
+    dir: &Path,
+    reach: bool,
+) -> std::io::Result<(Option<Kill>, u64, u64)> {
+    let (mut executions, mut full) = (0, 0);
     for m in 0..bench.methods().len() {
         cursor::set(cursor::METHOD, m as u32);
-        let (fin, fields) = bench.finitize(m, scope);
-        let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
-        let mut times = TimesReader::open(&times_path(dir, scope, m))?;
-        let mut index = 0u64;
-        while let Some(state) = reader.next_state()? {
-            cursor::set(cursor::INDEX, index as u32);
-            let original_nanos = times.next_time()?;
-            let mut input = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-            let pre = input.clone();
-            ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-            let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
-            ferastrau_probes::set_active(mutant);
-            let clock = Duration::from_nanos(original_nanos)
-                .mul_f64(limits.timeout_factor)
-                .saturating_add(limits.timeout_floor);
-            let budget = ticks
-                .saturating_mul(limits.tick_factor)
-                .saturating_add(limits.tick_floor);
-            watchdog.arm(clock);
-            let (got, _) = execute(bench, m, &mut input, budget, false);
-            watchdog.disarm();
-            ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-            executions += 1;
-            let reason = match &got {
-                Outcome::OverBudget => Some(Reason::Timeout),
-                Outcome::Broken(_) => Some(Reason::Invariant),
-                g if !g.same_as(&expected) => Some(Reason::Output),
-                _ => None,
+        let (fin, fields) = bench.finitize(m, run.scope);
+        let mut reader = StateReader::open(&inputs_path(dir, run.scope, m))?;
+        let mut times = TimesReader::open(&times_path(dir, run.scope, m))?;
+        let chosen = selection(dir, run.scope, m, run.mutant, reach)?;
+        let mut indices: Box<dyn Iterator<Item = u64>> = match &chosen {
+            Some(bits) => Box::new(bits.iter().map(u64::from)),
+            None => Box::new(0..),
+        };
+        let mut at = 0u64;
+        while let Some(index) = indices.next() {
+            reader.skip(index - at)?;
+            times.skip(index - at)?;
+            let Some(state) = reader.next_state()? else {
+                break;
             };
-            if let Some(reason) = reason {
-                let (limit, detail) = if reason == Reason::Timeout {
-                    (
-                        Some(Limit::Ticks),
-                        format!("over {budget} ticks (the original used {ticks})"),
-                    )
-                } else {
-                    (
-                        None,
-                        format!("original {}; mutant {}", expected.render(), got.render()),
-                    )
-                };
-                let kill = Kill {
-                    reason,
-                    limit,
-                    method: m,
-                    index,
-                    input: Some(bench.render(m, &pre)),
-                    detail,
-                };
-                return Ok((Some(kill), executions));
+            at = index + 1;
+            let original_nanos = times.next_time()?;
+            let input = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+            executions += 1;
+            if let Some(kill) = judge(bench, run, m, index, input, original_nanos) {
+                return Ok((Some(kill), executions, full + index + 1 - executions));
             }
-            index += 1;
         }
+        full += reader.count();
     }
-    Ok((None, executions))
+    Ok((None, executions, full - executions))
+}
+
+/// Runs the original and then the mutant on one input; the kill, if the mutant differs.
+fn judge<B: Benchmark>(
+    bench: &B,
+    run: &Run<'_>,
+    m: usize,
+    index: u64,
+    mut input: B::Input,
+    original_nanos: u64,
+) -> Option<Kill> {
+    cursor::set(cursor::INDEX, index as u32);
+    let (limits, mutant) = (run.limits, run.mutant);
+    let pre = input.clone();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
+    ferastrau_probes::set_active(mutant);
+    let clock = Duration::from_nanos(original_nanos)
+        .mul_f64(limits.timeout_factor)
+        .saturating_add(limits.timeout_floor);
+    let budget = ticks
+        .saturating_mul(limits.tick_factor)
+        .saturating_add(limits.tick_floor);
+    run.watchdog.arm(clock);
+    let (got, _) = execute(bench, m, &mut input, budget, false);
+    run.watchdog.disarm();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let reason = match &got {
+        Outcome::OverBudget => Reason::Timeout,
+        Outcome::Broken(_) => Reason::Invariant,
+        g if !g.same_as(&expected) => Reason::Output,
+        _ => return None,
+    };
+    let (limit, detail) = if reason == Reason::Timeout {
+        (
+            Some(Limit::Ticks),
+            format!("over {budget} ticks (the original used {ticks})"),
+        )
+    } else {
+        (
+            None,
+            format!("original {}; mutant {}", expected.render(), got.render()),
+        )
+    };
+    Some(Kill {
+        reason,
+        limit,
+        method: m,
+        index,
+        input: Some(bench.render(m, &pre)),
+        detail,
+    })
 }
 
 /// `replay`: runs the current build (no mutant active, coverage off) on every stored input

@@ -18,6 +18,7 @@ mod outputs;
 pub mod panics;
 pub mod priority_queue;
 pub mod protocol;
+pub mod reach;
 pub mod store;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
 pub mod testing;
@@ -117,7 +118,8 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             dir,
             cursor,
             limits,
-        } => evaluate::mutant(bench, mutant, from..=to, &dir, &cursor, limits)?,
+            reach,
+        } => evaluate::mutant(bench, mutant, from..=to, &dir, &cursor, limits, reach)?,
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
         Request::Render {
             scope,

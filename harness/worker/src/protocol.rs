@@ -82,6 +82,10 @@ pub enum Request {
         cursor: PathBuf,
         /// The time limits, relative to the original's measurements on each input.
         limits: Limits,
+        /// Run only the inputs that reach the mutant's point (the reach sets the original's
+        /// run wrote); off, every input. The results are the same either way.
+        #[serde(default)]
+        reach: bool,
     },
     /// The readable form of one stored input: [`Message::Rendered`].
     Render {
@@ -320,6 +324,10 @@ pub enum Message {
         kill: Option<Kill>,
         /// Inputs the mutant ran on (up to and including the killing one).
         executions: u64,
+        /// Inputs a run on every input would have run (up to the same kill) that this one
+        /// skipped because they do not reach the mutant's point.
+        #[serde(default)]
+        skipped: u64,
         /// Seconds spent on the scope (kept out of results: they vary run to run).
         seconds: f64,
     },

@@ -87,6 +87,7 @@ pub struct StateReader {
     wide: bool,
     buf: Vec<u8>,
     state: Vec<u32>,
+    count: u64,
 }
 
 impl StateReader {
@@ -103,12 +104,29 @@ impl StateReader {
         }
         let wide = head[4] == 2;
         let slots = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
+        let width = slots * if wide { 2 } else { 1 };
+        let len = input.get_ref().metadata()?.len() - 12;
         Ok(StateReader {
             input,
             wide,
-            buf: vec![0; slots * if wide { 2 } else { 1 }],
+            buf: vec![0; width],
             state: vec![0; slots],
+            count: len.checked_div(width as u64).unwrap_or(0),
         })
+    }
+
+    /// How many inputs the file holds.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Skips the next `n` state vectors (vectors have a fixed size: a seek, within the buffer
+    /// when it is near).
+    pub fn skip(&mut self, n: u64) -> std::io::Result<()> {
+        if n > 0 {
+            self.input.seek_relative((n * self.buf.len() as u64) as i64)?;
+        }
+        Ok(())
     }
 
     /// The next state vector, or `None` at the end.
@@ -147,6 +165,14 @@ impl TimesReader {
     /// Opens the times the original's run recorded for one method.
     pub fn open(path: &Path) -> std::io::Result<Self> {
         Ok(TimesReader(BufReader::new(File::open(path)?)))
+    }
+
+    /// Skips the times of the next `n` inputs.
+    pub fn skip(&mut self, n: u64) -> std::io::Result<()> {
+        if n > 0 {
+            self.0.seek_relative((n * 8) as i64)?;
+        }
+        Ok(())
     }
 
     /// The original's time on the next input, in nanoseconds.

@@ -16,6 +16,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
+mod reach;
+
+pub use reach::{reach, reach_if, take_reached};
+
 /// Mutant ids start at 1; 0 means "the original program".
 pub const ORIGINAL: u32 = 0;
 

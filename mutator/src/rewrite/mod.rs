@@ -11,7 +11,10 @@
 //! A mutated function keeps a second, plain copy of its body (same probes and ticks, no
 //! guards) and dispatches on entry: the guarded copy runs only when the active mutant is one of
 //! the function's own (their ids are contiguous). With no mutant active the metamutant runs
-//! the original code plus probes, which is what keeps the guards' cost low.
+//! the original code plus probes, which is what keeps the guards' cost low. Where the guarded
+//! copy has a guard, the plain copy has a reach marker,
+//! `(match ::ferastrau_probes::reach_if(cov, 17, 18) { _ => temp })`: the original's checking
+//! run records which points each input evaluates, and a mutant runs only on those inputs.
 //!
 //! The modules, one concern each:
 //! - this one: the walk's state and its entry, [`rewrite_file`] and `FnRewriter::run` (the
@@ -108,6 +111,8 @@ pub fn rewrite_file(
             closures: 0,
             replay: false,
             ret: None,
+            marks: Vec::new(),
+            marks_used: 0,
         };
         w.run(parts);
     });
@@ -158,6 +163,12 @@ struct FnRewriter<'s, 'a> {
     replay: bool,
     /// The function's return type, when no type parameter enters it.
     ret: Option<Ty>,
+    /// Per candidate mutation point met by the guarded walk, in walk order: the mutant ids of
+    /// the point if it got a guard. The plain copy's walk meets the same candidates in the
+    /// same order and puts a reach marker where the guarded copy has a guard.
+    marks: Vec<Option<(u32, u32)>>,
+    /// How many of `marks` the plain copy's walk has used.
+    marks_used: usize,
 }
 
 fn lit(id: u32) -> Literal {
@@ -229,6 +240,7 @@ impl FnRewriter<'_, '_> {
             self.block(&mut plain, Ctx::Value, Vec::new());
             self.replay = false;
             debug_assert_eq!(self.sh.next_probe, probes_end);
+            debug_assert_eq!(self.marks_used, self.marks.len());
             let (lo, hi) = (lit(first), lit(last));
             body.push(Stmt::Expr(
                 parse_quote!(if #active >= #lo && #active <= #hi { #(#guarded)* } else #plain),

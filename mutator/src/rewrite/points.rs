@@ -8,7 +8,7 @@ use syn::{parse_quote, Expr, Ident, Member};
 
 use super::operators::{is_literal, op_str, operator_alternatives, precedence};
 use super::spans::{extent, pos};
-use super::{lit, Alt, Ctx, FnRewriter};
+use super::{lit, local, Alt, Ctx, FnRewriter, COVERAGE_LOCAL};
 use crate::catalog::{Edit, Family, Mutant};
 use crate::items::Role;
 use crate::types::{FnSig, Ty};
@@ -393,7 +393,13 @@ impl FnRewriter<'_, '_> {
         let (Some(value), Some(ty), Some(at)) = (value, ty, extent(&*e)) else {
             return self.expr(e, Ctx::Value);
         };
-        if self.role != Role::Code || self.replay {
+        if self.role != Role::Code {
+            return;
+        }
+        if self.replay {
+            if let Some(ids) = self.point_mark(&[]) {
+                self.reach_marker(e, ids, Ctx::Value);
+            }
             return;
         }
         let original = self.slice(at.0, at.1);
@@ -405,7 +411,48 @@ impl FnRewriter<'_, '_> {
             .collect();
         alts.extend(self.variables_of_type(&ty, "", "", Ctx::Value));
         let alts = self.record(Family::Constant, at, &original, alts);
+        self.point_mark(&alts);
         self.guard(e, alts, Ctx::Value);
+    }
+
+    /// Keeps the plain copy's walk in step with the guarded one at a candidate mutation
+    /// point: the guarded walk logs the point's mutant ids (`alts`) if its guard will have an
+    /// arm; the plain walk takes the next entry of that log, the ids its reach marker names.
+    pub(super) fn point_mark(&mut self, alts: &[(u32, Alt)]) -> Option<(u32, u32)> {
+        if self.role != Role::Code {
+            return None;
+        }
+        if self.replay {
+            let ids = self.marks.get(self.marks_used).copied().flatten();
+            self.marks_used += 1;
+            return ids;
+        }
+        let enabled = self.sh.enabled;
+        // A point's mutants are recorded together, so their ids are contiguous.
+        let ids = alts.iter().any(|(id, _)| enabled(*id)).then(|| {
+            let ids = alts.iter().map(|(id, _)| *id);
+            (ids.clone().min().unwrap_or(0), ids.max().unwrap_or(0))
+        });
+        self.marks.push(ids);
+        None
+    }
+
+    /// Wraps `e` (of the plain copy) so that evaluating it first marks the point whose mutants
+    /// are `ids` as reached, exactly where the guarded copy evaluates the point's guard.
+    pub(super) fn reach_marker(&mut self, e: &mut Expr, ids: (u32, u32), ctx: Ctx) {
+        let (first, last) = (lit(ids.0), lit(ids.1));
+        let mark: Expr = if self.closures == 0 {
+            let cov = local(COVERAGE_LOCAL);
+            parse_quote!(::ferastrau_probes::reach_if(#cov, #first, #last))
+        } else {
+            parse_quote!(::ferastrau_probes::reach(#first, #last))
+        };
+        let original = &*e;
+        *e = if ctx == Ctx::Target {
+            parse_quote!(*(match #mark { _ => &mut #original, }))
+        } else {
+            parse_quote!((match #mark { _ => #original, }))
+        };
     }
 
     /// Replaces `e` (children already rewritten) by the guarded choice among its enabled

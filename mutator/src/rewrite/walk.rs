@@ -67,9 +67,12 @@ impl FnRewriter<'_, '_> {
     pub(super) fn expr(&mut self, e: &mut Expr, ctx: Ctx) {
         self.settle_uses(e);
         let alts = self.points(e, ctx);
+        let mark = self.point_mark(&alts);
         self.children(e, ctx);
         if !alts.is_empty() {
             self.guard(e, alts, ctx);
+        } else if let Some(ids) = mark {
+            self.reach_marker(e, ids, ctx);
         }
     }
 

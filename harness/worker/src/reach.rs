@@ -1,0 +1,211 @@
+//! Reach sets on disk: for each mutation point, the inputs of one (scope, method) on which the
+//! original evaluated the point, as a roaring bitmap of input indices in the method's order.
+//!
+//! The original's checking run writes them beside the scope's inputs; a mutant process reads
+//! its point's sets and runs only those inputs (the code under test is deterministic, so on the
+//! others the mutant does what the original does and cannot be killed), and the harness starts
+//! no process at all for a mutant that no input reaches.
+//!
+//! Format: the magic `FRR1`, the method's number of inputs (u64 LE), the number of points
+//! (u32 LE), then per point in increasing order its first and last mutant ids (u32 LE each),
+//! the bitmap's size in bytes (u64 LE) and the bitmap in roaring's portable format. A file is
+//! written only when every input index fits a bitmap (below 2³²); without one, mutants run on
+//! every input of the method.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use roaring::RoaringBitmap;
+
+const MAGIC: &[u8; 4] = b"FRR1";
+
+/// The reach file of `method` at `scope` under `dir`.
+pub fn reach_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
+    dir.join(format!("scope-{scope}"))
+        .join(format!("reach-{method}.bin"))
+}
+
+/// Collects, input by input, the points the original's calls mark (see
+/// `ferastrau_probes::reach_if`).
+pub struct ReachRecorder {
+    /// Indexed by a point's first mutant id: its last id and the inputs that reached it.
+    points: Vec<Option<(u32, RoaringBitmap)>>,
+    marked: Vec<(u32, u32)>,
+    inputs: u64,
+    /// An input index too large for a bitmap was met: no file is written.
+    overflow: bool,
+}
+
+impl Default for ReachRecorder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ReachRecorder {
+    /// An empty recorder; also discards marks left by earlier calls in this process.
+    pub fn new() -> ReachRecorder {
+        let mut marked = Vec::new();
+        ferastrau_probes::take_reached(&mut marked);
+        ReachRecorder {
+            points: Vec::new(),
+            marked,
+            inputs: 0,
+            overflow: false,
+        }
+    }
+
+    /// Records the points marked since the last call as reached by input `index` (inputs are
+    /// recorded in increasing order, each once).
+    pub fn record(&mut self, index: u64) {
+        ferastrau_probes::take_reached(&mut self.marked);
+        self.inputs = self.inputs.max(index + 1);
+        let Ok(index) = u32::try_from(index) else {
+            self.overflow = true;
+            return;
+        };
+        for &(first, last) in &self.marked {
+            let i = first as usize;
+            if self.points.len() <= i {
+                self.points.resize_with(i + 1, || None);
+            }
+            let bits = &mut self.points[i]
+                .get_or_insert_with(|| (last, RoaringBitmap::new()))
+                .1;
+            // Appending in increasing order is the fast path; insert covers the rest.
+            if bits.try_push(index).is_err() {
+                bits.insert(index);
+            }
+        }
+    }
+
+    /// Writes the sets of a method with `inputs` inputs to `path` (nothing if an index was too
+    /// large for a bitmap).
+    pub fn write(&self, path: &Path, inputs: u64) -> std::io::Result<()> {
+        if self.overflow {
+            return Ok(());
+        }
+        let mut out = BufWriter::new(File::create(path)?);
+        out.write_all(MAGIC)?;
+        out.write_all(&inputs.to_le_bytes())?;
+        let points: Vec<(u32, &(u32, RoaringBitmap))> = self
+            .points
+            .iter()
+            .enumerate()
+            .filter_map(|(first, p)| p.as_ref().map(|p| (first as u32, p)))
+            .collect();
+        out.write_all(&(points.len() as u32).to_le_bytes())?;
+        for (first, (last, bits)) in points {
+            out.write_all(&first.to_le_bytes())?;
+            out.write_all(&last.to_le_bytes())?;
+            out.write_all(&(bits.serialized_size() as u64).to_le_bytes())?;
+            bits.serialize_into(&mut out)?;
+        }
+        out.flush()
+    }
+}
+
+/// The reach sets of one (scope, method), as the original's run wrote them.
+#[derive(Clone, Debug, Default)]
+pub struct ReachSets {
+    /// The method's number of inputs.
+    pub inputs: u64,
+    /// `(first, last, inputs)` per reached point, by increasing `first`.
+    points: Vec<(u32, u32, RoaringBitmap)>,
+}
+
+impl ReachSets {
+    /// Reads the sets of `method` at `scope` under `dir`; `None` if the original wrote none
+    /// (the mutants then run on every input).
+    pub fn read(dir: &Path, scope: u32, method: usize) -> std::io::Result<Option<ReachSets>> {
+        let path = reach_path(dir, scope, method);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let mut input = BufReader::new(file);
+        let bad = || std::io::Error::other(format!("{} is not a reach file", path.display()));
+        let mut magic = [0u8; 4];
+        input.read_exact(&mut magic)?;
+        if &magic != MAGIC {
+            return Err(bad());
+        }
+        let inputs = read_u64(&mut input)?;
+        let n = read_u32(&mut input)?;
+        let mut points = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let first = read_u32(&mut input)?;
+            let last = read_u32(&mut input)?;
+            let len = read_u64(&mut input)?;
+            let mut bytes = (&mut input).take(len);
+            let bits = RoaringBitmap::deserialize_from(&mut bytes)?;
+            if bytes.limit() != 0 || first > last {
+                return Err(bad());
+            }
+            points.push((first, last, bits));
+        }
+        if !points.is_sorted_by_key(|p| p.0) {
+            return Err(bad());
+        }
+        Ok(Some(ReachSets { inputs, points }))
+    }
+
+    /// The inputs that reach `mutant`'s point; `None` if none does.
+    pub fn of(&self, mutant: u32) -> Option<&RoaringBitmap> {
+        let i = self.points.partition_point(|p| p.0 <= mutant);
+        let (_, last, bits) = self.points.get(i.checked_sub(1)?)?;
+        (mutant <= *last).then_some(bits)
+    }
+
+    /// How many inputs reach `mutant`'s point.
+    pub fn count(&self, mutant: u32) -> u64 {
+        self.of(mutant).map_or(0, RoaringBitmap::len)
+    }
+}
+
+fn read_u32(r: &mut impl Read) -> std::io::Result<u32> {
+    let mut b = [0u8; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_round_trip_and_find_a_mutant_s_point() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("scope-2")).unwrap();
+        let mut rec = ReachRecorder::new();
+        // Input 0 reaches point 3..=5; input 1 nothing; input 2 points 3..=5 and 9..=9.
+        ferastrau_probes::reach_if(true, 3, 5);
+        rec.record(0);
+        rec.record(1);
+        ferastrau_probes::reach_if(true, 9, 9);
+        ferastrau_probes::reach_if(true, 3, 5);
+        rec.record(2);
+        rec.write(&reach_path(dir.path(), 2, 1), 3).unwrap();
+        let sets = ReachSets::read(dir.path(), 2, 1).unwrap().unwrap();
+        assert_eq!(sets.inputs, 3);
+        for m in 3..=5 {
+            assert_eq!(sets.of(m).unwrap().iter().collect::<Vec<_>>(), vec![0, 2]);
+        }
+        assert_eq!(sets.of(9).unwrap().iter().collect::<Vec<_>>(), vec![2]);
+        for m in [1, 2, 6, 8, 10, 100] {
+            assert!(sets.of(m).is_none(), "mutant {m} is reached by no input");
+            assert_eq!(sets.count(m), 0);
+        }
+        assert!(ReachSets::read(dir.path(), 1, 1).unwrap().is_none());
+        std::fs::write(reach_path(dir.path(), 2, 0), b"FRR0").unwrap();
+        assert!(ReachSets::read(dir.path(), 2, 0).is_err());
+    }
+}
