@@ -154,7 +154,11 @@ pub fn original<B: Benchmark>(
             let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
             let mut post = pre.clone();
             let t = Instant::now();
+            // Reach markers on over the whole judged call: a mutant is still active while
+            // the invariant and the abstraction judge its post-state.
+            ferastrau_probes::set_reaching(true);
             let (outcome, _) = execute(bench, m, &mut post, u64::MAX, true);
+            ferastrau_probes::set_reaching(false);
             times.push(t.elapsed().as_nanos() as u64);
             reach.record(index);
             if let Some((fault, detail)) = original_fault(&outcome) {

@@ -187,6 +187,7 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("scope-2")).unwrap();
         let mut rec = ReachRecorder::new();
         // Input 0 reaches point 3..=5; input 1 nothing; input 2 points 3..=5 and 9..=9.
+        // (Explicitly on: the switch is process-wide, and other tests may run alongside.)
         ferastrau_probes::reach_if(true, 3, 5);
         rec.record(0);
         rec.record(1);

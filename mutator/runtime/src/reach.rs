@@ -6,8 +6,12 @@
 //! evaluated, and the code under test is deterministic: on an input whose original run never
 //! evaluates the marker, the mutant behaves exactly as the original, so the runner can skip it.
 //!
-//! Markers count only while coverage is on (the original's checking run), so the mutants'
-//! processes pay one test of a register per marker. The first time a point is marked in a call
+//! Markers count only while [`set_reaching`] is on: in the original's checking run, over the
+//! whole judged call — the method, then the invariant and the abstraction on its post-state,
+//! which run with the mutant still active in a mutant's run and may call mutated code. The
+//! plain copy reads the switch once on entry, so the mutants' processes pay one test of a
+//! register per marker. (Not the coverage switch: coverage is off while the post-state is
+//! judged, which is specification.) The first time a point is marked in a call
 //! it goes on a list ([`take_reached`] hands it over and clears the marks); later marks are a
 //! load and a predictable branch, like the coverage probes.
 
@@ -18,6 +22,7 @@ use std::sync::Mutex;
 /// unusually large catalogs) are looked up in the list.
 const FAST_POINTS: usize = 1 << 14;
 
+static REACHING: AtomicBool = AtomicBool::new(false);
 static MARKED: [AtomicBool; FAST_POINTS] = [const { AtomicBool::new(false) }; FAST_POINTS];
 
 /// The points marked since the last [`take_reached`], as `(first, last)` mutant ids. Process-
@@ -25,8 +30,19 @@ static MARKED: [AtomicBool; FAST_POINTS] = [const { AtomicBool::new(false) }; FA
 /// only on a point's first mark in a call.
 static REACHED: Mutex<Vec<(u32, u32)>> = Mutex::new(Vec::new());
 
+/// Whether reach markers count. Plain copies read it once on entry into a local.
+#[inline(always)]
+pub fn reaching() -> bool {
+    REACHING.load(Relaxed)
+}
+
+/// Switches the reach markers on or off.
+pub fn set_reaching(on: bool) {
+    REACHING.store(on, Relaxed);
+}
+
 /// Marks the mutation point whose mutants are `first..=last` as evaluated, if `on` (the
-/// caller's copy of [`crate::coverage`]).
+/// caller's copy of [`reaching`]).
 #[inline(always)]
 pub fn reach_if(on: bool, first: u32, last: u32) {
     if on {
@@ -34,10 +50,10 @@ pub fn reach_if(on: bool, first: u32, last: u32) {
     }
 }
 
-/// [`reach_if`] for code inside closures, which reads the coverage switch itself.
+/// [`reach_if`] for code inside closures, which reads the switch itself.
 #[inline(always)]
 pub fn reach(first: u32, last: u32) {
-    if crate::coverage() {
+    if reaching() {
         mark(first, last);
     }
 }
@@ -102,5 +118,11 @@ mod tests {
         reach_if(true, 9, 9);
         take_reached(&mut got);
         assert_eq!(got, vec![(9, 9)], "a cleared point is marked again");
+        reach(4, 4);
+        set_reaching(true);
+        reach(5, 6);
+        set_reaching(false);
+        take_reached(&mut got);
+        assert_eq!(got, vec![(5, 6)], "closures' markers follow the switch");
     }
 }

@@ -13,7 +13,7 @@
 //! the function's own (their ids are contiguous). With no mutant active the metamutant runs
 //! the original code plus probes, which is what keeps the guards' cost low. Where the guarded
 //! copy has a guard, the plain copy has a reach marker,
-//! `(match ::ferastrau_probes::reach_if(cov, 17, 18) { _ => temp })`: the original's checking
+//! `(match ::ferastrau_probes::reach_if(reach, 17, 18) { _ => temp })`: the original's checking
 //! run records which points each input evaluates, and a mutant runs only on those inputs.
 //!
 //! The modules, one concern each:
@@ -185,6 +185,8 @@ fn tick_stmt() -> Stmt {
 /// so that no closure captures these locals.
 const ACTIVE_LOCAL: &str = "__ferastrau_active";
 const COVERAGE_LOCAL: &str = "__ferastrau_cov";
+/// The plain copy's copy of `ferastrau_probes::reaching()`, which its reach markers test.
+const REACH_LOCAL: &str = "__ferastrau_reach";
 
 fn local(name: &str) -> Ident {
     Ident::new(name, proc_macro2::Span::call_site())
@@ -241,6 +243,10 @@ impl FnRewriter<'_, '_> {
             self.replay = false;
             debug_assert_eq!(self.sh.next_probe, probes_end);
             debug_assert_eq!(self.marks_used, self.marks.len());
+            let reach = local(REACH_LOCAL);
+            plain
+                .stmts
+                .insert(0, parse_quote!(let #reach = ::ferastrau_probes::reaching();));
             let (lo, hi) = (lit(first), lit(last));
             body.push(Stmt::Expr(
                 parse_quote!(if #active >= #lo && #active <= #hi { #(#guarded)* } else #plain),

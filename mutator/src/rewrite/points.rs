@@ -8,7 +8,7 @@ use syn::{parse_quote, Expr, Ident, Member};
 
 use super::operators::{is_literal, op_str, operator_alternatives, precedence};
 use super::spans::{extent, pos};
-use super::{lit, local, Alt, Ctx, FnRewriter, COVERAGE_LOCAL};
+use super::{lit, local, Alt, Ctx, FnRewriter, REACH_LOCAL};
 use crate::catalog::{Edit, Family, Mutant};
 use crate::items::Role;
 use crate::types::{FnSig, Ty};
@@ -442,8 +442,8 @@ impl FnRewriter<'_, '_> {
     pub(super) fn reach_marker(&mut self, e: &mut Expr, ids: (u32, u32), ctx: Ctx) {
         let (first, last) = (lit(ids.0), lit(ids.1));
         let mark: Expr = if self.closures == 0 {
-            let cov = local(COVERAGE_LOCAL);
-            parse_quote!(::ferastrau_probes::reach_if(#cov, #first, #last))
+            let on = local(REACH_LOCAL);
+            parse_quote!(::ferastrau_probes::reach_if(#on, #first, #last))
         } else {
             parse_quote!(::ferastrau_probes::reach(#first, #last))
         };
