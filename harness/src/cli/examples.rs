@@ -104,6 +104,10 @@ pub fn of(name: &str) -> &'static [Example] {
                 "the per-scope figures as JSON, without progress",
                 "ferastrau --quiet evaluate --benchmark-path my_set --format json",
             ),
+            ex(
+                "every mutant on every input (same results, slower: no reach selection)",
+                "ferastrau evaluate --benchmark-path my_set --scopes 1..3 --no-reach",
+            ),
         ]
             }
         }

@@ -302,8 +302,9 @@ fn selection(
     if !reach {
         return Ok(None);
     }
-    Ok(ReachSets::read(dir, scope, method)?
-        .map(|sets| sets.of(mutant).cloned().unwrap_or_default()))
+    ReachSets::read(dir, scope, method)?
+        .map(|mut sets| sets.of(mutant))
+        .transpose()
 }
 
 /// Returns the first kill, if any, the inputs run and the inputs skipped (those a run on

@@ -7,13 +7,15 @@
 //! no process at all for a mutant that no input reaches.
 //!
 //! Format: the magic `FRR1`, the method's number of inputs (u64 LE), the number of points
-//! (u32 LE), then per point in increasing order its first and last mutant ids (u32 LE each),
-//! the bitmap's size in bytes (u64 LE) and the bitmap in roaring's portable format. A file is
-//! written only when every input index fits a bitmap (below 2³²); without one, mutants run on
-//! every input of the method.
+//! (u32 LE), then a table with, per point in increasing order, its first and last mutant ids
+//! (u32 LE each), how many inputs reach it (u64 LE) and its bitmap's size in bytes (u64 LE);
+//! then the bitmaps in roaring's portable format, in the table's order. A mutant process reads
+//! the table and its own point's bitmap only; the harness only the table. A file is written
+//! only when every input index fits a bitmap (below 2³²); without one, mutants run on every
+//! input of the method.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use roaring::RoaringBitmap;
@@ -96,27 +98,44 @@ impl ReachRecorder {
             .filter_map(|(first, p)| p.as_ref().map(|p| (first as u32, p)))
             .collect();
         out.write_all(&(points.len() as u32).to_le_bytes())?;
-        for (first, (last, bits)) in points {
+        for (first, (last, bits)) in &points {
             out.write_all(&first.to_le_bytes())?;
             out.write_all(&last.to_le_bytes())?;
+            out.write_all(&bits.len().to_le_bytes())?;
             out.write_all(&(bits.serialized_size() as u64).to_le_bytes())?;
+        }
+        for (_, (_, bits)) in &points {
             bits.serialize_into(&mut out)?;
         }
         out.flush()
     }
 }
 
-/// The reach sets of one (scope, method), as the original's run wrote them.
-#[derive(Clone, Debug, Default)]
+/// One reached point in a reach file's table.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    first: u32,
+    last: u32,
+    count: u64,
+    /// Where its bitmap starts in the file, and its size.
+    offset: u64,
+    len: u64,
+}
+
+/// The reach sets of one (scope, method), as the original's run wrote them: the table read,
+/// the bitmaps left on disk until asked for.
+#[derive(Debug)]
 pub struct ReachSets {
     /// The method's number of inputs.
     pub inputs: u64,
-    /// `(first, last, inputs)` per reached point, by increasing `first`.
-    points: Vec<(u32, u32, RoaringBitmap)>,
+    /// By increasing `first`.
+    points: Vec<Entry>,
+    file: BufReader<File>,
+    path: PathBuf,
 }
 
 impl ReachSets {
-    /// Reads the sets of `method` at `scope` under `dir`; `None` if the original wrote none
+    /// Reads the table of `method` at `scope` under `dir`; `None` if the original wrote none
     /// (the mutants then run on every input).
     pub fn read(dir: &Path, scope: u32, method: usize) -> std::io::Result<Option<ReachSets>> {
         let path = reach_path(dir, scope, method);
@@ -125,6 +144,7 @@ impl ReachSets {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
         };
+        let size = file.metadata()?.len();
         let mut input = BufReader::new(file);
         let bad = || std::io::Error::other(format!("{} is not a reach file", path.display()));
         let mut magic = [0u8; 4];
@@ -134,34 +154,64 @@ impl ReachSets {
         }
         let inputs = read_u64(&mut input)?;
         let n = read_u32(&mut input)?;
+        let mut offset = 16 + 24 * u64::from(n);
         let mut points = Vec::with_capacity(n as usize);
         for _ in 0..n {
             let first = read_u32(&mut input)?;
             let last = read_u32(&mut input)?;
+            let count = read_u64(&mut input)?;
             let len = read_u64(&mut input)?;
-            let mut bytes = (&mut input).take(len);
-            let bits = RoaringBitmap::deserialize_from(&mut bytes)?;
-            if bytes.limit() != 0 || first > last {
+            if first > last || count > inputs {
                 return Err(bad());
             }
-            points.push((first, last, bits));
+            points.push(Entry {
+                first,
+                last,
+                count,
+                offset,
+                len,
+            });
+            offset = offset.checked_add(len).ok_or_else(bad)?;
         }
-        if !points.is_sorted_by_key(|p| p.0) {
+        if offset != size || !points.is_sorted_by_key(|p| p.first) {
             return Err(bad());
         }
-        Ok(Some(ReachSets { inputs, points }))
+        Ok(Some(ReachSets {
+            inputs,
+            points,
+            file: input,
+            path,
+        }))
     }
 
-    /// The inputs that reach `mutant`'s point; `None` if none does.
-    pub fn of(&self, mutant: u32) -> Option<&RoaringBitmap> {
-        let i = self.points.partition_point(|p| p.0 <= mutant);
-        let (_, last, bits) = self.points.get(i.checked_sub(1)?)?;
-        (mutant <= *last).then_some(bits)
+    fn entry(&self, mutant: u32) -> Option<&Entry> {
+        let i = self.points.partition_point(|p| p.first <= mutant);
+        let e = self.points.get(i.checked_sub(1)?)?;
+        (mutant <= e.last).then_some(e)
     }
 
     /// How many inputs reach `mutant`'s point.
     pub fn count(&self, mutant: u32) -> u64 {
-        self.of(mutant).map_or(0, RoaringBitmap::len)
+        self.entry(mutant).map_or(0, |e| e.count)
+    }
+
+    /// The inputs that reach `mutant`'s point (empty if none does).
+    pub fn of(&mut self, mutant: u32) -> std::io::Result<RoaringBitmap> {
+        let Some(e) = self.entry(mutant).copied() else {
+            return Ok(RoaringBitmap::new());
+        };
+        self.file.seek(SeekFrom::Start(e.offset))?;
+        let mut bytes = (&mut self.file).take(e.len);
+        let bits = RoaringBitmap::deserialize_from(&mut bytes)?;
+        if bytes.limit() != 0 || bits.len() != e.count {
+            return Err(std::io::Error::other(format!(
+                "{}: the set of mutants {}..={} is damaged",
+                self.path.display(),
+                e.first,
+                e.last
+            )));
+        }
+        Ok(bits)
     }
 }
 
@@ -195,18 +245,23 @@ mod tests {
         ferastrau_probes::reach_if(true, 3, 5);
         rec.record(2);
         rec.write(&reach_path(dir.path(), 2, 1), 3).unwrap();
-        let sets = ReachSets::read(dir.path(), 2, 1).unwrap().unwrap();
+        let mut sets = ReachSets::read(dir.path(), 2, 1).unwrap().unwrap();
         assert_eq!(sets.inputs, 3);
-        for m in 3..=5 {
-            assert_eq!(sets.of(m).unwrap().iter().collect::<Vec<_>>(), vec![0, 2]);
+        for m in [9, 3, 4, 5] {
+            let want = if m == 9 { vec![2] } else { vec![0, 2] };
+            assert_eq!(sets.of(m).unwrap().iter().collect::<Vec<_>>(), want);
+            assert_eq!(sets.count(m), want.len() as u64);
         }
-        assert_eq!(sets.of(9).unwrap().iter().collect::<Vec<_>>(), vec![2]);
         for m in [1, 2, 6, 8, 10, 100] {
-            assert!(sets.of(m).is_none(), "mutant {m} is reached by no input");
+            assert!(sets.of(m).unwrap().is_empty(), "mutant {m} is reached by no input");
             assert_eq!(sets.count(m), 0);
         }
         assert!(ReachSets::read(dir.path(), 1, 1).unwrap().is_none());
         std::fs::write(reach_path(dir.path(), 2, 0), b"FRR0").unwrap();
+        assert!(ReachSets::read(dir.path(), 2, 0).is_err());
+        // A truncated file is refused, not read as fewer inputs.
+        let whole = std::fs::read(reach_path(dir.path(), 2, 1)).unwrap();
+        std::fs::write(reach_path(dir.path(), 2, 0), &whole[..whole.len() - 1]).unwrap();
         assert!(ReachSets::read(dir.path(), 2, 0).is_err());
     }
 }
