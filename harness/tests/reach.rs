@@ -19,7 +19,11 @@ fn evaluate(args: &[&str], out: &Path) -> (Value, Value, Value) {
     all.push(out.to_str().expect("utf-8 path"));
     all.extend_from_slice(args);
     let o = ferastrau(&all);
-    assert!(o.status.success(), "evaluate {args:?} failed: {}", text(&o.stderr));
+    assert!(
+        o.status.success(),
+        "evaluate {args:?} failed: {}",
+        text(&o.stderr)
+    );
     let printed: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
     (
         json(&out.join("evaluation.json")),
@@ -62,9 +66,21 @@ fn same_both_ways(args: &[&str], root: &Path, name: &str) -> (Value, Value) {
         .filter(|(k, r)| on.get(*k) != Some(*r))
         .map(|(k, r)| format!("{k:?}: with selection {:?}, without {r}", on.get(k)))
         .collect();
-    assert!(differ.is_empty(), "{name}: mutants.json differs:\n{}", differ.join("\n"));
-    assert_eq!(on.len(), off.len(), "{name}: mutants.json lists other mutants");
-    assert_eq!(untimed(&ev_on), untimed(&ev_off), "{name}: evaluation.json differs");
+    assert!(
+        differ.is_empty(),
+        "{name}: mutants.json differs:\n{}",
+        differ.join("\n")
+    );
+    assert_eq!(
+        on.len(),
+        off.len(),
+        "{name}: mutants.json lists other mutants"
+    );
+    assert_eq!(
+        untimed(&ev_on),
+        untimed(&ev_off),
+        "{name}: evaluation.json differs"
+    );
     assert_eq!(run_off["skipped"], 0, "{name}: --no-reach skips nothing");
     // Every execution the full run made is either made or counted as skipped.
     assert_eq!(
@@ -74,7 +90,10 @@ fn same_both_ways(args: &[&str], root: &Path, name: &str) -> (Value, Value) {
     );
     let (on, off) = (executions(&mu_on), executions(&mu_off));
     for (k, n) in &on {
-        assert!(*n <= off[k], "{name}: mutant {k:?} ran more inputs with selection");
+        assert!(
+            *n <= off[k],
+            "{name}: mutant {k:?} ran more inputs with selection"
+        );
     }
     (run_on, run_off)
 }
@@ -90,16 +109,27 @@ fn every_benchmark_gives_the_same_results_with_and_without_reach_selection() {
     names.sort();
     assert_eq!(names.len(), 10, "the paper's ten benchmarks: {names:?}");
     for name in &names {
-        let (on, _) = same_both_ways(&["--benchmark", name, "--scopes", "1..3"], root.path(), name);
+        let (on, _) = same_both_ways(
+            &["--benchmark", name, "--scopes", "1..3"],
+            root.path(),
+            name,
+        );
         skipped_somewhere |= on["skipped"].as_u64().unwrap() > 0;
     }
-    assert!(skipped_somewhere, "selection skipped nothing on any benchmark");
+    assert!(
+        skipped_somewhere,
+        "selection skipped nothing on any benchmark"
+    );
 }
 
 /// Mutants of `mutants.json` on the source line holding `text` in the fixture.
 fn on_line(mutants: &Value, text: &str) -> Vec<u64> {
     let source = std::fs::read_to_string(fixture("reach").join("src/lib.rs")).unwrap();
-    let line = source.lines().position(|l| l.contains(text)).expect("the line") + 1;
+    let line = source
+        .lines()
+        .position(|l| l.contains(text))
+        .expect("the line")
+        + 1;
     mutants["mutants"]
         .as_array()
         .unwrap()
@@ -113,7 +143,12 @@ fn on_line(mutants: &Value, text: &str) -> Vec<u64> {
 fn code_only_the_last_input_reaches_kills_there_and_code_no_input_reaches_runs_no_process() {
     let root = tempfile::tempdir().unwrap();
     let path = fixture("reach");
-    let args = ["--benchmark-path", path.to_str().unwrap(), "--scopes", "1..3"];
+    let args = [
+        "--benchmark-path",
+        path.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+    ];
     let (run_on, _) = same_both_ways(&args, root.path(), "reach");
     let mutants = json(&root.path().join("reach-reach").join("mutants.json"));
     let all = json(&root.path().join("reach-all").join("mutants.json"));
@@ -132,7 +167,12 @@ fn code_only_the_last_input_reaches_kills_there_and_code_no_input_reaches_runs_n
     for scope in 1..=3u64 {
         let r = &on[&(id, scope.to_string())];
         assert_eq!(r["status"], "killed");
-        assert_eq!(r["index"], scope, "the last of the scope's {} inputs", scope + 1);
+        assert_eq!(
+            r["index"],
+            scope,
+            "the last of the scope's {} inputs",
+            scope + 1
+        );
         assert_eq!(r["executions"], 1, "only the last input ran");
         assert_eq!(off[&(id, scope.to_string())]["executions"], scope + 1);
     }

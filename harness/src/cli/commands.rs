@@ -110,6 +110,7 @@ fn preparation(
         original_timeout: limits.original_timeout,
         max_bytes: limits.max_scratch,
         methods,
+        reach: false,
     }
 }
 

@@ -121,6 +121,7 @@ pub fn evaluate(
         original_timeout: opts.original_timeout,
         max_bytes: opts.max_scratch,
         methods: methods.to_vec(),
+        reach: opts.reach,
     };
 
     // Scopes: generation and the original. Inputs are regenerated when resuming (Korat is
@@ -185,8 +186,21 @@ pub fn evaluate(
     };
     let (first, last) = (*opts.scopes.start(), *opts.scopes.end());
     control_run(worker, first..=last, &cfg)?;
+    let mut cfg = cfg;
     let reach = if opts.reach {
-        Some(reach::ReachIndex::read(&cfg.inputs_dir, first..=last, methods.len())?)
+        let index = reach::ReachIndex::read(&cfg.inputs_dir, first..=last, methods.len())?;
+        // Reach sets that name no point although the original ran mutated code would make
+        // every mutant a survivor without a process: a metamutant without reach markers
+        // cannot be told from code no input reaches, so such a run takes every input.
+        if index.is_empty() && scopes.iter().any(|s| !s.code_probes.is_empty()) {
+            crate::warning!(
+                "the original reached mutated code but no mutation point: running every mutant on every input"
+            );
+            cfg.reach = false;
+            None
+        } else {
+            Some(index)
+        }
     } else {
         None
     };
@@ -280,8 +294,14 @@ pub fn evaluate(
 
 /// A mutant that no input of `scopes` reaches: it survives each of them without a process,
 /// having skipped the `inputs` executions a run on every input would have made.
-fn unreached_results(mutant: u32, scopes: RangeInclusive<u32>, inputs: u64) -> (Vec<ScopeResult>, Timing) {
-    let results = scopes.map(|s| ScopeResult::survived(mutant, s, 0)).collect();
+fn unreached_results(
+    mutant: u32,
+    scopes: RangeInclusive<u32>,
+    inputs: u64,
+) -> (Vec<ScopeResult>, Timing) {
+    let results = scopes
+        .map(|s| ScopeResult::survived(mutant, s, 0))
+        .collect();
     let timing = Timing {
         skipped: inputs,
         unreached: 1,

@@ -65,6 +65,8 @@ pub struct Preparation {
     pub max_bytes: u64,
     /// Method names, in the worker's numbering.
     pub methods: Vec<String>,
+    /// Record which mutation points each input reaches (for reach selection).
+    pub reach: bool,
 }
 
 /// The readable form of a stored input, or why it has none.
@@ -194,6 +196,7 @@ impl Preparation {
             dir: self.inputs_dir.clone(),
             clock: self.original_timeout,
             cursor: cursor.clone(),
+            reach: self.reach,
         };
         let f = worker.run(
             &request,

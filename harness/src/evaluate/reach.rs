@@ -37,6 +37,14 @@ impl ReachIndex {
         Ok(ReachIndex { scopes: index })
     }
 
+    /// Whether the original's runs reached no mutation point at all, at any scope.
+    pub fn is_empty(&self) -> bool {
+        self.scopes
+            .values()
+            .flatten()
+            .all(|sets| sets.as_ref().is_some_and(|s| s.points() == 0))
+    }
+
     /// If no input of any scope in `scopes` reaches `mutant`: the executions a run on every
     /// input would make (all inputs of those scopes, since it would survive them all).
     pub fn unreached(&self, mutant: u32, scopes: RangeInclusive<u32>) -> Option<u64> {

@@ -122,13 +122,15 @@ fn original_fault<B: Benchmark>(outcome: &Outcome<B>) -> Option<(Fault, String)>
 /// broken post-state or output on stdout is a `failure` (the run cannot go on); a
 /// postcondition violation is a `violation` (a counterexample). Each call runs under the clock
 /// limit `clock`; the position is kept in the cursor file for the harness, should the process
-/// die. Returns `false` after a failure.
+/// die. With `reach`, also writes which mutation points each input reaches. Returns `false`
+/// after a failure.
 pub fn original<B: Benchmark>(
     bench: &B,
     scope: u32,
     dir: &Path,
     clock: Duration,
     cursor_file: &Path,
+    reach_sets: bool,
 ) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
     cursor::set(cursor::SCOPE, scope);
@@ -156,7 +158,7 @@ pub fn original<B: Benchmark>(
             let t = Instant::now();
             // Reach markers on over the whole judged call: a mutant is still active while
             // the invariant and the abstraction judge its post-state.
-            ferastrau_probes::set_reaching(true);
+            ferastrau_probes::set_reaching(reach_sets);
             let (outcome, _) = execute(bench, m, &mut post, u64::MAX, true);
             ferastrau_probes::set_reaching(false);
             times.push(t.elapsed().as_nanos() as u64);
@@ -191,7 +193,9 @@ pub fn original<B: Benchmark>(
             return find_printer(bench, m, scope, &path, &stdout).map(|()| false);
         }
         crate::store::write_times(&times_path(dir, scope, m), &times)?;
-        reach.write(&reach_path(dir, scope, m), times.len() as u64)?;
+        if reach_sets {
+            reach.write(&reach_path(dir, scope, m), times.len() as u64)?;
+        }
         send(&Message::Method {
             method: name.to_string(),
             scope,

@@ -110,7 +110,8 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             dir,
             clock,
             cursor,
-        } => return evaluate::original(bench, scope, &dir, clock, &cursor),
+            reach,
+        } => return evaluate::original(bench, scope, &dir, clock, &cursor, reach),
         Request::Mutant {
             mutant,
             from,

@@ -66,6 +66,9 @@ pub enum Request {
         clock: Duration,
         /// The cursor file (see [`crate::cursor`]) naming the input if the process dies.
         cursor: PathBuf,
+        /// Also record which mutation points each input reaches (see [`crate::reach`]).
+        #[serde(default)]
+        reach: bool,
     },
     /// Runs `mutant` against the original on every stored input of each scope, stopping each
     /// scope at its first killing input. One [`Message::Scope`] per finished scope.

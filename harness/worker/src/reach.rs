@@ -18,6 +18,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use foldhash::HashMap;
 use roaring::RoaringBitmap;
 
 const MAGIC: &[u8; 4] = b"FRR1";
@@ -28,13 +29,25 @@ pub fn reach_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
         .join(format!("reach-{method}.bin"))
 }
 
+/// Paths kept apart before they are merged into the points' sets (bounds the recorder's
+/// memory whatever the code does; typical runs have far fewer).
+const MAX_PATHS: usize = 1 << 16;
+
 /// Collects, input by input, the points the original's calls mark (see
 /// `ferastrau_probes::reach_if`).
+///
+/// Inputs that take the same path through the marked points share one bitmap: an input costs
+/// one lookup of its list of points and one append, not one append per point (a call of a
+/// heap operation reaches a hundred points or more). The paths' sets are merged into the
+/// points' sets when there are too many of them, and when the file is written.
 pub struct ReachRecorder {
+    /// Per list of reached points (first mutant ids, in the order of their first marks):
+    /// the inputs that reached exactly those.
+    paths: HashMap<Vec<u32>, RoaringBitmap>,
     /// Indexed by a point's first mutant id: its last id and the inputs that reached it.
     points: Vec<Option<(u32, RoaringBitmap)>>,
     marked: Vec<(u32, u32)>,
-    inputs: u64,
+    key: Vec<u32>,
     /// An input index too large for a bitmap was met: no file is written.
     overflow: bool,
 }
@@ -51,9 +64,10 @@ impl ReachRecorder {
         let mut marked = Vec::new();
         ferastrau_probes::take_reached(&mut marked);
         ReachRecorder {
+            paths: HashMap::default(),
             points: Vec::new(),
             marked,
-            inputs: 0,
+            key: Vec::new(),
             overflow: false,
         }
     }
@@ -62,32 +76,57 @@ impl ReachRecorder {
     /// recorded in increasing order, each once).
     pub fn record(&mut self, index: u64) {
         ferastrau_probes::take_reached(&mut self.marked);
-        self.inputs = self.inputs.max(index + 1);
         let Ok(index) = u32::try_from(index) else {
             self.overflow = true;
             return;
         };
+        if self.marked.is_empty() {
+            return;
+        }
+        self.key.clear();
         for &(first, last) in &self.marked {
+            self.key.push(first);
             let i = first as usize;
             if self.points.len() <= i {
                 self.points.resize_with(i + 1, || None);
             }
-            let bits = &mut self.points[i]
-                .get_or_insert_with(|| (last, RoaringBitmap::new()))
-                .1;
+            self.points[i].get_or_insert_with(|| (last, RoaringBitmap::new()));
+        }
+        match self.paths.get_mut(self.key.as_slice()) {
             // Appending in increasing order is the fast path; insert covers the rest.
-            if bits.try_push(index).is_err() {
-                bits.insert(index);
+            Some(bits) => {
+                if bits.try_push(index).is_err() {
+                    bits.insert(index);
+                }
+            }
+            None => {
+                self.paths
+                    .insert(self.key.clone(), RoaringBitmap::from_iter([index]));
+                if self.paths.len() >= MAX_PATHS {
+                    self.merge();
+                }
+            }
+        }
+    }
+
+    /// Adds each path's inputs to the sets of its points.
+    fn merge(&mut self) {
+        for (key, bits) in self.paths.drain() {
+            for first in key {
+                if let Some((_, set)) = &mut self.points[first as usize] {
+                    *set |= &bits;
+                }
             }
         }
     }
 
     /// Writes the sets of a method with `inputs` inputs to `path` (nothing if an index was too
     /// large for a bitmap).
-    pub fn write(&self, path: &Path, inputs: u64) -> std::io::Result<()> {
+    pub fn write(&mut self, path: &Path, inputs: u64) -> std::io::Result<()> {
         if self.overflow {
             return Ok(());
         }
+        self.merge();
         let mut out = BufWriter::new(File::create(path)?);
         out.write_all(MAGIC)?;
         out.write_all(&inputs.to_le_bytes())?;
@@ -190,6 +229,11 @@ impl ReachSets {
         (mutant <= e.last).then_some(e)
     }
 
+    /// How many points some input reaches.
+    pub fn points(&self) -> usize {
+        self.points.len()
+    }
+
     /// How many inputs reach `mutant`'s point.
     pub fn count(&self, mutant: u32) -> u64 {
         self.entry(mutant).map_or(0, |e| e.count)
@@ -244,16 +288,25 @@ mod tests {
         ferastrau_probes::reach_if(true, 9, 9);
         ferastrau_probes::reach_if(true, 3, 5);
         rec.record(2);
-        rec.write(&reach_path(dir.path(), 2, 1), 3).unwrap();
+        // Input 3 takes input 0's path again, input 4 input 2's.
+        ferastrau_probes::reach_if(true, 3, 5);
+        rec.record(3);
+        ferastrau_probes::reach_if(true, 9, 9);
+        ferastrau_probes::reach_if(true, 3, 5);
+        rec.record(4);
+        rec.write(&reach_path(dir.path(), 2, 1), 5).unwrap();
         let mut sets = ReachSets::read(dir.path(), 2, 1).unwrap().unwrap();
-        assert_eq!(sets.inputs, 3);
+        assert_eq!(sets.inputs, 5);
         for m in [9, 3, 4, 5] {
-            let want = if m == 9 { vec![2] } else { vec![0, 2] };
+            let want = if m == 9 { vec![2, 4] } else { vec![0, 2, 3, 4] };
             assert_eq!(sets.of(m).unwrap().iter().collect::<Vec<_>>(), want);
             assert_eq!(sets.count(m), want.len() as u64);
         }
         for m in [1, 2, 6, 8, 10, 100] {
-            assert!(sets.of(m).unwrap().is_empty(), "mutant {m} is reached by no input");
+            assert!(
+                sets.of(m).unwrap().is_empty(),
+                "mutant {m} is reached by no input"
+            );
             assert_eq!(sets.count(m), 0);
         }
         assert!(ReachSets::read(dir.path(), 1, 1).unwrap().is_none());

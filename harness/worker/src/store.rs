@@ -124,7 +124,8 @@ impl StateReader {
     /// when it is near).
     pub fn skip(&mut self, n: u64) -> std::io::Result<()> {
         if n > 0 {
-            self.input.seek_relative((n * self.buf.len() as u64) as i64)?;
+            self.input
+                .seek_relative((n * self.buf.len() as u64) as i64)?;
         }
         Ok(())
     }

@@ -11,24 +11,32 @@
 //! which run with the mutant still active in a mutant's run and may call mutated code. The
 //! plain copy reads the switch once on entry, so the mutants' processes pay one test of a
 //! register per marker. (Not the coverage switch: coverage is off while the post-state is
-//! judged, which is specification.) The first time a point is marked in a call
-//! it goes on a list ([`take_reached`] hands it over and clears the marks); later marks are a
-//! load and a predictable branch, like the coverage probes.
+//! judged, which is specification.)
+//!
+//! While on, a marker is a load of the point's mark and of the current call's number, and a
+//! compare: a point is marked with the number of the call that marked it last, so starting a
+//! new call ([`take_reached`]) clears every mark at once by counting up. The first mark of a
+//! point in a call appends it to a fixed list (no lock, no allocation: the worker runs the code
+//! under test on one thread, and these are process-wide like the other switches).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
-/// Points whose first id is below this are marked in a static array; the rest (only for
-/// unusually large catalogs) are looked up in the list.
+/// Points whose first id is below this are marked in static arrays; the rest (only for
+/// unusually large catalogs) in a list behind a mutex.
 const FAST_POINTS: usize = 1 << 14;
 
 static REACHING: AtomicBool = AtomicBool::new(false);
-static MARKED: [AtomicBool; FAST_POINTS] = [const { AtomicBool::new(false) }; FAST_POINTS];
-
-/// The points marked since the last [`take_reached`], as `(first, last)` mutant ids. Process-
-/// wide like the other switches (the worker runs the code under test on one thread); locked
-/// only on a point's first mark in a call.
-static REACHED: Mutex<Vec<(u32, u32)>> = Mutex::new(Vec::new());
+/// The current call's number (starts at 1: a mark of 0 is "never").
+static CALL: AtomicU32 = AtomicU32::new(1);
+/// Per point (by first id): the number of the call that marked it last.
+static MARKED: [AtomicU32; FAST_POINTS] = [const { AtomicU32::new(0) }; FAST_POINTS];
+/// The points marked in the current call, in the order of their first marks: first ids in
+/// `FIRSTS[..LEN]`, last ids in `LASTS`.
+static FIRSTS: [AtomicU32; FAST_POINTS] = [const { AtomicU32::new(0) }; FAST_POINTS];
+static LASTS: [AtomicU32; FAST_POINTS] = [const { AtomicU32::new(0) }; FAST_POINTS];
+static LEN: AtomicUsize = AtomicUsize::new(0);
+static SLOW: Mutex<Vec<(u32, u32)>> = Mutex::new(Vec::new());
 
 /// Whether reach markers count. Plain copies read it once on entry into a local.
 #[inline(always)]
@@ -61,7 +69,7 @@ pub fn reach(first: u32, last: u32) {
 #[inline(always)]
 fn mark(first: u32, last: u32) {
     let i = first as usize;
-    if i >= FAST_POINTS || !MARKED[i].load(Relaxed) {
+    if i >= FAST_POINTS || MARKED[i].load(Relaxed) != CALL.load(Relaxed) {
         first_mark(first, last);
     }
 }
@@ -71,29 +79,36 @@ fn mark(first: u32, last: u32) {
 fn first_mark(first: u32, last: u32) {
     let i = first as usize;
     if i < FAST_POINTS {
-        MARKED[i].store(true, Relaxed);
-    }
-    let mut r = REACHED.lock().unwrap_or_else(|e| e.into_inner());
-    if i < FAST_POINTS || !r.iter().any(|&(f, _)| f == first) {
-        r.push((first, last));
-    }
-}
-
-/// Moves the points marked since the last call into `into` (cleared first; in the order they
-/// were first marked) and clears the marks.
-pub fn take_reached(into: &mut Vec<(u32, u32)>) {
-    into.clear();
-    std::mem::swap(
-        &mut *REACHED.lock().unwrap_or_else(|e| e.into_inner()),
-        into,
-    );
-    for &(first, _) in into.iter() {
-        if let Some(m) = MARKED.get(first as usize) {
-            m.store(false, Relaxed);
+        MARKED[i].store(CALL.load(Relaxed), Relaxed);
+        // At most one entry per fast point per call, so the list cannot overflow.
+        let n = LEN.load(Relaxed);
+        FIRSTS[n].store(first, Relaxed);
+        LASTS[n].store(last, Relaxed);
+        LEN.store(n + 1, Relaxed);
+    } else {
+        let mut slow = SLOW.lock().unwrap_or_else(|e| e.into_inner());
+        if !slow.iter().any(|&(f, _)| f == first) {
+            slow.push((first, last));
         }
     }
 }
 
+/// Moves the points marked since the last call into `into` (cleared first; in the order they
+/// were first marked, those with ids past the static arrays last) and clears the marks.
+pub fn take_reached(into: &mut Vec<(u32, u32)>) {
+    into.clear();
+    let n = LEN.swap(0, Relaxed);
+    into.extend((0..n).map(|k| (FIRSTS[k].load(Relaxed), LASTS[k].load(Relaxed))));
+    into.append(&mut SLOW.lock().unwrap_or_else(|e| e.into_inner()));
+    let next = CALL.load(Relaxed).wrapping_add(1);
+    if next == 0 {
+        // After 2³² − 1 calls: a mark of 0 must stay "never", so wipe the marks instead.
+        MARKED.iter().for_each(|m| m.store(0, Relaxed));
+        CALL.store(1, Relaxed);
+    } else {
+        CALL.store(next, Relaxed);
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

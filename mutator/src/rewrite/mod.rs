@@ -244,9 +244,10 @@ impl FnRewriter<'_, '_> {
             debug_assert_eq!(self.sh.next_probe, probes_end);
             debug_assert_eq!(self.marks_used, self.marks.len());
             let reach = local(REACH_LOCAL);
-            plain
-                .stmts
-                .insert(0, parse_quote!(let #reach = ::ferastrau_probes::reaching();));
+            plain.stmts.insert(
+                0,
+                parse_quote!(let #reach = ::ferastrau_probes::reaching();),
+            );
             let (lo, hi) = (lit(first), lit(last));
             body.push(Stmt::Expr(
                 parse_quote!(if #active >= #lo && #active <= #hi { #(#guarded)* } else #plain),
