@@ -326,12 +326,12 @@ fn run_scope<B: Benchmark>(
         let mut reader = StateReader::open(&inputs_path(dir, run.scope, m))?;
         let mut times = TimesReader::open(&times_path(dir, run.scope, m))?;
         let chosen = selection(dir, run.scope, m, run.mutant, reach)?;
-        let mut indices: Box<dyn Iterator<Item = u64>> = match &chosen {
+        let indices: Box<dyn Iterator<Item = u64>> = match &chosen {
             Some(bits) => Box::new(bits.iter().map(u64::from)),
             None => Box::new(0..),
         };
         let mut at = 0u64;
-        while let Some(index) = indices.next() {
+        for index in indices {
             reader.skip(index - at)?;
             times.skip(index - at)?;
             let Some(state) = reader.next_state()? else {
