@@ -34,7 +34,7 @@ pub fn reach_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
 const MAX_PATHS: usize = 1 << 16;
 
 /// Collects, input by input, the points the original's calls mark (see
-/// `ferastrau_probes::reach_if`).
+/// `ferastrau_probes::reach`).
 ///
 /// Inputs that take the same path through the marked points share one bitmap: an input costs
 /// one lookup of its list of points and one append, not one append per point (a call of a
@@ -281,18 +281,17 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("scope-2")).unwrap();
         let mut rec = ReachRecorder::new();
         // Input 0 reaches point 3..=5; input 1 nothing; input 2 points 3..=5 and 9..=9.
-        // (Explicitly on: the switch is process-wide, and other tests may run alongside.)
-        ferastrau_probes::reach_if(true, 3, 5);
+        ferastrau_probes::reach(3, 5);
         rec.record(0);
         rec.record(1);
-        ferastrau_probes::reach_if(true, 9, 9);
-        ferastrau_probes::reach_if(true, 3, 5);
+        ferastrau_probes::reach(9, 9);
+        ferastrau_probes::reach(3, 5);
         rec.record(2);
         // Input 3 takes input 0's path again, input 4 input 2's.
-        ferastrau_probes::reach_if(true, 3, 5);
+        ferastrau_probes::reach(3, 5);
         rec.record(3);
-        ferastrau_probes::reach_if(true, 9, 9);
-        ferastrau_probes::reach_if(true, 3, 5);
+        ferastrau_probes::reach(9, 9);
+        ferastrau_probes::reach(3, 5);
         rec.record(4);
         rec.write(&reach_path(dir.path(), 2, 1), 5).unwrap();
         let mut sets = ReachSets::read(dir.path(), 2, 1).unwrap().unwrap();

@@ -11,15 +11,15 @@
 //! stand-in for a wall-clock timeout.
 //!
 //! With coverage off, a probe is one relaxed load and a predictable branch; the counting
-//! itself is out of line ([`record`] is `#[cold]`). Reach markers ([`reach_if`]) work alike and
-//! tell which mutation points a call of the original evaluated (see the `reach` module).
+//! itself is out of line ([`record`] is `#[cold]`). Reach markers ([`reach`]) tell which mutation
+//! points a call of the original evaluated (see the `reach` module).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 mod reach;
 
-pub use reach::{reach, reach_if, reaching, set_reaching, take_reached};
+pub use reach::{reach, reaching, set_reaching, take_reached};
 
 /// Mutant ids start at 1; 0 means "the original program".
 pub const ORIGINAL: u32 = 0;

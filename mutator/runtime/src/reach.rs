@@ -1,19 +1,19 @@
 //! Reach markers: which mutation points one call of the original evaluated.
 //!
-//! The plain copy of a mutated function (the one that runs when none of its mutants is active)
-//! carries, where the guarded copy has a mutation point's guard, a marker naming the point by
-//! the range of its mutant ids. A mutant differs from the original only once its guard is
+//! A mutated function has, besides its guarded copy and its plain copy (the one that runs when
+//! none of its mutants is active), a marked copy: the plain one with, where the guarded copy
+//! has a mutation point's guard, a marker naming the point by the range of its mutant ids. A mutant differs from the original only once its guard is
 //! evaluated, and the code under test is deterministic: on an input whose original run never
 //! evaluates the marker, the mutant behaves exactly as the original, so the runner can skip it.
 //!
-//! Markers count only while [`set_reaching`] is on: in the original's checking run, over the
-//! whole judged call — the method, then the invariant and the abstraction on its post-state,
-//! which run with the mutant still active in a mutant's run and may call mutated code. The
-//! plain copy reads the switch once on entry, so the mutants' processes pay one test of a
-//! register per marker. (Not the coverage switch: coverage is off while the post-state is
-//! judged, which is specification.)
+//! The marked copy runs instead of the plain one while [`set_reaching`] is on: in the
+//! original's checking run, over the whole judged call — the method, then the invariant and the
+//! abstraction on its post-state, which run with the mutant still active in a mutant's run and
+//! may call mutated code. Every other run pays one test of the switch per call of a mutated
+//! function, and nothing per marker. (Not the coverage switch: coverage is off while the
+//! post-state is judged, which is specification.)
 //!
-//! While on, a marker is a load of the point's mark and of the current call's number, and a
+//! A marker is a load of the point's mark and of the current call's number, and a
 //! compare: a point is marked with the number of the call that marked it last, so starting a
 //! new call ([`take_reached`]) clears every mark at once by counting up. The first mark of a
 //! point in a call appends it to a fixed list (no lock, no allocation: the worker runs the code
@@ -38,36 +38,21 @@ static LASTS: [AtomicU32; FAST_POINTS] = [const { AtomicU32::new(0) }; FAST_POIN
 static LEN: AtomicUsize = AtomicUsize::new(0);
 static SLOW: Mutex<Vec<(u32, u32)>> = Mutex::new(Vec::new());
 
-/// Whether reach markers count. Plain copies read it once on entry into a local.
+/// Whether the marked copies run (a mutated function asks on entry).
 #[inline(always)]
 pub fn reaching() -> bool {
     REACHING.load(Relaxed)
 }
 
-/// Switches the reach markers on or off.
+/// Switches the marked copies on or off.
 pub fn set_reaching(on: bool) {
     REACHING.store(on, Relaxed);
 }
 
-/// Marks the mutation point whose mutants are `first..=last` as evaluated, if `on` (the
-/// caller's copy of [`reaching`]).
-#[inline(always)]
-pub fn reach_if(on: bool, first: u32, last: u32) {
-    if on {
-        mark(first, last);
-    }
-}
-
-/// [`reach_if`] for code inside closures, which reads the switch itself.
+/// Marks the mutation point whose mutants are `first..=last` as evaluated (the marked copies
+/// call it; they run only while [`reaching`] is on).
 #[inline(always)]
 pub fn reach(first: u32, last: u32) {
-    if reaching() {
-        mark(first, last);
-    }
-}
-
-#[inline(always)]
-fn mark(first: u32, last: u32) {
     let i = first as usize;
     if i >= FAST_POINTS || MARKED[i].load(Relaxed) != CALL.load(Relaxed) {
         first_mark(first, last);
@@ -114,30 +99,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn marks_each_point_once_until_taken() {
+    fn marks_each_point_once_per_call_until_taken() {
         let mut got = Vec::new();
         take_reached(&mut got);
-        reach_if(false, 3, 5);
-        take_reached(&mut got);
-        assert!(got.is_empty(), "off: nothing is marked");
-        reach_if(true, 3, 5);
-        reach_if(true, 9, 9);
-        reach_if(true, 3, 5);
+        assert!(got.is_empty(), "nothing marked yet");
+        reach(3, 5);
+        reach(9, 9);
+        reach(3, 5);
         let big = FAST_POINTS as u32 + 7;
-        reach_if(true, big, big + 2);
-        reach_if(true, big, big + 2);
+        reach(big, big + 2);
+        reach(big, big + 2);
         take_reached(&mut got);
         assert_eq!(got, vec![(3, 5), (9, 9), (big, big + 2)]);
         take_reached(&mut got);
         assert!(got.is_empty(), "taking clears the marks");
-        reach_if(true, 9, 9);
+        reach(9, 9);
         take_reached(&mut got);
         assert_eq!(got, vec![(9, 9)], "a cleared point is marked again");
-        reach(4, 4);
+        assert!(!reaching());
         set_reaching(true);
-        reach(5, 6);
+        assert!(reaching());
         set_reaching(false);
-        take_reached(&mut got);
-        assert_eq!(got, vec![(5, 6)], "closures' markers follow the switch");
     }
 }

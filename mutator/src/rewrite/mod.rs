@@ -11,10 +11,11 @@
 //! A mutated function keeps a second, plain copy of its body (same probes and ticks, no
 //! guards) and dispatches on entry: the guarded copy runs only when the active mutant is one of
 //! the function's own (their ids are contiguous). With no mutant active the metamutant runs
-//! the original code plus probes, which is what keeps the guards' cost low. Where the guarded
-//! copy has a guard, the plain copy has a reach marker,
-//! `(match ::ferastrau_probes::reach_if(reach, 17, 18) { _ => temp })`: the original's checking
-//! run records which points each input evaluates, and a mutant runs only on those inputs.
+//! the original code plus probes, which is what keeps the guards' cost low. A third copy, the
+//! plain one with a reach marker where the guarded copy has a guard,
+//! `(match ::ferastrau_probes::reach(17, 18) { _ => temp })`, runs instead of the plain one
+//! while `ferastrau_probes::reaching()` is on: the original's checking run records which points
+//! each input evaluates, and a mutant runs only on those inputs.
 //!
 //! The modules, one concern each:
 //! - this one: the walk's state and its entry, [`rewrite_file`] and `FnRewriter::run` (the
@@ -113,6 +114,7 @@ pub fn rewrite_file(
             ret: None,
             marks: Vec::new(),
             marks_used: 0,
+            marking: false,
         };
         w.run(parts);
     });
@@ -169,6 +171,8 @@ struct FnRewriter<'s, 'a> {
     marks: Vec<Option<(u32, u32)>>,
     /// How many of `marks` the plain copy's walk has used.
     marks_used: usize,
+    /// Walking the marked plain copy: reach markers where the guarded copy has guards.
+    marking: bool,
 }
 
 fn lit(id: u32) -> Literal {
@@ -185,8 +189,6 @@ fn tick_stmt() -> Stmt {
 /// so that no closure captures these locals.
 const ACTIVE_LOCAL: &str = "__ferastrau_active";
 const COVERAGE_LOCAL: &str = "__ferastrau_cov";
-/// The plain copy's copy of `ferastrau_probes::reaching()`, which its reach markers test.
-const REACH_LOCAL: &str = "__ferastrau_reach";
 
 fn local(name: &str) -> Ident {
     Ident::new(name, proc_macro2::Span::call_site())
@@ -236,21 +238,25 @@ impl FnRewriter<'_, '_> {
         if (first..=last).any(enabled) {
             // The same walk again, probes renumbered identically and no mutation points:
             // the copy that runs whenever the active mutant is not one of this function's.
+            // Twice: once with a reach marker where the guarded copy has a guard (the copy
+            // the original's checking run takes), once without (every other run: markers,
+            // even switched off, cost the hot path about a tenth).
             let probes_end = self.sh.next_probe;
-            self.sh.next_probe = first_probe;
+            let mut marked = plain.clone();
             self.replay = true;
-            self.block(&mut plain, Ctx::Value, Vec::new());
+            for (copy, marking) in [(&mut plain, false), (&mut marked, true)] {
+                self.sh.next_probe = first_probe;
+                self.marks_used = 0;
+                self.marking = marking;
+                self.block(copy, Ctx::Value, Vec::new());
+                debug_assert_eq!(self.sh.next_probe, probes_end);
+                debug_assert_eq!(self.marks_used, self.marks.len());
+            }
             self.replay = false;
-            debug_assert_eq!(self.sh.next_probe, probes_end);
-            debug_assert_eq!(self.marks_used, self.marks.len());
-            let reach = local(REACH_LOCAL);
-            plain.stmts.insert(
-                0,
-                parse_quote!(let #reach = ::ferastrau_probes::reaching();),
-            );
+            self.marking = false;
             let (lo, hi) = (lit(first), lit(last));
             body.push(Stmt::Expr(
-                parse_quote!(if #active >= #lo && #active <= #hi { #(#guarded)* } else #plain),
+                parse_quote!(if #active >= #lo && #active <= #hi { #(#guarded)* } else if ::ferastrau_probes::reaching() #marked else #plain),
                 None,
             ));
         } else {

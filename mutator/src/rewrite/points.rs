@@ -8,7 +8,7 @@ use syn::{parse_quote, Expr, Ident, Member};
 
 use super::operators::{is_literal, op_str, operator_alternatives, precedence};
 use super::spans::{extent, pos};
-use super::{lit, local, Alt, Ctx, FnRewriter, REACH_LOCAL};
+use super::{lit, Alt, Ctx, FnRewriter};
 use crate::catalog::{Edit, Family, Mutant};
 use crate::items::Role;
 use crate::types::{FnSig, Ty};
@@ -415,9 +415,10 @@ impl FnRewriter<'_, '_> {
         self.guard(e, alts, Ctx::Value);
     }
 
-    /// Keeps the plain copy's walk in step with the guarded one at a candidate mutation
+    /// Keeps the plain copies' walks in step with the guarded one at a candidate mutation
     /// point: the guarded walk logs the point's mutant ids (`alts`) if its guard will have an
-    /// arm; the plain walk takes the next entry of that log, the ids its reach marker names.
+    /// arm; a plain walk takes the next entry of that log, the ids its reach marker names (in
+    /// the marked copy only).
     pub(super) fn point_mark(&mut self, alts: &[(u32, Alt)]) -> Option<(u32, u32)> {
         if self.role != Role::Code {
             return None;
@@ -425,7 +426,7 @@ impl FnRewriter<'_, '_> {
         if self.replay {
             let ids = self.marks.get(self.marks_used).copied().flatten();
             self.marks_used += 1;
-            return ids;
+            return ids.filter(|_| self.marking);
         }
         let enabled = self.sh.enabled;
         // A point's mutants are recorded together, so their ids are contiguous.
@@ -437,16 +438,11 @@ impl FnRewriter<'_, '_> {
         None
     }
 
-    /// Wraps `e` (of the plain copy) so that evaluating it first marks the point whose mutants
+    /// Wraps `e` (of the marked copy) so that evaluating it first marks the point whose mutants
     /// are `ids` as reached, exactly where the guarded copy evaluates the point's guard.
     pub(super) fn reach_marker(&mut self, e: &mut Expr, ids: (u32, u32), ctx: Ctx) {
         let (first, last) = (lit(ids.0), lit(ids.1));
-        let mark: Expr = if self.closures == 0 {
-            let on = local(REACH_LOCAL);
-            parse_quote!(::ferastrau_probes::reach_if(#on, #first, #last))
-        } else {
-            parse_quote!(::ferastrau_probes::reach(#first, #last))
-        };
+        let mark: Expr = parse_quote!(::ferastrau_probes::reach(#first, #last));
         let original = &*e;
         *e = if ctx == Ctx::Target {
             parse_quote!(*(match #mark { _ => &mut #original, }))
