@@ -98,7 +98,13 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         max_scratch: a.original.max_scratch,
         resume: a.resume,
         progress: tty,
+        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
     };
+    if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
+        return Err(usage(
+            "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
+        ));
+    }
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
@@ -129,6 +135,23 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         extra.insert("broken".into(), serde_json::json!(why));
     }
     let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    for m in &ev.matrices {
+        let bytes = crate::matrix::file::write(&out_dir, m)?;
+        println!(
+            "kill matrix, scope {}: {} mutants x {} inputs, {} bytes in {}",
+            m.header.scope,
+            m.rows.len(),
+            m.header.inputs,
+            bytes,
+            crate::matrix::file::dir(&out_dir).display()
+        );
+        for d in &m.header.disagreements {
+            eprintln!(
+                "warning: kill matrix at scope {} disagrees with the first-kill run: {d}",
+                m.header.scope
+            );
+        }
+    }
     if let Some(shard) = a.shard {
         crate::shard::Record::new(
             shard,

@@ -7,6 +7,7 @@ mod commands;
 mod evaluate;
 mod merge;
 pub mod parse;
+mod subsets;
 
 use std::io::IsTerminal;
 
@@ -46,6 +47,9 @@ pub enum Cmd {
     /// Combine the directories of `evaluate --shard k/n` runs into the reports one unsharded
     /// run would have written (refusing shards of different runs, or a share twice or missing).
     Merge(MergeArgs),
+    /// From `evaluate --kill-matrix` runs: random subsets of the largest scope against the
+    /// scope below (the paper's Table 3) and a greedy test-suite reduction, held out.
+    Subsets(SubsetsArgs),
 }
 
 fn stderr_is_tty() -> bool {
@@ -63,5 +67,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => commands::cmd_gate(a),
         Cmd::Merge(a) => merge::cmd_merge(a),
+        Cmd::Subsets(a) => subsets::cmd_subsets(a),
     }
 }
