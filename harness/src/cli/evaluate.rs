@@ -138,10 +138,11 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     for m in &ev.matrices {
         let bytes = crate::matrix::file::write(&out_dir, m)?;
         println!(
-            "kill matrix, scope {}: {} mutants x {} inputs, {} bytes in {}",
+            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
             m.header.scope,
             m.rows.len(),
             m.header.inputs,
+            m.header.seconds,
             bytes,
             crate::matrix::file::dir(&out_dir).display()
         );

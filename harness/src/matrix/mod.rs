@@ -88,6 +88,9 @@ pub struct Header {
     /// are the one source of run-to-run differences.
     #[serde(default)]
     pub disagreements: Vec<String>,
+    /// Wall-clock seconds the scope's rows took (a figure of this run, not a result).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 impl KillMatrix {

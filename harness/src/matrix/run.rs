@@ -256,10 +256,12 @@ pub fn matrices(
                 max_deaths,
                 fingerprint: fingerprint.clone(),
                 disagreements: Vec::new(),
+                seconds: 0.0,
             },
             rows,
         };
         m.header.disagreements = m.disagreements(results);
+        m.header.seconds = started.elapsed().as_secs_f64();
         if progress {
             eprintln!(
                 "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s",

@@ -124,7 +124,7 @@ impl StateReader {
         let reader = StateReader::open(path)?;
         let len = std::fs::metadata(path)?.len();
         let per = reader.buf.len().max(1) as u64;
-        if (len - HEADER) % per != 0 {
+        if !(len - HEADER).is_multiple_of(per) {
             return Err(std::io::Error::other(format!(
                 "{} ends in the middle of an input",
                 path.display()
