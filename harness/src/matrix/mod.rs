@@ -176,3 +176,83 @@ impl KillMatrix {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluate::results::Status;
+
+    fn matrix(rows: Vec<Row>) -> KillMatrix {
+        let fingerprint: Fingerprint = serde_json::from_value(serde_json::json!({
+            "tool": "0", "benchmark": "b", "crate_dir": "/b", "source": "0", "worker": "0",
+            "mutants": [], "catalog": "0", "sample": null, "scopes": [1, 1],
+            "limits": {"tick_factor": 10, "tick_floor": 0, "timeout_factor": 1.0,
+                       "timeout_floor": {"secs": 1, "nanos": 0}},
+            "memory_limit": 0, "original_timeout_ms": 0
+        }))
+        .unwrap();
+        KillMatrix {
+            header: Header {
+                benchmark: "b".into(),
+                scope: 1,
+                inputs: 6,
+                methods: KillMatrix::ranges(&[("f".into(), 2), ("g".into(), 4)]),
+                max_deaths: 1,
+                fingerprint,
+                disagreements: Vec::new(),
+                seconds: 0.0,
+            },
+            rows,
+        }
+    }
+
+    fn row(mutant: u32, kills: &[u32], first: Option<(u64, Reason)>) -> Row {
+        Row {
+            mutant,
+            kills: kills.iter().copied().collect(),
+            unknown: RoaringBitmap::new(),
+            reasons: BTreeMap::new(),
+            deaths: 0,
+            first: first.map(|(index, reason)| FirstKill { index, reason }),
+        }
+    }
+
+    fn result(mutant: u32, kill: Option<(&str, u64, Reason)>) -> ScopeResult {
+        match kill {
+            None => ScopeResult::survived(mutant, 1, 6),
+            Some((method, index, reason)) => ScopeResult {
+                status: Status::Killed,
+                reason: Some(reason),
+                method: Some(method.into()),
+                index: Some(index),
+                ..ScopeResult::survived(mutant, 1, 0)
+            },
+        }
+    }
+
+    #[test]
+    fn rows_are_checked_against_first_kills_by_global_index_and_reason() {
+        let m = matrix(vec![
+            row(1, &[3, 5], Some((3, Reason::Output))),
+            row(2, &[], None),
+            row(3, &[0], Some((0, Reason::Invariant))),
+            row(4, &[4], Some((4, Reason::Output))),
+        ]);
+        assert_eq!(m.locate(3), Some((1, 1)));
+        assert_eq!(m.locate(6), None);
+        let agree = [
+            result(1, Some(("g", 1, Reason::Output))),
+            result(2, None),
+            result(3, Some(("f", 0, Reason::Invariant))),
+            result(4, Some(("g", 2, Reason::Output))),
+        ];
+        assert!(m.disagreements(&agree).is_empty());
+        let disagree = [
+            result(1, Some(("f", 1, Reason::Output))), // another input
+            result(2, Some(("g", 0, Reason::Output))), // killed vs no kill
+            result(3, Some(("f", 0, Reason::Output))), // another reason
+            result(4, None),                           // survived vs killed
+        ];
+        assert_eq!(m.disagreements(&disagree).len(), 4);
+    }
+}

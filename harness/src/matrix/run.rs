@@ -275,3 +275,26 @@ pub fn matrices(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remaining_spans_skip_what_is_known_per_method() {
+        let methods = KillMatrix::ranges(&[("a".into(), 5), ("b".into(), 0), ("c".into(), 4)]);
+        let span = |method, from, to| Span { method, from, to };
+        assert_eq!(
+            remaining(&methods, &RoaringBitmap::new()),
+            vec![span(0, 0, 5), span(2, 0, 4)]
+        );
+        // Known: a's 0..2 and 3, c's first (global 5) and last (global 8).
+        let known: RoaringBitmap = [0u32, 1, 3, 5, 8].into_iter().collect();
+        assert_eq!(
+            remaining(&methods, &known),
+            vec![span(0, 2, 3), span(0, 4, 5), span(2, 1, 3)]
+        );
+        let all: RoaringBitmap = (0u32..9).collect();
+        assert!(remaining(&methods, &all).is_empty());
+    }
+}
