@@ -26,6 +26,12 @@ use crate::fingerprint::Fingerprint;
 use crate::process::{Death, Ending, Isolation};
 use crate::worker::Worker;
 
+/// A matrix child runs every input, where a first-kill child usually stops early, and a
+/// mutant that times out by ticks on every input takes many times the original's time: its
+/// whole-process guard is this many times the first-kill run's. (The guard is the last
+/// resort: a call that hangs is stopped by the per-input clock limit first.)
+pub const GUARD_FACTOR: u32 = 20;
+
 /// Default of `--kill-matrix-max-deaths`.
 pub const MAX_DEATHS: u32 = 64;
 
@@ -118,7 +124,7 @@ pub fn row(
         let isolation = Isolation {
             memory_limit: Some(cfg.memory_limit),
             stdout: None,
-            guard: Some(cfg.guard(&(scope..=scope))),
+            guard: Some(cfg.guard(&(scope..=scope)).saturating_mul(GUARD_FACTOR)),
         };
         let f = worker.run(&request, &isolation)?;
         if matches!(f.ending, Ending::Interrupted) {
