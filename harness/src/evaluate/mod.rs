@@ -164,7 +164,7 @@ pub fn evaluate(
         } else {
             journal.scope(&run)?;
         }
-        if opts.progress {
+        if opts.progress || crate::term::verbose() {
             eprintln!(
                 "scope {scope}: {} inputs generated in {:.2} s, original checked in {:.2} s",
                 run.inputs, run.generation_seconds, run.checking_seconds

@@ -55,7 +55,13 @@ pub fn inputs<B: Benchmark>(
         err?;
         let bytes = w.finish()?;
         budget = budget.saturating_sub(bytes);
-        send(&method_figures(name, scope, &stats, &fin, bytes))?;
+        send(&method_figures(
+            name,
+            scope,
+            &stats,
+            fin.state_space_log2(),
+            bytes,
+        ))?;
     }
     send(&Message::Coverage {
         probes: ferastrau_probes::take_coverage(),

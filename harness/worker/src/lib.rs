@@ -13,7 +13,7 @@ pub mod channel;
 pub mod cursor;
 mod evaluate;
 pub mod exec;
-mod generate;
+pub mod generate;
 mod matrix;
 mod outputs;
 pub mod panics;
@@ -85,12 +85,14 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             print,
             pruning,
             isomorphism_breaking,
+            jobs,
+            structure,
         } => {
             let opts = korat::Options {
                 pruning,
                 isomorphism_breaking,
             };
-            generate::generate(bench, scope, print, opts)?;
+            generate::generate(bench, scope, print, opts, jobs, structure)?;
         }
         Request::Outputs {
             scope,

@@ -35,6 +35,13 @@ pub enum Request {
         pruning: bool,
         /// Skip isomorphic candidates (off: every object numbering counts).
         isomorphism_breaking: bool,
+        /// Threads of the search (`generate --jobs`); results are the same for any number.
+        #[serde(default = "one")]
+        jobs: usize,
+        /// Report the structure-only searches instead (`generate --structure`): per method,
+        /// the structures found and candidates explored without its unread arguments.
+        #[serde(default)]
+        structure: bool,
     },
     /// Generates and stores the inputs of `scope` under `dir` (at most `max_bytes` in all),
     /// counting specification coverage with `coverage`.
@@ -198,6 +205,17 @@ pub enum Limit {
     Clock,
     /// The whole process ran too long and the harness killed it.
     Guard,
+}
+
+impl Limit {
+    /// The limit's name in reports (the same as its serialized form).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Ticks => "ticks",
+            Limit::Clock => "clock",
+            Limit::Guard => "guard",
+        }
+    }
 }
 
 /// A position among the stored inputs.
@@ -412,3 +430,7 @@ pub enum Message {
 
 /// The mutant id that switches every mutant off: the metamutant runs as the original.
 pub const NO_MUTANT: u32 = ferastrau_probes::ORIGINAL;
+
+fn one() -> usize {
+    1
+}
