@@ -25,7 +25,14 @@ fn report_dirs() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("reports"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
+        // A benchmark's report, not `reports/paper/` (the paper's tables).
+        .filter(|p| {
+            p.is_dir()
+                && repo()
+                    .join("benchmarks")
+                    .join(p.file_name().unwrap())
+                    .is_dir()
+        })
         .collect();
     dirs.sort();
     dirs

@@ -250,6 +250,15 @@ pub struct EvaluateArgs {
     /// reports. Every shard regenerates the inputs itself.
     #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
     pub shard: Option<crate::shard::Shard>,
+    /// After the first-kill run, run every mutant on every input of every scope (no
+    /// first-kill stop) and write which inputs kill which mutants to DIR/kill-matrix/
+    /// (for `ferastrau subsets`).
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
+    /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
+    #[arg(long, value_name = "N", default_value_t = crate::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub kill_matrix_max_deaths: u32,
     /// Continue an interrupted run from its journal (refused if anything it depends on
     /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(long)]
@@ -273,4 +282,28 @@ pub struct ReportArgs {
     /// The benchmark crate whose source the page shows, anywhere on disk.
     #[arg(long, value_name = "DIR")]
     pub benchmark_path: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SubsetsArgs {
+    /// Output directories of runs made with `evaluate --kill-matrix` over scopes 1..s (or
+    /// s−1..s); each gets table3.{json,csv,md} and reduced-suite.{json,txt}.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Random subsets drawn per comparison.
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
+    /// Seed of the draws and of the held-out split of the mutants (same seed, same output).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The paper's Table 3 as CSV (benchmark,scope,random_kill_rate,vs_exhaustive_scope_minus_1,
+    /// vs_exhaustive_scope), shown beside ours.
+    #[arg(long, value_name = "FILE")]
+    pub paper: Option<PathBuf>,
+    /// Also write the tables of all DIRs together as one Markdown file.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Do not render the reduced suite (which rebuilds the run's crate and regenerates scope s).
+    #[arg(long)]
+    pub no_render: bool,
 }

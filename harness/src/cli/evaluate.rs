@@ -144,7 +144,13 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         max_scratch: a.original.max_scratch,
         resume: a.resume,
         progress: crate::term::progress(),
+        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
     };
+    if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
+        return Err(usage(
+            "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
+        ));
+    }
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
@@ -183,6 +189,24 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         &share,
         &extra,
     )?;
+    for m in &ev.matrices {
+        let bytes = crate::matrix::file::write(&out_dir, m)?;
+        crate::note!(
+            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
+            m.header.scope,
+            m.rows.len(),
+            m.header.inputs,
+            m.header.seconds,
+            bytes,
+            crate::matrix::file::dir(&out_dir).display()
+        );
+        for d in &m.header.disagreements {
+            crate::warning!(
+                "kill matrix at scope {} disagrees with the first-kill run: {d}",
+                m.header.scope
+            );
+        }
+    }
     if let Some(shard) = a.shard {
         crate::shard::Record::new(
             shard,

@@ -104,6 +104,10 @@ pub fn of(name: &str) -> &'static [Example] {
                 "the per-scope figures as JSON, without progress",
                 "ferastrau --quiet evaluate --benchmark-path my_set --format json",
             ),
+            ex(
+                "which inputs kill which mutants, every input of every scope (for `ferastrau subsets`)",
+                "ferastrau evaluate --benchmark-path my_set --scopes 4..5 --kill-matrix --out matrix-run",
+            ),
         ]
             }
         }
@@ -139,6 +143,20 @@ pub fn of(name: &str) -> &'static [Example] {
                     "the reports of one run from its three shards",
                     "ferastrau merge shard-1 shard-2 shard-3 --out merged",
                 )]
+            }
+        }
+        "subsets" => {
+            const {
+                &[
+                    ex(
+                        "random subsets of scope 5 against scope 4, and a reduced suite",
+                        "ferastrau subsets matrix-run",
+                    ),
+                    ex(
+                        "more draws, another seed, one Markdown table for several runs",
+                        "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown table3.md",
+                    ),
+                ]
             }
         }
         "report" => {

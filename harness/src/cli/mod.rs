@@ -10,6 +10,7 @@ pub mod examples;
 mod merge;
 pub mod parse;
 mod report;
+mod subsets;
 
 use anyhow::Result;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -142,6 +143,9 @@ pub enum Cmd {
     Report(ReportArgs),
     /// Print a shell's completion script for ferastrau on stdout.
     Completions(CompletionsArgs),
+    /// From `evaluate --kill-matrix` runs: random subsets of the largest scope against the
+    /// scope below (the paper's Table 3) and a greedy test-suite reduction, held out.
+    Subsets(SubsetsArgs),
 }
 
 /// Runs a parsed command line.
@@ -162,5 +166,6 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(a.shell, &mut cmd, "ferastrau", &mut std::io::stdout());
             Ok(())
         }
+        Cmd::Subsets(a) => subsets::cmd_subsets(a),
     }
 }

@@ -37,7 +37,11 @@ impl RunConfig {
     /// How long a child may run over `scopes` before it is killed as a whole: generous, since
     /// per-input limits are enforced inside the child; this only catches a child that stopped
     /// responding to them.
-    fn guard(&self, scopes: &std::ops::RangeInclusive<u32>, limits: &Limits) -> Duration {
+    pub(crate) fn guard(
+        &self,
+        scopes: &std::ops::RangeInclusive<u32>,
+        limits: &Limits,
+    ) -> Duration {
         let original: f64 = self
             .original_seconds
             .iter()
@@ -125,7 +129,7 @@ impl Timing {
 }
 
 /// The kill reason of a child that died inside a scope: (reason, timeout limit, detail).
-fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
+pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
     match death {
         Death::Guard => (
             Reason::Timeout,
