@@ -640,8 +640,11 @@ fn sigkill_and_sigterm_at_random_moments_lose_nothing_and_leave_no_worker() {
 #[test]
 fn an_interrupt_during_generation_stops_the_run_at_once() {
     let out = tempfile::tempdir().unwrap();
-    // `faulty`'s precondition sleeps for a minute in mode `slow`: the signal lands inside
-    // generation.
+    // `faulty`'s precondition sleeps for a minute in mode `slow`, after writing the marker:
+    // the signal lands inside generation (not in the build before it, however slow the
+    // machine).
+    let marker_dir = tempfile::tempdir().unwrap();
+    let marker = marker_dir.path().join("generating");
     let faulty = fixture("faulty");
     let child = command(&[
         "evaluate",
@@ -653,11 +656,19 @@ fn an_interrupt_during_generation_stops_the_run_at_once() {
         s(out.path()),
     ])
     .env("FAULTY_ORIGINAL", "slow")
+    .env("FAULTY_SLOW_MARKER", &marker)
     .stdout(Stdio::null())
     .stderr(Stdio::piped())
     .spawn()
     .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let started = Instant::now();
+    while !marker.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "generation never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let signalled = Instant::now();
     let o = child.wait_with_output().unwrap();
