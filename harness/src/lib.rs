@@ -13,6 +13,7 @@ pub mod interrupt;
 pub mod locate;
 pub mod outdir;
 pub mod process;
+pub mod reproduce;
 pub mod scopes;
 pub mod shard;
 pub mod subject;

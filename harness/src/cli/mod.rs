@@ -7,6 +7,7 @@ mod commands;
 mod evaluate;
 mod merge;
 pub mod parse;
+mod reproduce;
 
 use std::io::IsTerminal;
 
@@ -46,6 +47,9 @@ pub enum Cmd {
     /// Combine the directories of `evaluate --shard k/n` runs into the reports one unsharded
     /// run would have written (refusing shards of different runs, or a share twice or missing).
     Merge(MergeArgs),
+    /// Run every benchmark at the paper's scopes and write Tables 1, 2 and 4, Figure 9 and
+    /// REPRODUCTION.md beside the paper's figures (resumable; `--render-only` re-renders).
+    Reproduce(ReproduceArgs),
 }
 
 fn stderr_is_tty() -> bool {
@@ -63,5 +67,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => commands::cmd_gate(a),
         Cmd::Merge(a) => merge::cmd_merge(a),
+        Cmd::Reproduce(a) => reproduce::cmd_reproduce(a),
     }
 }
