@@ -284,7 +284,7 @@ pub fn write_table1(out: &Path, rows: &[Table1Row]) -> Result<Vec<PathBuf>> {
             r.outside_table1.join(" "),
         ];
         for c in [&r.ncnb_lines, &r.branches, &r.mutants] {
-            rec.extend([c.paper, c.ours, c.delta].map(|v| csv_num(v)));
+            rec.extend([c.paper, c.ours, c.delta].map(csv_num));
         }
         rec.extend([
             r.mutants_viable.to_string(),
