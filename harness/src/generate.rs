@@ -39,11 +39,22 @@ pub struct Example {
     pub text: String,
 }
 
+/// How `generate` searches.
+#[derive(Clone, Copy, Debug)]
+pub struct Mode {
+    /// Threads of each search (the results do not depend on it).
+    pub jobs: usize,
+    /// The structure-only searches instead of the inputs: structures found and candidates
+    /// explored without the arguments the preconditions leave unread.
+    pub structure: bool,
+}
+
 /// Runs Korat for every scope through the benchmark's worker.
 pub fn generate(
     worker: &Worker,
     scopes: RangeInclusive<u32>,
     print: usize,
+    mode: Mode,
     mut progress: impl FnMut(&ScopeStats),
 ) -> Result<Vec<ScopeStats>> {
     let mut all = Vec::new();
@@ -53,6 +64,8 @@ pub fn generate(
             print,
             pruning: true,
             isomorphism_breaking: true,
+            jobs: mode.jobs,
+            structure: mode.structure,
         })?;
         let mut s = ScopeStats {
             scope,
@@ -96,10 +109,15 @@ pub fn generate(
 }
 
 /// The table `generate` prints: a row per method and a total row per scope.
-pub fn render_table(bench: &BenchmarkCrate, stats: &[ScopeStats]) -> String {
+pub fn render_table(bench: &BenchmarkCrate, stats: &[ScopeStats], structure: bool) -> String {
+    let (title, found) = if structure {
+        ("Korat structure-only search", "found")
+    } else {
+        ("Korat generation", "inputs")
+    };
     let mut t = format!(
-        "Korat generation for {}\n{:>5}  {:<14} {:>10} {:>12} {:>9} {:>13}\n",
-        bench.name, "scope", "method", "inputs", "candidates", "seconds", "cand./second"
+        "{title} for {}\n{:>5}  {:<14} {:>10} {:>12} {:>9} {:>13}\n",
+        bench.name, "scope", "method", found, "candidates", "seconds", "cand./second"
     );
     for s in stats {
         let mut row = |name: &str, inputs: u64, cands: u64, secs: f64| {

@@ -2,10 +2,15 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use ferastrau::cli::{run, Cli};
+use ferastrau::cli::{parse_from, run};
 use ferastrau::exit_code::{self, Exit};
+use ferastrau::term::{paint, style};
+
+/// An error line on stderr, its `error:` coloured where colour is on.
+fn error(message: &str) {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    anstream::eprintln!("{} {message}", paint(style::BAD, "error:"));
+}
 
 fn main() -> ExitCode {
     // `ferastrau ... | head`: end quietly when stdout closes, as a Unix filter does, instead
@@ -18,28 +23,29 @@ fn main() -> ExitCode {
             nix::sys::signal::SigHandler::SigDfl,
         )
     };
-    let cli = match Cli::try_parse() {
+    let cli = match parse_from(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
-            // --help and --version
-            print!("{e}");
+            // --help and --version, coloured by clap as `--color` says.
+            let _ = e.print();
             return Exit::Success.into();
         }
         Err(e) => {
-            // One line: clap's first, without the usage block.
+            // One line: clap's first, without the usage block. (`--color` is not set yet:
+            // `anstream`'s own detection decides, NO_COLOR included.)
             let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            error(text.lines().next().unwrap_or("bad arguments"));
             return Exit::Usage.into();
         }
     };
     if let Err(e) = ferastrau::interrupt::install() {
-        eprintln!("error: {e:#}");
+        error(&format!("{e:#}"));
         return Exit::Error.into();
     }
     match run(cli) {
         Ok(()) => Exit::Success.into(),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            error(&format!("{e:#}"));
             exit_code::of(&e).into()
         }
     }

@@ -83,6 +83,12 @@ fn humantime_now() -> String {
     format!("at {secs} s since the epoch")
 }
 
+/// The crate directory recorded as the owner of the reports in `path`, if one is.
+pub fn recorded_owner(path: &Path) -> Option<PathBuf> {
+    let owner = std::fs::read_to_string(path.join(OWNER)).ok()?;
+    Some(PathBuf::from(owner.trim()))
+}
+
 /// Refuses a directory that holds another crate's reports; claims it otherwise.
 fn check_owner(path: &Path, benchmark: &str, crate_dir: &Path) -> Result<()> {
     let owner_path = path.join(OWNER);

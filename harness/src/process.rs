@@ -154,8 +154,10 @@ impl std::fmt::Display for Death {
 pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finished> {
     let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
     let channel_fd = writer.as_raw_fd();
+    let encoded = serde_json::to_string(request).context("cannot encode a request")?;
+    crate::detail!("worker: {} '{encoded}'", exe.display());
     let mut cmd = Command::new(exe);
-    cmd.arg(serde_json::to_string(request).context("cannot encode a request")?)
+    cmd.arg(&encoded)
         .env(CHANNEL_ENV, channel_fd.to_string())
         .stdin(Stdio::null())
         .stderr(Stdio::piped())

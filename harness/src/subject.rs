@@ -24,8 +24,15 @@ fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
     lock_file(&scratch_dir(bench, "build.lock"))
 }
 
-fn mutate(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> {
+/// Whether to say what is being built: on a terminal (it takes a minute the first time), or
+/// when asked to (`--verbose`).
+fn talk() -> bool {
+    crate::term::progress() || crate::term::verbose()
+}
+
+fn mutate(bench: &BenchmarkCrate) -> Result<Metamutant> {
     let out = scratch_dir(bench, "metamutant");
+    let progress = talk();
     if progress {
         eprintln!(
             "mutating {} (cached when the sources did not change)...",
@@ -49,19 +56,20 @@ fn mutate(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> {
             if meta.cached { ", cached" } else { "" }
         );
     }
+    crate::detail!("metamutant crate: {}", meta.dir.display());
     Ok(meta)
 }
 
 /// Builds (or reuses) the compile-pruned metamutant of `bench`.
-pub fn metamutant(bench: &BenchmarkCrate, progress: bool) -> Result<Metamutant> {
+pub fn metamutant(bench: &BenchmarkCrate) -> Result<Metamutant> {
     let _lock = build_lock(bench)?;
-    mutate(bench, progress)
+    mutate(bench)
 }
 
 /// Builds (or reuses) the metamutant of `bench` and its worker.
-pub fn prepare(bench: &BenchmarkCrate, progress: bool) -> Result<Subject> {
+pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
     let _lock = build_lock(bench)?;
-    let meta = mutate(bench, progress)?;
+    let meta = mutate(bench)?;
     let copy = locate(None, Some(&meta.dir))?;
     let worker = Worker::build_for(&copy, &work_dir(bench, "metamutant"))?;
     let methods = worker.methods()?;

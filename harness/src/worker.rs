@@ -137,6 +137,11 @@ impl Worker {
             std::fs::copy(&ws_lock, &lock).context("cannot copy Cargo.lock")?;
         }
         let built = build_dir().join("release").join(&package);
+        crate::detail!(
+            "building the worker: cargo build --release --manifest-path {} (CARGO_TARGET_DIR={})",
+            work_dir.join("Cargo.toml").display(),
+            build_dir().display()
+        );
         let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args([
                 "build",
@@ -180,6 +185,7 @@ impl Worker {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755))?;
         }
+        crate::detail!("worker binary: {}", exe.display());
         Ok(Worker {
             exe,
             hash,
@@ -255,6 +261,7 @@ pub fn request_name(r: &Request) -> &'static str {
         Request::Inputs { .. } => "inputs",
         Request::Original { .. } => "original",
         Request::Mutant { .. } => "mutant",
+        Request::Matrix { .. } => "matrix",
         Request::Render { .. } => "render",
         Request::Replay { .. } => "replay",
         Request::Outputs { .. } => "outputs",

@@ -66,6 +66,16 @@ fn bad_arguments_give_one_line_errors_and_no_panic() {
             vec!["mutants", "--diff", "banana"],
             "--diff takes a mutant id",
         ),
+        (
+            vec!["mutants", "--diff", "3", "--format", "json"],
+            "not JSON",
+        ),
+        (vec!["check", "--format", "yaml"], "invalid value 'yaml'"),
+        (
+            vec!["generate", "--json", "--format", "table"],
+            "cannot be used with",
+        ),
+        (vec!["--color", "sometimes", "generate"], "invalid value"),
     ];
     for (args, expect) in cases {
         let o = ferastrau(&args);

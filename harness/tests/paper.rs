@@ -160,3 +160,59 @@ fn search_tree_is_the_size_table1_gives() {
     let lines: usize = without.iter().map(|f| f.ncnb_lines).sum();
     assert_eq!(lines, 67, "without remove_node, far below the paper's 85");
 }
+
+#[test]
+fn generate_structure_reports_the_original_korats_structure_search() {
+    // SearchTree at 8: the structures and candidates Korat 1.0 reports for the bare tree, once
+    // per method (the arguments are not enumerated).
+    let o = ferastrau(&[
+        "generate",
+        "--benchmark",
+        "search_tree",
+        "--scopes",
+        "8",
+        "--structure",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(doc["search"], "structure");
+    for m in doc["scopes"][0]["methods"].as_array().expect("methods") {
+        assert_eq!(
+            (&m["inputs"], &m["candidates"]),
+            (&12235.into(), &3625977.into())
+        );
+        assert!(m["seconds"].as_f64().is_some_and(|s| s > 0.0));
+    }
+}
+
+#[test]
+fn generate_gives_the_same_inputs_on_one_thread_and_on_two() {
+    let run = |jobs: &str| {
+        let o = ferastrau(&[
+            "generate",
+            "--benchmark",
+            "search_tree",
+            "--scopes",
+            "1..6",
+            "--print",
+            "100000",
+            "--jobs",
+            jobs,
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        // The inputs and the table's counts; the seconds column differs from run to run.
+        out.lines()
+            .map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
+                [scope, method, inputs, cands, _, _] if scope.parse::<u32>().is_ok() => {
+                    format!("{scope} {method} {inputs} {cands}")
+                }
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    assert!(one.iter().filter(|l| l.starts_with("scope 6 ")).count() == 8772);
+    assert_eq!(one, run("2"));
+}

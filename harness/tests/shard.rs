@@ -57,6 +57,18 @@ fn listed(mutants: &Value) -> Vec<Value> {
         .collect()
 }
 
+/// The mutants `mutation-testing-report.json` in `dir` shows as not yet run.
+fn pending(dir: &Path) -> usize {
+    let doc = json(&dir.join("mutation-testing-report.json"));
+    doc["files"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|f| f["mutants"].as_array().unwrap())
+        .filter(|m| m["status"] == "Pending")
+        .count()
+}
+
 /// The top-level fields of an evaluation.json but its scopes.
 fn marks(evaluation: &Value) -> Vec<String> {
     evaluation.as_object().unwrap().keys().cloned().collect()
@@ -77,6 +89,16 @@ fn sharded_equals_unsharded(args: &[&str], n: u32, root: &Path) -> Vec<PathBuf> 
         assert!(text(&o.stdout).contains(&format!("shard {spec}")));
         let e = json(&dir.join("evaluation.json"));
         assert_eq!(e["shard"], spec.as_str(), "a shard's reports say so");
+        // Its schema JSON shows the other shards' mutants as Pending, and only those.
+        let others = json(&dir.join("mutants.json"))["mutants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["viable"] == true && m.get("skipped").is_none())
+            .filter(|m| m["scopes"].as_object().unwrap().is_empty())
+            .count();
+        assert!(others > 0, "shard {spec} ran every mutant");
+        assert_eq!(pending(&dir), others, "shard {spec}");
         shards.push(dir);
     }
     let merged = root.join("merged");
@@ -92,6 +114,7 @@ fn sharded_equals_unsharded(args: &[&str], n: u32, root: &Path) -> Vec<PathBuf> 
         json(&merged.join("mutants.json")),
     );
     assert_eq!(untimed(&e1), untimed(&e2));
+    assert_eq!(pending(&merged), 0, "the merged run ran every mutant");
     assert_eq!(marks(&e1), marks(&e2));
     assert_eq!(e1["benchmark"], e2["benchmark"]);
     assert_eq!(listed(&m1), listed(&m2));

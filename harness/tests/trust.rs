@@ -112,12 +112,19 @@ fn a_failed_run_leaves_no_report_behind_and_reuses_nothing() {
     let good = faulty(None, "evaluate", out.path(), &[]);
     assert!(good.status.success(), "{}", text(&good.stderr));
     assert!(out.path().join("evaluation.json").exists());
+    assert!(out.path().join("report.html").exists());
     // The same directory, now with an original that exits with status 0 on one input: twice,
     // because the second run once found the first one's files and reported 100% killed.
     for _ in 0..2 {
         let o = faulty(Some("exit0"), "evaluate", out.path(), &[]);
         assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
-        for f in ["evaluation.json", "evaluation.csv", "mutants.json"] {
+        for f in [
+            "evaluation.json",
+            "evaluation.csv",
+            "mutants.json",
+            "report.html",
+            "mutation-testing-report.json",
+        ] {
             assert!(
                 !out.path().join(f).exists(),
                 "{f} of the earlier run remains"

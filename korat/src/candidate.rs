@@ -14,6 +14,9 @@ pub(crate) struct Recorder {
     /// the slots at positions `< k` of the stack (-1 if none). A slot's value only changes
     /// while it is the top, so a row stays valid as long as its position is on the stack.
     prefix_max: Vec<i32>,
+    /// For each stack position: the domain indices (bit i for index i < 64) a dedicated
+    /// generator ruled out when the slot was first read; backtracking never assigns them.
+    forbidden: Vec<u64>,
 }
 
 impl Recorder {
@@ -23,6 +26,7 @@ impl Recorder {
             on_stack: vec![false; slots],
             nclasses,
             prefix_max: Vec::with_capacity((slots + 1) * nclasses),
+            forbidden: Vec::with_capacity(slots),
         }
     }
 
@@ -57,19 +61,46 @@ impl Recorder {
             }
         }
         self.stack.push(s as u32);
+        self.forbidden.push(0);
+    }
+
+    /// Whether slot `s` is on the access list.
+    #[inline(always)]
+    pub fn is_listed(&self, s: usize) -> bool {
+        self.on_stack[s]
+    }
+
+    /// Rules out the domain indices in `mask` for the slot on top of the access list.
+    pub fn forbid_top(&mut self, mask: u64) {
+        if let Some(m) = self.forbidden.last_mut() {
+            *m = mask;
+        }
+    }
+
+    /// Empties the access list (a new part of the search starts).
+    pub fn clear(&mut self) {
+        while !self.stack.is_empty() {
+            self.pop();
+        }
+    }
+
+    /// The largest index into `class` held by a slot below position `k` of the stack.
+    #[inline(always)]
+    pub fn max_below(&self, k: usize, class: u16) -> i32 {
+        self.prefix_max[k * self.nclasses + class as usize]
     }
 
     pub fn pop(&mut self) {
         if let Some(s) = self.stack.pop() {
             self.on_stack[s as usize] = false;
+            self.forbidden.pop();
         }
     }
 
-    /// The largest index into `class` held by a slot below the top of the stack (-1 if none).
+    /// The domain indices ruled out for the slot at stack position `k`.
     #[inline(always)]
-    pub fn max_before_top(&self, class: u16) -> i32 {
-        let k = self.stack.len() - 1;
-        self.prefix_max[k * self.nclasses + class as usize]
+    pub fn forbidden(&self, k: usize) -> u64 {
+        self.forbidden[k]
     }
 }
 
@@ -82,6 +113,9 @@ pub struct Candidate<'a> {
     /// is one load. Empty for a stored state vector (reads go through the domain tables).
     values: &'a [Value],
     rec: Option<&'a mut Recorder>,
+    /// In `on_valid` during a search: the slots the structure consists of (see
+    /// [`Candidate::structure_slots`]).
+    structure: &'a [u32],
 }
 
 impl<'a> Candidate<'a> {
@@ -97,7 +131,24 @@ impl<'a> Candidate<'a> {
             state,
             values: &[],
             rec: None,
+            structure: &[],
         }
+    }
+
+    /// A read-only candidate handed to `on_valid` by a search, knowing its structure slots.
+    pub(crate) fn found(fin: &'a Finitization, state: &'a [u32], structure: &'a [u32]) -> Self {
+        Candidate {
+            structure,
+            ..Candidate::new(fin, state)
+        }
+    }
+
+    /// In `on_valid` during a search: the slots of the access list that make the valid
+    /// candidate's structure, in access order — the fields the predicate read and the unread
+    /// ones that can change what is reachable — without the free product's slots (unread
+    /// fields such as a method's arguments). Empty on a candidate made with [`Candidate::new`].
+    pub fn structure_slots(&self) -> &'a [u32] {
+        self.structure
     }
 
     /// A candidate whose reads are recorded; `values` must match `state`.
@@ -112,6 +163,7 @@ impl<'a> Candidate<'a> {
             state,
             values,
             rec: Some(rec),
+            structure: &[],
         }
     }
 
@@ -127,6 +179,43 @@ impl<'a> Candidate<'a> {
             }
             None => self.fin.tables[s][self.state[s] as usize].value,
         }
+    }
+
+    /// A read through a *dedicated generator*: the value of field `f` of object `obj` if
+    /// `allowed` accepts it, `None` otherwise — and then the predicate must return false. On
+    /// the first read of the slot during a search, the values `allowed` rejects are ruled out
+    /// for it: the search never assigns them while the fields read before it keep their values,
+    /// skipping candidates the predicate would reject, so the valid inputs stay exactly the
+    /// same, in the same order, from fewer candidates. `allowed` may depend only on values read
+    /// before this one (what the paper's Sec. 5 generators know: nodes already visited, an
+    /// ancestor's key, a count). Slots with more than 64 values are read without ruling out.
+    #[inline(always)]
+    pub fn get_where(
+        &mut self,
+        f: FieldId,
+        obj: u32,
+        allowed: impl Fn(Value) -> bool,
+    ) -> Option<Value> {
+        let s = f.slot(obj);
+        let v = match self.rec.as_deref_mut() {
+            Some(rec) => {
+                let fresh = !rec.is_listed(s);
+                rec.note(self.fin, self.state, s);
+                let table = &self.fin.tables[s];
+                if fresh && table.len() <= 64 {
+                    let mut m = 0u64;
+                    for (i, e) in table.iter().enumerate() {
+                        if !allowed(e.value) {
+                            m |= 1 << i;
+                        }
+                    }
+                    rec.forbid_top(m);
+                }
+                self.values[s]
+            }
+            None => self.fin.tables[s][self.state[s] as usize].value,
+        };
+        allowed(v).then_some(v)
     }
 
     /// An object-valued field: the target's index within its class, `None` for null.

@@ -245,6 +245,10 @@ pub struct Finitization {
     pub(crate) slot_owner: Vec<(u16, u32, u32)>,
     /// For each slot: its domain table.
     pub(crate) tables: Vec<std::sync::Arc<[Entry]>>,
+    /// For each slot: whether its value can never change what is reachable (no object in its
+    /// domain, not an array's length). Such a slot, left unread by a valid candidate, can be
+    /// enumerated without running the predicate again: see `search`'s free product.
+    pub(crate) free: Vec<bool>,
 }
 
 impl Finitization {
@@ -276,11 +280,22 @@ impl Finitization {
                 }
             }
         }
+        let free = slot_owner
+            .iter()
+            .zip(&tables)
+            .map(|(&(c, _, f), t)| {
+                let is_length = classes[c as usize]
+                    .array
+                    .is_some_and(|a| a.length_field == f);
+                !is_length && t.iter().all(|e| e.class == u16::MAX)
+            })
+            .collect();
         Finitization {
             classes,
             class_base,
             slot_owner,
             tables,
+            free,
         }
     }
 

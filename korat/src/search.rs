@@ -1,12 +1,22 @@
 //! The search of the paper's Fig. 7: backtracking over the fields the predicate read, with
 //! isomorphism breaking, under the exact rules that reproduce the original Korat's counts
 //! (see the repository's `DESIGN.md`, "Finitization conventions").
+//!
+//! One addition that changes no count and no order: the *free product*. After a valid
+//! candidate, Korat appends the reachable fields the predicate never read and enumerates them,
+//! running the predicate on each combination. When those fields cannot change what is
+//! reachable (no object in their domain, not an array length — typically a method's
+//! arguments), the predicate would read exactly the same fields with the same values and say
+//! "valid" again: the search enumerates their product directly, counting each combination as
+//! an explored, valid candidate, in the order Korat would. A receiver's structure is thus
+//! searched once per method however many argument values it takes.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::candidate::{Candidate, Recorder};
-use crate::finitization::{Finitization, Value, ROOT};
+use crate::finitization::{Finitization, Value};
+use crate::reach::Reach;
 
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
 /// field is enumerated, isomorphic candidates included).
@@ -32,10 +42,26 @@ impl Default for Options {
 pub struct Stats {
     /// Valid inputs found.
     pub valid: u64,
-    /// Candidates on which the predicate ran, valid ones included.
+    /// Candidates Korat explores, valid ones included (the paper's and Korat 1.0's count).
     pub explored: u64,
     /// Wall-clock seconds of the search (predicate and consumer included).
     pub seconds: f64,
+    /// Candidates the predicate actually ran on: `explored` less the free product's
+    /// combinations. For a method whose precondition leaves its arguments unread, this is the
+    /// receiver's structure-only search (what Korat 1.0 explores for the bare structure).
+    pub judged: u64,
+    /// Valid candidates among the judged ones: for such a method, the number of structures.
+    pub structures: u64,
+}
+
+impl Stats {
+    /// Adds the counts of `other` (a later part of the same search); seconds are not added.
+    pub(crate) fn add_counts(&mut self, other: &Stats) {
+        self.valid += other.valid;
+        self.explored += other.explored;
+        self.judged += other.judged;
+        self.structures += other.structures;
+    }
 }
 
 /// Runs the search over `fin` with the default options (Korat).
@@ -55,114 +81,212 @@ where
     F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
 {
     let started = Instant::now();
-    let n = fin.slots();
-    let nclasses = fin.class_count();
-    let mut state = vec![0u32; n];
-    let mut values: Vec<Value> = (0..n).map(|s| fin.value(s, 0)).collect();
-    let mut rec = Recorder::new(n, nclasses);
-    let mut reach = Reach::new(fin);
     let mut stats = Stats::default();
-    loop {
-        let valid = pred(&mut Candidate::recording(fin, &state, &values, &mut rec));
-        stats.explored += 1;
-        if valid {
-            stats.valid += 1;
-            if on_valid(&Candidate::new(fin, &state)).is_break() {
-                break;
-            }
-        }
-        if !opts.pruning || valid {
-            reach.push_unlisted(fin, &state, &mut rec);
-        }
-        if !backtrack(fin, opts, &mut state, &mut values, &mut rec) {
-            break;
-        }
-    }
+    Engine::new(fin, opts).run_part(&[], &mut pred, &mut on_valid, &mut stats);
     stats.seconds = started.elapsed().as_secs_f64();
     stats
 }
 
-/// Moves `state` to the next candidate; false when the access list is exhausted.
-#[inline]
-fn backtrack(
-    fin: &Finitization,
+/// The search's state: the candidate vector, its values, the access list and the reach walk.
+/// One engine searches any number of parts in turn (one per thread in a parallel search).
+pub(crate) struct Engine<'f> {
+    pub fin: &'f Finitization,
     opts: Options,
-    state: &mut [u32],
-    values: &mut [Value],
-    rec: &mut Recorder,
-) -> bool {
-    while let Some(&s) = rec.stack.last() {
-        let s = s as usize;
-        let table = &fin.tables[s];
-        let mut cur = state[s];
-        if opts.isomorphism_breaking {
+    pub state: Vec<u32>,
+    values: Vec<Value>,
+    pub rec: Recorder,
+    reach: Reach,
+    /// Whether the free product is enumerated (off: the structure-only search, which counts
+    /// each structure once and skips its unread argument values).
+    pub product: bool,
+}
+
+impl<'f> Engine<'f> {
+    pub fn new(fin: &'f Finitization, opts: Options) -> Self {
+        let n = fin.slots();
+        Engine {
+            fin,
+            opts,
+            state: vec![0; n],
+            values: (0..n).map(|s| fin.value(s, 0)).collect(),
+            rec: Recorder::new(n, fin.class_count()),
+            reach: Reach::new(fin),
+            product: true,
+        }
+    }
+
+    /// Sets the candidate to `prefix` (slot, domain index) on the access list, in that order,
+    /// and every other slot to its first value: the first candidate of the part.
+    pub fn start(&mut self, prefix: &[(u32, u32)]) {
+        self.rec.clear();
+        for (s, st) in self.state.iter_mut().enumerate() {
+            *st = 0;
+            self.values[s] = self.fin.tables[s][0].value;
+        }
+        for &(s, v) in prefix {
+            self.state[s as usize] = v;
+            self.values[s as usize] = self.fin.tables[s as usize][v as usize].value;
+        }
+        for &(s, _) in prefix {
+            self.rec.note(self.fin, &self.state, s as usize);
+        }
+    }
+
+    /// Runs the predicate on the current candidate, then lists the unread reachable fields
+    /// after what it read, as Korat does (after a valid one, or always without pruning).
+    /// Returns the verdict and the length of the access list before that listing.
+    pub fn judge<P>(&mut self, pred: &mut P) -> (bool, usize)
+    where
+        P: FnMut(&mut Candidate<'_>) -> bool,
+    {
+        let valid = pred(&mut Candidate::recording(
+            self.fin,
+            &self.state,
+            &self.values,
+            &mut self.rec,
+        ));
+        let read = self.rec.stack.len();
+        if !self.opts.pruning || valid {
+            self.reach
+                .push_unlisted(self.fin, &self.state, &mut self.rec);
+        }
+        (valid, read)
+    }
+
+    /// Searches every candidate whose access list starts with `prefix` (the whole space for
+    /// an empty one), adding to `stats`; false if `on_valid` stopped it.
+    pub fn run_part<P, F>(
+        &mut self,
+        prefix: &[(u32, u32)],
+        pred: &mut P,
+        on_valid: &mut F,
+        stats: &mut Stats,
+    ) -> bool
+    where
+        P: FnMut(&mut Candidate<'_>) -> bool,
+        F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
+    {
+        self.start(prefix);
+        let floor = prefix.len();
+        loop {
+            let (valid, read) = self.judge(pred);
+            stats.explored += 1;
+            stats.judged += 1;
+            if valid {
+                stats.valid += 1;
+                stats.structures += 1;
+                let lo = self.free_suffix(read);
+                let structure = &self.rec.stack[..lo];
+                if on_valid(&Candidate::found(self.fin, &self.state, structure)).is_break() {
+                    return false;
+                }
+                if !self.free_product(lo, on_valid, stats) {
+                    return false;
+                }
+            }
+            if !self.backtrack(floor) {
+                return true;
+            }
+        }
+    }
+
+    /// Where the free product starts: the lowest position at or above `read` (the access
+    /// list's length when the predicate returned) from which every listed slot is free.
+    fn free_suffix(&self, read: usize) -> usize {
+        let stack = &self.rec.stack;
+        let mut lo = stack.len();
+        while lo > read && self.fin.free[stack[lo - 1] as usize] {
+            lo -= 1;
+        }
+        lo
+    }
+
+    /// Enumerates the free slots at stack positions `lo..` as an odometer, top fastest — the
+    /// order Korat's backtracking gives — then takes them off the stack at their first values,
+    /// as backtracking would. False if `on_valid` stopped it.
+    fn free_product<F>(&mut self, lo: usize, on_valid: &mut F, stats: &mut Stats) -> bool
+    where
+        F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
+    {
+        let top = self.rec.stack.len();
+        while self.product && lo < top {
+            // Next combination: the top slot first.
+            let mut advanced = false;
+            for k in (lo..top).rev() {
+                let s = self.rec.stack[k] as usize;
+                let table = &self.fin.tables[s];
+                if (self.state[s] as usize) + 1 < table.len() {
+                    self.state[s] += 1;
+                    self.values[s] = table[self.state[s] as usize].value;
+                    advanced = true;
+                    break;
+                }
+                self.state[s] = 0;
+                self.values[s] = table[0].value;
+            }
+            if !advanced {
+                break;
+            }
+            stats.explored += 1;
+            stats.valid += 1;
+            let structure = &self.rec.stack[..lo];
+            if on_valid(&Candidate::found(self.fin, &self.state, structure)).is_break() {
+                return false;
+            }
+        }
+        for _ in lo..top {
+            self.rec.pop();
+        }
+        true
+    }
+
+    /// The domain index that follows `cur` for the slot at stack position `k` under
+    /// isomorphism breaking, skipping the indices a dedicated generator ruled out (each one
+    /// skipped as if explored and rejected: the step from it is the step Korat would take).
+    #[inline]
+    pub fn next_value(&self, k: usize, s: usize, cur: u32) -> Option<u32> {
+        let forbidden = self.rec.forbidden(k);
+        let mut cur = cur;
+        loop {
+            let next = self.step(s, k, cur)?;
+            if next >= 64 || forbidden & (1 << next) == 0 {
+                return Some(next);
+            }
+            cur = next;
+        }
+    }
+
+    #[inline(always)]
+    fn step(&self, s: usize, k: usize, cur: u32) -> Option<u32> {
+        let table = &self.fin.tables[s];
+        let mut cur = cur;
+        if self.opts.isomorphism_breaking {
             let e = table[cur as usize];
             // An object index beyond every earlier slot's largest index into the same class
             // would only give isomorphic candidates: jump to the end of the class segment.
-            if e.class != u16::MAX && e.index as i32 > rec.max_before_top(e.class) {
+            if e.class != u16::MAX && e.index as i32 > self.rec.max_below(k, e.class) {
                 cur = e.segment_end;
             }
         }
-        if (cur as usize) + 1 < table.len() {
-            state[s] = cur + 1;
-            values[s] = table[cur as usize + 1].value;
-            return true;
-        }
-        state[s] = 0;
-        values[s] = table[0].value;
-        rec.pop();
-    }
-    false
-}
-
-/// Depth-first traversal from the root that appends reachable, not yet listed slots.
-struct Reach {
-    /// First index into `visited` of each class.
-    offsets: Vec<usize>,
-    visited: Vec<bool>,
-    work: Vec<(u16, u32, usize)>,
-}
-
-impl Reach {
-    fn new(fin: &Finitization) -> Self {
-        let mut offsets = Vec::with_capacity(fin.class_count());
-        let mut total = 0;
-        for c in &fin.classes {
-            offsets.push(total);
-            total += c.count as usize;
-        }
-        Reach {
-            offsets,
-            visited: vec![false; total],
-            work: Vec::new(),
-        }
+        ((cur as usize) + 1 < table.len()).then_some(cur + 1)
     }
 
-    fn push_unlisted(&mut self, fin: &Finitization, state: &[u32], rec: &mut Recorder) {
-        self.visited.iter_mut().for_each(|v| *v = false);
-        self.visited[self.offsets[ROOT.0 as usize]] = true;
-        // Explicit stack of (class, object, next slot): pre-order, fields in declaration order,
-        // descending into an object as soon as a field points to it.
-        let first = fin.live_fields(ROOT.0, 0, state);
-        self.work.clear();
-        self.work.push((ROOT.0, 0, first.start));
-        while let Some(top) = self.work.last_mut() {
-            let (class, obj, next) = *top;
-            let live = fin.live_fields(class, obj, state);
-            if next >= live.end {
-                self.work.pop();
-                continue;
+    /// Moves the candidate to the next one, never changing the slots at stack positions below
+    /// `floor`; false when the part is exhausted.
+    #[inline]
+    fn backtrack(&mut self, floor: usize) -> bool {
+        while self.rec.stack.len() > floor {
+            let k = self.rec.stack.len() - 1;
+            let s = self.rec.stack[k] as usize;
+            if let Some(next) = self.next_value(k, s, self.state[s]) {
+                self.state[s] = next;
+                self.values[s] = self.fin.tables[s][next as usize].value;
+                return true;
             }
-            top.2 = next + 1;
-            rec.note(fin, state, next);
-            if let Value::Obj(c, o) = fin.tables[next][state[next] as usize].value {
-                let v = self.offsets[c.0 as usize] + o as usize;
-                if !self.visited[v] {
-                    self.visited[v] = true;
-                    let start = fin.live_fields(c.0, o, state).start;
-                    self.work.push((c.0, o, start));
-                }
-            }
+            self.state[s] = 0;
+            self.values[s] = self.fin.tables[s][0].value;
+            self.rec.pop();
         }
+        false
     }
 }

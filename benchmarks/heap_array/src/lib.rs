@@ -62,6 +62,11 @@ impl Benchmark for HeapArrayBench {
         )
     }
 
+    /// The precondition is `rep_ok` for every method: one structure search serves them all.
+    fn precondition_is_invariant(&self, _method: usize) -> bool {
+        true
+    }
+
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateHeap { c, f })
     }

@@ -8,6 +8,7 @@
 // one for one, so the operator mutants (`==` ↔ `!=`) are the paper's.
 #![allow(clippy::partialeq_to_none)]
 
+pub mod generators;
 pub mod invariant;
 pub mod space;
 pub mod tree;
@@ -59,6 +60,11 @@ impl Benchmark for SearchTreeBench {
 
     fn finitize(&self, method: usize, scope: u32) -> (Finitization, Fields) {
         space::finitization(&format!("SearchTree_{}", METHODS[method]), scope, true)
+    }
+
+    /// The precondition is `rep_ok` for every method: one structure search serves them all.
+    fn precondition_is_invariant(&self, _method: usize) -> bool {
+        true
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {

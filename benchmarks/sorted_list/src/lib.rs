@@ -86,6 +86,12 @@ impl Benchmark for SortedListBench {
         )
     }
 
+    /// `insert` and `remove` require the sorted list alone and share one structure search;
+    /// `sort` (any order) and `merge` (a pair of lists) have preconditions of their own.
+    fn precondition_is_invariant(&self, method: usize) -> bool {
+        method != 2 && method != 3
+    }
+
     fn precondition(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         let v = &mut CandidateList { c, f };
         match method {

@@ -72,6 +72,11 @@ impl Benchmark for TreeMapBench {
         space::finitization(&format!("TreeMap_{}", METHODS[method]), scope, true)
     }
 
+    /// The precondition is `rep_ok` for every method: one structure search serves them all.
+    fn precondition_is_invariant(&self, _method: usize) -> bool {
+        true
+    }
+
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateMap { c, f })
     }

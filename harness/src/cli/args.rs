@@ -5,11 +5,45 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::parse::{parse_factor, parse_percent, parse_positive_duration, parse_size};
 use crate::locate::{locate_declared, BenchmarkCrate};
 use crate::scopes::parse_scopes;
+
+/// What a command prints on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Table,
+    /// One JSON document, and nothing else on stdout (notes go to stderr).
+    Json,
+}
+
+/// `--format` (and its older spelling `--json`), on every command that prints a table.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct Output {
+    /// What to print on stdout: the table, or one JSON document with the same figures.
+    #[arg(long, value_enum, default_value_t = Format::Table, value_name = "FORMAT")]
+    pub format: Format,
+    /// The same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl Output {
+    /// Whether stdout gets one JSON document instead of the table.
+    pub fn json(self) -> bool {
+        self.json || self.format == Format::Json
+    }
+}
+
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
 
 #[derive(Args)]
 pub struct InitArgs {
@@ -66,6 +100,8 @@ pub struct MergeArgs {
     /// Where the merged reports go (locked while merging, like evaluate's).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 #[derive(Args)]
@@ -78,6 +114,8 @@ pub struct OverheadArgs {
     /// Runs per build; the best counts.
     #[arg(long, default_value_t = 5)]
     pub repeat: u32,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Which benchmark crate to work on.
@@ -104,12 +142,19 @@ pub struct GenerateArgs {
     /// Scopes, both ends included: `3` or `1..7`.
     #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
     pub scopes: RangeInclusive<u32>,
-    /// Print one JSON document instead of the table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
     /// Show the first N inputs of each method at each scope.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub print: usize,
+    /// Report the structure-only search of each method (structures found, candidates
+    /// explored, seconds) without enumerating the arguments its precondition never reads:
+    /// the figure that compares with Korat 1.0 and the paper's "gen" column.
+    #[arg(long, conflicts_with = "print")]
+    pub structure: bool,
+    /// Threads of each search (default: every core); the inputs and counts do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// A deterministic sample of the mutants.
@@ -127,9 +172,8 @@ pub struct Sampling {
 pub struct MutantsArgs {
     #[command(flatten)]
     pub target: Target,
-    /// Print one JSON document instead of the table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Output,
     /// Show a mutant (by id), or `all`, as a unified diff of the benchmark's source.
     #[arg(long, value_name = "ID|all")]
     pub diff: Option<String>,
@@ -146,6 +190,8 @@ pub struct CheckArgs {
     pub scopes: RangeInclusive<u32>,
     #[command(flatten)]
     pub original: OriginalLimits,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// The limits generation and the original run under (the mutants' own, and a clock limit).
@@ -204,6 +250,15 @@ pub struct EvaluateArgs {
     /// reports. Every shard regenerates the inputs itself.
     #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
     pub shard: Option<crate::shard::Shard>,
+    /// After the first-kill run, run every mutant on every input of every scope (no
+    /// first-kill stop) and write which inputs kill which mutants to DIR/kill-matrix/
+    /// (for `ferastrau subsets`).
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
+    /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
+    #[arg(long, value_name = "N", default_value_t = crate::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub kill_matrix_max_deaths: u32,
     /// Continue an interrupted run from its journal (refused if anything it depends on
     /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(long)]
@@ -214,6 +269,47 @@ pub struct EvaluateArgs {
     /// of a run, again at a larger scope. An id the run would not evaluate is refused.
     #[arg(long, value_name = "ID,...", value_delimiter = ',')]
     pub only_mutants: Vec<u32>,
+    // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// An output directory of `evaluate` or `merge` (holding evaluation.json and mutants.json).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The built-in benchmark whose source the page shows (default: the one that wrote DIR,
+    /// else the built-in benchmark the reports name).
+    #[arg(long, conflicts_with = "benchmark_path")]
+    pub benchmark: Option<String>,
+    /// The benchmark crate whose source the page shows, anywhere on disk.
+    #[arg(long, value_name = "DIR")]
+    pub benchmark_path: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SubsetsArgs {
+    /// Output directories of runs made with `evaluate --kill-matrix` over scopes 1..s (or
+    /// s−1..s); each gets table3.{json,csv,md} and reduced-suite.{json,txt}.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Random subsets drawn per comparison.
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
+    /// Seed of the draws and of the held-out split of the mutants (same seed, same output).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The paper's Table 3 as CSV (benchmark,scope,random_kill_rate,vs_exhaustive_scope_minus_1,
+    /// vs_exhaustive_scope), shown beside ours.
+    #[arg(long, value_name = "FILE")]
+    pub paper: Option<PathBuf>,
+    /// Also write the tables of all DIRs together as one Markdown file.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Do not render the reduced suite (which rebuilds the run's crate and regenerates scope s).
+    #[arg(long)]
+    pub no_render: bool,
 }
 
 #[derive(Args)]

@@ -5,34 +5,52 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use super::args::*;
-use super::stderr_is_tty;
+use super::evaluate::Show;
 use crate::evaluate::Preparation;
 use crate::exit_code::{broken, usage};
 use crate::generate;
 use crate::outdir::Scratch;
 use crate::subject;
+use crate::term::{paint, style};
 use ferastrau_worker::protocol::{Message, Request};
 
 pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
-    let tty = stderr_is_tty();
-    let stats = generate::generate(&worker, a.scopes, a.print, |s| {
-        if tty && !a.json {
+    let progress = crate::term::progress();
+    let json = a.output.json();
+    let mode = generate::Mode {
+        jobs: a
+            .jobs
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        structure: a.structure,
+    };
+    let stats = generate::generate(&worker, a.scopes, a.print, mode, |s| {
+        if progress {
             eprint!("\rscope {} done ({} inputs)   ", s.scope, s.inputs);
         }
-        if !a.json && a.print > 0 {
+        crate::detail!(
+            "scope {}: {} inputs in {:.2} s",
+            s.scope,
+            s.inputs,
+            s.seconds
+        );
+        if !json && a.print > 0 {
             print!("{}", generate::render_examples(s));
         }
     })?;
-    if tty && !a.json {
+    if progress {
         eprint!("\r{:40}\r", "");
     }
-    if a.json {
-        let doc = serde_json::json!({ "benchmark": bench.name, "scopes": stats });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+    if json {
+        crate::term::print_json(&serde_json::json!({
+            "benchmark": bench.name,
+            "search": if a.structure { "structure" } else { "inputs" },
+            "scopes": stats,
+        }))?;
     } else {
-        print!("{}", generate::render_table(&bench, &stats));
+        print!("{}", generate::render_table(&bench, &stats, a.structure));
     }
     Ok(())
 }
@@ -48,8 +66,13 @@ pub(super) fn sampled(
 }
 
 pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
+    if a.diff.is_some() && a.output.json() {
+        return Err(usage(
+            "--diff prints a unified diff, not JSON: leave out --format json",
+        ));
+    }
     let bench = a.target.locate()?;
-    let meta = subject::metamutant(&bench, stderr_is_tty())?;
+    let meta = subject::metamutant(&bench)?;
     let catalog = sampled(meta.catalog, &a.sampling);
     match a.diff.as_deref() {
         Some("all") => {
@@ -66,7 +89,7 @@ pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
                 .ok_or_else(|| usage(format!("{} has no mutant {id}", bench.name)))?;
             print!("{}", ferastrau_mutator::diff(&bench.dir, m)?);
         }
-        None if a.json => println!("{}", catalog.to_json()),
+        None if a.output.json() => println!("{}", catalog.to_json()),
         None => print!("{}", catalog.table()),
     }
     Ok(())
@@ -95,46 +118,94 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     let worker = subject::original_worker(&bench)?;
     let scratch = Scratch::new()?;
     let prep = preparation(&scratch, &a.original, worker.methods()?, false);
-    println!(
-        "{:>5} {:>10} {:>9} {:>10}",
-        "scope", "# inputs", "check [s]", "violations"
-    );
+    let json = a.output.json();
+    if !json {
+        anstream::println!(
+            "{}",
+            paint(
+                style::HEAD,
+                format!(
+                    "{:>5} {:>10} {:>9} {:>10}",
+                    "scope", "# inputs", "check [s]", "violations"
+                )
+            )
+        );
+    }
     let mut first_bad = None;
     let mut used = 0;
+    let mut rows = Vec::new();
     for scope in a.scopes {
         let run = prep.scope(&worker, scope, used)?;
         used += run.bytes;
-        println!(
-            "{:>5} {:>10} {:>9.2} {:>10}",
-            scope, run.inputs, run.checking_seconds, run.violation_count
-        );
+        if !json {
+            let violations = format!("{:>10}", run.violation_count);
+            anstream::println!(
+                "{:>5} {:>10} {:>9.2} {}",
+                scope,
+                run.inputs,
+                run.checking_seconds,
+                if run.violation_count > 0 {
+                    paint(style::BAD, violations)
+                } else {
+                    violations
+                }
+            );
+        }
+        rows.push(serde_json::json!({
+            "scope": scope,
+            "inputs": run.inputs,
+            "checking_seconds": run.checking_seconds,
+            "violations": run.violation_count,
+        }));
         if first_bad.is_none() && run.violation_count > 0 {
             first_bad = Some(run);
         }
     }
-    match first_bad {
+    // The smallest counterexample: smallest scope, then shortest rendering.
+    let smallest = first_bad.as_ref().map(|run| {
+        let v = run
+            .violations
+            .iter()
+            .min_by_key(|v| (v.input.len(), v.input.clone()))
+            .expect("a violating scope keeps its violations");
+        // Renderings usually start with the method's name; name it when they do not.
+        let input = if v.input.starts_with(&v.method) {
+            v.input.clone()
+        } else {
+            format!("{} on {}", v.method, v.input)
+        };
+        (run, v, input)
+    });
+    if json {
+        let counterexample = smallest.as_ref().map(|(run, v, input)| {
+            serde_json::json!({
+                "scope": run.scope, "method": v.method, "input": input,
+                "output": v.output, "message": v.message,
+            })
+        });
+        crate::term::print_json(&serde_json::json!({
+            "benchmark": bench.name,
+            "scopes": rows,
+            "counterexample": counterexample,
+        }))?;
+    }
+    match smallest {
         None => {
-            println!("no violation: the original meets its postconditions on every input");
+            if !json {
+                anstream::println!(
+                    "{}",
+                    paint(
+                        style::GOOD,
+                        "no violation: the original meets its postconditions on every input"
+                    )
+                );
+            }
             Ok(())
         }
-        Some(run) => {
-            // The smallest counterexample: smallest scope, then shortest rendering.
-            let v = run
-                .violations
-                .iter()
-                .min_by_key(|v| (v.input.len(), v.input.clone()))
-                .expect("a violating scope keeps its violations");
-            // Renderings usually start with the method's name; name it when they do not.
-            let input = if v.input.starts_with(&v.method) {
-                v.input.clone()
-            } else {
-                format!("{} on {}", v.method, v.input)
-            };
-            Err(broken(format!(
-                "{} violation(s) at scope {}; smallest counterexample: {input} -> {}: {}",
-                run.violation_count, run.scope, v.output, v.message
-            )))
-        }
+        Some((run, v, input)) => Err(broken(format!(
+            "{} violation(s) at scope {}; smallest counterexample: {input} -> {}: {}",
+            run.violation_count, run.scope, v.output, v.message
+        ))),
     }
 }
 
@@ -144,16 +215,20 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
             "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
         ));
     }
+    // With --format json the gate's document is the only thing on stdout: the evaluation it
+    // runs prints nothing (its reports are in their directory, named in the document).
+    let json = a.run.output.json();
+    let show = if json { Show::Nothing } else { Show::Table };
     let dir = match a.current {
         Some(dir) => dir,
-        None => super::evaluate::cmd_evaluate(a.run)?,
+        None => super::evaluate::run_evaluation(a.run, show)?,
     };
     let thresholds = crate::gate::Thresholds {
         min_kill_rate: a.min_kill_rate,
         tolerance: a.tolerance,
         fail_on_new_survivors: a.fail_on_new_survivors,
     };
-    crate::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline)
+    crate::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, json)
 }
 
 pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
@@ -162,7 +237,7 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     }
     let bench = a.target.locate()?;
     let original = subject::original_worker(&bench)?;
-    let subject = subject::prepare(&bench, stderr_is_tty())?;
+    let subject = subject::prepare(&bench)?;
     let scratch = Scratch::new()?;
     let limits = OriginalLimits {
         memory_limit: 1 << 30,
@@ -190,15 +265,27 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     };
     let (executions, plain) = replay(&original)?;
     let (_, meta) = replay(&subject.worker)?;
-    println!(
-        "{} scope {}: {} executions; untouched crate {:.4} s, metamutant (no mutant active) {:.4} s: {:.2}x",
-        bench.name,
-        a.scope,
-        executions,
-        plain,
-        meta,
-        meta / plain
-    );
+    if a.output.json() {
+        crate::term::print_json(&serde_json::json!({
+            "benchmark": bench.name,
+            "scope": a.scope,
+            "repeat": a.repeat,
+            "executions": executions,
+            "untouched_seconds": plain,
+            "metamutant_seconds": meta,
+            "ratio": meta / plain,
+        }))?;
+    } else {
+        println!(
+            "{} scope {}: {} executions; untouched crate {:.4} s, metamutant (no mutant active) {:.4} s: {:.2}x",
+            bench.name,
+            a.scope,
+            executions,
+            plain,
+            meta,
+            meta / plain
+        );
+    }
     Ok(())
 }
 

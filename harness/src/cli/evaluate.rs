@@ -7,7 +7,6 @@ use anyhow::Result;
 
 use super::args::*;
 use super::commands::sampled;
-use super::stderr_is_tty;
 use crate::evaluate::{self, report};
 use crate::exit_code::{broken, usage};
 use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
@@ -50,8 +49,56 @@ fn fingerprint(
     })
 }
 
-/// Runs an evaluation; returns the directory its reports went to.
+/// The mutant phase's figures: the `runner:` line of the table and `runner` in the JSON.
+#[derive(Clone, Copy, serde::Serialize)]
+struct Runner {
+    executions: u64,
+    seconds: f64,
+    jobs: usize,
+    processes: u64,
+    overhead_ms_per_process: f64,
+    harness_over_bare_loop: f64,
+}
+
+impl std::fmt::Display for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
+            self.executions,
+            self.seconds,
+            self.jobs,
+            self.executions as f64 / self.seconds,
+            self.processes,
+            self.overhead_ms_per_process,
+            self.harness_over_bare_loop,
+        )
+    }
+}
+
+/// What an evaluation prints on stdout.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Show {
+    /// The table and the summary lines.
+    Table,
+    /// One JSON document: `evaluation.json`'s figures, the reports' directory and the runner's.
+    Json,
+    /// Nothing: the caller (`gate --format json`) prints its own document.
+    Nothing,
+}
+
+/// `ferastrau evaluate`: runs an evaluation and prints it as `--format` says.
 pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
+    let show = if a.output.json() {
+        Show::Json
+    } else {
+        Show::Table
+    };
+    run_evaluation(a, show)
+}
+
+/// Runs an evaluation; returns the directory its reports went to.
+pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     let bench = a.target.locate()?;
     let out_dir = a
         .out
@@ -61,8 +108,7 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     report::clear(&out.path)?;
-    let tty = stderr_is_tty();
-    let subject = subject::prepare(&bench, tty)?;
+    let subject = subject::prepare(&bench)?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
@@ -109,8 +155,14 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         original_timeout: a.original.original_timeout,
         max_scratch: a.original.max_scratch,
         resume: a.resume,
-        progress: tty,
+        progress: crate::term::progress(),
+        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
     };
+    if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
+        return Err(usage(
+            "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
+        ));
+    }
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
@@ -140,7 +192,33 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     if let Some(why) = &broken_why {
         extra.insert("broken".into(), serde_json::json!(why));
     }
-    let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    let rows = report::publish(
+        &out_dir,
+        &bench.dir,
+        &facts,
+        &ev.scopes,
+        &ev.results,
+        &share,
+        &extra,
+    )?;
+    for m in &ev.matrices {
+        let bytes = crate::matrix::file::write(&out_dir, m)?;
+        crate::note!(
+            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
+            m.header.scope,
+            m.rows.len(),
+            m.header.inputs,
+            m.header.seconds,
+            bytes,
+            crate::matrix::file::dir(&out_dir).display()
+        );
+        for d in &m.header.disagreements {
+            crate::warning!(
+                "kill matrix at scope {} disagrees with the first-kill run: {d}",
+                m.header.scope
+            );
+        }
+    }
     if let Some(shard) = a.shard {
         crate::shard::Record::new(
             shard,
@@ -161,32 +239,44 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
         ),
         None => bench.name.clone(),
     };
-    print!("{}", report::table(&title, &rows));
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
-        eprintln!(
-            "warning: the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
-            s.violation_count, s.scope
+        crate::warning!(
+            "the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
+            s.violation_count,
+            s.scope
         );
     }
     let t = &ev.timing;
-    if t.children > 0 && t.work_seconds > 0.0 {
-        println!(
-            "runner: {} mutant×input executions in {:.2} s with {} jobs ({:.0}/s); {} processes, {:.1} ms overhead each; harness/bare-loop time {:.2}×",
-            t.executions,
-            ev.mutant_phase_seconds,
-            opts.jobs,
-            t.executions as f64 / ev.mutant_phase_seconds,
-            t.children,
-            1000.0 * (t.child_seconds - t.work_seconds).max(0.0) / t.children as f64,
-            ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
-        );
+    let runner = (t.children > 0 && t.work_seconds > 0.0).then(|| Runner {
+        executions: t.executions,
+        seconds: ev.mutant_phase_seconds,
+        jobs: opts.jobs,
+        processes: t.children,
+        overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
+            / t.children as f64,
+        harness_over_bare_loop: ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds,
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    match show {
+        Show::Nothing => {}
+        Show::Json => {
+            let mut doc = report::json_document(&out_dir, share.len())?;
+            doc["seconds"] = serde_json::json!(seconds);
+            doc["runner"] = serde_json::to_value(runner)?;
+            crate::term::print_json(&doc)?;
+        }
+        Show::Table => {
+            anstream::print!("{}", report::table(&title, &rows));
+            if let Some(r) = runner.filter(|_| crate::term::notes()) {
+                println!("{r}");
+            }
+            println!(
+                "{} mutants in {seconds:.1} s; reports in {}",
+                share.len(),
+                out_dir.display()
+            );
+        }
     }
-    println!(
-        "{} mutants in {:.1} s; reports in {}",
-        share.len(),
-        started.elapsed().as_secs_f64(),
-        out_dir.display()
-    );
     if let Some(why) = broken_why {
         return Err(broken(format!(
             "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",

@@ -41,19 +41,26 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     }
     let rows = report::publish(
         &out.path,
+        std::path::Path::new(&m.run.crate_dir),
         &m.facts,
         &m.scopes,
         &m.results,
         &m.evaluated,
         &extra,
     )?;
-    print!("{}", report::table(&m.facts.benchmark, &rows));
-    println!(
-        "{} shards of {} mutants merged; reports in {}",
-        a.shards.len(),
-        m.evaluated.len(),
-        out.path.display()
-    );
+    if a.output.json() {
+        let mut doc = report::json_document(&out.path, m.evaluated.len())?;
+        doc["shards"] = serde_json::json!(a.shards.len());
+        crate::term::print_json(&doc)?;
+    } else {
+        anstream::print!("{}", report::table(&m.facts.benchmark, &rows));
+        println!(
+            "{} shards of {} mutants merged; reports in {}",
+            a.shards.len(),
+            m.evaluated.len(),
+            out.path.display()
+        );
+    }
     if let Some(why) = why {
         return Err(broken(format!(
             "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",

@@ -46,6 +46,9 @@ pub struct Options {
     pub max_scratch: u64,
     pub resume: bool,
     pub progress: bool,
+    /// `--kill-matrix`: after the first-kill run, every mutant on every input of every scope,
+    /// rows capped after this many process deaths (see [`crate::matrix::run`]).
+    pub kill_matrix: Option<u32>,
 }
 
 /// What an evaluation produced.
@@ -58,6 +61,8 @@ pub struct Evaluation {
     /// The mutant phase of this session (not of resumed work).
     pub timing: Timing,
     pub mutant_phase_seconds: f64,
+    /// With `--kill-matrix`, one matrix per scope (checked against the first-kill results).
+    pub matrices: Vec<crate::matrix::KillMatrix>,
 }
 
 /// Free space kept on the scratch disk whatever `--max-scratch` says.
@@ -159,7 +164,7 @@ pub fn evaluate(
         } else {
             journal.scope(&run)?;
         }
-        if opts.progress {
+        if opts.progress || crate::term::verbose() {
             eprintln!(
                 "scope {scope}: {} inputs generated in {:.2} s, original checked in {:.2} s",
                 run.inputs, run.generation_seconds, run.checking_seconds
@@ -249,6 +254,22 @@ pub fn evaluate(
     }
     results.sort_by_key(|r| (r.mutant, r.scope));
     let interrupted = interrupt::requested();
+    let matrices = match opts.kill_matrix {
+        Some(max_deaths) if !interrupted => pool.install(|| {
+            crate::matrix::run::matrices(
+                worker,
+                fingerprint,
+                mutants,
+                &scopes,
+                &results,
+                &cfg,
+                max_deaths,
+                opts.progress,
+            )
+        })?,
+        _ => Vec::new(),
+    };
+    let interrupted = interrupt::requested();
     let broken = if interrupted {
         None
     } else {
@@ -261,6 +282,7 @@ pub fn evaluate(
         broken,
         timing,
         mutant_phase_seconds,
+        matrices,
     })
 }
 

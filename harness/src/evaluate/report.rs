@@ -32,10 +32,12 @@ pub struct Facts {
     pub skipped: BTreeMap<u32, String>,
 }
 
-/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with
+/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir` (the
+/// benchmark crate at `crate_dir` supplies the source `report.html` shows), with
 /// `broken` marked if the run is broken and the extra `marks`; returns the rows.
 pub fn publish(
     dir: &Path,
+    crate_dir: &Path,
     facts: &Facts,
     scopes: &[ScopeRun],
     results: &[ScopeResult],
@@ -69,6 +71,8 @@ pub fn publish(
         })
         .collect();
     write(dir, &facts.benchmark, &rows, &listed, &all, &marks)?;
+    // The page and the schema JSON, from the files just written and the crate's source.
+    crate::html::write(dir, crate_dir)?;
     Ok(rows)
 }
 
@@ -105,6 +109,10 @@ pub struct Row {
     /// or branch outcome a coverage short of 100% misses).
     #[serde(skip)]
     pub uncovered: Vec<String>,
+    /// The same for the specification (invariant, precondition and postcondition functions):
+    /// what generation did not reach, which a specification coverage short of 100% misses.
+    #[serde(skip)]
+    pub uncovered_spec: Vec<String>,
 }
 
 fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64 {
@@ -118,6 +126,15 @@ fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64
     }
     let n = all.iter().filter(|id| hit.contains(id)).count();
     round2(100.0 * n as f64 / all.len() as f64)
+}
+
+/// The places of the probes of `role` not in `hit`.
+fn unreached(probes: &[Probe], role: &str, hit: &BTreeSet<u32>) -> Vec<String> {
+    probes
+        .iter()
+        .filter(|p| p.role == role && !hit.contains(&p.id))
+        .map(Probe::place)
+        .collect()
 }
 
 fn round2(x: f64) -> f64 {
@@ -183,20 +200,30 @@ pub fn rows(
                     .iter()
                     .filter(|r| r.status == super::results::Status::Skipped)
                     .count(),
-                uncovered: probes
-                    .iter()
-                    .filter(|p| p.role == "code" && !code.contains(&p.id))
-                    .map(Probe::place)
-                    .collect(),
+                uncovered: unreached(probes, "code", &code),
+                uncovered_spec: unreached(probes, "spec", &spec),
             }
         })
         .collect()
 }
 
-/// The stdout table, shaped like the paper's Table 4.
+/// A kill rate's cell, coloured by what it says: every mutant killed, some surviving, none
+/// killed (the escapes go around the padded text, so columns stay aligned).
+fn rate_cell(killed: usize, mutants: usize, text: String) -> String {
+    use crate::term::{paint, style};
+    match killed {
+        _ if mutants == 0 => text,
+        0 => paint(style::BAD, text),
+        k if k == mutants => paint(style::GOOD, text),
+        _ => paint(style::WARN, text),
+    }
+}
+
+/// The stdout table, shaped like the paper's Table 4 (coloured: print it with `anstream`).
 pub fn table(benchmark: &str, rows: &[Row]) -> String {
     let mut t = format!(
-        "{benchmark}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
+        "{}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
+        crate::term::paint(crate::term::style::HEAD, benchmark),
         "scope",
         "gen [s]",
         "spec st",
@@ -222,7 +249,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
         t.push_str(&format!(
-            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2}   {}/{}{}: {}\n",
+            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {} {:>9.2}   {}/{}{}: {}\n",
             r.scope,
             r.generation_seconds,
             r.spec_statement_coverage,
@@ -231,7 +258,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             r.checking_seconds,
             r.statement_coverage,
             r.branch_coverage,
-            r.kill_rate,
+            rate_cell(r.killed, r.mutants, format!("{:>9.2}", r.kill_rate)),
             r.paper_kill_rate,
             r.killed,
             r.mutants,
@@ -246,13 +273,44 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
     t
 }
 
+/// A report file written by [`write`], read back as `T`.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a report", path.display()))
+}
+
+/// `--format json`'s document of a run whose reports are in `dir`: `evaluation.json` as
+/// written, with the directory and the number of mutants evaluated.
+pub fn json_document(dir: &Path, evaluated: usize) -> Result<serde_json::Value> {
+    let mut doc: serde_json::Value = read_json(&dir.join("evaluation.json"))?;
+    doc["reports"] = serde_json::json!(dir.display().to_string());
+    doc["evaluated"] = serde_json::json!(evaluated);
+    Ok(doc)
+}
+
 /// The report files [`write`] produces, in an output directory.
 pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json"];
 
 /// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
 /// report behind that could be read as its own.
 pub fn clear(dir: &Path) -> Result<()> {
-    for f in FILES.iter().chain(&[crate::shard::RECORD]) {
+    let all = FILES.iter().chain(&crate::html::FILES);
+    for f in all.chain(&[crate::shard::RECORD]) {
+        match std::fs::remove_file(dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
+            }
+            _ => {}
+        }
+    }
+    // An earlier run's kill matrices and what `subsets` made of them describe another run.
+    let matrices = crate::matrix::file::dir(dir);
+    if matrices.exists() {
+        std::fs::remove_dir_all(&matrices)
+            .with_context(|| format!("cannot remove {}", matrices.display()))?;
+    }
+    for f in crate::subsets::FILES {
         match std::fs::remove_file(dir.join(f)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
@@ -283,6 +341,7 @@ pub fn write(
                 "timeout": r.killed_timeout, "memory": r.killed_memory, "crash": r.killed_crash,
             });
             v["uncovered"] = serde_json::json!(r.uncovered);
+            v["uncovered_spec"] = serde_json::json!(r.uncovered_spec);
             v
         })
         .collect();
@@ -343,7 +402,7 @@ pub fn write(
     )
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
     // Write then rename: an interrupted write never leaves a half report.
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;

@@ -36,7 +36,7 @@ impl RunConfig {
     /// How long a child may run over `scopes` before it is killed as a whole: generous, since
     /// per-input limits are enforced inside the child; this only catches a child that stopped
     /// responding to them.
-    fn guard(&self, scopes: &std::ops::RangeInclusive<u32>) -> Duration {
+    pub(crate) fn guard(&self, scopes: &std::ops::RangeInclusive<u32>) -> Duration {
         let original: f64 = self
             .original_seconds
             .iter()
@@ -92,7 +92,7 @@ impl Timing {
 }
 
 /// The kill reason of a child that died inside a scope: (reason, timeout limit, detail).
-fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
+pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
     match death {
         Death::Guard => (
             Reason::Timeout,

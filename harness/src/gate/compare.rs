@@ -57,7 +57,7 @@ pub struct Comparison {
     pub changes: BTreeMap<u32, Changes>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize)]
 pub struct Changes {
     pub now_surviving: Vec<String>,
     pub now_killed: Vec<String>,

@@ -32,8 +32,9 @@ use crate::exit_code::{broken, usage, GateFailed};
 use baseline::VERSION;
 
 /// Gates the run in `dir` against the baseline file `baseline` (or, with `update`, makes the
-/// run the baseline of its benchmark). Prints the table of changes either way.
-pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool) -> Result<()> {
+/// run the baseline of its benchmark). Prints the table of changes either way, or with `json`
+/// one document holding the same ([`document`]).
+pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: bool) -> Result<()> {
     let run = Run::read(dir)?;
     if let Some(why) = &run.broken {
         return Err(broken(format!(
@@ -47,67 +48,137 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool) -> Result
     let reference = base.as_ref().unwrap_or(&empty);
     let mut c = compare(reference, &run.figures, t, run.partial);
     c.note_skipped(reference, &run.skipped);
-    println!("{} against {}", run.benchmark, baseline.display());
-    print!("{}", table(reference, &run.figures, &c));
     if update && run.partial {
         return Err(usage(format!(
             "the run in {} evaluated only the mutants of a diff (--in-diff): it cannot become a baseline",
             dir.display()
         )));
     }
-    if update {
+    let mut notes = Vec::new();
+    for (scope, ch) in c.changes.iter().filter(|_| base.is_some() && !update) {
+        for key in &ch.now_skipped {
+            notes.push(format!(
+                "scope {scope}: killed in the baseline, skipped now ({}): {}",
+                run.skipped[key],
+                run.describe(key)
+            ));
+        }
+        for key in ch.new_surviving.iter().filter(|_| !t.fail_on_new_survivors) {
+            notes.push(format!(
+                "scope {scope}: a new mutant survives: {}",
+                run.describe(key)
+            ));
+        }
+    }
+    let verdict = if update {
+        Verdict::Updated
+    } else if base.is_none() {
+        Verdict::NoBaseline
+    } else if c.failures.is_empty() {
+        Verdict::Passed
+    } else {
+        Verdict::Failed
+    };
+    if verdict == Verdict::Updated {
         file.version = VERSION;
         file.benchmarks
             .insert(run.benchmark.clone(), run.figures.clone());
         write_baseline(baseline, &file)?;
-        println!(
-            "baseline of {} updated in {} ({} scope(s), {} mutants)",
-            run.benchmark,
-            baseline.display(),
-            run.figures.scopes.len(),
-            run.figures.mutants.len()
-        );
-        return Ok(());
     }
-    if base.is_none() {
-        return Err(usage(format!(
+    if json {
+        crate::term::print_json(&document(&run, baseline, reference, &c, &notes, verdict))?;
+    } else {
+        use crate::term::{paint, style};
+        anstream::println!(
+            "{} against {}",
+            paint(style::HEAD, &run.benchmark),
+            baseline.display()
+        );
+        print!("{}", table(reference, &run.figures, &c));
+        for n in &notes {
+            anstream::println!("{} {n}", paint(style::WARN, "note:"));
+        }
+        match verdict {
+            Verdict::Updated => println!(
+                "baseline of {} updated in {} ({} scope(s), {} mutants)",
+                run.benchmark,
+                baseline.display(),
+                run.figures.scopes.len(),
+                run.figures.mutants.len()
+            ),
+            Verdict::Passed => anstream::println!("{}", paint(style::GOOD, "gate passed")),
+            Verdict::NoBaseline | Verdict::Failed => {}
+        }
+    }
+    match verdict {
+        Verdict::Updated | Verdict::Passed => Ok(()),
+        Verdict::NoBaseline => Err(usage(format!(
             "{} has no baseline for {}: run the gate with --update-baseline to make one",
             baseline.display(),
             run.benchmark
-        )));
-    }
-    for (scope, ch) in &c.changes {
-        for key in &ch.now_skipped {
-            println!(
-                "note: scope {scope}: killed in the baseline, skipped now ({}): {}",
-                run.skipped[key],
-                run.describe(key)
+        ))),
+        Verdict::Failed => {
+            let mut text = format!(
+                "the gate failed for {}: {} regression(s)",
+                run.benchmark,
+                c.failures.len()
             );
-        }
-        for key in &ch.new_surviving {
-            if !t.fail_on_new_survivors {
-                println!(
-                    "note: scope {scope}: a new mutant survives: {}",
-                    run.describe(key)
-                );
+            for f in &c.failures {
+                let _ = write!(text, "\n  - {}", describe(f, &run));
             }
+            Err(anyhow::Error::new(GateFailed(text)))
         }
     }
-    if c.failures.is_empty() {
-        println!("gate passed");
-        return Ok(());
-    }
-    let mut text = format!(
-        "the gate failed for {}: {} regression(s)",
-        run.benchmark,
-        c.failures.len()
-    );
-    for f in &c.failures {
-        let _ = write!(text, "\n  - {}", describe(f, &run));
-    }
-    Err(anyhow::Error::new(GateFailed(text)))
 }
 
+/// How a gate ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    Failed,
+    /// `--update-baseline`: the run is the baseline now.
+    Updated,
+    /// The baseline file has no section for the benchmark.
+    NoBaseline,
+}
+
+/// The gate's `--format json` document: per scope the baseline's and the run's figures and
+/// what changed (mutant keys), the failures in words, the notes, and the verdict.
+fn document(
+    run: &Run,
+    baseline: &Path,
+    reference: &BenchmarkBaseline,
+    c: &Comparison,
+    notes: &[String],
+    verdict: Verdict,
+) -> serde_json::Value {
+    let scopes: std::collections::BTreeSet<u32> = reference
+        .scopes
+        .keys()
+        .chain(run.figures.scopes.keys())
+        .copied()
+        .collect();
+    let scopes: Vec<serde_json::Value> = scopes
+        .into_iter()
+        .map(|s| {
+            serde_json::json!({
+                "scope": s,
+                "baseline": reference.scopes.get(&s),
+                "now": run.figures.scopes.get(&s),
+                "changes": c.changes.get(&s),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "benchmark": run.benchmark,
+        "baseline": baseline.display().to_string(),
+        "verdict": verdict,
+        "scopes": scopes,
+        "failures": c.failures.iter().map(|f| describe(f, run)).collect::<Vec<_>>(),
+        "notes": notes,
+    })
+}
 #[cfg(test)]
 mod tests {
     use super::baseline::render;

@@ -55,7 +55,13 @@ pub fn inputs<B: Benchmark>(
         err?;
         let bytes = w.finish()?;
         budget = budget.saturating_sub(bytes);
-        send(&method_figures(name, scope, &stats, &fin, bytes))?;
+        send(&method_figures(
+            name,
+            scope,
+            &stats,
+            fin.state_space_log2(),
+            bytes,
+        ))?;
     }
     send(&Message::Coverage {
         probes: ferastrau_probes::take_coverage(),
@@ -65,7 +71,7 @@ pub fn inputs<B: Benchmark>(
 
 /// Reports the watchdog's timeout at the cursor's position and ends the process at once
 /// (without destructors or flushing: the main thread is stuck in the code under test).
-fn clock_timeout(limit: Duration) {
+pub(crate) fn clock_timeout(limit: Duration) {
     let position = Position {
         scope: cursor::get(cursor::SCOPE),
         method: cursor::get(cursor::METHOD) as usize,
@@ -259,6 +265,57 @@ pub fn mutant<B: Benchmark>(
     Ok(())
 }
 
+/// One input judged: the original's and the mutant's outcomes, the original's ticks, the
+/// mutant's tick budget, and the kill reason if the mutant is killed.
+pub(crate) struct Trial<B: Benchmark> {
+    pub expected: Outcome<B>,
+    pub got: Outcome<B>,
+    pub ticks: u64,
+    pub budget: u64,
+    pub reason: Option<Reason>,
+}
+
+/// Runs the original, then `mutant` under its tick budget and clock limit, on the decoded
+/// input `pre` of method `m`, and judges the mutant: the one definition of a kill, shared by
+/// the first-kill run and the kill matrix.
+pub(crate) fn trial<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    mutant: u32,
+    pre: &B::Input,
+    original_nanos: u64,
+    limits: Limits,
+    watchdog: &Watchdog,
+) -> Trial<B> {
+    let mut input = pre.clone();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
+    ferastrau_probes::set_active(mutant);
+    let clock = Duration::from_nanos(original_nanos)
+        .mul_f64(limits.timeout_factor)
+        .saturating_add(limits.timeout_floor);
+    let budget = ticks
+        .saturating_mul(limits.tick_factor)
+        .saturating_add(limits.tick_floor);
+    watchdog.arm(clock);
+    let (got, _) = execute(bench, m, &mut input, budget, false);
+    watchdog.disarm();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let reason = match &got {
+        Outcome::OverBudget => Some(Reason::Timeout),
+        Outcome::Broken(_) => Some(Reason::Invariant),
+        g if !g.same_as(&expected) => Some(Reason::Output),
+        _ => None,
+    };
+    Trial {
+        expected,
+        got,
+        ticks,
+        budget,
+        reason,
+    }
+}
+
 fn run_scope<B: Benchmark>(
     bench: &B,
     mutant: u32,
@@ -277,28 +334,15 @@ fn run_scope<B: Benchmark>(
         while let Some(state) = reader.next_state()? {
             cursor::set(cursor::INDEX, index as u32);
             let original_nanos = times.next_time()?;
-            let mut input = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-            let pre = input.clone();
-            ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-            let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
-            ferastrau_probes::set_active(mutant);
-            let clock = Duration::from_nanos(original_nanos)
-                .mul_f64(limits.timeout_factor)
-                .saturating_add(limits.timeout_floor);
-            let budget = ticks
-                .saturating_mul(limits.tick_factor)
-                .saturating_add(limits.tick_floor);
-            watchdog.arm(clock);
-            let (got, _) = execute(bench, m, &mut input, budget, false);
-            watchdog.disarm();
-            ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+            let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+            let Trial {
+                expected,
+                got,
+                ticks,
+                budget,
+                reason,
+            } = trial(bench, m, mutant, &pre, original_nanos, limits, watchdog);
             executions += 1;
-            let reason = match &got {
-                Outcome::OverBudget => Some(Reason::Timeout),
-                Outcome::Broken(_) => Some(Reason::Invariant),
-                g if !g.same_as(&expected) => Some(Reason::Output),
-                _ => None,
-            };
             if let Some(reason) = reason {
                 let (limit, detail) = if reason == Reason::Timeout {
                     (

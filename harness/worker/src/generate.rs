@@ -1,4 +1,13 @@
 //! The worker's `generate` request: Korat over each target method at one scope.
+//!
+//! Methods whose precondition is the class invariant alone
+//! ([`Benchmark::precondition_is_invariant`]) share one search of the receiver's structure per
+//! scope: each structure found is carried into every such method's finitization and
+//! completed with that method's arguments enumerated over their domains ([`korat::Transfer`]),
+//! which gives each method exactly the inputs, the order and the counts of its own search. A
+//! method whose structure does not carry over (an argument that is an object, a field it lacks)
+//! is searched on its own. Searches run on `jobs` threads, split by prefixes of the candidate
+//! vector ([`korat::search_parallel`]), with results identical to one thread.
 
 use std::ops::ControlFlow;
 
@@ -6,35 +15,244 @@ use crate::channel::send;
 use crate::protocol::Message;
 use crate::Benchmark;
 
-/// Generates every method's inputs at `scope`, sending the first `print` of each.
+/// One method's generation at one scope.
+#[derive(Clone, Debug)]
+pub struct MethodRun {
+    /// Korat's figures. For methods that share a structure search, `seconds` is that search's
+    /// time divided among them in proportion to their candidates (the scope's total is the
+    /// wall-clock time).
+    pub stats: korat::Stats,
+    /// The first inputs, rendered.
+    pub shown: Vec<String>,
+    /// log2 of the method's state space.
+    pub state_space_log2: f64,
+    /// Whether the inputs came from a structure search shared with other methods.
+    pub shared: bool,
+}
+
+/// Generates every method's inputs at `scope` on `jobs` threads, rendering the first `print`
+/// of each; one [`MethodRun`] per method, in the benchmark's order.
+pub fn generate_scope<B: Benchmark>(
+    bench: &B,
+    scope: u32,
+    print: usize,
+    opts: korat::Options,
+    jobs: usize,
+) -> Vec<MethodRun> {
+    let spaces: Vec<_> = (0..bench.methods().len())
+        .map(|m| bench.finitize(m, scope))
+        .collect();
+    let mut runs: Vec<Option<MethodRun>> = vec![None; spaces.len()];
+    let shared: Vec<usize> = (0..spaces.len())
+        .filter(|&m| bench.precondition_is_invariant(m))
+        .collect();
+    if shared.len() > 1 && opts == korat::Options::default() {
+        for (m, run) in shared_search(bench, &spaces, &shared, print, jobs) {
+            runs[m] = Some(run);
+        }
+    }
+    runs.into_iter()
+        .enumerate()
+        .map(|(m, run)| run.unwrap_or_else(|| own_search(bench, m, &spaces[m], print, opts, jobs)))
+        .collect()
+}
+
+/// What one part of the shared search gathered for one method.
+#[derive(Default)]
+struct Gathered {
+    inputs: u64,
+    shown: Vec<String>,
+    /// A structure did not carry over: the method is searched on its own.
+    failed: bool,
+}
+
+/// One structure search for the methods `members`, led by the first; the runs of those whose
+/// structures all carried over.
+fn shared_search<B: Benchmark>(
+    bench: &B,
+    spaces: &[(korat::Finitization, B::Fields)],
+    members: &[usize],
+    print: usize,
+    jobs: usize,
+) -> Vec<(usize, MethodRun)> {
+    let lead = members[0];
+    let (lead_fin, lead_fields) = &spaces[lead];
+    let members: Vec<usize> = members
+        .iter()
+        .copied()
+        .filter(|&m| korat::Transfer::new(lead_fin, &spaces[m].0).is_some())
+        .collect();
+    let init = || {
+        let transfers: Vec<_> = members
+            .iter()
+            .map(|&m| korat::Transfer::new(lead_fin, &spaces[m].0).expect("checked above"))
+            .collect();
+        let gathered: Vec<Gathered> = members.iter().map(|_| Gathered::default()).collect();
+        (transfers, gathered)
+    };
+    let (stats, parts) = korat::search_structures(
+        lead_fin,
+        korat::Options::default(),
+        jobs,
+        |c| bench.precondition(lead, lead_fields, c),
+        init,
+        |(transfers, gathered), c| {
+            for (i, &m) in members.iter().enumerate() {
+                let g = &mut gathered[i];
+                if g.failed {
+                    continue;
+                }
+                let fields = &spaces[m].1;
+                let shown = &mut g.shown;
+                let carried = transfers[i].products(c, |input| {
+                    if shown.len() < print {
+                        let mut input = korat::Candidate::new(input.finitization(), input.state());
+                        shown.push(bench.render(m, &bench.decode(m, fields, &mut input)));
+                    }
+                    ControlFlow::Continue(())
+                });
+                match carried {
+                    Some(k) => g.inputs += k,
+                    None => g.failed = true,
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    let mut runs: Vec<(usize, MethodRun)> = Vec::new();
+    for (i, &m) in members.iter().enumerate() {
+        let mut inputs = 0;
+        let mut shown = Vec::new();
+        let mut failed = false;
+        for (_, gathered) in &parts {
+            let g = &gathered[i];
+            failed |= g.failed;
+            inputs += g.inputs;
+            shown.extend(
+                g.shown
+                    .iter()
+                    .take(print.saturating_sub(shown.len()))
+                    .cloned(),
+            );
+        }
+        if failed {
+            continue;
+        }
+        // Each structure is judged once; its other argument combinations are not.
+        let s = korat::Stats {
+            valid: inputs,
+            explored: stats.explored + (inputs - stats.valid),
+            seconds: 0.0,
+            judged: stats.explored,
+            structures: stats.valid,
+        };
+        runs.push((
+            m,
+            MethodRun {
+                stats: s,
+                shown,
+                state_space_log2: spaces[m].0.state_space_log2(),
+                shared: true,
+            },
+        ));
+    }
+    let total: u64 = runs.iter().map(|(_, r)| r.stats.explored).sum();
+    for (_, r) in &mut runs {
+        r.stats.seconds = stats.seconds * r.stats.explored as f64 / total.max(1) as f64;
+    }
+    runs
+}
+
+/// Korat over one method's own finitization.
+fn own_search<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    (fin, fields): &(korat::Finitization, B::Fields),
+    print: usize,
+    opts: korat::Options,
+    jobs: usize,
+) -> MethodRun {
+    let (stats, parts) = korat::search_parallel(
+        fin,
+        opts,
+        jobs,
+        |c| bench.precondition(m, fields, c),
+        Vec::new,
+        |shown: &mut Vec<String>, c| {
+            if shown.len() < print {
+                let mut c = korat::Candidate::new(c.finitization(), c.state());
+                shown.push(bench.render(m, &bench.decode(m, fields, &mut c)));
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    MethodRun {
+        stats,
+        shown: parts.into_iter().flatten().take(print).collect(),
+        state_space_log2: fin.state_space_log2(),
+        shared: false,
+    }
+}
+
+/// The structure-only search of every method at `scope`: its structures found and candidates
+/// explored without enumerating the arguments it leaves unread (what compares with Korat 1.0's
+/// search of the bare structure).
+pub fn structure_scope<B: Benchmark>(
+    bench: &B,
+    scope: u32,
+    opts: korat::Options,
+    jobs: usize,
+) -> Vec<MethodRun> {
+    (0..bench.methods().len())
+        .map(|m| {
+            let (fin, fields) = bench.finitize(m, scope);
+            let (stats, _) = korat::search_structures(
+                &fin,
+                opts,
+                jobs,
+                |c| bench.precondition(m, &fields, c),
+                || (),
+                |_, _| ControlFlow::Continue(()),
+            );
+            MethodRun {
+                stats,
+                shown: Vec::new(),
+                state_space_log2: fin.state_space_log2(),
+                shared: false,
+            }
+        })
+        .collect()
+}
+
+/// Generates every method's inputs at `scope` (or, with `structure`, runs the structure-only
+/// searches) and sends the first `print` inputs of each and the figures.
 pub fn generate<B: Benchmark>(
     bench: &B,
     scope: u32,
     print: usize,
     opts: korat::Options,
+    jobs: usize,
+    structure: bool,
 ) -> std::io::Result<()> {
-    for (m, &name) in bench.methods().iter().enumerate() {
-        let (fin, fields) = bench.finitize(m, scope);
-        let mut shown = Vec::new();
-        let stats = korat::search_with(
-            &fin,
-            opts,
-            |c| bench.precondition(m, &fields, c),
-            |c| {
-                if shown.len() < print {
-                    let mut c = korat::Candidate::new(c.finitization(), c.state());
-                    shown.push(bench.render(m, &bench.decode(m, &fields, &mut c)));
-                }
-                ControlFlow::Continue(())
-            },
-        );
-        for text in shown {
+    let runs = if structure {
+        structure_scope(bench, scope, opts, jobs)
+    } else {
+        generate_scope(bench, scope, print, opts, jobs)
+    };
+    for (run, &name) in runs.iter().zip(bench.methods()) {
+        for text in &run.shown {
             send(&Message::Input {
                 method: name.to_string(),
-                text,
+                text: text.clone(),
             })?;
         }
-        send(&method_figures(name, scope, &stats, &fin, 0))?;
+        send(&method_figures(
+            name,
+            scope,
+            &run.stats,
+            run.state_space_log2,
+            0,
+        ))?;
     }
     Ok(())
 }
@@ -45,7 +263,7 @@ pub(crate) fn method_figures(
     name: &str,
     scope: u32,
     stats: &korat::Stats,
-    fin: &korat::Finitization,
+    state_space_log2: f64,
     bytes: u64,
 ) -> Message {
     Message::Method {
@@ -54,7 +272,7 @@ pub(crate) fn method_figures(
         inputs: stats.valid,
         candidates: stats.explored,
         seconds: stats.seconds,
-        state_space_log2: fin.state_space_log2(),
+        state_space_log2,
         bytes,
     }
 }

@@ -13,7 +13,8 @@ pub mod channel;
 pub mod cursor;
 mod evaluate;
 pub mod exec;
-mod generate;
+pub mod generate;
+mod matrix;
 mod outputs;
 pub mod panics;
 pub mod priority_queue;
@@ -84,12 +85,14 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             print,
             pruning,
             isomorphism_breaking,
+            jobs,
+            structure,
         } => {
             let opts = korat::Options {
                 pruning,
                 isomorphism_breaking,
             };
-            generate::generate(bench, scope, print, opts)?;
+            generate::generate(bench, scope, print, opts, jobs, structure)?;
         }
         Request::Outputs {
             scope,
@@ -116,6 +119,14 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             cursor,
             limits,
         } => evaluate::mutant(bench, mutant, from..=to, &dir, &cursor, limits)?,
+        Request::Matrix {
+            mutant,
+            scope,
+            spans,
+            dir,
+            cursor,
+            limits,
+        } => matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits)?,
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
         Request::Render {
             scope,

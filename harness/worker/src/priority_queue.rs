@@ -128,6 +128,11 @@ impl<Q: PriorityQueue> Benchmark for Q {
         self.finitization(&root, scope, arg_domain(method, scope))
     }
 
+    /// The precondition is the queue's invariant (`candidate_ok`) for every method: one structure search serves them all.
+    fn precondition_is_invariant(&self, _method: usize) -> bool {
+        true
+    }
+
     fn precondition(&self, _method: usize, f: &Q::Fields, c: &mut Candidate<'_>) -> bool {
         self.candidate_ok(f, c)
     }

@@ -35,6 +35,13 @@ pub enum Request {
         pruning: bool,
         /// Skip isomorphic candidates (off: every object numbering counts).
         isomorphism_breaking: bool,
+        /// Threads of the search (`generate --jobs`); results are the same for any number.
+        #[serde(default = "one")]
+        jobs: usize,
+        /// Report the structure-only searches instead (`generate --structure`): per method,
+        /// the structures found and candidates explored without its unread arguments.
+        #[serde(default)]
+        structure: bool,
     },
     /// Generates and stores the inputs of `scope` under `dir` (at most `max_bytes` in all),
     /// counting specification coverage with `coverage`.
@@ -69,6 +76,23 @@ pub enum Request {
         from: u32,
         /// The last scope to run, inclusive.
         to: u32,
+        /// The run's inputs directory.
+        dir: PathBuf,
+        /// The cursor file naming the input if the mutant kills the process.
+        cursor: PathBuf,
+        /// The time limits, relative to the original's measurements on each input.
+        limits: Limits,
+    },
+    /// Runs `mutant` against the original on the stored inputs of `scope` that `spans` name,
+    /// **without** stopping at a kill (the kill matrix): [`Message::MatrixChunk`] lines, in
+    /// input order, each covering a run of inputs whose outcome is then known.
+    Matrix {
+        /// The mutant's id in the catalog.
+        mutant: u32,
+        /// The scope whose stored inputs to run.
+        scope: u32,
+        /// The inputs to run, in order (a restarted child skips what is known).
+        spans: Vec<Span>,
         /// The run's inputs directory.
         dir: PathBuf,
         /// The cursor file naming the input if the mutant kills the process.
@@ -183,6 +207,17 @@ pub enum Limit {
     Guard,
 }
 
+impl Limit {
+    /// The limit's name in reports (the same as its serialized form).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Ticks => "ticks",
+            Limit::Clock => "clock",
+            Limit::Guard => "guard",
+        }
+    }
+}
+
 /// A position among the stored inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
@@ -192,6 +227,29 @@ pub struct Position {
     pub method: usize,
     /// The input's number among the method's stored inputs at that scope.
     pub index: u64,
+}
+
+/// Consecutive stored inputs of one method: indices `from..to` among its inputs at a scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    /// The method, in the worker's numbering.
+    pub method: usize,
+    /// The first input's number.
+    pub from: u64,
+    /// One past the last input's number.
+    pub to: u64,
+}
+
+/// Consecutive inputs that kill a mutant for the same reason (a kill matrix's rows are sent
+/// run-length encoded: most mutants kill long stretches of inputs alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KillRun {
+    /// The first killing input's number among the method's inputs.
+    pub index: u64,
+    /// How many consecutive inputs, from `index`, kill for `reason`.
+    pub len: u64,
+    /// Why they kill.
+    pub reason: Reason,
 }
 
 /// A kill, as the worker reports it.
@@ -305,6 +363,18 @@ pub enum Message {
         /// Seconds spent on the scope (kept out of results: they vary run to run).
         seconds: f64,
     },
+    /// Part of a kill-matrix row: every input `from..to` of `method` ran; those in `kills`
+    /// killed the mutant, the others did not.
+    MatrixChunk {
+        /// The method, in the worker's numbering.
+        method: usize,
+        /// The first input covered.
+        from: u64,
+        /// One past the last input covered.
+        to: u64,
+        /// The killing inputs among them, run-length encoded, in order.
+        kills: Vec<KillRun>,
+    },
     /// The watchdog stopped a call that ran past its clock limit; the process ends next.
     ClockTimeout {
         /// The input that ran too long.
@@ -360,3 +430,7 @@ pub enum Message {
 
 /// The mutant id that switches every mutant off: the metamutant runs as the original.
 pub const NO_MUTANT: u32 = ferastrau_probes::ORIGINAL;
+
+fn one() -> usize {
+    1
+}

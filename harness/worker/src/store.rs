@@ -6,10 +6,12 @@
 //! number of slots (u32 LE), then the vectors back to back.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"FRS1";
+/// Bytes before the first state vector.
+const HEADER: u64 = 12;
 
 /// The inputs file of `method` at `scope` under `dir`.
 pub fn inputs_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
@@ -111,6 +113,26 @@ impl StateReader {
         })
     }
 
+    /// Positions the reader at input `index` (the next [`StateReader::next_state`] returns it).
+    pub fn seek_to(&mut self, index: u64) -> std::io::Result<()> {
+        let at = HEADER + index * self.buf.len() as u64;
+        self.input.seek(SeekFrom::Start(at)).map(|_| ())
+    }
+
+    /// How many inputs the file holds (from its length).
+    pub fn count(path: &Path) -> std::io::Result<u64> {
+        let reader = StateReader::open(path)?;
+        let len = std::fs::metadata(path)?.len();
+        let per = reader.buf.len().max(1) as u64;
+        if !(len - HEADER).is_multiple_of(per) {
+            return Err(std::io::Error::other(format!(
+                "{} ends in the middle of an input",
+                path.display()
+            )));
+        }
+        Ok((len - HEADER) / per)
+    }
+
     /// The next state vector, or `None` at the end.
     pub fn next_state(&mut self) -> std::io::Result<Option<&[u32]>> {
         match self.input.read_exact(&mut self.buf) {
@@ -147,6 +169,11 @@ impl TimesReader {
     /// Opens the times the original's run recorded for one method.
     pub fn open(path: &Path) -> std::io::Result<Self> {
         Ok(TimesReader(BufReader::new(File::open(path)?)))
+    }
+
+    /// Positions the reader at input `index`.
+    pub fn seek_to(&mut self, index: u64) -> std::io::Result<()> {
+        self.0.seek(SeekFrom::Start(index * 8)).map(|_| ())
     }
 
     /// The original's time on the next input, in nanoseconds.

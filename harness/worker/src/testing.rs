@@ -63,6 +63,39 @@ pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<
     out
 }
 
+/// Checks what `generate` produces at `scope` — on one thread and on `jobs`, with the shared
+/// structure search where the benchmark allows it — against each method's own sequential
+/// search: the same inputs (rendered) in the same order, and the same numbers of inputs and
+/// candidates. Renders every input: for small scopes.
+pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Result<(), String> {
+    let opts = korat::Options::default();
+    for threads in [1, jobs] {
+        let runs = crate::generate::generate_scope(bench, scope, usize::MAX, opts, threads);
+        for (m, run) in runs.iter().enumerate() {
+            let name = bench.methods()[m];
+            let mut own = Vec::new();
+            let stats = for_each_input(bench, m, scope, |input| own.push(bench.render(m, &input)));
+            let got = (run.stats.valid, run.stats.explored);
+            if got != (stats.valid, stats.explored) {
+                return Err(format!(
+                    "{name} at scope {scope} on {threads} threads: (inputs, candidates) {got:?}, \
+                     its own search {:?}",
+                    (stats.valid, stats.explored)
+                ));
+            }
+            if let Some(i) = (0..own.len()).find(|&i| run.shown.get(i) != Some(&own[i])) {
+                return Err(format!(
+                    "{name} at scope {scope} on {threads} threads: input {i} is {:?}, its own \
+                     search has {:?}",
+                    run.shown.get(i),
+                    own[i]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks Korat on `fin` with `pred` against the brute force (every candidate of the space):
 /// sound, complete and optimal ([`brute::check_exact`]). Returns the number of isomorphism
 /// classes, which is then also the number of inputs Korat found. Exponential in the slots: for

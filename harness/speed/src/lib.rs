@@ -1,0 +1,172 @@
+//! The cases `cargo bench -p ferastrau-speed` times: the structure-only searches of issue 13's
+//! table (the receiver's invariant over its own finitization, no arguments: the figure that
+//! compares with Korat 1.0) and whole-scope generation of every benchmark at the paper's
+//! largest scope (Table 4).
+//!
+//! This crate names benchmarks on purpose: it is the only place that does, besides the
+//! benchmarks themselves.
+
+use std::ops::ControlFlow;
+
+use ferastrau_worker::korat::{self, Stats};
+
+/// A structure-only search: benchmark, scope, and the search itself.
+pub struct Structure {
+    /// `benchmark scope`, e.g. `search_tree 8`.
+    pub name: &'static str,
+    /// Runs the search with `jobs` threads.
+    pub run: fn(usize) -> Stats,
+}
+
+fn count(
+    fin: &korat::Finitization,
+    jobs: usize,
+    pred: impl Fn(&mut korat::Candidate<'_>) -> bool + Sync,
+) -> Stats {
+    let _ = jobs;
+    korat::search(fin, pred, |_| ControlFlow::Continue(()))
+}
+
+fn search_tree(n: u32, jobs: usize) -> Stats {
+    use search_tree::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("SearchTree", n, false);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateTree { c, f: &f })
+    })
+}
+
+fn search_tree_generators(n: u32, jobs: usize) -> Stats {
+    use search_tree::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("SearchTree", n, false);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+}
+
+fn heap_array(n: u32, jobs: usize) -> Stats {
+    use heap_array::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("HeapArray", n, false);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateHeap { c, f: &f })
+    })
+}
+
+fn binomial_heap(n: u32, jobs: usize) -> Stats {
+    use binomial_heap::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("BinomialHeap", n, None);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateHeap { c, f: &f })
+    })
+}
+
+fn disj_set(n: u32, jobs: usize) -> Stats {
+    use disj_set::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("DisjSet", n, 0);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateSet { c, f: &f })
+    })
+}
+
+/// Issue 13's table: the structures and scopes Korat 1.0 was timed on.
+pub const STRUCTURES: &[Structure] = &[
+    Structure {
+        name: "search_tree 7",
+        run: |j| search_tree(7, j),
+    },
+    Structure {
+        name: "search_tree 8",
+        run: |j| search_tree(8, j),
+    },
+    // The same search through the invariant with dedicated generators (Table 2's `ded.`).
+    Structure {
+        name: "search_tree 8 ded.",
+        run: |j| search_tree_generators(8, j),
+    },
+    Structure {
+        name: "heap_array 8",
+        run: |j| heap_array(8, j),
+    },
+    Structure {
+        name: "binomial_heap 7",
+        run: |j| binomial_heap(7, j),
+    },
+    Structure {
+        name: "disj_set 5",
+        run: |j| disj_set(5, j),
+    },
+];
+
+/// Korat 1.0's times for the same searches (issue 13, same machine class): whole process and
+/// warm-JVM search, seconds.
+pub fn korat1(name: &str) -> Option<(f64, f64)> {
+    Some(match name {
+        "search_tree 8" | "search_tree 8 ded." => (1.52, 0.94),
+        "search_tree 7" => (0.48, 0.12),
+        "heap_array 8" => (0.73, 0.47),
+        "binomial_heap 7" => (0.42, 0.093),
+        "disj_set 5" => (0.63, 0.085),
+        _ => return None,
+    })
+}
+
+/// Whole-scope generation: every method of one benchmark at one scope.
+pub struct Generation {
+    /// `benchmark scope`.
+    pub name: &'static str,
+    /// Generates every method's inputs with `jobs` threads; one [`Stats`] per method.
+    pub run: fn(usize) -> Vec<Stats>,
+}
+
+fn generate<B: ferastrau_worker::Benchmark>(bench: &B, scope: u32, jobs: usize) -> Vec<Stats> {
+    let opts = korat::Options::default();
+    ferastrau_worker::generate::generate_scope(bench, scope, 0, opts, jobs)
+        .into_iter()
+        .map(|r| r.stats)
+        .collect()
+}
+
+/// Every benchmark at the paper's largest scope (Table 4), and HeapArray at 8 (issue 13).
+pub const GENERATIONS: &[Generation] = &[
+    Generation {
+        name: "search_tree 7",
+        run: |j| generate(&search_tree::SearchTreeBench, 7, j),
+    },
+    Generation {
+        name: "disj_set 5",
+        run: |j| generate(&disj_set::DisjSetBench, 5, j),
+    },
+    Generation {
+        name: "heap_array 7",
+        run: |j| generate(&heap_array::HeapArrayBench, 7, j),
+    },
+    Generation {
+        name: "heap_array 8",
+        run: |j| generate(&heap_array::HeapArrayBench, 8, j),
+    },
+    Generation {
+        name: "binomial_heap 7",
+        run: |j| generate(&binomial_heap::BinomialHeapBench, 7, j),
+    },
+    Generation {
+        name: "fibonacci_heap 5",
+        run: |j| generate(&fibonacci_heap::FibonacciHeapBench, 5, j),
+    },
+    Generation {
+        name: "linked_list 7",
+        run: |j| generate(&linked_list::LinkedListBench, 7, j),
+    },
+    Generation {
+        name: "sorted_list 7",
+        run: |j| generate(&sorted_list::SortedListBench, 7, j),
+    },
+    Generation {
+        name: "tree_map 7",
+        run: |j| generate(&tree_map::TreeMapBench, 7, j),
+    },
+    Generation {
+        name: "hash_set 7",
+        run: |j| generate(&hash_set::HashSetBench, 7, j),
+    },
+    Generation {
+        name: "av_tree 5",
+        run: |j| generate(&av_tree::AvTreeBench, 5, j),
+    },
+];

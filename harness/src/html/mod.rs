@@ -1,0 +1,70 @@
+//! The reports for people and for other tools: `report.html` (one self-contained page: the
+//! mutated source with every mutant's fate, diff and killing input, and the per-scope chart)
+//! and `mutation-testing-report.json` (the mutation-testing-report-schema format).
+//!
+//! Both are derived from `evaluation.json` and `mutants.json` as written on disk, plus the
+//! benchmark's source: `evaluate` and `merge` write them after those, and `ferastrau report
+//! DIR` writes them again for a directory that already holds a run (a committed report).
+
+pub mod chart;
+pub mod model;
+pub mod page;
+pub mod schema;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{bail, Result};
+use ferastrau_worker::protocol::Reason;
+
+use crate::evaluate::report::write_file;
+use model::{Fate, Report};
+
+/// The files [`write`] produces.
+pub const FILES: [&str; 2] = ["report.html", "mutation-testing-report.json"];
+
+/// Writes `report.html` and `mutation-testing-report.json` into `dir` from the reports there
+/// and the source of the benchmark crate at `crate_dir`; returns the report read.
+pub fn write(dir: &Path, crate_dir: &Path) -> Result<Report> {
+    let report = Report::read(dir, crate_dir)?;
+    agree(&report)?;
+    write_file(&dir.join(FILES[0]), &page::page(&report).into_string())?;
+    let doc = schema::document(&report);
+    write_file(&dir.join(FILES[1]), &serde_json::to_string_pretty(&doc)?)?;
+    Ok(report)
+}
+
+/// The fates counted from `mutants.json` must be the counts `evaluation.json` holds at every
+/// scope: the page and the schema JSON show the former, the tables the latter.
+fn agree(report: &Report) -> Result<()> {
+    for row in &report.evaluation.scopes {
+        let counts = report.counts(row.scope);
+        let n = |f: Fate| counts.get(&f).copied().unwrap_or(0);
+        let mut listed: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for r in Reason::ALL {
+            let want = row.killed_by.get(&r).copied().unwrap_or(0);
+            listed.insert(r.as_str(), (n(Fate::Killed(r)), want));
+        }
+        let killed: usize = Reason::ALL.iter().map(|&r| n(Fate::Killed(r))).sum();
+        listed.insert("killed", (killed, row.killed));
+        listed.insert(
+            "survived",
+            (n(Fate::Survived), row.mutants.saturating_sub(row.killed)),
+        );
+        listed.insert("skipped", (n(Fate::Skipped), row.skipped));
+        let wrong: Vec<String> = listed
+            .iter()
+            .filter(|(_, (got, want))| got != want)
+            .map(|(k, (got, want))| format!("{k} {got} in mutants.json, {want} in evaluation.json"))
+            .collect();
+        if !wrong.is_empty() {
+            bail!(
+                "{}: the reports disagree at scope {}: {}",
+                report.evaluation.benchmark,
+                row.scope,
+                wrong.join(", ")
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,242 @@
+//! The reports of a run read back, typed: what the HTML page and the
+//! mutation-testing-report-schema JSON are made of. Both are written from the files on disk
+//! (`evaluation.json`, `mutants.json`) rather than from the run's memory, so that `evaluate`,
+//! `merge` and `ferastrau report DIR` (regenerating from a committed directory) give the same
+//! bytes.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use ferastrau_mutator::Mutant;
+use ferastrau_worker::protocol::{Limit, Reason};
+use serde::Deserialize;
+
+use crate::evaluate::report::read_json;
+use crate::evaluate::results::Status;
+
+/// `evaluation.json`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Evaluation {
+    pub benchmark: String,
+    pub scopes: Vec<ScopeRow>,
+    /// Set when the run is broken: its figures mean nothing.
+    #[serde(default)]
+    pub broken: Option<String>,
+    /// Set when only the mutants on a diff's lines were evaluated.
+    #[serde(default)]
+    pub in_diff: Option<String>,
+    /// Set when the directory holds one shard's share (`k/n`).
+    #[serde(default)]
+    pub shard: Option<String>,
+}
+
+/// One scope's row of `evaluation.json`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ScopeRow {
+    pub scope: u32,
+    pub inputs: u64,
+    pub statement_coverage: f64,
+    pub branch_coverage: f64,
+    pub spec_statement_coverage: f64,
+    pub spec_branch_coverage: f64,
+    pub mutants: usize,
+    pub killed: usize,
+    pub kill_rate: f64,
+    pub killed_by: BTreeMap<Reason, usize>,
+    pub paper_mutants: usize,
+    pub paper_killed: usize,
+    pub paper_kill_rate: f64,
+    #[serde(default)]
+    pub violations: u64,
+    #[serde(default)]
+    pub skipped: usize,
+}
+
+/// `mutants.json`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Mutants {
+    pub benchmark: String,
+    pub mutants: Vec<Listed>,
+}
+
+/// One mutant of `mutants.json`: the catalog's entry, its key, and what it did per scope.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Listed {
+    #[serde(flatten)]
+    pub mutant: Mutant,
+    #[serde(default)]
+    pub key: Option<String>,
+    /// The crate's `skip` list names it, for this reason.
+    #[serde(default)]
+    pub skipped: Option<String>,
+    /// By scope (the keys are the scopes' numbers).
+    #[serde(default)]
+    pub scopes: BTreeMap<String, Outcome>,
+}
+
+/// What a mutant did at one scope (`mutants.json`'s per-scope entry).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Outcome {
+    pub status: Status,
+    #[serde(default)]
+    pub reason: Option<Reason>,
+    #[serde(default)]
+    pub limit: Option<Limit>,
+    #[serde(default)]
+    pub method: Option<String>,
+    #[serde(default)]
+    pub index: Option<u64>,
+    #[serde(default)]
+    pub input: Option<String>,
+    #[serde(default)]
+    pub detail: Option<String>,
+    #[serde(default)]
+    pub executions: Option<u64>,
+}
+
+/// A mutant's fate at one scope, as the page colours it and counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fate {
+    Killed(Reason),
+    Survived,
+    /// Compile-pruning dropped it: it never ran.
+    NotViable,
+    /// The crate's `skip` list names it.
+    Skipped,
+    /// Viable but has no result at this scope: another shard's share, or not evaluated.
+    NotRun,
+}
+
+impl Fate {
+    /// The class name the page and its script use (`killed` for every reason).
+    pub fn class(self) -> &'static str {
+        match self {
+            Fate::Killed(_) => "killed",
+            Fate::Survived => "survived",
+            Fate::NotViable => "not-viable",
+            Fate::Skipped => "skipped",
+            Fate::NotRun => "not-run",
+        }
+    }
+
+    /// For people: `killed (invariant)`, `survived`, ...
+    pub fn label(self) -> String {
+        match self {
+            Fate::Killed(r) => format!("killed ({})", r.as_str()),
+            Fate::Survived => "survived".into(),
+            Fate::NotViable => "not viable".into(),
+            Fate::Skipped => "skipped".into(),
+            Fate::NotRun => "not run".into(),
+        }
+    }
+
+    /// How much a line with this fate needs a reader's eye: a line is coloured by the most
+    /// urgent of its mutants (a survivor is what a test suite should look at).
+    pub fn urgency(self) -> u8 {
+        match self {
+            Fate::Survived => 4,
+            Fate::NotRun => 3,
+            Fate::Skipped => 2,
+            Fate::Killed(_) => 1,
+            Fate::NotViable => 0,
+        }
+    }
+}
+
+impl Listed {
+    /// The mutant's fate at `scope`.
+    pub fn fate(&self, scope: u32) -> Fate {
+        if self.mutant.viable == Some(false) {
+            return Fate::NotViable;
+        }
+        if self.skipped.is_some() {
+            return Fate::Skipped;
+        }
+        match self.scopes.get(&scope.to_string()) {
+            None => Fate::NotRun,
+            Some(o) => match (o.status, o.reason) {
+                (Status::Killed, Some(r)) => Fate::Killed(r),
+                // A kill without a reason is not something the journal writes; show it as
+                // the crash it would have to be rather than dropping it from the counts.
+                (Status::Killed, None) => Fate::Killed(Reason::Crash),
+                (Status::Survived, _) => Fate::Survived,
+                (Status::Skipped, _) => Fate::Skipped,
+            },
+        }
+    }
+
+    /// The smallest scope that killed it, with what killed it there.
+    pub fn first_kill(&self) -> Option<(u32, &Outcome)> {
+        self.scopes
+            .iter()
+            .filter(|(_, o)| o.status == Status::Killed)
+            .filter_map(|(s, o)| Some((s.parse().ok()?, o)))
+            .min_by_key(|(s, _)| *s)
+    }
+}
+
+/// A run's reports read back, with the sources of the files its mutants are in.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub evaluation: Evaluation,
+    pub mutants: Vec<Listed>,
+    /// Each mutated file's source (relative path → text), in path order.
+    pub sources: BTreeMap<String, String>,
+    /// Each listed mutant's unified diff, by id.
+    pub diffs: BTreeMap<u32, String>,
+}
+
+impl Report {
+    /// Reads the reports in `dir`; the sources and diffs come from the benchmark crate at
+    /// `crate_dir`, which must still hold the text every mutant replaces.
+    pub fn read(dir: &Path, crate_dir: &Path) -> Result<Report> {
+        let evaluation: Evaluation = read_json(&dir.join("evaluation.json"))?;
+        let listed: Mutants = read_json(&dir.join("mutants.json"))?;
+        anyhow::ensure!(
+            listed.benchmark == evaluation.benchmark,
+            "{}: mutants.json is of {}, evaluation.json of {}",
+            dir.display(),
+            listed.benchmark,
+            evaluation.benchmark
+        );
+        let mut sources = BTreeMap::new();
+        let mut diffs = BTreeMap::new();
+        for m in &listed.mutants {
+            if !sources.contains_key(&m.mutant.file) {
+                let path = crate_dir.join(&m.mutant.file);
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                sources.insert(m.mutant.file.clone(), text);
+            }
+            let diff = ferastrau_mutator::diff(crate_dir, &m.mutant).with_context(|| {
+                format!(
+                    "the reports in {} do not match the source in {}",
+                    dir.display(),
+                    crate_dir.display()
+                )
+            })?;
+            diffs.insert(m.mutant.id, diff);
+        }
+        Ok(Report {
+            evaluation,
+            mutants: listed.mutants,
+            sources,
+            diffs,
+        })
+    }
+
+    /// The largest scope of the run, whose fates the counts and the schema JSON show.
+    pub fn last_scope(&self) -> Option<u32> {
+        self.evaluation.scopes.iter().map(|s| s.scope).max()
+    }
+
+    /// How many listed mutants have each fate at `scope`.
+    pub fn counts(&self, scope: u32) -> BTreeMap<Fate, usize> {
+        let mut n = BTreeMap::new();
+        for m in &self.mutants {
+            *n.entry(m.fate(scope)).or_insert(0) += 1;
+        }
+        n
+    }
+}

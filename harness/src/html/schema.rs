@@ -1,0 +1,208 @@
+//! `mutation-testing-report.json`: the run in the mutation-testing-report-schema format
+//! (Stryker's `mutation-testing-elements`; also written by PIT's plugin, Stryker4s,
+//! Stryker.NET, Infection), so that existing viewers and dashboards read it.
+//!
+//! The schema knows one test run per mutant; ours has one per scope. The file shows the
+//! largest scope of the run (the one whose kill rate is the headline figure). Statuses map as
+//! follows, so that the schema's mutation score (killed + timeout over the valid mutants)
+//! equals our kill rate at that scope:
+//!
+//! | ours                         | schema         | statusReason                 |
+//! |------------------------------|----------------|------------------------------|
+//! | killed: invariant, output    | `Killed`       | reason and detail            |
+//! | killed: memory, crash        | `Killed`       | reason and detail            |
+//! | killed: timeout              | `Timeout`      | the limit and detail         |
+//! | survived                     | `Survived`     | —                            |
+//! | not viable (compile-pruned)  | `CompileError` | —                            |
+//! | skipped (the crate's `skip`) | `Ignored`      | the skip list's reason       |
+//! | no result (another shard's)  | `Pending`      | —                            |
+//!
+//! A mutant that exhausts its memory or kills its process where the original does not is
+//! a detected fault, as our kill rate counts it: `Killed`, not `RuntimeError` (which the
+//! schema's score leaves out as an invalid mutant). `NoCoverage` is never written: the
+//! reports do not record whether a mutant's code was reached, only which probes the original
+//! missed.
+//!
+//! The tests are the killing inputs: `testFiles` lists each input that killed a mutant at
+//! that scope, named by its rendering, and `killedBy` points at it.
+
+use std::collections::BTreeMap;
+
+use ferastrau_worker::protocol::Reason;
+use serde_json::{json, Value};
+
+use super::model::{Fate, Listed, Report};
+
+/// The schema version written (the schema's `schemaVersion` pattern allows majors 1 and 2).
+pub const SCHEMA_VERSION: &str = "2";
+
+/// The schema's status of a fate.
+pub fn status(fate: Fate) -> &'static str {
+    match fate {
+        Fate::Killed(Reason::Timeout) => "Timeout",
+        Fate::Killed(_) => "Killed",
+        Fate::Survived => "Survived",
+        Fate::NotViable => "CompileError",
+        Fate::Skipped => "Ignored",
+        Fate::NotRun => "Pending",
+    }
+}
+
+/// The id of a killing input as a schema test: `scope 3: add #14`.
+fn test_id(scope: u32, method: &str, index: u64) -> String {
+    format!("scope {scope}: {method} #{index}")
+}
+
+/// The document for `report`.
+pub fn document(report: &Report) -> Value {
+    let scope = report.last_scope().unwrap_or(0);
+    let mut tests: BTreeMap<String, String> = BTreeMap::new();
+    let mut files: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for m in &report.mutants {
+        files
+            .entry(m.mutant.file.as_str())
+            .or_default()
+            .push(mutant(m, scope, &mut tests));
+    }
+    let files: serde_json::Map<String, Value> = files
+        .into_iter()
+        .map(|(file, mutants)| {
+            let source = report.sources.get(file).cloned().unwrap_or_default();
+            (
+                file.to_string(),
+                json!({ "language": "rust", "source": source, "mutants": mutants }),
+            )
+        })
+        .collect();
+    let tests: Vec<Value> = tests
+        .into_iter()
+        .map(|(id, name)| json!({ "id": id, "name": name }))
+        .collect();
+    let mut config = json!({ "benchmark": report.evaluation.benchmark, "scope": scope });
+    for (k, v) in [
+        ("broken", &report.evaluation.broken),
+        ("in_diff", &report.evaluation.in_diff),
+        ("shard", &report.evaluation.shard),
+    ] {
+        if let Some(v) = v {
+            config[k] = json!(v);
+        }
+    }
+    json!({
+        "schemaVersion": SCHEMA_VERSION,
+        // Stryker's default thresholds: a viewer colours a score by them.
+        "thresholds": { "high": 80, "low": 60 },
+        "files": files,
+        "testFiles": { "korat inputs": { "tests": tests } },
+        "framework": { "name": "ferastrau", "version": env!("CARGO_PKG_VERSION") },
+        "config": config,
+    })
+}
+
+fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value {
+    let e = &m.mutant.edit;
+    let fate = m.fate(scope);
+    let mut v = json!({
+        "id": m.mutant.id.to_string(),
+        "mutatorName": m.mutant.family.as_str(),
+        "replacement": m.mutant.replacement,
+        "description": m.key.clone().unwrap_or_else(|| format!(
+            "{}: {} -> {}", m.mutant.function, m.mutant.original, m.mutant.replacement
+        )),
+        // Both 1-based in characters, the end exclusive: the catalog's positions already are.
+        "location": {
+            "start": { "line": e.start.line, "column": e.start.column },
+            "end": { "line": e.end.line, "column": e.end.column },
+        },
+        "status": status(fate),
+    });
+    let here = m.scopes.get(&scope.to_string());
+    if let Some(n) = here.and_then(|o| o.executions) {
+        v["testsCompleted"] = json!(n);
+    }
+    match fate {
+        Fate::Killed(reason) => {
+            let o = here.expect("a kill has a result");
+            let mut why = reason.as_str().to_string();
+            if let Some(l) = o.limit {
+                why = format!("{why} ({} limit)", l.as_str());
+            }
+            if let Some(d) = &o.detail {
+                why = format!("{why}: {d}");
+            }
+            v["statusReason"] = json!(why);
+            if let (Some(method), Some(index)) = (&o.method, o.index) {
+                let id = test_id(scope, method, index);
+                let name = o.input.clone().unwrap_or_else(|| id.clone());
+                tests.insert(id.clone(), name);
+                v["killedBy"] = json!([id]);
+            }
+        }
+        Fate::Skipped => v["statusReason"] = json!(m.skipped),
+        _ => {}
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mutants.json entry with `extra` fields merged in.
+    fn listed(extra: Value) -> Listed {
+        let mut v = json!({
+            "id": 7, "family": "operator", "function": "f", "file": "src/lib.rs",
+            "line": 3, "column": 9, "original": "<", "replacement": "<=", "viable": true,
+            "edit": { "start": { "line": 3, "column": 9 }, "end": { "line": 3, "column": 10 },
+                      "old": "<", "new": "<=/*<*/" },
+        });
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn at_2(extra: Value) -> (Fate, Value) {
+        let m = listed(extra);
+        let mut tests = BTreeMap::new();
+        (m.fate(2), mutant(&m, 2, &mut tests))
+    }
+
+    #[test]
+    fn every_fate_maps_to_its_schema_status() {
+        let (f, v) = at_2(json!({ "viable": false }));
+        assert_eq!(
+            (f, v["status"].as_str()),
+            (Fate::NotViable, Some("CompileError"))
+        );
+        let (f, v) = at_2(json!({ "skipped": "equivalent: x < y never sees x == y" }));
+        assert_eq!((f, v["status"].as_str()), (Fate::Skipped, Some("Ignored")));
+        assert_eq!(v["statusReason"], "equivalent: x < y never sees x == y");
+        let (f, v) = at_2(json!({ "scopes": { "1": { "status": "survived", "executions": 4 } } }));
+        assert_eq!((f, v["status"].as_str()), (Fate::NotRun, Some("Pending")));
+        let (f, v) = at_2(json!({ "scopes": { "2": { "status": "survived", "executions": 9 } } }));
+        assert_eq!(
+            (f, v["status"].as_str()),
+            (Fate::Survived, Some("Survived"))
+        );
+        assert_eq!(v["testsCompleted"], 9);
+        // Columns stay 1-based, the end exclusive, as the catalog has them.
+        assert_eq!(v["location"]["start"], json!({ "line": 3, "column": 9 }));
+        assert_eq!(v["location"]["end"], json!({ "line": 3, "column": 10 }));
+        for (reason, status) in [
+            ("invariant", "Killed"),
+            ("output", "Killed"),
+            ("memory", "Killed"),
+            ("crash", "Killed"),
+            ("timeout", "Timeout"),
+        ] {
+            let (f, v) = at_2(json!({ "scopes": { "2": {
+                "status": "killed", "reason": reason, "method": "add", "index": 3,
+                "input": "add(1) on ()", "detail": "d", "executions": 4 } } }));
+            assert!(matches!(f, Fate::Killed(r) if r.as_str() == reason));
+            assert_eq!(v["status"], status);
+            assert_eq!(v["killedBy"], json!(["scope 2: add #3"]));
+            assert_eq!(v["statusReason"], format!("{reason}: d"));
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! What the terminal sees: colour, how talkative the tool is, and where output goes.
+//!
+//! Set once from the command line's global flags ([`set`]) before a command runs. Colour goes
+//! through `anstream`, which strips the escapes when the stream is no terminal, when
+//! `NO_COLOR` is set (under `--color auto`), or under `--color never`: every coloured line must
+//! be written with [`anstream`]'s `print!`/`eprintln!`, never `std`'s, so that a pipe or a file
+//! never receives an escape byte it did not ask for. `--quiet` keeps stderr to errors and
+//! `--verbose` adds what a user debugging a run wants (per-scope timings, build directories,
+//! worker command lines); both are read here so that no function takes them as parameters.
+
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+
+use anstyle::{AnsiColor, Style};
+
+/// How much the tool says on stderr besides its result and its errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Verbosity {
+    /// The result (table or JSON) and errors only: no progress, notes or warnings.
+    Quiet,
+    /// Progress on a terminal, notes and warnings.
+    #[default]
+    Normal,
+    /// Normal, plus per-scope timings, build directories and worker command lines.
+    Verbose,
+}
+
+/// When to colour (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set (and `CLICOLOR_FORCE` forces it).
+    #[default]
+    Auto,
+    /// Even into a pipe or a file.
+    Always,
+    /// Not even on a terminal.
+    Never,
+}
+
+impl ColorWhen {
+    pub fn choice(self) -> anstream::ColorChoice {
+        match self {
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+        }
+    }
+}
+
+static VERBOSITY: OnceLock<Verbosity> = OnceLock::new();
+
+/// Sets the verbosity and the colour choice of the whole process (the first call wins).
+pub fn set(verbosity: Verbosity, color: ColorWhen) {
+    let _ = VERBOSITY.set(verbosity);
+    color.choice().write_global();
+}
+
+/// The process's verbosity ([`Verbosity::Normal`] before [`set`]).
+pub fn verbosity() -> Verbosity {
+    VERBOSITY.get().copied().unwrap_or_default()
+}
+
+/// Whether notes and warnings go to stderr.
+pub fn notes() -> bool {
+    verbosity() >= Verbosity::Normal
+}
+
+/// Whether the verbose detail goes to stderr.
+pub fn verbose() -> bool {
+    verbosity() == Verbosity::Verbose
+}
+
+/// Whether to draw progress (bars, `\r` counters): on a terminal, unless quiet.
+pub fn progress() -> bool {
+    notes() && std::io::stderr().is_terminal()
+}
+
+/// Styles of what the tool colours.
+pub mod style {
+    use super::*;
+    pub const GOOD: Style = AnsiColor::Green.on_default();
+    pub const WARN: Style = AnsiColor::Yellow.on_default();
+    pub const BAD: Style = AnsiColor::Red.on_default().bold();
+    pub const HEAD: Style = Style::new().bold();
+}
+
+/// `text` in `style` (the escapes are removed on output where colour is off).
+pub fn paint(style: Style, text: impl std::fmt::Display) -> String {
+    format!("{style}{text}{style:#}")
+}
+
+/// A note on stderr (not under `--quiet`).
+#[macro_export]
+macro_rules! note {
+    ($($t:tt)*) => {
+        if $crate::term::notes() {
+            anstream::eprintln!($($t)*);
+        }
+    };
+}
+
+/// A warning on stderr, its `warning:` coloured (not under `--quiet`).
+#[macro_export]
+macro_rules! warning {
+    ($($t:tt)*) => {
+        if $crate::term::notes() {
+            anstream::eprintln!(
+                "{} {}",
+                $crate::term::paint($crate::term::style::WARN, "warning:"),
+                format_args!($($t)*)
+            );
+        }
+    };
+}
+
+/// Detail on stderr under `--verbose` only.
+#[macro_export]
+macro_rules! detail {
+    ($($t:tt)*) => {
+        if $crate::term::verbose() {
+            anstream::eprintln!($($t)*);
+        }
+    };
+}
+
+/// Prints one JSON document on stdout (`--format json`): nothing else may go to stdout.
+pub fn print_json(doc: &serde_json::Value) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(doc)?);
+    Ok(())
+}

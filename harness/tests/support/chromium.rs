@@ -1,0 +1,111 @@
+//! Opening a report page in headless Chromium (Debian's `chromium` package): a screenshot,
+//! and the DOM after the page's script ran, with every uncaught script error it reported.
+
+use std::path::Path;
+use std::process::Command;
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// What the page showed after loading.
+pub struct Loaded {
+    /// The status counts the page's script computed from the mutants it lists (`#counted`).
+    pub counted: serde_json::Value,
+    pub dom: String,
+}
+
+fn chromium(profile: &Path, extra: &[&str], page: &Path) -> std::process::Output {
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: install chromium (apt-get install chromium)"
+    );
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("chromium runs")
+}
+
+/// Saves a screenshot of `page` (1280×2000) to `png`.
+pub fn screenshot(page: &Path, png: &Path) {
+    let profile = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(png.parent().unwrap()).unwrap();
+    let _ = std::fs::remove_file(png);
+    let o = chromium(
+        profile.path(),
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1280,2000",
+        ],
+        page,
+    );
+    let bytes = std::fs::read(png).unwrap_or_else(|e| {
+        panic!(
+            "no screenshot at {} ({e}): {}",
+            png.display(),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000,
+        "{} is not a screenshot of a page ({} bytes)",
+        png.display(),
+        bytes.len()
+    );
+}
+
+/// Loads `page`, runs its script, and returns what it counted; an uncaught script error
+/// (recorded by the page into `#js-errors`, or logged by Chromium's console) or a script that
+/// did not finish is an error.
+pub fn load(page: &Path) -> Result<Loaded, String> {
+    let profile = tempfile::tempdir().unwrap();
+    let o = chromium(
+        profile.path(),
+        &["--dump-dom", "--enable-logging=stderr", "--v=0"],
+        page,
+    );
+    let dom = String::from_utf8_lossy(&o.stdout).into_owned();
+    let log = String::from_utf8_lossy(&o.stderr);
+    let console: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("CONSOLE") && (l.contains("Uncaught") || l.contains("Error")))
+        .collect();
+    if !console.is_empty() {
+        return Err(format!("console errors: {}", console.join("\n")));
+    }
+    let errors = between(&dom, "<pre id=\"js-errors\"", "</pre>")
+        .ok_or_else(|| format!("the page has no #js-errors element: {}", head(&dom)))?;
+    let errors = errors.split_once('>').map_or("", |(_, t)| t);
+    if !errors.trim().is_empty() {
+        return Err(format!("the page recorded script errors: {errors}"));
+    }
+    if !dom.contains("data-ready=\"1\"") {
+        return Err(format!("the page's script did not finish: {}", head(&dom)));
+    }
+    let counted = between(&dom, "<pre id=\"counted\" hidden=\"\">", "</pre>")
+        .ok_or_else(|| "the page shows no #counted".to_string())?;
+    let counted = serde_json::from_str(counted)
+        .map_err(|e| format!("#counted is not JSON ({e}): {counted}"))?;
+    Ok(Loaded { counted, dom })
+}
+
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let a = text.find(start)? + start.len();
+    let b = text[a..].find(end)? + a;
+    Some(&text[a..b])
+}
+
+fn head(dom: &str) -> &str {
+    &dom[..dom.len().min(600)]
+}
