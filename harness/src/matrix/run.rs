@@ -124,7 +124,10 @@ pub fn row(
         let isolation = Isolation {
             memory_limit: Some(cfg.memory_limit),
             stdout: None,
-            guard: Some(cfg.guard(&(scope..=scope)).saturating_mul(GUARD_FACTOR)),
+            guard: Some(
+                cfg.guard(&(scope..=scope), &cfg.limits)
+                    .saturating_mul(GUARD_FACTOR),
+            ),
         };
         let f = worker.run(&request, &isolation)?;
         if matches!(f.ending, Ending::Interrupted) {
