@@ -203,7 +203,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         next_scope::mark(&mutants_json, &marks)?;
     }
 
-    let meta = crate::subject::prepare(&bench, false)?.meta;
+    let meta = crate::subject::prepare(&bench)?.meta;
     let last = run_scopes.last();
     CodeFacts {
         functions: ferastrau_mutator::function_sizes(dir)?,
