@@ -15,6 +15,7 @@ pub mod locate;
 pub mod matrix;
 pub mod outdir;
 pub mod process;
+pub mod reproduce;
 pub mod scopes;
 pub mod shard;
 pub mod subject;

@@ -265,6 +265,10 @@ pub struct EvaluateArgs {
     pub resume: bool,
     #[command(flatten)]
     pub sampling: Sampling,
+    /// Evaluate only these mutants (ids, comma-separated; after sampling), e.g. the survivors
+    /// of a run, again at a larger scope. An id the run would not evaluate is refused.
+    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    pub only_mutants: Vec<u32>,
     // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
     #[command(flatten)]
     pub output: Output,
@@ -306,4 +310,42 @@ pub struct SubsetsArgs {
     /// Do not render the reduced suite (which rebuilds the run's crate and regenerates scope s).
     #[arg(long)]
     pub no_render: bool,
+}
+
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// Where everything goes: `<out>/<benchmark>/` per benchmark (as `evaluate --out`), the
+    /// tables, the figure and REPRODUCTION.md.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub out: PathBuf,
+    /// The paper's tables, `table1.csv` and `table4.csv` (default: `<out>/paper/`).
+    #[arg(long, value_name = "DIR")]
+    pub paper: Option<PathBuf>,
+    /// The benchmarks, comma-separated crate names (default: every one in the paper's Table 1).
+    #[arg(long, value_name = "B,...", value_delimiter = ',')]
+    pub benchmarks: Vec<String>,
+    /// Where the benchmark crates are (default: this repository's `benchmarks/`).
+    #[arg(long, value_name = "DIR")]
+    pub benchmarks_dir: Option<PathBuf>,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// Continue: a benchmark whose directory holds a journal resumes from it.
+    #[arg(long)]
+    pub resume: bool,
+    /// Keep at most N mutants per benchmark (default 300; a crate whose manifest says
+    /// `[package.metadata.ferastrau] reproduce-all-mutants = true` gets all unless given).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_mutants: Option<u32>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Evaluate nothing: render the tables, figure and REPRODUCTION.md from the reports under
+    /// `--out`.
+    #[arg(long)]
+    pub render_only: bool,
+    /// Time the survivors of a benchmark's largest scope s may take at s + 1 (estimated from
+    /// the growth of the last scopes); over it they are marked "s+1 not run" with the estimate.
+    #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub next_scope_budget: Duration,
 }

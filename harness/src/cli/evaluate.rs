@@ -117,6 +117,18 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         let changed = crate::in_diff::ChangedLines::read(diff)?;
         catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
     }
+    if !a.only_mutants.is_empty() {
+        if let Some(id) = a
+            .only_mutants
+            .iter()
+            .find(|id| !catalog.viable().any(|m| m.id == **id))
+        {
+            return Err(usage(format!(
+                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable or not sampled)"
+            )));
+        }
+        catalog.mutants.retain(|m| a.only_mutants.contains(&m.id));
+    }
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
         .viable()

@@ -105,6 +105,10 @@ pub fn of(name: &str) -> &'static [Example] {
                 "ferastrau --quiet evaluate --benchmark-path my_set --format json",
             ),
             ex(
+                "only two mutants, e.g. a run's survivors, one scope further",
+                "ferastrau evaluate --benchmark-path my_set --scopes 6 --only-mutants 12,40 --out survivors",
+            ),
+            ex(
                 "which inputs kill which mutants, every input of every scope (for `ferastrau subsets`)",
                 "ferastrau evaluate --benchmark-path my_set --scopes 4..5 --kill-matrix --out matrix-run",
             ),
@@ -155,6 +159,24 @@ pub fn of(name: &str) -> &'static [Example] {
                     ex(
                         "more draws, another seed, one Markdown table for several runs",
                         "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown table3.md",
+                    ),
+                ]
+            }
+        }
+        "reproduce" => {
+            const {
+                &[
+                    ex(
+                        "the paper's evaluation, every benchmark, into reports/ (resumable)",
+                        "ferastrau reproduce --resume",
+                    ),
+                    ex(
+                        "the tables, figure and REPRODUCTION.md again from the reports on disk",
+                        "ferastrau reproduce --render-only",
+                    ),
+                    ex(
+                        "two benchmarks, all their mutants, into another directory",
+                        "ferastrau reproduce --benchmarks search_tree,tree_map --max-mutants 100000 --out repro",
                     ),
                 ]
             }

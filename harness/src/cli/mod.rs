@@ -10,6 +10,7 @@ pub mod examples;
 mod merge;
 pub mod parse;
 mod report;
+mod reproduce;
 mod subsets;
 
 use anyhow::Result;
@@ -146,6 +147,9 @@ pub enum Cmd {
     /// From `evaluate --kill-matrix` runs: random subsets of the largest scope against the
     /// scope below (the paper's Table 3) and a greedy test-suite reduction, held out.
     Subsets(SubsetsArgs),
+    /// Run every benchmark at the paper's scopes and write Tables 1, 2 and 4, Figure 9 and
+    /// REPRODUCTION.md beside the paper's figures (resumable; `--render-only` re-renders).
+    Reproduce(ReproduceArgs),
 }
 
 /// Runs a parsed command line.
@@ -167,5 +171,6 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Subsets(a) => subsets::cmd_subsets(a),
+        Cmd::Reproduce(a) => reproduce::cmd_reproduce(a),
     }
 }
