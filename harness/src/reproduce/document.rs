@@ -173,6 +173,40 @@ fn verdict(held: usize, of: usize) -> String {
     }
 }
 
+/// The Randomness verdict from the benchmarks' Table 3: it holds for a benchmark when most
+/// random subsets R(s) of T(s), each as large as T(s − 1), kill fewer of the paper's three
+/// families than T(s − 1) does (Table 3's `<` against T(s − 1)); `=` or `>` is against it.
+fn randomness(t3: &[crate::subsets::Report], benchmarks: usize) -> String {
+    use crate::subsets::{sample::Verdict, Families};
+    if t3.is_empty() {
+        return "- **Randomness**: *pending* — it needs Table 3 (random subsets of scope s the size of scope s − 1), which no benchmark here has yet (see \"Table 3\" below).\n\n".into();
+    }
+    let verdicts: Vec<(&str, Option<Verdict>)> = t3
+        .iter()
+        .map(|r| {
+            let row = r.rows.iter().find(|row| row.families == Families::Paper);
+            (
+                r.benchmark.as_str(),
+                row.and_then(|row| row.verdict_previous),
+            )
+        })
+        .collect();
+    let held = verdicts
+        .iter()
+        .filter(|(_, v)| *v == Some(Verdict::Worse))
+        .count();
+    let each: Vec<String> = verdicts
+        .iter()
+        .map(|(b, v)| format!("{b} `{}`", v.map_or("?", |v| v.symbol())))
+        .collect();
+    format!(
+        "- **Randomness**: {} over the benchmarks with Table 3 ({} of {benchmarks} have it; R(s) against T(s − 1): {}). Rule: holds for a benchmark when most of the seeded random subsets R(s) of T(s), each of |T(s − 1)| inputs, kill fewer of the paper's three families than T(s − 1).\n\n",
+        verdict(held, verdicts.len()),
+        t3.len(),
+        each.join(", ")
+    )
+}
+
 /// Every disagreement of our figures with the paper's.
 pub fn disagreements(paper: &Paper, runs: &[Run], t1: &[Table1Row]) -> Vec<Disagreement> {
     let mut out = Vec::new();
@@ -281,6 +315,7 @@ pub fn reproduction(
     t1: &[Table1Row],
     t2: &[Table4Row],
     t4: &[Table4Row],
+    t3: &[crate::subsets::Report],
     notes: &Notes,
 ) -> String {
     let mut md = String::from(
@@ -311,7 +346,7 @@ pub fn reproduction(
         "- **Feasibility**: {}. Rule: holds for a benchmark when generating the inputs and checking the original on them at the mutation-adequate scope takes at most {FEASIBLE_SECONDS:.0} s (ours, on this machine).\n",
         verdict(held(|f| f.feasibility), fs.len())
     );
-    md += "- **Randomness**: *pending* — it needs Table 3 (random subsets of scope s the size of scope s − 1), which this run does not have yet (see \"Table 3\" below).\n\n";
+    md += &randomness(t3, runs.len());
     md += "| benchmark | largest scope | adequate scope, kill % (paper's) | Mutation | full-coverage scope, kill % there | Coverage | seconds at adequate scope | Feasibility |\n|---|---|---|---|---|---|---|---|\n";
     let yes = |b: bool| if b { "holds" } else { "does not hold" };
     for f in &fs {
@@ -339,7 +374,17 @@ pub fn reproduction(
     md += &tables::table1_markdown(t1);
     md += "\n## Table 2: the two largest scopes\n\n";
     md += &tables::table4_markdown(t2);
-    md += "\n## Table 3: random subsets\n\n*Pending*: no Table 3 data in this run. It will hold, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decide the Randomness hypothesis.\n";
+    md += "\n## Table 3: random subsets\n\n";
+    if t3.is_empty() {
+        md += "*Pending*: no benchmark here has `table3.json` (written by `ferastrau subsets` from an `evaluate --kill-matrix` run; `bash reports/table3.sh`). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
+    } else {
+        md += &format!(
+            "From `table3.json` of {} of the {} benchmarks (`bash reports/table3.sh`; the others have no kill matrix yet).\n\n",
+            t3.len(),
+            runs.len()
+        );
+        md += &crate::subsets::render::markdown(t3);
+    }
     md += "\n## Table 4: every scope\n\n";
     md += &tables::table4_markdown(t4);
     md += "\n## Figure 9\n\n![Kill rate and statement coverage versus scope, ours and the paper's](figure9.svg)\n";
@@ -419,6 +464,34 @@ pub fn reproduction(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Table 3 report (the committed SearchTree one) with the paper's-families verdict
+    /// against T(s − 1) set to `verdict`.
+    fn table3(benchmark: &str, verdict: &str) -> crate::subsets::Report {
+        let path = crate::locate::workspace_root().join("reports/search_tree/table3.json");
+        let mut doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        doc["benchmark"] = benchmark.into();
+        for row in doc["rows"].as_array_mut().unwrap() {
+            if row["families"] == "paper" {
+                row["verdict_previous"] = verdict.into();
+            }
+        }
+        serde_json::from_value(doc).unwrap()
+    }
+
+    #[test]
+    fn randomness_holds_where_random_subsets_kill_fewer_than_the_scope_below() {
+        assert!(randomness(&[], 10).contains("*pending*"));
+        let one = randomness(&[table3("a", "<")], 10);
+        assert!(one.contains("**supported** (1 of 1 benchmarks)"), "{one}");
+        assert!(one.contains("1 of 10 have it"), "{one}");
+        let mixed = randomness(&[table3("a", "<"), table3("b", "="), table3("c", ">")], 3);
+        assert!(mixed.contains("**partly supported** (1 of 3"), "{mixed}");
+        assert!(mixed.contains("a `<`, b `=`, c `>`"), "{mixed}");
+        let none = randomness(&[table3("a", "=")], 1);
+        assert!(none.contains("**not supported**"), "{none}");
+    }
 
     #[test]
     fn the_adequate_scope_is_where_the_kill_rate_stops_changing() {

@@ -139,8 +139,16 @@ pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf
     let svg = out.join(figure::FILE);
     figure::draw(&svg, paper, &runs)?;
     written.push(svg);
+    // Table 3 where `ferastrau subsets` wrote it (a kill matrix is not part of every run).
+    let mut t3 = Vec::new();
+    for run in &runs {
+        let path = out.join(&run.name).join(crate::subsets::TABLE3_JSON);
+        if path.exists() {
+            t3.push(read_json::<crate::subsets::Report>(&path)?);
+        }
+    }
     let notes = document::Notes::read(&out.join(document::NOTES_FILE))?;
-    let md = document::reproduction(paper, &runs, &t1, &t2, &t4, &notes);
+    let md = document::reproduction(paper, &runs, &t1, &t2, &t4, &t3, &notes);
     let path = out.join(document::FILE);
     std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
     written.push(path);

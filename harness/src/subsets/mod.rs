@@ -28,9 +28,12 @@ use crate::exit_code::{broken, usage};
 use crate::matrix::{KillMatrix, Row};
 use sample::{Comparison, Summary, Verdict};
 
+/// Table 3 of a run, as JSON (read back by `reproduce`).
+pub const TABLE3_JSON: &str = "table3.json";
+
 /// What `subsets` writes into a run's directory (removed when a new run starts there).
 pub const FILES: [&str; 5] = [
-    "table3.json",
+    TABLE3_JSON,
     "table3.csv",
     "table3.md",
     "reduced-suite.json",
@@ -411,7 +414,7 @@ fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
 /// Writes `table3.{json,csv,md}` of `report` into `dir`.
 pub fn write(dir: &Path, report: &Report) -> Result<()> {
     let json = serde_json::to_string_pretty(report)? + "\n";
-    std::fs::write(dir.join("table3.json"), json).context("cannot write table3.json")?;
+    std::fs::write(dir.join(TABLE3_JSON), json).context("cannot write table3.json")?;
     std::fs::write(
         dir.join("table3.csv"),
         render::csv(std::slice::from_ref(report))?,
