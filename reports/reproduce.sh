@@ -1,21 +1,17 @@
 #!/usr/bin/env bash
-# Regenerates every committed report: each benchmark at the paper's largest scope (Table 4).
-# SearchTree runs every viable mutant (the README's main command); the others a seeded,
-# family-stratified sample of at most 300 (the paper used 200–300 per benchmark).
-# About 20 minutes on 2 cores. Usage: bash reports/reproduce.sh [benchmark ...]
+# Regenerates every committed report with `ferastrau reproduce`: each benchmark at the paper's
+# scopes (reports/paper/table4.csv), the survivors of its largest scope again at scope + 1, then
+# Tables 1, 2 and 4, figure9.svg and REPRODUCTION.md. SearchTree runs every viable mutant
+# (its manifest's `reproduce-all-mutants`), the others a seeded, family-stratified sample of at
+# most 300 (the paper used 200–300). See the README's "Reproduction results" for how long it
+# takes. Usage: bash reports/reproduce.sh [benchmark ...] [-- reproduce's options, e.g. --resume]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-declare -A scope=(
-  [search_tree]=7 [disj_set]=5 [heap_array]=7 [binomial_heap]=7 [fibonacci_heap]=5
-  [linked_list]=7 [sorted_list]=7 [tree_map]=7 [hash_set]=7 [av_tree]=5
-)
+names=()
+while [[ $# -gt 0 && $1 != -- ]]; do names+=("$1"); shift; done
+[[ ${1:-} == -- ]] && shift
 cargo build --release -p ferastrau
-for b in "${@:-${!scope[@]}}"; do
-  [[ -n "${scope[$b]:-}" ]] || { echo "unknown benchmark: $b" >&2; exit 2; }
-  sample=(--max-mutants 300 --seed 1)
-  [[ $b == search_tree ]] && sample=()
-  echo "== $b, scopes 1..${scope[$b]}"
-  ./target/release/ferastrau evaluate --benchmark "$b" --scopes "1..${scope[$b]}" "${sample[@]}" \
-    --out "reports/$b"
-done
+only=()
+if [[ ${#names[@]} -gt 0 ]]; then only=(--benchmarks "$(IFS=,; echo "${names[*]}")"); fi
+./target/release/ferastrau reproduce --out reports "${only[@]}" "$@"

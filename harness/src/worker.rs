@@ -261,6 +261,7 @@ pub fn request_name(r: &Request) -> &'static str {
         Request::Inputs { .. } => "inputs",
         Request::Original { .. } => "original",
         Request::Mutant { .. } => "mutant",
+        Request::Matrix { .. } => "matrix",
         Request::Render { .. } => "render",
         Request::Replay { .. } => "replay",
         Request::Outputs { .. } => "outputs",

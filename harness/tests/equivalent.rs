@@ -19,13 +19,20 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Every committed report: each directory under `reports/` is one (a report that lost its
-/// `mutants.json` fails the test rather than dropping out of it).
+/// Every committed report: each directory under `reports/` named after a benchmark is one (a
+/// report that lost its `mutants.json` fails the test rather than dropping out of it).
 fn report_dirs() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("reports"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
+        // A benchmark's report, not `reports/paper/` (the paper's tables).
+        .filter(|p| {
+            p.is_dir()
+                && repo()
+                    .join("benchmarks")
+                    .join(p.file_name().unwrap())
+                    .is_dir()
+        })
         .collect();
     dirs.sort();
     dirs
@@ -190,6 +197,46 @@ mod checker {
                 .any(|p| p.contains("does not start with a verdict")),
             "{problems:?}"
         );
+    }
+
+    /// The report of `report("killed")`, with mutant 1's `next_scope` set to `mark`.
+    fn with_next_scope(mark: serde_json::Value) -> (tempfile::TempDir, Run) {
+        let (dir, _) = report("killed");
+        let path = dir.path().join("mutants.json");
+        let mut doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        doc["mutants"][0]["next_scope"] = mark;
+        std::fs::write(&path, doc.to_string()).unwrap();
+        let run = read_run(dir.path(), dir.path()).unwrap();
+        (dir, run)
+    }
+
+    #[test]
+    fn scope_plus_one_shows_under_the_key_and_a_kill_there_refutes_equivalence() {
+        let (_dir, run) = with_next_scope(json!({"status": "survived", "scope": 3}));
+        let text = argued(&run);
+        assert!(text.contains("Scope 3: survives s+1."), "{text}");
+        assert!(
+            text.contains("1 survive s+1, 0 killed at s+1, 0 not run"),
+            "{text}"
+        );
+        assert_eq!(check(&text, &run), Vec::<String>::new());
+        assert_eq!(render(&parse(&text).unwrap(), &run), text);
+
+        let (_dir, killed) =
+            with_next_scope(json!({"status": "killed", "scope": 3, "reason": "output"}));
+        let text = argued(&killed);
+        assert!(text.contains("Scope 3: killed at s+1 (output)."), "{text}");
+        let problems = check(&text, &killed);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("is argued \"Equivalent\" but scope 3 kills it")),
+            "{problems:?}"
+        );
+        let mut doc = parse(&text).unwrap();
+        doc.arguments[0].1 = "**Not equivalent.** scope 3 kills it".into();
+        assert_eq!(check(&render(&doc, &killed), &killed), Vec::<String>::new());
     }
 
     #[test]

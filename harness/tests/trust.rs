@@ -317,6 +317,52 @@ fn survives(calls: &[(String, String, String)], callee: &str) -> bool {
         .all(|(.., status)| status == "survived")
 }
 
+/// The clock limit is the one kill criterion that depends on the machine: a mutant stalled
+/// once (a loaded box descheduling it) is not killed, and a mutant that loops is, its detail
+/// saying the timeout was confirmed.
+#[test]
+fn a_stall_of_one_run_is_not_a_timeout_kill_and_a_loop_is_confirmed() {
+    let marker_dir = tempfile::tempdir().unwrap();
+    let marker = marker_dir.path().join("stalled");
+    let out = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let o = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&path),
+        "--scopes",
+        "1..2",
+        "--timeout-floor",
+        "300ms",
+        "--memory-limit",
+        "256M",
+        "--out",
+        s(out.path()),
+    ])
+    .env("FAULTY_STALL_ONCE", &marker)
+    .env_remove("FAULTY_ORIGINAL")
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(marker.exists(), "the stall mutant ran and stalled once");
+    let mutants = json(&out.path().join("mutants.json"));
+    let calls = call_statuses(&mutants);
+    assert!(survives(&calls, "stall"), "{calls:?}");
+    let spin = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["replacement"] == "spin")
+        .unwrap();
+    for scope in ["1", "2"] {
+        let r = &spin["scopes"][scope];
+        assert_eq!(r["reason"], "timeout", "{r}");
+        assert_eq!(r["limit"], "clock", "{r}");
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.contains("and again over"), "{detail}");
+    }
+}
+
 #[test]
 fn a_run_finishes_on_the_code_it_started_with_whatever_is_rebuilt_meanwhile() {
     let dir = tempfile::tempdir().unwrap();
@@ -594,8 +640,11 @@ fn sigkill_and_sigterm_at_random_moments_lose_nothing_and_leave_no_worker() {
 #[test]
 fn an_interrupt_during_generation_stops_the_run_at_once() {
     let out = tempfile::tempdir().unwrap();
-    // `faulty`'s precondition sleeps for a minute in mode `slow`: the signal lands inside
-    // generation.
+    // `faulty`'s precondition sleeps for a minute in mode `slow`, after writing the marker:
+    // the signal lands inside generation (not in the build before it, however slow the
+    // machine).
+    let marker_dir = tempfile::tempdir().unwrap();
+    let marker = marker_dir.path().join("generating");
     let faulty = fixture("faulty");
     let child = command(&[
         "evaluate",
@@ -607,11 +656,19 @@ fn an_interrupt_during_generation_stops_the_run_at_once() {
         s(out.path()),
     ])
     .env("FAULTY_ORIGINAL", "slow")
+    .env("FAULTY_SLOW_MARKER", &marker)
     .stdout(Stdio::null())
     .stderr(Stdio::piped())
     .spawn()
     .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let started = Instant::now();
+    while !marker.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "generation never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let signalled = Instant::now();
     let o = child.wait_with_output().unwrap();

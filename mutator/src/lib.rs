@@ -35,6 +35,7 @@ mod metamutant;
 mod prune;
 mod rewrite;
 mod sample;
+mod size;
 mod source;
 mod suppress;
 mod types;
@@ -47,6 +48,7 @@ pub use key::keys;
 pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
 pub use sample::sample;
+pub use size::{function_sizes, FnSize};
 pub use suppress::skipped;
 
 /// Lists every mutant of the crate at `crate_dir` (`viable` unknown: `None`).

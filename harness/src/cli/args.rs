@@ -250,6 +250,15 @@ pub struct EvaluateArgs {
     /// reports. Every shard regenerates the inputs itself.
     #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
     pub shard: Option<crate::shard::Shard>,
+    /// After the first-kill run, run every mutant on every input of every scope (no
+    /// first-kill stop) and write which inputs kill which mutants to DIR/kill-matrix/
+    /// (for `ferastrau subsets`).
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
+    /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
+    #[arg(long, value_name = "N", default_value_t = crate::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub kill_matrix_max_deaths: u32,
     /// Continue an interrupted run from its journal (refused if anything it depends on
     /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(long)]
@@ -261,6 +270,10 @@ pub struct EvaluateArgs {
     pub no_reach: bool,
     #[command(flatten)]
     pub sampling: Sampling,
+    /// Evaluate only these mutants (ids, comma-separated; after sampling), e.g. the survivors
+    /// of a run, again at a larger scope. An id the run would not evaluate is refused.
+    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    pub only_mutants: Vec<u32>,
     // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
     #[command(flatten)]
     pub output: Output,
@@ -278,4 +291,66 @@ pub struct ReportArgs {
     /// The benchmark crate whose source the page shows, anywhere on disk.
     #[arg(long, value_name = "DIR")]
     pub benchmark_path: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SubsetsArgs {
+    /// Output directories of runs made with `evaluate --kill-matrix` over scopes 1..s (or
+    /// s−1..s); each gets table3.{json,csv,md} and reduced-suite.{json,txt}.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Random subsets drawn per comparison.
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
+    /// Seed of the draws and of the held-out split of the mutants (same seed, same output).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The paper's Table 3 as CSV (benchmark,scope,random_kill_rate,vs_exhaustive_scope_minus_1,
+    /// vs_exhaustive_scope), shown beside ours.
+    #[arg(long, value_name = "FILE")]
+    pub paper: Option<PathBuf>,
+    /// Also write the tables of all DIRs together as one Markdown file.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Do not render the reduced suite (which rebuilds the run's crate and regenerates scope s).
+    #[arg(long)]
+    pub no_render: bool,
+}
+
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// Where everything goes: `<out>/<benchmark>/` per benchmark (as `evaluate --out`), the
+    /// tables, the figure and REPRODUCTION.md.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub out: PathBuf,
+    /// The paper's tables, `table1.csv` and `table4.csv` (default: `<out>/paper/`).
+    #[arg(long, value_name = "DIR")]
+    pub paper: Option<PathBuf>,
+    /// The benchmarks, comma-separated crate names (default: every one in the paper's Table 1).
+    #[arg(long, value_name = "B,...", value_delimiter = ',')]
+    pub benchmarks: Vec<String>,
+    /// Where the benchmark crates are (default: this repository's `benchmarks/`).
+    #[arg(long, value_name = "DIR")]
+    pub benchmarks_dir: Option<PathBuf>,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// Continue: a benchmark whose directory holds a journal resumes from it.
+    #[arg(long)]
+    pub resume: bool,
+    /// Keep at most N mutants per benchmark (default 300; a crate whose manifest says
+    /// `[package.metadata.ferastrau] reproduce-all-mutants = true` gets all unless given).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_mutants: Option<u32>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Evaluate nothing: render the tables, figure and REPRODUCTION.md from the reports under
+    /// `--out`.
+    #[arg(long)]
+    pub render_only: bool,
+    /// Time the survivors of a benchmark's largest scope s may take at s + 1 (estimated from
+    /// the growth of the last scopes); over it they are marked "s+1 not run" with the estimate.
+    #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub next_scope_budget: Duration,
 }

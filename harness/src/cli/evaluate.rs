@@ -129,6 +129,18 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         let changed = crate::in_diff::ChangedLines::read(diff)?;
         catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
     }
+    if !a.only_mutants.is_empty() {
+        if let Some(id) = a
+            .only_mutants
+            .iter()
+            .find(|id| !catalog.viable().any(|m| m.id == **id))
+        {
+            return Err(usage(format!(
+                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable or not sampled)"
+            )));
+        }
+        catalog.mutants.retain(|m| a.only_mutants.contains(&m.id));
+    }
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
         .viable()
@@ -157,7 +169,13 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         resume: a.resume,
         reach: !a.no_reach,
         progress: crate::term::progress(),
+        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
     };
+    if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
+        return Err(usage(
+            "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
+        ));
+    }
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
     let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
@@ -196,6 +214,24 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         &share,
         &extra,
     )?;
+    for m in &ev.matrices {
+        let bytes = crate::matrix::file::write(&out_dir, m)?;
+        crate::note!(
+            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
+            m.header.scope,
+            m.rows.len(),
+            m.header.inputs,
+            m.header.seconds,
+            bytes,
+            crate::matrix::file::dir(&out_dir).display()
+        );
+        for d in &m.header.disagreements {
+            crate::warning!(
+                "kill matrix at scope {} disagrees with the first-kill run: {d}",
+                m.header.scope
+            );
+        }
+    }
     if let Some(shard) = a.shard {
         crate::shard::Record::new(
             shard,

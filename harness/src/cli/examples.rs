@@ -108,6 +108,14 @@ pub fn of(name: &str) -> &'static [Example] {
                 "every mutant on every input (same results, slower: no reach selection)",
                 "ferastrau evaluate --benchmark-path my_set --scopes 1..3 --no-reach",
             ),
+            ex(
+                "only two mutants, e.g. a run's survivors, one scope further",
+                "ferastrau evaluate --benchmark-path my_set --scopes 6 --only-mutants 12,40 --out survivors",
+            ),
+            ex(
+                "which inputs kill which mutants, every input of every scope (for `ferastrau subsets`)",
+                "ferastrau evaluate --benchmark-path my_set --scopes 4..5 --kill-matrix --out matrix-run",
+            ),
         ]
             }
         }
@@ -143,6 +151,38 @@ pub fn of(name: &str) -> &'static [Example] {
                     "the reports of one run from its three shards",
                     "ferastrau merge shard-1 shard-2 shard-3 --out merged",
                 )]
+            }
+        }
+        "subsets" => {
+            const {
+                &[
+                    ex(
+                        "random subsets of scope 5 against scope 4, and a reduced suite",
+                        "ferastrau subsets matrix-run",
+                    ),
+                    ex(
+                        "more draws, another seed, one Markdown table for several runs",
+                        "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown table3.md",
+                    ),
+                ]
+            }
+        }
+        "reproduce" => {
+            const {
+                &[
+                    ex(
+                        "the paper's evaluation, every benchmark, into reports/ (resumable)",
+                        "ferastrau reproduce --resume",
+                    ),
+                    ex(
+                        "the tables, figure and REPRODUCTION.md again from the reports on disk",
+                        "ferastrau reproduce --render-only",
+                    ),
+                    ex(
+                        "two benchmarks, all their mutants, into another directory",
+                        "ferastrau reproduce --benchmarks search_tree,tree_map --max-mutants 100000 --out repro",
+                    ),
+                ]
             }
         }
         "report" => {

@@ -10,6 +10,8 @@ pub mod examples;
 mod merge;
 pub mod parse;
 mod report;
+mod reproduce;
+mod subsets;
 
 use anyhow::Result;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -142,6 +144,12 @@ pub enum Cmd {
     Report(ReportArgs),
     /// Print a shell's completion script for ferastrau on stdout.
     Completions(CompletionsArgs),
+    /// From `evaluate --kill-matrix` runs: random subsets of the largest scope against the
+    /// scope below (the paper's Table 3) and a greedy test-suite reduction, held out.
+    Subsets(SubsetsArgs),
+    /// Run every benchmark at the paper's scopes and write Tables 1, 2 and 4, Figure 9 and
+    /// REPRODUCTION.md beside the paper's figures (resumable; `--render-only` re-renders).
+    Reproduce(ReproduceArgs),
 }
 
 /// Runs a parsed command line.
@@ -162,5 +170,7 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(a.shell, &mut cmd, "ferastrau", &mut std::io::stdout());
             Ok(())
         }
+        Cmd::Subsets(a) => subsets::cmd_subsets(a),
+        Cmd::Reproduce(a) => reproduce::cmd_reproduce(a),
     }
 }

@@ -49,6 +49,9 @@ pub struct Options {
     /// Run each mutant only on the inputs that reach its mutation point (`--no-reach`: off).
     pub reach: bool,
     pub progress: bool,
+    /// `--kill-matrix`: after the first-kill run, every mutant on every input of every scope,
+    /// rows capped after this many process deaths (see [`crate::matrix::run`]).
+    pub kill_matrix: Option<u32>,
 }
 
 /// What an evaluation produced.
@@ -61,6 +64,8 @@ pub struct Evaluation {
     /// The mutant phase of this session (not of resumed work).
     pub timing: Timing,
     pub mutant_phase_seconds: f64,
+    /// With `--kill-matrix`, one matrix per scope (checked against the first-kill results).
+    pub matrices: Vec<crate::matrix::KillMatrix>,
 }
 
 /// Free space kept on the scratch disk whatever `--max-scratch` says.
@@ -277,6 +282,22 @@ pub fn evaluate(
     }
     results.sort_by_key(|r| (r.mutant, r.scope));
     let interrupted = interrupt::requested();
+    let matrices = match opts.kill_matrix {
+        Some(max_deaths) if !interrupted => pool.install(|| {
+            crate::matrix::run::matrices(
+                worker,
+                fingerprint,
+                mutants,
+                &scopes,
+                &results,
+                &cfg,
+                max_deaths,
+                opts.progress,
+            )
+        })?,
+        _ => Vec::new(),
+    };
+    let interrupted = interrupt::requested();
     let broken = if interrupted {
         None
     } else {
@@ -289,6 +310,7 @@ pub fn evaluate(
         broken,
         timing,
         mutant_phase_seconds,
+        matrices,
     })
 }
 

@@ -304,6 +304,20 @@ pub fn clear(dir: &Path) -> Result<()> {
             _ => {}
         }
     }
+    // An earlier run's kill matrices and what `subsets` made of them describe another run.
+    let matrices = crate::matrix::file::dir(dir);
+    if matrices.exists() {
+        std::fs::remove_dir_all(&matrices)
+            .with_context(|| format!("cannot remove {}", matrices.display()))?;
+    }
+    for f in crate::subsets::FILES {
+        match std::fs::remove_file(dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
+            }
+            _ => {}
+        }
+    }
     Ok(())
 }
 

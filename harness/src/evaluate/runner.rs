@@ -7,11 +7,12 @@
 //! its cursor file, and a new child takes the remaining scopes. Whatever the mutant prints, and
 //! however it exits, only the worker's messages on the protocol channel count.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use ferastrau_worker::protocol::{Kill, Limit, Message, Position, Reason, Request};
+use ferastrau_worker::Limits;
 
 use super::results::{ScopeResult, Status};
 use crate::process::{Death, Ending, Isolation};
@@ -38,15 +39,18 @@ impl RunConfig {
     /// How long a child may run over `scopes` before it is killed as a whole: generous, since
     /// per-input limits are enforced inside the child; this only catches a child that stopped
     /// responding to them.
-    fn guard(&self, scopes: &std::ops::RangeInclusive<u32>) -> Duration {
+    pub(crate) fn guard(
+        &self,
+        scopes: &std::ops::RangeInclusive<u32>,
+        limits: &Limits,
+    ) -> Duration {
         let original: f64 = self
             .original_seconds
             .iter()
             .filter(|(s, _)| scopes.contains(s))
             .map(|(_, t)| t)
             .sum();
-        let floor = self
-            .limits
+        let floor = limits
             .timeout_floor
             .min(Duration::from_secs(3600))
             .saturating_mul(2);
@@ -69,7 +73,40 @@ impl RunConfig {
             executions: None,
         }
     }
+
+    /// The kill of a child that died inside `scope`, at the input its cursor file names.
+    fn death_result(&self, mutant: u32, scope: u32, death: &Death, cursor: &Path) -> ScopeResult {
+        let (reason, limit, detail) = classify(death);
+        let pos = ferastrau_worker::cursor::read_file(cursor)
+            .filter(|[s, ..]| *s == scope)
+            .map(|[s, m, i]| Position {
+                scope: s,
+                method: m as usize,
+                index: u64::from(i),
+            });
+        ScopeResult {
+            mutant,
+            scope,
+            status: Status::Killed,
+            reason: Some(reason),
+            limit,
+            method: pos.and_then(|p| self.methods.get(p.method).cloned()),
+            index: pos.map(|p| p.index),
+            input: None,
+            detail: Some(detail),
+            executions: None,
+        }
+    }
 }
+
+/// How much wider the clock limits of a confirmation run are (factor and floor alike).
+///
+/// The clock limit is the one kill criterion that depends on the machine rather than on the
+/// mutant: a process descheduled for a second on a loaded box looks like a loop. Ticks are
+/// deterministic and catch every loop in code that ticks, so a clock timeout is rare (no
+/// committed report has one) and confirming it costs little; an equivalent mutant killed by
+/// load would be a wrong kill rate with exit status 0.
+pub const CONFIRM_FACTOR: u32 = 10;
 
 /// Where a mutant's time went, for the runner's own performance figures.
 #[derive(Clone, Copy, Debug, Default)]
@@ -100,7 +137,7 @@ impl Timing {
 }
 
 /// The kill reason of a child that died inside a scope: (reason, timeout limit, detail).
-fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
+pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
     match death {
         Death::Guard => (
             Reason::Timeout,
@@ -128,8 +165,114 @@ fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
     }
 }
 
+/// One child process running `mutant` over `scopes` under `limits`; `None` if interrupted.
+fn spawn(
+    worker: &Worker,
+    mutant: u32,
+    scopes: std::ops::RangeInclusive<u32>,
+    limits: Limits,
+    cfg: &RunConfig,
+    cursor: &Path,
+    timing: &mut Timing,
+) -> Result<Option<crate::process::Finished>> {
+    let _ = std::fs::remove_file(cursor);
+    let isolation = Isolation {
+        memory_limit: Some(cfg.memory_limit),
+        stdout: None,
+        guard: Some(cfg.guard(&scopes, &limits)),
+    };
+    let request = Request::Mutant {
+        mutant,
+        from: *scopes.start(),
+        to: *scopes.end(),
+        dir: cfg.inputs_dir.clone(),
+        cursor: cursor.to_path_buf(),
+        limits,
+        reach: cfg.reach,
+    };
+    let started = Instant::now();
+    let f = worker.run(&request, &isolation)?;
+    timing.children += 1;
+    timing.child_seconds += started.elapsed().as_secs_f64();
+    Ok((!matches!(f.ending, Ending::Interrupted)).then_some(f))
+}
+
+/// The result of a finished scope as the child reported it.
+fn scope_result(
+    cfg: &RunConfig,
+    mutant: u32,
+    scope: u32,
+    kill: &Option<Kill>,
+    executions: u64,
+) -> ScopeResult {
+    let mut r = match kill {
+        Some(k) => cfg.kill_result(mutant, scope, k.clone()),
+        None => ScopeResult::survived(mutant, scope, executions),
+    };
+    r.executions = Some(executions);
+    r
+}
+
+/// Runs `first`'s scope again in a new child with clock limits [`CONFIRM_FACTOR`] times
+/// wider (the tick budget unchanged) and returns what that run finds: the clock timeout
+/// again (confirmed, its detail says so), another kill, or survival. `None` if interrupted.
+/// The inputs before the timed-out one behave as before (the code is deterministic), so the
+/// confirmation's first kill can only be at that input or later.
+fn confirm_clock_timeout(
+    worker: &Worker,
+    first: ScopeResult,
+    cfg: &RunConfig,
+    cursor: &Path,
+    timing: &mut Timing,
+) -> Result<Option<ScopeResult>> {
+    let (mutant, scope) = (first.mutant, first.scope);
+    let limits = Limits {
+        timeout_factor: cfg.limits.timeout_factor * f64::from(CONFIRM_FACTOR),
+        timeout_floor: cfg.limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
+        ..cfg.limits
+    };
+    let Some(f) = spawn(worker, mutant, scope..=scope, limits, cfg, cursor, timing)? else {
+        return Ok(None);
+    };
+    for m in &f.messages {
+        match m {
+            Message::Scope {
+                scope: s,
+                kill,
+                executions,
+                skipped,
+                seconds,
+            } if *s == scope => {
+                timing.work_seconds += seconds;
+                timing.skipped += skipped;
+                timing.executions += executions;
+                return Ok(Some(scope_result(cfg, mutant, scope, kill, *executions)));
+            }
+            Message::ClockTimeout { limit, .. } => {
+                let detail = first.detail.clone().unwrap_or_default();
+                return Ok(Some(ScopeResult {
+                    detail: Some(format!(
+                        "{detail}, and again over {:.3} s when re-run with the clock limits {CONFIRM_FACTOR}x wider",
+                        limit.as_secs_f64()
+                    )),
+                    ..first
+                }));
+            }
+            Message::Error { message } => {
+                bail!("the worker failed on mutant {mutant}: {message}")
+            }
+            _ => {}
+        }
+    }
+    if f.completed() {
+        bail!("the worker finished mutant {mutant} without a result for scope {scope}");
+    }
+    Ok(Some(cfg.death_result(mutant, scope, &f.death(), cursor)))
+}
+
 /// Runs `mutant` over `scopes`, returning one result per scope (fewer if interrupted). Kills
-/// by a dead process carry the input's position but not its rendering (see the caller).
+/// by a dead process carry the input's position but not its rendering (see the caller). A
+/// clock timeout counts only once confirmed ([`confirm_clock_timeout`]).
 pub fn run_mutant(
     worker: &Worker,
     mutant: u32,
@@ -141,30 +284,21 @@ pub fn run_mutant(
     let mut done: Vec<ScopeResult> = Vec::new();
     let mut next = *scopes.start();
     let last = *scopes.end();
-    while next <= last && !crate::interrupt::requested() {
-        let _ = std::fs::remove_file(&cursor);
-        let request = Request::Mutant {
+    'children: while next <= last && !crate::interrupt::requested() {
+        let Some(f) = spawn(
+            worker,
             mutant,
-            from: next,
-            to: last,
-            dir: cfg.inputs_dir.clone(),
-            cursor: cursor.clone(),
-            limits: cfg.limits,
-            reach: cfg.reach,
-        };
-        let started = Instant::now();
-        let isolation = Isolation {
-            memory_limit: Some(cfg.memory_limit),
-            stdout: None,
-            guard: Some(cfg.guard(&(next..=last))),
-        };
-        let f = worker.run(&request, &isolation)?;
-        timing.children += 1;
-        timing.child_seconds += started.elapsed().as_secs_f64();
-        if matches!(f.ending, Ending::Interrupted) {
+            next..=last,
+            cfg.limits,
+            cfg,
+            &cursor,
+            &mut timing,
+        )?
+        else {
             break;
-        }
+        };
         let before = next;
+        let mut clock_timeout = false;
         for m in &f.messages {
             match m {
                 Message::Scope {
@@ -178,16 +312,11 @@ pub fn run_mutant(
                     timing.work_seconds += seconds;
                     timing.executions += executions;
                     timing.skipped += skipped;
-                    let mut r = match kill {
-                        Some(k) => cfg.kill_result(mutant, *scope, k.clone()),
-                        None => ScopeResult::survived(mutant, *scope, *executions),
-                    };
-                    r.executions = Some(*executions);
-                    done.push(r);
+                    done.push(scope_result(cfg, mutant, *scope, kill, *executions));
                 }
                 Message::ClockTimeout { position, limit } => {
                     // The watchdog ends the process after this message, on purpose.
-                    next = next.max(position.scope + 1);
+                    clock_timeout = true;
                     let kill = Kill {
                         reason: Reason::Timeout,
                         limit: Some(Limit::Clock),
@@ -199,7 +328,12 @@ pub fn run_mutant(
                             limit.as_secs_f64()
                         ),
                     };
-                    done.push(cfg.kill_result(mutant, position.scope, kill));
+                    let first = cfg.kill_result(mutant, position.scope, kill);
+                    match confirm_clock_timeout(worker, first, cfg, &cursor, &mut timing)? {
+                        Some(r) => done.push(r),
+                        None => break 'children,
+                    }
+                    next = next.max(position.scope + 1);
                 }
                 Message::Error { message } => {
                     // Only the worker itself sends this (the code under test cannot reach
@@ -215,35 +349,12 @@ pub fn run_mutant(
         if f.completed() {
             bail!("the worker finished mutant {mutant} without results for scopes {next}..{last}");
         }
-        if next > before
-            && f.messages
-                .iter()
-                .any(|m| matches!(m, Message::ClockTimeout { .. }))
-        {
+        if next > before && clock_timeout {
             // Ended on purpose after a clock timeout: a new child takes the rest.
             continue;
         }
         // The child died inside scope `next`: that is the mutant's doing.
-        let (reason, limit, detail) = classify(&f.death());
-        let pos = ferastrau_worker::cursor::read_file(&cursor)
-            .filter(|[s, ..]| *s == next)
-            .map(|[s, m, i]| Position {
-                scope: s,
-                method: m as usize,
-                index: u64::from(i),
-            });
-        done.push(ScopeResult {
-            mutant,
-            scope: next,
-            status: Status::Killed,
-            reason: Some(reason),
-            limit,
-            method: pos.and_then(|p| cfg.methods.get(p.method).cloned()),
-            index: pos.map(|p| p.index),
-            input: None,
-            detail: Some(detail),
-            executions: None,
-        });
+        done.push(cfg.death_result(mutant, next, &f.death(), &cursor));
         next += 1;
     }
     let _ = std::fs::remove_file(&cursor);

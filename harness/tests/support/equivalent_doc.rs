@@ -73,6 +73,30 @@ pub struct Survivor {
     pub key: String,
     /// `-` lines of the source, then `+` lines of the mutant.
     pub diff: String,
+    /// What the largest scope + 1 said (`ferastrau reproduce`), if it was tried.
+    pub next_scope: Option<NextScope>,
+}
+
+/// `mutants.json`'s `next_scope`: the survivor run again at the largest scope + 1.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum NextScope {
+    Survived { scope: u32 },
+    Killed { scope: u32, reason: String },
+    NotRun { scope: u32, why: String },
+}
+
+impl NextScope {
+    /// The line an entry shows under its key.
+    fn line(&self) -> String {
+        match self {
+            NextScope::Survived { scope } => format!("Scope {scope}: survives s+1."),
+            NextScope::Killed { scope, reason } => {
+                format!("Scope {scope}: killed at s+1 ({reason}).")
+            }
+            NextScope::NotRun { scope, why } => format!("Scope {scope}: s+1 not run ({why})."),
+        }
+    }
 }
 
 /// The largest scope's figures of `evaluation.json`.
@@ -108,6 +132,8 @@ struct Listed {
     key: Option<String>,
     #[serde(default)]
     scopes: BTreeMap<String, Status>,
+    #[serde(default)]
+    next_scope: Option<NextScope>,
 }
 
 #[derive(Deserialize)]
@@ -173,6 +199,7 @@ pub fn read_run(report_dir: &Path, crate_dir: &Path) -> Result<Run> {
             mutant: m.mutant,
             key,
             diff,
+            next_scope: m.next_scope,
         });
     }
     survivors.sort_by_key(|s| s.mutant.id);
@@ -287,12 +314,29 @@ pub fn render(doc: &Doc, run: &Run) -> String {
         let label = v.map_or("Not yet argued", Verdict::label);
         writeln!(out, "| {label} | {n} |").unwrap();
     }
+    let tried: Vec<&NextScope> = run
+        .survivors
+        .iter()
+        .filter_map(|s| s.next_scope.as_ref())
+        .collect();
+    if !tried.is_empty() {
+        let n = |f: fn(&NextScope) -> bool| tried.iter().filter(|t| f(t)).count();
+        writeln!(
+            out,
+            "\nAt scope {} (`ferastrau reproduce`): {} survive s+1, {} killed at s+1, {} not run.",
+            s.scope + 1,
+            n(|t| matches!(t, NextScope::Survived { .. })),
+            n(|t| matches!(t, NextScope::Killed { .. })),
+            n(|t| matches!(t, NextScope::NotRun { .. })),
+        )
+        .unwrap();
+    }
     writeln!(out, "\n{SURVIVORS}").unwrap();
     for sv in &run.survivors {
         let m = &sv.mutant;
         writeln!(
             out,
-            "\n### {} · `{}` {}:{} · {}: `{}` → `{}`\n\n{KEY_PREFIX}{}`\n\n```diff\n{}```\n\n{}",
+            "\n### {} · `{}` {}:{} · {}: `{}` → `{}`\n\n{KEY_PREFIX}{}`{}\n\n```diff\n{}```\n\n{}",
             m.id,
             m.function,
             m.line,
@@ -301,6 +345,10 @@ pub fn render(doc: &Doc, run: &Run) -> String {
             m.original,
             m.replacement,
             sv.key,
+            sv.next_scope
+                .as_ref()
+                .map(|n| format!("\n\n{}", n.line()))
+                .unwrap_or_default(),
             sv.diff,
             argument(sv),
         )
@@ -338,6 +386,25 @@ pub fn check(text: &str, run: &Run) -> Vec<String> {
                     .map(|v| format!("**{}.**", v.label()))
                     .join(", ")
             ));
+        }
+    }
+    // A kill at scope + 1 refutes every verdict but "not equivalent".
+    let arguments: BTreeMap<&str, &str> = doc
+        .arguments
+        .iter()
+        .map(|(k, a)| (k.as_str(), a.as_str()))
+        .collect();
+    for sv in &run.survivors {
+        if let (Some(NextScope::Killed { scope, .. }), Some(a)) =
+            (&sv.next_scope, arguments.get(sv.key.as_str()))
+        {
+            if let Some(v) = Verdict::of(a).filter(|v| *v != Verdict::NotEquivalent) {
+                problems.push(format!(
+                    "`{}` is argued \"{}\" but scope {scope} kills it",
+                    sv.key,
+                    v.label()
+                ));
+            }
         }
     }
     if problems.is_empty() {

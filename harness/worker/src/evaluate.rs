@@ -72,7 +72,7 @@ pub fn inputs<B: Benchmark>(
 
 /// Reports the watchdog's timeout at the cursor's position and ends the process at once
 /// (without destructors or flushing: the main thread is stuck in the code under test).
-fn clock_timeout(limit: Duration) {
+pub(crate) fn clock_timeout(limit: Duration) {
     let position = Position {
         scope: cursor::get(cursor::SCOPE),
         method: cursor::get(cursor::METHOD) as usize,
@@ -286,6 +286,57 @@ pub fn mutant<B: Benchmark>(
     Ok(())
 }
 
+/// One input judged: the original's and the mutant's outcomes, the original's ticks, the
+/// mutant's tick budget, and the kill reason if the mutant is killed.
+pub(crate) struct Trial<B: Benchmark> {
+    pub expected: Outcome<B>,
+    pub got: Outcome<B>,
+    pub ticks: u64,
+    pub budget: u64,
+    pub reason: Option<Reason>,
+}
+
+/// Runs the original, then `mutant` under its tick budget and clock limit, on the decoded
+/// input `pre` of method `m`, and judges the mutant: the one definition of a kill, shared by
+/// the first-kill run and the kill matrix.
+pub(crate) fn trial<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    mutant: u32,
+    pre: &B::Input,
+    original_nanos: u64,
+    limits: Limits,
+    watchdog: &Watchdog,
+) -> Trial<B> {
+    let mut input = pre.clone();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
+    ferastrau_probes::set_active(mutant);
+    let clock = Duration::from_nanos(original_nanos)
+        .mul_f64(limits.timeout_factor)
+        .saturating_add(limits.timeout_floor);
+    let budget = ticks
+        .saturating_mul(limits.tick_factor)
+        .saturating_add(limits.tick_floor);
+    watchdog.arm(clock);
+    let (got, _) = execute(bench, m, &mut input, budget, false);
+    watchdog.disarm();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let reason = match &got {
+        Outcome::OverBudget => Some(Reason::Timeout),
+        Outcome::Broken(_) => Some(Reason::Invariant),
+        g if !g.same_as(&expected) => Some(Reason::Output),
+        _ => None,
+    };
+    Trial {
+        expected,
+        got,
+        ticks,
+        budget,
+        reason,
+    }
+}
+
 /// One mutant at one scope, and how it is limited.
 struct Run<'a> {
     mutant: u32,
@@ -345,42 +396,38 @@ fn run_scope<B: Benchmark>(
                 return Ok((Some(kill), executions, full + index + 1 - executions));
             }
         }
-        full += reader.count();
+        full += reader.inputs();
     }
     Ok((None, executions, full - executions))
 }
 
-/// Runs the original and then the mutant on one input; the kill, if the mutant differs.
+/// Runs the original and then the mutant on one input ([`trial`]); the kill, if the mutant
+/// differs.
 fn judge<B: Benchmark>(
     bench: &B,
     run: &Run<'_>,
     m: usize,
     index: u64,
-    mut input: B::Input,
+    pre: B::Input,
     original_nanos: u64,
 ) -> Option<Kill> {
     cursor::set(cursor::INDEX, index as u32);
-    let (limits, mutant) = (run.limits, run.mutant);
-    let pre = input.clone();
-    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-    let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
-    ferastrau_probes::set_active(mutant);
-    let clock = Duration::from_nanos(original_nanos)
-        .mul_f64(limits.timeout_factor)
-        .saturating_add(limits.timeout_floor);
-    let budget = ticks
-        .saturating_mul(limits.tick_factor)
-        .saturating_add(limits.tick_floor);
-    run.watchdog.arm(clock);
-    let (got, _) = execute(bench, m, &mut input, budget, false);
-    run.watchdog.disarm();
-    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-    let reason = match &got {
-        Outcome::OverBudget => Reason::Timeout,
-        Outcome::Broken(_) => Reason::Invariant,
-        g if !g.same_as(&expected) => Reason::Output,
-        _ => return None,
-    };
+    let Trial {
+        expected,
+        got,
+        ticks,
+        budget,
+        reason,
+    } = trial(
+        bench,
+        m,
+        run.mutant,
+        &pre,
+        original_nanos,
+        run.limits,
+        run.watchdog,
+    );
+    let reason = reason?;
     let (limit, detail) = if reason == Reason::Timeout {
         (
             Some(Limit::Ticks),

@@ -14,6 +14,7 @@ pub mod cursor;
 mod evaluate;
 pub mod exec;
 pub mod generate;
+mod matrix;
 mod outputs;
 pub mod panics;
 pub mod priority_queue;
@@ -121,6 +122,14 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             limits,
             reach,
         } => evaluate::mutant(bench, mutant, from..=to, &dir, &cursor, limits, reach)?,
+        Request::Matrix {
+            mutant,
+            scope,
+            spans,
+            dir,
+            cursor,
+            limits,
+        } => matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits)?,
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
         Request::Render {
             scope,

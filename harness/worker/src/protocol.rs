@@ -90,6 +90,23 @@ pub enum Request {
         #[serde(default)]
         reach: bool,
     },
+    /// Runs `mutant` against the original on the stored inputs of `scope` that `spans` name,
+    /// **without** stopping at a kill (the kill matrix): [`Message::MatrixChunk`] lines, in
+    /// input order, each covering a run of inputs whose outcome is then known.
+    Matrix {
+        /// The mutant's id in the catalog.
+        mutant: u32,
+        /// The scope whose stored inputs to run.
+        scope: u32,
+        /// The inputs to run, in order (a restarted child skips what is known).
+        spans: Vec<Span>,
+        /// The run's inputs directory.
+        dir: PathBuf,
+        /// The cursor file naming the input if the mutant kills the process.
+        cursor: PathBuf,
+        /// The time limits, relative to the original's measurements on each input.
+        limits: Limits,
+    },
     /// The readable form of one stored input: [`Message::Rendered`].
     Render {
         /// The input's scope.
@@ -219,6 +236,29 @@ pub struct Position {
     pub index: u64,
 }
 
+/// Consecutive stored inputs of one method: indices `from..to` among its inputs at a scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    /// The method, in the worker's numbering.
+    pub method: usize,
+    /// The first input's number.
+    pub from: u64,
+    /// One past the last input's number.
+    pub to: u64,
+}
+
+/// Consecutive inputs that kill a mutant for the same reason (a kill matrix's rows are sent
+/// run-length encoded: most mutants kill long stretches of inputs alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KillRun {
+    /// The first killing input's number among the method's inputs.
+    pub index: u64,
+    /// How many consecutive inputs, from `index`, kill for `reason`.
+    pub len: u64,
+    /// Why they kill.
+    pub reason: Reason,
+}
+
 /// A kill, as the worker reports it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kill {
@@ -333,6 +373,18 @@ pub enum Message {
         skipped: u64,
         /// Seconds spent on the scope (kept out of results: they vary run to run).
         seconds: f64,
+    },
+    /// Part of a kill-matrix row: every input `from..to` of `method` ran; those in `kills`
+    /// killed the mutant, the others did not.
+    MatrixChunk {
+        /// The method, in the worker's numbering.
+        method: usize,
+        /// The first input covered.
+        from: u64,
+        /// One past the last input covered.
+        to: u64,
+        /// The killing inputs among them, run-length encoded, in order.
+        kills: Vec<KillRun>,
     },
     /// The watchdog stopped a call that ran past its clock limit; the process ends next.
     ClockTimeout {

@@ -6,10 +6,12 @@
 //! number of slots (u32 LE), then the vectors back to back.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"FRS1";
+/// Bytes before the first state vector.
+const HEADER: u64 = 12;
 
 /// The inputs file of `method` at `scope` under `dir`.
 pub fn inputs_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
@@ -116,7 +118,7 @@ impl StateReader {
     }
 
     /// How many inputs the file holds.
-    pub fn count(&self) -> u64 {
+    pub fn inputs(&self) -> u64 {
         self.count
     }
 
@@ -128,6 +130,26 @@ impl StateReader {
                 .seek_relative((n * self.buf.len() as u64) as i64)?;
         }
         Ok(())
+    }
+
+    /// Positions the reader at input `index` (the next [`StateReader::next_state`] returns it).
+    pub fn seek_to(&mut self, index: u64) -> std::io::Result<()> {
+        let at = HEADER + index * self.buf.len() as u64;
+        self.input.seek(SeekFrom::Start(at)).map(|_| ())
+    }
+
+    /// How many inputs the file holds (from its length).
+    pub fn count(path: &Path) -> std::io::Result<u64> {
+        let reader = StateReader::open(path)?;
+        let len = std::fs::metadata(path)?.len();
+        let per = reader.buf.len().max(1) as u64;
+        if !(len - HEADER).is_multiple_of(per) {
+            return Err(std::io::Error::other(format!(
+                "{} ends in the middle of an input",
+                path.display()
+            )));
+        }
+        Ok((len - HEADER) / per)
     }
 
     /// The next state vector, or `None` at the end.
@@ -174,6 +196,11 @@ impl TimesReader {
             self.0.seek_relative((n * 8) as i64)?;
         }
         Ok(())
+    }
+
+    /// Positions the reader at input `index`.
+    pub fn seek_to(&mut self, index: u64) -> std::io::Result<()> {
+        self.0.seek(SeekFrom::Start(index * 8)).map(|_| ())
     }
 
     /// The original's time on the next input, in nanoseconds.

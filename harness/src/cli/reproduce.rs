@@ -1,0 +1,230 @@
+//! `reproduce`: every benchmark at the paper's scopes through `evaluate` itself (same options,
+//! same journal, so `--resume` continues), the survivors of the largest scope again at
+//! scope + 1, then the tables, the figure and REPRODUCTION.md (`crate::reproduce`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+
+use super::args::ReproduceArgs;
+use super::evaluate::cmd_evaluate;
+use super::{Cli, Cmd};
+use crate::exit_code::usage;
+use crate::locate::{locate_declared, workspace_root};
+use crate::reproduce::code::{CodeFacts, Sample};
+use crate::reproduce::{self, next_scope, NextScope, Paper};
+
+/// The sample size when neither `--max-mutants` nor the crate's manifest says otherwise.
+const DEFAULT_MAX_MUTANTS: u32 = 300;
+
+pub(super) fn cmd_reproduce(a: ReproduceArgs) -> Result<()> {
+    let paper_dir = a.paper.clone().unwrap_or_else(|| a.out.join("paper"));
+    let paper = Paper::read(&paper_dir)?;
+    let names = if a.benchmarks.is_empty() {
+        paper.order.clone()
+    } else {
+        a.benchmarks.clone()
+    };
+    for n in &names {
+        if paper.largest_scope(n).is_none() {
+            return Err(usage(format!(
+                "benchmark `{n}` has no row in {}: its scopes are the paper's (the paper's benchmarks: {})",
+                paper_dir.join("table4.csv").display(),
+                paper.order.join(", ")
+            )));
+        }
+    }
+    if !a.render_only {
+        let dir = a
+            .benchmarks_dir
+            .clone()
+            .unwrap_or_else(|| workspace_root().join("benchmarks"));
+        let started = Instant::now();
+        for n in &names {
+            let largest = paper.largest_scope(n).expect("checked above");
+            run_benchmark(&a, &dir.join(n), n, largest)?;
+        }
+        println!(
+            "reproduce: {} benchmark(s) evaluated in {:.0} s",
+            names.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    for path in reproduce::render(&a.out, &paper, &names)? {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Whether the crate asks to be reproduced with every mutant
+/// (`[package.metadata.ferastrau] reproduce-all-mutants = true`).
+fn all_mutants(dir: &Path) -> Result<bool> {
+    let path = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let table: toml::Table = text
+        .parse()
+        .with_context(|| format!("cannot parse {}", path.display()))?;
+    Ok(table
+        .get("package")
+        .and_then(|p| p.get("metadata"))
+        .and_then(|m| m.get("ferastrau"))
+        .and_then(|f| f.get("reproduce-all-mutants"))
+        .and_then(toml::Value::as_bool)
+        .unwrap_or(false))
+}
+
+/// `evaluate`'s command line for one run of the reproduction: its own defaults for every
+/// limit, so that a reproduced report is what `evaluate` would write.
+fn evaluate_line(
+    a: &ReproduceArgs,
+    dir: &Path,
+    scopes: String,
+    out: &Path,
+    sample: Option<Sample>,
+    resume: bool,
+    only: &[u32],
+) -> Vec<String> {
+    let mut argv: Vec<String> = ["ferastrau", "evaluate", "--benchmark-path"]
+        .map(String::from)
+        .into();
+    argv.push(dir.display().to_string());
+    argv.extend([
+        "--scopes".into(),
+        scopes,
+        "--out".into(),
+        out.display().to_string(),
+    ]);
+    if let Some(j) = a.jobs {
+        argv.extend(["--jobs".into(), j.to_string()]);
+    }
+    if let Some(s) = sample {
+        argv.extend([
+            "--max-mutants".into(),
+            s.max_mutants.to_string(),
+            "--seed".into(),
+            s.seed.to_string(),
+        ]);
+    }
+    if resume {
+        argv.push("--resume".into());
+    }
+    if !only.is_empty() {
+        let ids: Vec<String> = only.iter().map(u32::to_string).collect();
+        argv.extend(["--only-mutants".into(), ids.join(",")]);
+    }
+    argv
+}
+
+fn evaluate(argv: Vec<String>) -> Result<PathBuf> {
+    match Cli::try_parse_from(argv)?.command {
+        Cmd::Evaluate(e) => cmd_evaluate(e),
+        _ => unreachable!("the line names evaluate"),
+    }
+}
+
+/// One benchmark: `evaluate` at scopes 1..largest into `<out>/<name>/`, its survivors at
+/// largest + 1, and `code.json`.
+fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Result<()> {
+    let bench = locate_declared(None, Some(dir))?;
+    let out = a.out.join(name);
+    let sample = match a.max_mutants {
+        Some(n) => Some(n),
+        None if all_mutants(dir)? => None,
+        None => Some(DEFAULT_MAX_MUTANTS),
+    }
+    .map(|max_mutants| Sample {
+        max_mutants,
+        seed: a.seed,
+    });
+    let resume = a.resume && out.join("journal.jsonl").exists();
+    println!(
+        "== {name}, scopes 1..{largest}{}",
+        if resume { " (resumed)" } else { "" }
+    );
+    evaluate(evaluate_line(
+        a,
+        dir,
+        format!("1..{largest}"),
+        &out,
+        sample,
+        resume,
+        &[],
+    ))?;
+
+    let run_scopes: Vec<reproduce::OurScope> = {
+        #[derive(serde::Deserialize)]
+        struct Ev {
+            scopes: Vec<reproduce::OurScope>,
+        }
+        reproduce::read_json::<Ev>(&out.join("evaluation.json"))?.scopes
+    };
+    let mutants_json = out.join("mutants.json");
+    let survivors = next_scope::survivors(&mutants_json, largest)?;
+    let next = largest + 1;
+    let jobs = a.jobs.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let ids: Vec<u32> = survivors.iter().map(|s| s.id).collect();
+    let marks: BTreeMap<u32, NextScope> = if ids.is_empty() {
+        BTreeMap::new()
+    } else {
+        let budget = a.next_scope_budget.as_secs_f64();
+        match next_scope::estimate_seconds(&run_scopes, ids.len(), jobs) {
+            Some(est) if est <= budget => {
+                println!(
+                    "== {name}: {} survivor(s) at scope {next} (estimated {est:.0} s)",
+                    ids.len()
+                );
+                let scratch = crate::worker::scratch_dir(&bench, "reproduce-next-scope");
+                let line = evaluate_line(a, dir, next.to_string(), &scratch, sample, false, &ids);
+                match evaluate(line) {
+                    Ok(_) => next_scope::outcomes(&scratch.join("mutants.json"), next)?,
+                    Err(e) if e.downcast_ref::<crate::exit_code::Interrupted>().is_some() => {
+                        return Err(e)
+                    }
+                    Err(e) => not_run(&ids, next, format!("the run failed: {e:#}")),
+                }
+            }
+            Some(est) => not_run(
+                &ids,
+                next,
+                format!("estimated {est:.0} s, over the {budget:.0} s budget"),
+            ),
+            None => not_run(&ids, next, "no two scopes to estimate from".into()),
+        }
+    };
+    if !marks.is_empty() {
+        next_scope::mark(&mutants_json, &marks)?;
+    }
+
+    let meta = crate::subject::prepare(&bench)?.meta;
+    let last = run_scopes.last();
+    CodeFacts {
+        functions: ferastrau_mutator::function_sizes(dir)?,
+        mutants_all: meta.catalog.mutants.len(),
+        mutants_viable: meta.catalog.viable().count(),
+        mutants_evaluated: last.map_or(0, |s| s.mutants as usize),
+        sample,
+    }
+    .write(&out)
+}
+
+fn not_run(ids: &[u32], scope: u32, why: String) -> BTreeMap<u32, NextScope> {
+    ids.iter()
+        .map(|id| {
+            (
+                *id,
+                NextScope::NotRun {
+                    scope,
+                    why: why.clone(),
+                },
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,309 @@
+//! Computing kill-matrix rows: each mutant on every input of a scope, in child processes of
+//! the metamutant worker, with no first-kill stop.
+//!
+//! A child runs the inputs it is given and reports them in chunks. When the mutant kills the
+//! child (a crash, the memory limit, the clock watchdog), the input its cursor names is
+//! recorded as a kill with the reason the death gives — exactly as the first-kill run records
+//! it — and a new child takes every input not yet known, from the last reported chunk on. A
+//! death by the whole-process guard says the child as a whole was slow, not that its input
+//! kills: that input is marked unknown. After `max_deaths` deaths the row stops and the
+//! inputs left are marked unknown, so that a mutant that crashes on every input costs a
+//! bounded number of processes and never a silently wrong entry.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Context, Result};
+use ferastrau_worker::protocol::{Message, Reason, Request, Span};
+use rayon::prelude::*;
+use roaring::RoaringBitmap;
+
+use super::{FirstKill, Header, KillMatrix, MethodRange, Row};
+use crate::evaluate::results::ScopeResult;
+use crate::evaluate::runner::{classify, RunConfig};
+use crate::evaluate::ScopeRun;
+use crate::exit_code::Interrupted;
+use crate::fingerprint::Fingerprint;
+use crate::process::{Death, Ending, Isolation};
+use crate::worker::Worker;
+
+/// A matrix child runs every input, where a first-kill child usually stops early, and a
+/// mutant that times out by ticks on every input takes many times the original's time: its
+/// whole-process guard is this many times the first-kill run's. (The guard is the last
+/// resort: a call that hangs is stopped by the per-input clock limit first.)
+pub const GUARD_FACTOR: u32 = 20;
+
+/// Default of `--kill-matrix-max-deaths`.
+pub const MAX_DEATHS: u32 = 64;
+
+/// The inputs of `methods` not in `known`, as spans in global order.
+fn remaining(methods: &[MethodRange], known: &RoaringBitmap) -> Vec<Span> {
+    let mut spans = Vec::new();
+    for (m, r) in methods.iter().enumerate() {
+        let mut from = r.offset;
+        let end = r.offset + r.inputs;
+        let mut push = |a: u64, b: u64| {
+            if a < b {
+                spans.push(Span {
+                    method: m,
+                    from: a - r.offset,
+                    to: b - r.offset,
+                });
+            }
+        };
+        for g in known.range(r.offset as u32..end as u32) {
+            let g = u64::from(g);
+            push(from, g);
+            from = g + 1;
+        }
+        push(from, end);
+    }
+    spans
+}
+
+/// One mutant's row at `scope`.
+pub fn row(
+    worker: &Worker,
+    mutant: u32,
+    scope: u32,
+    methods: &[MethodRange],
+    cfg: &RunConfig,
+    max_deaths: u32,
+) -> Result<Row> {
+    let total: u64 = methods.iter().map(|m| m.inputs).sum();
+    if total > u64::from(u32::MAX) {
+        bail!("scope {scope} has {total} inputs, more than a kill matrix indexes (2^32)");
+    }
+    let cursor = cfg
+        .scratch_dir
+        .join(format!("matrix-{mutant}-{scope}.cursor"));
+    let mut row = Row {
+        mutant,
+        kills: RoaringBitmap::new(),
+        unknown: RoaringBitmap::new(),
+        reasons: BTreeMap::new(),
+        deaths: 0,
+        first: None,
+    };
+    // Inputs whose outcome is settled: killing, surviving or unknown.
+    let mut known = RoaringBitmap::new();
+    // Records `len` killing inputs from global index `g`.
+    let kill = |row: &mut Row, g: u64, len: u64, reason: Reason| {
+        row.kills.insert_range(g as u32..(g + len) as u32);
+        *row.reasons.entry(reason).or_default() += len;
+        if row.first.is_none_or(|f| g < f.index) {
+            row.first = Some(FirstKill { index: g, reason });
+        }
+    };
+    loop {
+        let spans = remaining(methods, &known);
+        if spans.is_empty() {
+            break;
+        }
+        if crate::interrupt::requested() {
+            return Err(anyhow::Error::new(Interrupted(
+                "interrupted while computing the kill matrix".into(),
+            )));
+        }
+        if row.deaths >= max_deaths {
+            for s in &spans {
+                let o = methods[s.method].offset;
+                row.unknown
+                    .insert_range((o + s.from) as u32..(o + s.to) as u32);
+            }
+            break;
+        }
+        let _ = std::fs::remove_file(&cursor);
+        let request = Request::Matrix {
+            mutant,
+            scope,
+            spans,
+            dir: cfg.inputs_dir.clone(),
+            cursor: cursor.clone(),
+            limits: cfg.limits,
+        };
+        let isolation = Isolation {
+            memory_limit: Some(cfg.memory_limit),
+            stdout: None,
+            guard: Some(
+                cfg.guard(&(scope..=scope), &cfg.limits)
+                    .saturating_mul(GUARD_FACTOR),
+            ),
+        };
+        let f = worker.run(&request, &isolation)?;
+        if matches!(f.ending, Ending::Interrupted) {
+            return Err(anyhow::Error::new(Interrupted(
+                "interrupted while computing the kill matrix".into(),
+            )));
+        }
+        let mut clock = None;
+        for m in &f.messages {
+            match m {
+                Message::MatrixChunk {
+                    method,
+                    from,
+                    to,
+                    kills,
+                } => {
+                    let o = methods
+                        .get(*method)
+                        .with_context(|| format!("a chunk of unknown method {method}"))?
+                        .offset;
+                    known.insert_range((o + from) as u32..(o + to) as u32);
+                    for k in kills {
+                        if k.index < *from || k.index + k.len > *to {
+                            bail!("mutant {mutant}: a kill outside its chunk ({k:?})");
+                        }
+                        kill(&mut row, o + k.index, k.len, k.reason);
+                    }
+                }
+                Message::ClockTimeout { position, .. } => clock = Some(*position),
+                Message::Error { message } => {
+                    bail!("the worker failed on the kill matrix of mutant {mutant}: {message}")
+                }
+                _ => {}
+            }
+        }
+        if f.completed() {
+            let left = remaining(methods, &known);
+            if !left.is_empty() {
+                bail!("the worker finished mutant {mutant}'s kill matrix without {left:?}");
+            }
+            break;
+        }
+        row.deaths += 1;
+        let death = f.death();
+        let position = clock.or_else(|| {
+            ferastrau_worker::cursor::read_file(&cursor)
+                .filter(|[s, ..]| *s == scope)
+                .map(|[s, m, i]| ferastrau_worker::protocol::Position {
+                    scope: s,
+                    method: m as usize,
+                    index: u64::from(i),
+                })
+        });
+        let Some(g) = position
+            .and_then(|p| methods.get(p.method).map(|r| r.offset + p.index))
+            .filter(|g| !known.contains(*g as u32))
+        else {
+            // No input to blame: the rest stays to be run by the next child (the deaths
+            // bound how often).
+            continue;
+        };
+        known.insert(g as u32);
+        match (&death, clock) {
+            (_, Some(_)) => kill(&mut row, g, 1, Reason::Timeout),
+            (Death::Guard, None) => {
+                row.unknown.insert(g as u32);
+            }
+            (d, None) => kill(&mut row, g, 1, classify(d).0),
+        }
+    }
+    let _ = std::fs::remove_file(&cursor);
+    Ok(row)
+}
+
+/// Every row of `mutants` at `scope`, in parallel on the run's thread pool.
+pub fn rows(
+    worker: &Worker,
+    mutants: &[u32],
+    scope: u32,
+    methods: &[MethodRange],
+    cfg: &RunConfig,
+    max_deaths: u32,
+) -> Result<Vec<Row>> {
+    let mut rows: Vec<Row> = mutants
+        .par_iter()
+        .map(|&m| row(worker, m, scope, methods, cfg, max_deaths))
+        .collect::<Result<_>>()?;
+    rows.sort_by_key(|r| r.mutant);
+    Ok(rows)
+}
+
+/// The kill matrix of every scope in `scopes` for `mutants`, each checked against the
+/// first-kill `results` of the same run (disagreements are kept in its header).
+#[allow(clippy::too_many_arguments)]
+pub fn matrices(
+    worker: &Worker,
+    fingerprint: &Fingerprint,
+    mutants: &[u32],
+    scopes: &[ScopeRun],
+    results: &[ScopeResult],
+    cfg: &RunConfig,
+    max_deaths: u32,
+    progress: bool,
+) -> Result<Vec<KillMatrix>> {
+    let mut out = Vec::new();
+    for s in scopes {
+        let started = std::time::Instant::now();
+        let counts = cfg
+            .methods
+            .iter()
+            .enumerate()
+            .map(|(m, name)| {
+                let path = ferastrau_worker::store::inputs_path(&cfg.inputs_dir, s.scope, m);
+                let n = ferastrau_worker::store::StateReader::count(&path)
+                    .with_context(|| format!("cannot count {}", path.display()))?;
+                Ok((name.clone(), n))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let methods = KillMatrix::ranges(&counts);
+        let total: u64 = counts.iter().map(|(_, n)| n).sum();
+        if total != s.inputs {
+            bail!(
+                "scope {} has {total} stored inputs, its generation reported {}",
+                s.scope,
+                s.inputs
+            );
+        }
+        let rows = rows(worker, mutants, s.scope, &methods, cfg, max_deaths)?;
+        let mut m = KillMatrix {
+            header: Header {
+                benchmark: fingerprint.benchmark.clone(),
+                scope: s.scope,
+                inputs: total,
+                methods,
+                max_deaths,
+                fingerprint: fingerprint.clone(),
+                disagreements: Vec::new(),
+                seconds: 0.0,
+            },
+            rows,
+        };
+        m.header.disagreements = m.disagreements(results);
+        m.header.seconds = started.elapsed().as_secs_f64();
+        if progress {
+            eprintln!(
+                "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s",
+                s.scope,
+                mutants.len(),
+                total,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        out.push(m);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remaining_spans_skip_what_is_known_per_method() {
+        let methods = KillMatrix::ranges(&[("a".into(), 5), ("b".into(), 0), ("c".into(), 4)]);
+        let span = |method, from, to| Span { method, from, to };
+        assert_eq!(
+            remaining(&methods, &RoaringBitmap::new()),
+            vec![span(0, 0, 5), span(2, 0, 4)]
+        );
+        // Known: a's 0..2 and 3, c's first (global 5) and last (global 8).
+        let known: RoaringBitmap = [0u32, 1, 3, 5, 8].into_iter().collect();
+        assert_eq!(
+            remaining(&methods, &known),
+            vec![span(0, 2, 3), span(0, 4, 5), span(2, 1, 3)]
+        );
+        let all: RoaringBitmap = (0u32..9).collect();
+        assert!(remaining(&methods, &all).is_empty());
+    }
+}

@@ -1,0 +1,156 @@
+//! `ferastrau reproduce`: the paper's Tables 1, 2 and 4 and Figure 9 from our runs, beside the
+//! paper's own figures, and `REPRODUCTION.md` with a verdict per hypothesis.
+//!
+//! The evaluation itself is `evaluate`'s (the CLI runs it per benchmark into
+//! `<out>/<benchmark>/`); this module only reads what the runs wrote — `evaluation.json`,
+//! `mutants.json` and the crate's size facts `code.json` — and renders. Rendering never runs
+//! anything, so `reproduce --render-only` re-renders committed reports and the tests render
+//! small runs.
+
+pub mod code;
+pub mod document;
+pub mod figure;
+pub mod next_scope;
+pub mod paper;
+pub mod tables;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+pub use code::CodeFacts;
+pub use next_scope::NextScope;
+pub use paper::Paper;
+
+/// One scope of our `evaluation.json`, the fields the tables use.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct OurScope {
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub generation_seconds: f64,
+    pub checking_seconds: f64,
+    pub statement_coverage: f64,
+    pub branch_coverage: f64,
+    pub spec_statement_coverage: f64,
+    pub spec_branch_coverage: f64,
+    pub mutants: u32,
+    pub killed: u32,
+    pub kill_rate: f64,
+    pub killed_by: BTreeMap<String, u32>,
+    pub paper_kill_rate: f64,
+    #[serde(default)]
+    pub skipped: u32,
+}
+
+#[derive(Deserialize)]
+struct EvaluationFile {
+    scopes: Vec<OurScope>,
+    #[serde(default)]
+    broken: Option<String>,
+}
+
+/// A mutant that survived the run's largest scope, with what scope + 1 said.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Survivor {
+    pub id: u32,
+    pub key: String,
+    pub next_scope: Option<NextScope>,
+}
+
+/// Everything the reports say about one benchmark.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The crate name (`search_tree`), also the report directory's name.
+    pub name: String,
+    /// The paper's class name (`SearchTree`), or the crate name when the paper lacks it.
+    pub class: String,
+    pub scopes: Vec<OurScope>,
+    pub code: CodeFacts,
+    pub survivors: Vec<Survivor>,
+}
+
+impl Run {
+    /// Reads `<reports>/<name>/`: `evaluation.json`, `mutants.json`, `code.json`. A broken
+    /// run is refused: its figures are not results.
+    pub fn read(reports: &Path, name: &str, class: &str) -> Result<Run> {
+        let dir = reports.join(name);
+        let ev: EvaluationFile = read_json(&dir.join("evaluation.json"))?;
+        if let Some(why) = ev.broken {
+            anyhow::bail!(
+                "{}: a broken run ({why}); its figures are not results",
+                dir.display()
+            );
+        }
+        let code: CodeFacts = read_json(&dir.join(code::FILE))?;
+        let largest = ev.scopes.iter().map(|s| s.scope).max().unwrap_or(0);
+        let survivors = next_scope::survivors(&dir.join("mutants.json"), largest)?;
+        Ok(Run {
+            name: name.to_string(),
+            class: class.to_string(),
+            scopes: ev.scopes,
+            code,
+            survivors,
+        })
+    }
+
+    pub fn largest(&self) -> Option<&OurScope> {
+        self.scopes.iter().max_by_key(|s| s.scope)
+    }
+}
+
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
+}
+
+/// The benchmarks to render, in the paper's order (Table 1's rows), with their class names;
+/// benchmarks the paper lacks follow, named by their crate.
+pub fn ordered(paper: &Paper, names: &[String]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for k in paper.order.iter().filter(|k| names.contains(k)) {
+        out.push((k.clone(), paper.table1[k].benchmark.clone()));
+    }
+    for n in names {
+        if !out.iter().any(|(k, _)| k == n) {
+            out.push((n.clone(), n.clone()));
+        }
+    }
+    out
+}
+
+/// Renders every table, the figure and `REPRODUCTION.md` into `out` from the runs under it.
+/// Returns the files written.
+pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf>> {
+    let runs: Vec<Run> = ordered(paper, names)
+        .iter()
+        .map(|(name, class)| Run::read(out, name, class))
+        .collect::<Result<_>>()?;
+    let mut written = Vec::new();
+    let t1 = tables::table1(paper, &runs);
+    let t4 = tables::table4(paper, &runs, false);
+    let t2 = tables::table4(paper, &runs, true);
+    written.extend(tables::write_table1(out, &t1)?);
+    written.extend(tables::write_table4(out, "table4", &t4)?);
+    written.extend(tables::write_table4(out, "table2", &t2)?);
+    let svg = out.join(figure::FILE);
+    figure::draw(&svg, paper, &runs)?;
+    written.push(svg);
+    // Table 3 where `ferastrau subsets` wrote it (a kill matrix is not part of every run).
+    let mut t3 = Vec::new();
+    for run in &runs {
+        let path = out.join(&run.name).join(crate::subsets::TABLE3_JSON);
+        if path.exists() {
+            t3.push(read_json::<crate::subsets::Report>(&path)?);
+        }
+    }
+    let notes = document::Notes::read(&out.join(document::NOTES_FILE))?;
+    let md = document::reproduction(paper, &runs, &t1, &t2, &t4, &t3, &notes);
+    let path = out.join(document::FILE);
+    std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
+    written.push(path);
+    Ok(written)
+}

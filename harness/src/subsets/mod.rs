@@ -1,0 +1,429 @@
+//! `ferastrau subsets`: what the kill matrix says about smaller suites — the paper's random
+//! subsets (Sec. 8.5, Table 3) and a greedy test-suite reduction evaluated on held-out mutants.
+//!
+//! For a run evaluated over scopes `..=s` with `--kill-matrix`, R(s) is a uniformly random
+//! subset of T(s) with |R(s)| = |T(s−1)|. From scope s's matrix: the exact expected kill rate
+//! of R(s) ([`expect`]), `samples` seeded draws ([`sample`]) with their distribution and how
+//! each compares with T(s−1) (the first-kill run's kill count at s−1) and T(s), and the
+//! paper's verdicts beside ours. The kill rate's denominator is evaluate's: the evaluated
+//! mutants (viable, sampled, not skipped), over all four families and over the paper's three.
+//! Rows the matrix left incomplete are bounded: the expectation and every draw are given as
+//! (known kills) .. (known kills + unknown inputs), and comparisons they could tip are
+//! `undetermined`.
+
+pub mod expect;
+pub mod export;
+pub mod reduce;
+pub mod render;
+pub mod sample;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use roaring::RoaringBitmap;
+use serde::{Deserialize, Serialize};
+
+use crate::exit_code::{broken, usage};
+use crate::matrix::{KillMatrix, Row};
+use sample::{Comparison, Summary, Verdict};
+
+/// Table 3 of a run, as JSON (read back by `reproduce`).
+pub const TABLE3_JSON: &str = "table3.json";
+
+/// What `subsets` writes into a run's directory (removed when a new run starts there).
+pub const FILES: [&str; 5] = [
+    TABLE3_JSON,
+    "table3.csv",
+    "table3.md",
+    "reduced-suite.json",
+    "reduced-suite.txt",
+];
+
+/// Options of the computation.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Random draws per comparison (`--random-samples`).
+    pub samples: u64,
+    /// Seed of the draws and of the held-out split.
+    pub seed: u64,
+}
+
+/// Which mutants a figure is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Families {
+    /// Every evaluated mutant (evaluate's `kill_rate`).
+    All,
+    /// The paper's three families: operator, variable, call (evaluate's `paper_kill_rate`).
+    Paper,
+}
+
+/// A suite's kills among a set of mutants.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Kills {
+    pub killed: u64,
+    pub kill_rate: f64,
+    /// With incomplete rows: the most it could be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub killed_high: Option<u64>,
+}
+
+/// The exact expectation over random subsets (in mutants and in percent).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expected {
+    pub killed: f64,
+    pub kill_rate: f64,
+    /// With incomplete rows: the expectation if every unknown input killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kill_rate_high: Option<f64>,
+}
+
+/// Table 3 over one set of families.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table3Row {
+    pub families: Families,
+    pub mutants: u64,
+    /// T(s−1), from the run's first-kill results.
+    pub previous: Kills,
+    /// T(s), from the matrix.
+    pub exhaustive: Kills,
+    /// R(s): the exact expectation.
+    pub expected: Expected,
+    /// R(s): the draws' kill rates (known kills).
+    pub samples: Option<Summary>,
+    pub vs_previous: Comparison,
+    pub vs_exhaustive: Comparison,
+    /// What most draws say against T(s−1) and T(s).
+    pub verdict_previous: Option<Verdict>,
+    pub verdict_exhaustive: Option<Verdict>,
+}
+
+/// The paper's Table 3 line for the benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaperLine {
+    pub benchmark: String,
+    pub scope: u32,
+    pub random_kill_rate: f64,
+    pub vs_previous: Option<Verdict>,
+    pub vs_exhaustive: Option<Verdict>,
+}
+
+/// Random subsets of the same size on the held-out half.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldOut {
+    /// Mutants of half A (the cover is chosen on them) and half B (it is measured on them).
+    pub chosen_on: u64,
+    pub measured_on: u64,
+    /// The cover chosen on A: its size and its kills on B.
+    pub size: u64,
+    pub reduced: Kills,
+    /// All of T(s) on B (the most any subset can kill).
+    pub exhaustive: Kills,
+    /// Random subsets of `size` inputs on B: exact expectation and draws.
+    pub random_expected: Expected,
+    pub random_samples: Option<Summary>,
+    /// How the draws compare with the reduced suite on B (`<`: random worse).
+    pub random_vs_reduced: Comparison,
+}
+
+/// The greedy reduction of T(s).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reduction {
+    /// Inputs chosen over every evaluated mutant (kills all T(s) kills), in the order chosen.
+    pub size: u64,
+    pub suite: Vec<u64>,
+    /// The same mutants' kill rate with the reduced suite and with T(s) (equal by
+    /// construction; both given so that a reader checks it).
+    pub kill_rate: f64,
+    pub exhaustive_kill_rate: f64,
+    pub held_out: HeldOut,
+}
+
+/// Everything `subsets` computes for one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub benchmark: String,
+    pub scope: u32,
+    /// |T(s)| and |R(s)| = |T(s−1)|.
+    pub inputs: u64,
+    pub subset_size: u64,
+    pub samples: u64,
+    pub seed: u64,
+    /// Rows the matrix left incomplete (their figures are bounded, see `*_high`).
+    pub incomplete_mutants: Vec<u32>,
+    /// Where the matrix disagreed with the first-kill run (from its header).
+    pub disagreements: Vec<String>,
+    pub rows: Vec<Table3Row>,
+    pub paper: Option<PaperLine>,
+    pub reduction: Reduction,
+}
+
+/// A scope's line of `evaluation.json`, as far as `subsets` needs it.
+#[derive(Clone, Debug, Deserialize)]
+struct ScopeLine {
+    scope: u32,
+    inputs: u64,
+    mutants: u64,
+    killed: u64,
+    paper_mutants: u64,
+    paper_killed: u64,
+}
+
+#[derive(Deserialize)]
+struct Evaluation {
+    benchmark: String,
+    scopes: Vec<ScopeLine>,
+    #[serde(default)]
+    broken: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct MutantLine {
+    id: u32,
+    family: String,
+}
+
+#[derive(Deserialize)]
+struct MutantsFile {
+    mutants: Vec<MutantLine>,
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| usage(format!("{} is unreadable: {e}", path.display())))
+}
+
+fn kills(killed: u64, high: u64, of: u64) -> Kills {
+    Kills {
+        killed,
+        kill_rate: percent(killed as f64, of),
+        killed_high: (high != killed).then_some(high),
+    }
+}
+
+fn percent(x: f64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        (10000.0 * x / of as f64).round() / 100.0
+    }
+}
+
+/// The exact expectation of random `r`-subsets of `n` inputs over `rows`.
+fn expected(rows: &[&Row], n: u64, r: u64) -> Expected {
+    let of = rows.len() as u64;
+    let low = expect::expected_killed(n, r, rows.iter().map(|x| x.kills.len()));
+    let high = expect::expected_killed(n, r, rows.iter().map(|x| x.kills.len() + x.unknown.len()));
+    Expected {
+        killed: (low * 1000.0).round() / 1000.0,
+        kill_rate: percent(low, of),
+        kill_rate_high: rows
+            .iter()
+            .any(|x| !x.complete())
+            .then_some(percent(high, of)),
+    }
+}
+
+/// Known and possible kills of a whole suite among `rows`.
+fn suite_kills(rows: &[&Row], suite: Option<&RoaringBitmap>) -> Kills {
+    let hit = |b: &RoaringBitmap| match suite {
+        Some(s) => !b.is_disjoint(s),
+        None => !b.is_empty(),
+    };
+    let low = rows.iter().filter(|r| hit(&r.kills)).count() as u64;
+    let high = rows
+        .iter()
+        .filter(|r| hit(&r.kills) || hit(&r.unknown))
+        .count() as u64;
+    kills(low, high, rows.len() as u64)
+}
+
+/// Computes the report of the run in `dir` (its `evaluation.json`, `mutants.json` and the
+/// matrix of its largest scope).
+pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Report> {
+    let eval: Evaluation = read_json(&dir.join("evaluation.json"))?;
+    if let Some(why) = &eval.broken {
+        return Err(broken(format!(
+            "{} is a broken run ({why}): its kill rates mean nothing",
+            dir.display()
+        )));
+    }
+    let scopes = crate::matrix::file::scopes(dir)?;
+    let s = *scopes.last().ok_or_else(|| {
+        usage(format!(
+            "{} has no kill matrix: run evaluate with --kill-matrix",
+            dir.display()
+        ))
+    })?;
+    let m = crate::matrix::file::read(dir, s)?;
+    if m.header.benchmark != eval.benchmark {
+        return Err(usage(format!(
+            "{}: the kill matrix is of {}, the reports of {}",
+            dir.display(),
+            m.header.benchmark,
+            eval.benchmark
+        )));
+    }
+    let line = |x: u32| eval.scopes.iter().find(|l| l.scope == x);
+    let here = line(s).ok_or_else(|| usage(format!("evaluation.json has no scope {s}")))?;
+    let prev = s.checked_sub(1).and_then(line).ok_or_else(|| {
+        usage(format!(
+            "Table 3 compares with scope {}: evaluate scopes 1..{s}",
+            s.saturating_sub(1)
+        ))
+    })?;
+    if here.inputs != m.header.inputs || here.mutants != m.rows.len() as u64 {
+        return Err(usage(format!(
+            "{}: the kill matrix of scope {s} ({} inputs, {} mutants) is not of this run's evaluation ({} inputs, {} mutants)",
+            dir.display(), m.header.inputs, m.rows.len(), here.inputs, here.mutants
+        )));
+    }
+    let families: BTreeMap<u32, String> = read_json::<MutantsFile>(&dir.join("mutants.json"))?
+        .mutants
+        .into_iter()
+        .map(|x| (x.id, x.family))
+        .collect();
+    let paper_ids: BTreeSet<u32> = m
+        .rows
+        .iter()
+        .map(|r| r.mutant)
+        .filter(|id| families.get(id).is_some_and(|f| f != "constant"))
+        .collect();
+    if paper_ids.len() as u64 != here.paper_mutants {
+        return Err(usage(format!(
+            "{}: mutants.json gives {} mutants of the paper's families, evaluation.json {}",
+            dir.display(),
+            paper_ids.len(),
+            here.paper_mutants
+        )));
+    }
+    let all: Vec<&Row> = m.rows.iter().collect();
+    let three: Vec<&Row> = m
+        .rows
+        .iter()
+        .filter(|r| paper_ids.contains(&r.mutant))
+        .collect();
+    let n = m.header.inputs;
+    let r = prev.inputs;
+    let table = [
+        (Families::All, &all, prev.killed, here.killed),
+        (Families::Paper, &three, prev.paper_killed, here.paper_killed),
+    ]
+    .into_iter()
+    .map(|(f, rows, prev_killed, first_kill)| {
+        let exhaustive = suite_kills(rows, None);
+        if exhaustive.killed_high.is_none() && exhaustive.killed != first_kill {
+            return Err(broken(format!(
+                "{}: the kill matrix kills {} mutants at scope {s}, the first-kill run {first_kill}",
+                dir.display(),
+                exhaustive.killed
+            )));
+        }
+        Ok(table_row(f, rows, n, r, prev_killed, exhaustive, opts))
+    })
+    .collect::<Result<Vec<_>>>()?;
+    let paper = match paper {
+        Some(p) => render::paper_line(p, &eval.benchmark, s)?,
+        None => None,
+    };
+    Ok(Report {
+        benchmark: eval.benchmark,
+        scope: s,
+        inputs: n,
+        subset_size: r,
+        samples: opts.samples,
+        seed: opts.seed,
+        incomplete_mutants: m
+            .rows
+            .iter()
+            .filter(|r| !r.complete())
+            .map(|r| r.mutant)
+            .collect(),
+        disagreements: m.header.disagreements.clone(),
+        rows: table,
+        paper,
+        reduction: reduction(&m, opts),
+    })
+}
+
+fn table_row(
+    families: Families,
+    rows: &[&Row],
+    n: u64,
+    r: u64,
+    prev_killed: u64,
+    exhaustive: Kills,
+    opts: &Options,
+) -> Table3Row {
+    let of = rows.len() as u64;
+    let draws = sample::draws(rows, n, r, opts.samples, opts.seed);
+    let lows: Vec<u64> = draws.iter().map(|d| d.low).collect();
+    let vs_previous = Comparison::of(&draws, prev_killed);
+    // T(s) as a reference: its known kills; with unknowns, a draw could match a higher count.
+    let vs_exhaustive = Comparison::of(&draws, exhaustive.killed);
+    Table3Row {
+        families,
+        mutants: of,
+        previous: kills(prev_killed, prev_killed, of),
+        expected: expected(rows, n, r),
+        exhaustive,
+        samples: sample::summary(&lows, of),
+        verdict_previous: vs_previous.verdict(),
+        verdict_exhaustive: vs_exhaustive.verdict(),
+        vs_previous,
+        vs_exhaustive,
+    }
+}
+
+fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
+    let n = m.header.inputs;
+    let all: Vec<&Row> = m.rows.iter().collect();
+    let suite = reduce::greedy_cover(&all, n);
+    let bitmap: RoaringBitmap = suite.iter().map(|&g| g as u32).collect();
+    let ids: Vec<u32> = m.rows.iter().map(|r| r.mutant).collect();
+    let (a, b) = reduce::split(&ids, opts.seed);
+    let half =
+        |ids: &[u32]| -> Vec<&Row> { m.rows.iter().filter(|r| ids.contains(&r.mutant)).collect() };
+    let (ra, rb) = (half(&a), half(&b));
+    let chosen = reduce::greedy_cover(&ra, n);
+    let chosen_bitmap: RoaringBitmap = chosen.iter().map(|&g| g as u32).collect();
+    let size = chosen.len() as u64;
+    let draws = sample::draws(&rb, n, size, opts.samples, opts.seed);
+    let lows: Vec<u64> = draws.iter().map(|d| d.low).collect();
+    let reduced = suite_kills(&rb, Some(&chosen_bitmap));
+    Reduction {
+        size: suite.len() as u64,
+        kill_rate: suite_kills(&all, Some(&bitmap)).kill_rate,
+        exhaustive_kill_rate: suite_kills(&all, None).kill_rate,
+        suite,
+        held_out: HeldOut {
+            chosen_on: ra.len() as u64,
+            measured_on: rb.len() as u64,
+            size,
+            random_vs_reduced: Comparison::of(&draws, reduced.killed),
+            reduced,
+            exhaustive: suite_kills(&rb, None),
+            random_expected: expected(&rb, n, size),
+            random_samples: sample::summary(&lows, rb.len() as u64),
+        },
+    }
+}
+
+/// Writes `table3.{json,csv,md}` of `report` into `dir`.
+pub fn write(dir: &Path, report: &Report) -> Result<()> {
+    let json = serde_json::to_string_pretty(report)? + "\n";
+    std::fs::write(dir.join(TABLE3_JSON), json).context("cannot write table3.json")?;
+    std::fs::write(
+        dir.join("table3.csv"),
+        render::csv(std::slice::from_ref(report))?,
+    )
+    .context("cannot write table3.csv")?;
+    std::fs::write(
+        dir.join("table3.md"),
+        render::markdown(std::slice::from_ref(report)),
+    )
+    .context("cannot write table3.md")?;
+    Ok(())
+}

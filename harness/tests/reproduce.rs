@@ -1,0 +1,154 @@
+//! `ferastrau reproduce` end to end on `testdata/chain`, with a small paper of its own (Table 1
+//! and Table 4 at scopes 1..3): the evaluation, the survivors at scope 4, Tables 1, 2 and 4,
+//! the figure and REPRODUCTION.md, compared with reviewed snapshots (seconds redacted), and
+//! `--render-only` writing the same files again from the reports alone.
+
+mod common;
+
+use std::path::Path;
+
+use common::{ferastrau, fixture, json, text};
+
+const TABLE1: &str = "benchmark,target_methods,helper_methods,ncnb_lines,branches,mutants\n\
+Chain,insert remove,contains before,40,8,120\n";
+const TABLE4: &str = "benchmark,scope,gen_seconds,ded_gen_seconds,spec_statement_coverage,spec_branch_coverage,inputs,checking_seconds,statement_coverage,branch_coverage,kill_rate\n\
+Chain,1,0.01,0.01,80.00,75.00,6,0.02,70.00,60.00,50.00\n\
+Chain,2,0.01,0.01,100.00,100.00,24,0.02,95.00,90.00,80.00\n\
+Chain,3,0.02,0.02,100.00,100.00,72,0.03,95.00,90.00,95.00\n";
+
+fn reproduce(out: &Path, extra: &[&str]) -> String {
+    let testdata = fixture("chain").parent().unwrap().to_path_buf();
+    let paper = out.join("paper");
+    let mut args = vec![
+        "reproduce",
+        "--out",
+        out.to_str().unwrap(),
+        "--paper",
+        paper.to_str().unwrap(),
+        "--benchmarks-dir",
+        testdata.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    let o = ferastrau(&args);
+    assert!(
+        o.status.success(),
+        "reproduce {extra:?}: {}",
+        text(&o.stderr)
+    );
+    text(&o.stdout)
+}
+
+fn seconds_redacted(mut v: serde_json::Value) -> serde_json::Value {
+    for row in v.as_array_mut().unwrap() {
+        for name in ["gen_seconds", "checking_seconds"] {
+            let cell = &mut row["cells"][name];
+            for side in ["ours", "delta"] {
+                if !cell[side].is_null() {
+                    cell[side] = "[s]".into();
+                }
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn chain_reproduced_at_scopes_1_to_3() {
+    let out = tempfile::tempdir().unwrap();
+    let paper = out.path().join("paper");
+    std::fs::create_dir_all(&paper).unwrap();
+    std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
+    std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    // The paper's benchmarks are the default; `chain` is the paper's `Chain`.
+    reproduce(out.path(), &[]);
+
+    // The largest scope's survivors were run at scope 4, and mutants.json says how each fared.
+    let mutants = json(&out.path().join("chain/mutants.json"));
+    let survivors: Vec<&serde_json::Value> = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["scopes"]["3"]["status"] == "survived")
+        .collect();
+    assert!(!survivors.is_empty(), "chain has survivors at scope 3");
+    for m in &survivors {
+        assert_eq!(m["next_scope"]["scope"], 4, "{m}");
+        assert!(
+            ["survived", "killed"].contains(&m["next_scope"]["status"].as_str().unwrap()),
+            "{m}"
+        );
+    }
+
+    insta::assert_json_snapshot!("reproduce_table1", json(&out.path().join("table1.json")));
+    insta::assert_json_snapshot!(
+        "reproduce_table4",
+        seconds_redacted(json(&out.path().join("table4.json")))
+    );
+    // Table 2: the paper's two largest scopes.
+    let t2 = json(&out.path().join("table2.json"));
+    let scopes: Vec<u64> = t2
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["scope"].as_u64().unwrap())
+        .collect();
+    assert_eq!(scopes, [2, 3]);
+    let doc = std::fs::read_to_string(out.path().join("REPRODUCTION.md")).unwrap();
+    // The verdicts and the disagreements (Feasibility's verdict rests on seconds: left out).
+    let judged: Vec<&str> = doc
+        .lines()
+        .filter(|l| l.starts_with("- **") && !l.contains("Feasibility"))
+        .collect();
+    insta::assert_snapshot!("reproduce_judged", judged.join("\n"));
+    let svg = std::fs::read_to_string(out.path().join("figure9.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("Chain") && svg.contains("mutants killed, paper"));
+
+    // Rendering again from the reports alone gives the same tables and document.
+    let files = [
+        "table1.csv",
+        "table4.csv",
+        "table2.md",
+        "REPRODUCTION.md",
+        "figure9.svg",
+    ];
+    let before: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(out.path().join(f)).unwrap())
+        .collect();
+    for f in files {
+        std::fs::remove_file(out.path().join(f)).unwrap();
+    }
+    reproduce(out.path(), &["--render-only"]);
+    for (f, b) in files.iter().zip(&before) {
+        assert_eq!(
+            &std::fs::read_to_string(out.path().join(f)).unwrap(),
+            b,
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn a_benchmark_the_paper_lacks_is_refused() {
+    let out = tempfile::tempdir().unwrap();
+    let paper = out.path().join("paper");
+    std::fs::create_dir_all(&paper).unwrap();
+    std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
+    std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    let o = ferastrau(&[
+        "reproduce",
+        "--out",
+        out.path().to_str().unwrap(),
+        "--benchmarks",
+        "faulty",
+        "--render-only",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("benchmark `faulty` has no row"),
+        "{}",
+        text(&o.stderr)
+    );
+}

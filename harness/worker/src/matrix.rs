@@ -1,0 +1,81 @@
+//! The worker's side of the kill matrix: one mutant against the original on every input a
+//! request names, with no first-kill stop, reporting which inputs kill it and why.
+//!
+//! Inputs are judged exactly as the first-kill run judges them ([`trial`]). Results leave in
+//! [`Message::MatrixChunk`]s of at most [`CHUNK`] inputs, so that when the mutant kills the
+//! process (a crash, the memory limit, the clock watchdog) the harness knows every input
+//! before the last chunk and can restart a child after the input the cursor names.
+
+use std::path::Path;
+
+use crate::channel::send;
+use crate::cursor;
+use crate::evaluate::{clock_timeout, trial};
+use crate::exec::Watchdog;
+use crate::protocol::{KillRun, Limits, Message, Span};
+use crate::store::{inputs_path, times_path, StateReader, TimesReader};
+use crate::Benchmark;
+
+/// Inputs per chunk: small enough that a dead process loses little work to re-run, large
+/// enough that messages cost nothing beside the calls.
+pub const CHUNK: u64 = 4096;
+
+/// `matrix`: runs `mutant` on the inputs of `scope` that `spans` name, in order.
+pub fn matrix<B: Benchmark>(
+    bench: &B,
+    mutant: u32,
+    scope: u32,
+    spans: &[Span],
+    dir: &Path,
+    cursor_file: &Path,
+    limits: Limits,
+) -> std::io::Result<()> {
+    cursor::open(cursor_file)?;
+    cursor::set(cursor::SCOPE, scope);
+    let watchdog = Watchdog::start(clock_timeout);
+    for span in spans {
+        if span.method >= bench.methods().len() {
+            return Err(std::io::Error::other(format!("no method {}", span.method)));
+        }
+        let m = span.method;
+        cursor::set(cursor::METHOD, m as u32);
+        let (fin, fields) = bench.finitize(m, scope);
+        let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
+        let mut times = TimesReader::open(&times_path(dir, scope, m))?;
+        reader.seek_to(span.from)?;
+        times.seek_to(span.from)?;
+        let mut chunk_from = span.from;
+        let mut kills: Vec<KillRun> = Vec::new();
+        for index in span.from..span.to {
+            let Some(state) = reader.next_state()? else {
+                return Err(std::io::Error::other(format!(
+                    "scope {scope} method {m} has no input {index}"
+                )));
+            };
+            cursor::set(cursor::INDEX, index as u32);
+            let original_nanos = times.next_time()?;
+            let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+            let t = trial(bench, m, mutant, &pre, original_nanos, limits, &watchdog);
+            if let Some(reason) = t.reason {
+                match kills.last_mut() {
+                    Some(r) if r.reason == reason && r.index + r.len == index => r.len += 1,
+                    _ => kills.push(KillRun {
+                        index,
+                        len: 1,
+                        reason,
+                    }),
+                }
+            }
+            if index + 1 - chunk_from == CHUNK || index + 1 == span.to {
+                send(&Message::MatrixChunk {
+                    method: m,
+                    from: chunk_from,
+                    to: index + 1,
+                    kills: std::mem::take(&mut kills),
+                })?;
+                chunk_from = index + 1;
+            }
+        }
+    }
+    Ok(())
+}
