@@ -126,6 +126,13 @@ pub struct Timing {
 }
 
 impl Timing {
+    /// Counts one scope a child reported finished.
+    fn scope(&mut self, seconds: f64, executions: u64, skipped: u64) {
+        self.work_seconds += seconds;
+        self.executions += executions;
+        self.skipped += skipped;
+    }
+
     pub fn add(&mut self, o: &Timing) {
         self.children += o.children;
         self.child_seconds += o.child_seconds;
@@ -243,9 +250,7 @@ fn confirm_clock_timeout(
                 skipped,
                 seconds,
             } if *s == scope => {
-                timing.work_seconds += seconds;
-                timing.skipped += skipped;
-                timing.executions += executions;
+                timing.scope(*seconds, *executions, *skipped);
                 return Ok(Some(scope_result(cfg, mutant, scope, kill, *executions)));
             }
             Message::ClockTimeout { limit, .. } => {
@@ -309,9 +314,7 @@ pub fn run_mutant(
                     seconds,
                 } => {
                     next = next.max(scope + 1);
-                    timing.work_seconds += seconds;
-                    timing.executions += executions;
-                    timing.skipped += skipped;
+                    timing.scope(*seconds, *executions, *skipped);
                     done.push(scope_result(cfg, mutant, *scope, kill, *executions));
                 }
                 Message::ClockTimeout { position, limit } => {

@@ -57,6 +57,20 @@ pub struct Row {
 }
 
 impl Row {
+    /// A complete row killed by exactly `kills` (no reasons, deaths or first kill): the
+    /// subsets tests' matrices.
+    #[cfg(test)]
+    pub(crate) fn killed_by(mutant: u32, kills: &[u32]) -> Row {
+        Row {
+            mutant,
+            kills: kills.iter().copied().collect(),
+            unknown: RoaringBitmap::new(),
+            reasons: BTreeMap::new(),
+            deaths: 0,
+            first: None,
+        }
+    }
+
     /// Whether every input's outcome is known.
     pub fn complete(&self) -> bool {
         self.unknown.is_empty()

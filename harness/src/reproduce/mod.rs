@@ -101,11 +101,7 @@ impl Run {
     }
 }
 
-pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
-}
+pub use crate::evaluate::report::read_json;
 
 /// The benchmarks to render, in the paper's order (Table 1's rows), with their class names;
 /// benchmarks the paper lacks follow, named by their crate.

@@ -66,17 +66,9 @@ pub fn split(ids: &[u32], seed: u64) -> (Vec<u32>, Vec<u32>) {
 mod tests {
     use super::*;
     use roaring::RoaringBitmap;
-    use std::collections::BTreeMap;
 
     fn row(mutant: u32, kills: &[u32]) -> Row {
-        Row {
-            mutant,
-            kills: kills.iter().copied().collect(),
-            unknown: RoaringBitmap::new(),
-            reasons: BTreeMap::new(),
-            deaths: 0,
-            first: None,
-        }
+        Row::killed_by(mutant, kills)
     }
 
     #[test]

@@ -164,17 +164,9 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn row(mutant: u32, kills: &[u32]) -> Row {
-        Row {
-            mutant,
-            kills: kills.iter().copied().collect(),
-            unknown: RoaringBitmap::new(),
-            reasons: BTreeMap::new(),
-            deaths: 0,
-            first: None,
-        }
+        Row::killed_by(mutant, kills)
     }
 
     #[test]
