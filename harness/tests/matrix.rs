@@ -106,6 +106,42 @@ fn every_row_agrees_with_the_first_kill_run() {
 }
 
 #[test]
+fn reach_selection_skips_pairs_and_leaves_every_row_as_it_is() {
+    // The same chain run with every mutant on every input: identical rows, nothing skipped;
+    // the shared run (reach selection, the default) settled some pairs without running them.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("chain");
+    let path = fixture("chain");
+    evaluate(
+        &[
+            "--benchmark-path",
+            path.to_str().unwrap(),
+            "--scopes",
+            "1..3",
+            "--kill-matrix",
+            "--no-reach",
+        ],
+        &out,
+    );
+    for scope in 1..=3u32 {
+        let all = file::read(&out, scope).expect("a readable matrix");
+        let reach = file::read(&chain_out(), scope).expect("a readable matrix");
+        assert_eq!(all.header.skipped, 0, "--no-reach skips nothing");
+        if scope == 3 {
+            assert!(reach.header.skipped > 0, "reach selection skipped nothing");
+        }
+        assert_eq!(all.rows.len(), reach.rows.len());
+        for (a, r) in all.rows.iter().zip(&reach.rows) {
+            assert_eq!(
+                (a.mutant, &a.kills, &a.unknown, &a.reasons, a.first),
+                (r.mutant, &r.kills, &r.unknown, &r.reasons, r.first),
+                "scope {scope}"
+            );
+        }
+    }
+}
+
+#[test]
 fn deaths_are_kills_at_their_input_and_a_capped_row_is_unknown_not_survived() {
     let tmp = tempfile::tempdir().unwrap();
     let path = fixture("faulty");

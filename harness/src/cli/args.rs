@@ -342,6 +342,10 @@ pub struct ReproduceArgs {
     /// `[package.metadata.ferastrau] reproduce-all-mutants = true` gets all unless given).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_mutants: Option<u32>,
+    /// Every viable mutant of every benchmark, no sample (the paper used 205–297 per
+    /// benchmark, which the default sample of 300 stays comparable with).
+    #[arg(long, conflicts_with = "max_mutants")]
+    pub all_mutants: bool,
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

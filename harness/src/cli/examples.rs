@@ -179,8 +179,8 @@ pub fn of(name: &str) -> &'static [Example] {
                         "ferastrau reproduce --render-only",
                     ),
                     ex(
-                        "two benchmarks, all their mutants, into another directory",
-                        "ferastrau reproduce --benchmarks search_tree,tree_map --max-mutants 100000 --out repro",
+                        "two benchmarks, every viable mutant, into another directory",
+                        "ferastrau reproduce --benchmarks search_tree,tree_map --all-mutants --out repro --paper reports/paper",
                     ),
                 ]
             }

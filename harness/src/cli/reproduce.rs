@@ -132,6 +132,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
     let bench = locate_declared(None, Some(dir))?;
     let out = a.out.join(name);
     let sample = match a.max_mutants {
+        _ if a.all_mutants => None,
         Some(n) => Some(n),
         None if all_mutants(dir)? => None,
         None => Some(DEFAULT_MAX_MUTANTS),
@@ -175,7 +176,8 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         BTreeMap::new()
     } else {
         let budget = a.next_scope_budget.as_secs_f64();
-        match next_scope::estimate_seconds(&run_scopes, ids.len(), jobs) {
+        let executions = survivors.iter().map(|s| s.executions).sum();
+        match next_scope::estimate_seconds(&run_scopes, executions, jobs) {
             Some(est) if est <= budget => {
                 println!(
                     "== {name}: {} survivor(s) at scope {next} (estimated {est:.0} s)",

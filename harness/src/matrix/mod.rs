@@ -105,6 +105,11 @@ pub struct Header {
     /// Wall-clock seconds the scope's rows took (a figure of this run, not a result).
     #[serde(default)]
     pub seconds: f64,
+    /// Mutant × input pairs settled without running them: the input does not reach the
+    /// mutant's point, so the mutant does there what the original does (reach selection;
+    /// 0 with `--no-reach`). A figure of this run, not a result: the rows are the same.
+    #[serde(default)]
+    pub skipped: u64,
 }
 
 impl KillMatrix {
@@ -215,6 +220,7 @@ mod tests {
                 fingerprint,
                 disagreements: Vec::new(),
                 seconds: 0.0,
+                skipped: 0,
             },
             rows,
         }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Context, Result};
 use ferastrau_worker::protocol::{Message, Reason, Request, Span};
+use ferastrau_worker::reach::ReachSets;
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
@@ -60,7 +61,44 @@ fn remaining(methods: &[MethodRange], known: &RoaringBitmap) -> Vec<Span> {
     spans
 }
 
-/// One mutant's row at `scope`.
+/// The inputs of `scope` that do not reach `mutant`'s point, in global indices (none when
+/// the original wrote no reach sets for a method: its inputs all run). On them the mutant
+/// does what the original does (the code is deterministic and the point is never executed),
+/// so they are settled as surviving inputs without a run — the first-kill run's selection.
+fn unreaching(
+    cfg: &RunConfig,
+    mutant: u32,
+    scope: u32,
+    methods: &[MethodRange],
+) -> Result<RoaringBitmap> {
+    let mut out = RoaringBitmap::new();
+    for (m, r) in methods.iter().enumerate() {
+        let Some(mut sets) = ReachSets::read(&cfg.inputs_dir, scope, m)
+            .with_context(|| format!("cannot read the reach sets of scope {scope}, method {m}"))?
+        else {
+            continue;
+        };
+        if sets.inputs != r.inputs {
+            bail!(
+                "the reach sets of scope {scope}, method {m} cover {} inputs, the store {}",
+                sets.inputs,
+                r.inputs
+            );
+        }
+        let reaching: RoaringBitmap = sets
+            .of(mutant)?
+            .iter()
+            .map(|i| i + r.offset as u32)
+            .collect();
+        let mut all = RoaringBitmap::new();
+        all.insert_range(r.offset as u32..(r.offset + r.inputs) as u32);
+        out |= all - reaching;
+    }
+    Ok(out)
+}
+
+/// One mutant's row at `scope`, and how many of its inputs reach selection settled without a
+/// run.
 pub fn row(
     worker: &Worker,
     mutant: u32,
@@ -68,7 +106,7 @@ pub fn row(
     methods: &[MethodRange],
     cfg: &RunConfig,
     max_deaths: u32,
-) -> Result<Row> {
+) -> Result<(Row, u64)> {
     let total: u64 = methods.iter().map(|m| m.inputs).sum();
     if total > u64::from(u32::MAX) {
         bail!("scope {scope} has {total} inputs, more than a kill matrix indexes (2^32)");
@@ -85,7 +123,12 @@ pub fn row(
         first: None,
     };
     // Inputs whose outcome is settled: killing, surviving or unknown.
-    let mut known = RoaringBitmap::new();
+    let mut known = if cfg.reach {
+        unreaching(cfg, mutant, scope, methods)?
+    } else {
+        RoaringBitmap::new()
+    };
+    let skipped = known.len();
     // Records `len` killing inputs from global index `g`.
     let kill = |row: &mut Row, g: u64, len: u64, reason: Reason| {
         row.kills.insert_range(g as u32..(g + len) as u32);
@@ -199,10 +242,11 @@ pub fn row(
         }
     }
     let _ = std::fs::remove_file(&cursor);
-    Ok(row)
+    Ok((row, skipped))
 }
 
-/// Every row of `mutants` at `scope`, in parallel on the run's thread pool.
+/// Every row of `mutants` at `scope`, in parallel on the run's thread pool, and the pairs
+/// reach selection settled without a run.
 pub fn rows(
     worker: &Worker,
     mutants: &[u32],
@@ -210,13 +254,15 @@ pub fn rows(
     methods: &[MethodRange],
     cfg: &RunConfig,
     max_deaths: u32,
-) -> Result<Vec<Row>> {
-    let mut rows: Vec<Row> = mutants
+) -> Result<(Vec<Row>, u64)> {
+    let done: Vec<(Row, u64)> = mutants
         .par_iter()
         .map(|&m| row(worker, m, scope, methods, cfg, max_deaths))
         .collect::<Result<_>>()?;
+    let skipped = done.iter().map(|(_, s)| s).sum();
+    let mut rows: Vec<Row> = done.into_iter().map(|(r, _)| r).collect();
     rows.sort_by_key(|r| r.mutant);
-    Ok(rows)
+    Ok((rows, skipped))
 }
 
 /// The kill matrix of every scope in `scopes` for `mutants`, each checked against the
@@ -255,7 +301,7 @@ pub fn matrices(
                 s.inputs
             );
         }
-        let rows = rows(worker, mutants, s.scope, &methods, cfg, max_deaths)?;
+        let (rows, skipped) = rows(worker, mutants, s.scope, &methods, cfg, max_deaths)?;
         let mut m = KillMatrix {
             header: Header {
                 benchmark: fingerprint.benchmark.clone(),
@@ -266,18 +312,22 @@ pub fn matrices(
                 fingerprint: fingerprint.clone(),
                 disagreements: Vec::new(),
                 seconds: 0.0,
+                skipped,
             },
             rows,
         };
         m.header.disagreements = m.disagreements(results);
         m.header.seconds = started.elapsed().as_secs_f64();
         if progress {
+            let pairs = mutants.len() as u64 * total;
             eprintln!(
-                "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s",
+                "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s ({} of {} pairs skipped: inputs that do not reach the mutant)",
                 s.scope,
                 mutants.len(),
                 total,
-                started.elapsed().as_secs_f64()
+                started.elapsed().as_secs_f64(),
+                skipped,
+                pairs
             );
         }
         out.push(m);

@@ -58,6 +58,9 @@ pub struct Survivor {
     pub id: u32,
     pub key: String,
     pub next_scope: Option<NextScope>,
+    /// Inputs it ran at the largest scope (fewer than the scope's inputs under reach
+    /// selection): what its run at scope + 1 grows from.
+    pub executions: u64,
 }
 
 /// Everything the reports say about one benchmark.

@@ -50,6 +50,9 @@ pub fn survivors(mutants_json: &Path, largest: u32) -> Result<Vec<Survivor>> {
             ),
         };
         out.push(Survivor {
+            executions: m["scopes"][largest.to_string()]["executions"]
+                .as_u64()
+                .unwrap_or_default(),
             id: m["id"].as_u64().unwrap_or_default() as u32,
             key: m["key"].as_str().unwrap_or_default().to_string(),
             next_scope,
@@ -92,12 +95,14 @@ pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()>
         .with_context(|| format!("cannot write {}", mutants_json.display()))
 }
 
-/// An estimate of the seconds that running `survivors` mutants at scope s + 1 takes, from the
+/// An estimate of the seconds that running the survivors at scope s + 1 takes, from the
 /// run's last two scopes: the inputs grow by the ratio of the last two counts, generation and
-/// checking with them, and each survivor runs the original and itself on every input (a
-/// survivor never stops early), shared by `jobs` processes. `None` without two scopes with
-/// inputs to extrapolate from.
-pub fn estimate_seconds(scopes: &[OurScope], survivors: usize, jobs: usize) -> Option<f64> {
+/// checking with them, and each survivor runs the original and itself on the inputs it ran at
+/// s (all of them without reach selection, those reaching it with), grown by the same ratio
+/// (a survivor never stops early), shared by `jobs` processes. `executions` is the sum over
+/// the survivors of the inputs each ran at s. `None` without two scopes with inputs to
+/// extrapolate from.
+pub fn estimate_seconds(scopes: &[OurScope], executions: u64, jobs: usize) -> Option<f64> {
     let [.., prev, last] = scopes else {
         return None;
     };
@@ -105,10 +110,9 @@ pub fn estimate_seconds(scopes: &[OurScope], survivors: usize, jobs: usize) -> O
         return None;
     }
     let growth = last.inputs as f64 / prev.inputs as f64;
-    let next_inputs = last.inputs as f64 * growth;
     let per_input = last.checking_seconds / last.inputs as f64;
     let fixed = (last.generation_seconds + last.checking_seconds) * growth;
-    Some(fixed + 2.0 * per_input * next_inputs * survivors as f64 / jobs.max(1) as f64)
+    Some(fixed + 2.0 * per_input * executions as f64 * growth / jobs.max(1) as f64)
 }
 
 #[cfg(test)]
@@ -138,9 +142,12 @@ mod tests {
     #[test]
     fn the_estimate_grows_with_the_inputs_and_the_survivors() {
         let s = [scope(1, 10, 1.0), scope(2, 100, 10.0)];
-        // growth 10: 1,000 inputs; fixed (10 + 10) × 10 = 200; per input 0.1 s, × 2 × 1,000 × 3 / 2.
-        assert_eq!(estimate_seconds(&s, 3, 2), Some(200.0 + 300.0));
-        assert_eq!(estimate_seconds(&s[..1], 3, 2), None);
+        // growth 10; fixed (10 + 10) × 10 = 200; three survivors that ran every one of the
+        // 100 inputs at s run 1,000 each at s + 1: per input 0.1 s, × 2 × 3,000 / 2 jobs.
+        assert_eq!(estimate_seconds(&s, 300, 2), Some(200.0 + 300.0));
+        // Reach selection: survivors that ran a tenth of the inputs at s cost a tenth.
+        assert_eq!(estimate_seconds(&s, 30, 2), Some(200.0 + 30.0));
+        assert_eq!(estimate_seconds(&s[..1], 300, 2), None);
     }
 
     #[test]
