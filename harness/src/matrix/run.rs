@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Context, Result};
 use ferastrau_worker::protocol::{Message, Reason, Request, Span};
-use ferastrau_worker::reach::ReachSets;
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
@@ -61,42 +60,6 @@ fn remaining(methods: &[MethodRange], known: &RoaringBitmap) -> Vec<Span> {
     spans
 }
 
-/// The inputs of `scope` that do not reach `mutant`'s point, in global indices (none when
-/// the original wrote no reach sets for a method: its inputs all run). On them the mutant
-/// does what the original does (the code is deterministic and the point is never executed),
-/// so they are settled as surviving inputs without a run — the first-kill run's selection.
-fn unreaching(
-    cfg: &RunConfig,
-    mutant: u32,
-    scope: u32,
-    methods: &[MethodRange],
-) -> Result<RoaringBitmap> {
-    let mut out = RoaringBitmap::new();
-    for (m, r) in methods.iter().enumerate() {
-        let Some(mut sets) = ReachSets::read(&cfg.inputs_dir, scope, m)
-            .with_context(|| format!("cannot read the reach sets of scope {scope}, method {m}"))?
-        else {
-            continue;
-        };
-        if sets.inputs != r.inputs {
-            bail!(
-                "the reach sets of scope {scope}, method {m} cover {} inputs, the store {}",
-                sets.inputs,
-                r.inputs
-            );
-        }
-        let reaching: RoaringBitmap = sets
-            .of(mutant)?
-            .iter()
-            .map(|i| i + r.offset as u32)
-            .collect();
-        let mut all = RoaringBitmap::new();
-        all.insert_range(r.offset as u32..(r.offset + r.inputs) as u32);
-        out |= all - reaching;
-    }
-    Ok(out)
-}
-
 /// One mutant's row at `scope`, and how many of its inputs reach selection settled without a
 /// run.
 pub fn row(
@@ -123,12 +86,9 @@ pub fn row(
         first: None,
     };
     // Inputs whose outcome is settled: killing, surviving or unknown.
-    let mut known = if cfg.reach {
-        unreaching(cfg, mutant, scope, methods)?
-    } else {
-        RoaringBitmap::new()
-    };
-    let skipped = known.len();
+    let mut known = RoaringBitmap::new();
+    // Pairs the children settled without a run (reach selection).
+    let mut skipped = 0;
     // Records `len` killing inputs from global index `g`.
     let kill = |row: &mut Row, g: u64, len: u64, reason: Reason| {
         row.kills.insert_range(g as u32..(g + len) as u32);
@@ -163,6 +123,7 @@ pub fn row(
             dir: cfg.inputs_dir.clone(),
             cursor: cursor.clone(),
             limits: cfg.limits,
+            reach: cfg.reach,
         };
         let isolation = Isolation {
             memory_limit: Some(cfg.memory_limit),
@@ -186,7 +147,9 @@ pub fn row(
                     from,
                     to,
                     kills,
+                    skipped: settled,
                 } => {
+                    skipped += settled;
                     let o = methods
                         .get(*method)
                         .with_context(|| format!("a chunk of unknown method {method}"))?

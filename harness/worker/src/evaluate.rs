@@ -144,11 +144,11 @@ pub fn original<B: Benchmark>(
         let path = inputs_path(dir, scope, m);
         let printed_before = stdout.len();
         let mut reader = StateReader::open(&path)?;
-        let mut times = Vec::new();
+        let mut times = crate::store::TimesWriter::create(&times_path(dir, scope, m))?;
         let mut reach = ReachRecorder::new();
         let started = Instant::now();
         while let Some(state) = reader.next_state()? {
-            let index = times.len() as u64;
+            let index = times.len();
             cursor::set(cursor::INDEX, index as u32);
             // Armed over all of the benchmark's code on this input (decoding, the call,
             // judging, rendering): a loop anywhere in it names the input.
@@ -161,7 +161,7 @@ pub fn original<B: Benchmark>(
             ferastrau_probes::set_reaching(reach_sets);
             let (outcome, _) = execute(bench, m, &mut post, u64::MAX, true);
             ferastrau_probes::set_reaching(false);
-            times.push(t.elapsed().as_nanos() as u64);
+            times.push(t.elapsed().as_nanos() as u64)?;
             reach.record(index);
             if let Some((fault, detail)) = original_fault(&outcome) {
                 send(&Message::Failure {
@@ -192,14 +192,14 @@ pub fn original<B: Benchmark>(
             ferastrau_probes::set_coverage(false);
             return find_printer(bench, m, scope, &path, &stdout).map(|()| false);
         }
-        crate::store::write_times(&times_path(dir, scope, m), &times)?;
+        let inputs = times.finish()?;
         if reach_sets {
-            reach.write(&reach_path(dir, scope, m), times.len() as u64)?;
+            reach.write(&reach_path(dir, scope, m), inputs)?;
         }
         send(&Message::Method {
             method: name.to_string(),
             scope,
-            inputs: times.len() as u64,
+            inputs,
             candidates: 0,
             seconds: started.elapsed().as_secs_f64(),
             state_space_log2: 0.0,
@@ -347,7 +347,7 @@ struct Run<'a> {
 
 /// The inputs of `method` at `scope` that `mutant` runs on, in increasing order: with `reach`
 /// and a reach file, those that reach its point; else all of them (`None`).
-fn selection(
+pub(crate) fn selection(
     dir: &Path,
     scope: u32,
     method: usize,

@@ -129,7 +129,8 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             dir,
             cursor,
             limits,
-        } => matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits)?,
+            reach,
+        } => matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits, reach)?,
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
         Request::Render {
             scope,

@@ -8,9 +8,11 @@
 
 use std::path::Path;
 
+use roaring::RoaringBitmap;
+
 use crate::channel::send;
 use crate::cursor;
-use crate::evaluate::{clock_timeout, trial};
+use crate::evaluate::{clock_timeout, selection, trial};
 use crate::exec::Watchdog;
 use crate::protocol::{KillRun, Limits, Message, Span};
 use crate::store::{inputs_path, times_path, StateReader, TimesReader};
@@ -20,7 +22,10 @@ use crate::Benchmark;
 /// enough that messages cost nothing beside the calls.
 pub const CHUNK: u64 = 4096;
 
-/// `matrix`: runs `mutant` on the inputs of `scope` that `spans` name, in order.
+/// `matrix`: runs `mutant` on the inputs of `scope` that `spans` name, in order; with
+/// `reach`, only those that reach its point (the chunks still cover every input of the spans:
+/// the others are known not to kill).
+#[allow(clippy::too_many_arguments)]
 pub fn matrix<B: Benchmark>(
     bench: &B,
     mutant: u32,
@@ -29,52 +34,74 @@ pub fn matrix<B: Benchmark>(
     dir: &Path,
     cursor_file: &Path,
     limits: Limits,
+    reach: bool,
 ) -> std::io::Result<()> {
     cursor::open(cursor_file)?;
     cursor::set(cursor::SCOPE, scope);
     let watchdog = Watchdog::start(clock_timeout);
+    // Per method, read once: the reaching inputs, or `None` for every input.
+    let mut selections: Vec<Option<Option<RoaringBitmap>>> = vec![None; bench.methods().len()];
     for span in spans {
         if span.method >= bench.methods().len() {
             return Err(std::io::Error::other(format!("no method {}", span.method)));
         }
         let m = span.method;
         cursor::set(cursor::METHOD, m as u32);
+        if selections[m].is_none() {
+            selections[m] = Some(selection(dir, scope, m, mutant, reach)?);
+        }
+        let chosen = selections[m].as_ref().expect("just set");
         let (fin, fields) = bench.finitize(m, scope);
         let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
         let mut times = TimesReader::open(&times_path(dir, scope, m))?;
         reader.seek_to(span.from)?;
         times.seek_to(span.from)?;
+        let mut at = span.from;
         let mut chunk_from = span.from;
-        let mut kills: Vec<KillRun> = Vec::new();
-        for index in span.from..span.to {
-            let Some(state) = reader.next_state()? else {
-                return Err(std::io::Error::other(format!(
-                    "scope {scope} method {m} has no input {index}"
-                )));
+        while chunk_from < span.to {
+            let chunk_to = (chunk_from + CHUNK).min(span.to);
+            let indices: Box<dyn Iterator<Item = u64>> = match chosen {
+                Some(bits) => Box::new(
+                    bits.range(chunk_from as u32..chunk_to as u32)
+                        .map(u64::from),
+                ),
+                None => Box::new(chunk_from..chunk_to),
             };
-            cursor::set(cursor::INDEX, index as u32);
-            let original_nanos = times.next_time()?;
-            let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-            let t = trial(bench, m, mutant, &pre, original_nanos, limits, &watchdog);
-            if let Some(reason) = t.reason {
-                match kills.last_mut() {
-                    Some(r) if r.reason == reason && r.index + r.len == index => r.len += 1,
-                    _ => kills.push(KillRun {
-                        index,
-                        len: 1,
-                        reason,
-                    }),
+            let mut kills: Vec<KillRun> = Vec::new();
+            let mut ran = 0;
+            for index in indices {
+                reader.skip(index - at)?;
+                times.skip(index - at)?;
+                let Some(state) = reader.next_state()? else {
+                    return Err(std::io::Error::other(format!(
+                        "scope {scope} method {m} has no input {index}"
+                    )));
+                };
+                at = index + 1;
+                ran += 1;
+                cursor::set(cursor::INDEX, index as u32);
+                let original_nanos = times.next_time()?;
+                let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+                let t = trial(bench, m, mutant, &pre, original_nanos, limits, &watchdog);
+                if let Some(reason) = t.reason {
+                    match kills.last_mut() {
+                        Some(r) if r.reason == reason && r.index + r.len == index => r.len += 1,
+                        _ => kills.push(KillRun {
+                            index,
+                            len: 1,
+                            reason,
+                        }),
+                    }
                 }
             }
-            if index + 1 - chunk_from == CHUNK || index + 1 == span.to {
-                send(&Message::MatrixChunk {
-                    method: m,
-                    from: chunk_from,
-                    to: index + 1,
-                    kills: std::mem::take(&mut kills),
-                })?;
-                chunk_from = index + 1;
-            }
+            send(&Message::MatrixChunk {
+                method: m,
+                from: chunk_from,
+                to: chunk_to,
+                kills,
+                skipped: chunk_to - chunk_from - ran,
+            })?;
+            chunk_from = chunk_to;
         }
     }
     Ok(())

@@ -106,6 +106,11 @@ pub enum Request {
         cursor: PathBuf,
         /// The time limits, relative to the original's measurements on each input.
         limits: Limits,
+        /// Run only the inputs of the spans that reach the mutant's point (the reach sets the
+        /// original's run wrote); the others are settled without a run, since there the
+        /// mutant does what the original does. The rows are the same either way.
+        #[serde(default)]
+        reach: bool,
     },
     /// The readable form of one stored input: [`Message::Rendered`].
     Render {
@@ -374,8 +379,8 @@ pub enum Message {
         /// Seconds spent on the scope (kept out of results: they vary run to run).
         seconds: f64,
     },
-    /// Part of a kill-matrix row: every input `from..to` of `method` ran; those in `kills`
-    /// killed the mutant, the others did not.
+    /// Part of a kill-matrix row: the outcome of every input `from..to` of `method` is
+    /// known; those in `kills` killed the mutant, the others did not.
     MatrixChunk {
         /// The method, in the worker's numbering.
         method: usize,
@@ -385,6 +390,10 @@ pub enum Message {
         to: u64,
         /// The killing inputs among them, run-length encoded, in order.
         kills: Vec<KillRun>,
+        /// How many of them reach selection settled without a run (they do not reach the
+        /// mutant's point).
+        #[serde(default)]
+        skipped: u64,
     },
     /// The watchdog stopped a call that ran past its clock limit; the process ends next.
     ClockTimeout {

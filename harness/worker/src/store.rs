@@ -172,13 +172,44 @@ impl StateReader {
     }
 }
 
-/// Writes the original's per-input times (u64 LE nanoseconds).
-pub fn write_times(path: &Path, nanos: &[u64]) -> std::io::Result<()> {
-    let mut out = BufWriter::new(File::create(path)?);
-    for n in nanos {
-        out.write_all(&n.to_le_bytes())?;
+/// Streams the original's per-input times to disk (u64 LE nanoseconds) as they are measured:
+/// a scope of 85 M inputs would need 680 MB of them in memory, and twice that while a vector
+/// grows — more than the worker's memory limit.
+pub struct TimesWriter {
+    out: BufWriter<File>,
+    written: u64,
+}
+
+impl TimesWriter {
+    /// Creates (or truncates) the file.
+    pub fn create(path: &Path) -> std::io::Result<Self> {
+        Ok(TimesWriter {
+            out: BufWriter::new(File::create(path)?),
+            written: 0,
+        })
     }
-    out.flush()
+
+    /// Appends the time of the next input.
+    pub fn push(&mut self, nanos: u64) -> std::io::Result<()> {
+        self.written += 1;
+        self.out.write_all(&nanos.to_le_bytes())
+    }
+
+    /// Times written so far: the index of the next input.
+    pub fn len(&self) -> u64 {
+        self.written
+    }
+
+    /// Whether no time was written.
+    pub fn is_empty(&self) -> bool {
+        self.written == 0
+    }
+
+    /// Flushes the file; returns how many times it holds.
+    pub fn finish(mut self) -> std::io::Result<u64> {
+        self.out.flush()?;
+        Ok(self.written)
+    }
 }
 
 /// Streams the original's per-input times.
