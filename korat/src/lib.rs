@@ -46,6 +46,7 @@
 pub mod brute;
 mod candidate;
 mod finitization;
+pub mod generators;
 mod parts;
 mod reach;
 mod search;

@@ -96,6 +96,82 @@ pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Res
     Ok(())
 }
 
+/// The valid states and figures of `method`'s structure search at `scope` on `jobs` threads,
+/// with the plain precondition or, with `generators`, its dedicated-generator variant.
+pub fn structure_states<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scope: u32,
+    jobs: usize,
+    generators: bool,
+) -> (Stats, Vec<Vec<u32>>) {
+    let (fin, f) = bench.finitize(method, scope);
+    let (stats, parts) = korat::search_structures(
+        &fin,
+        korat::Options::default(),
+        jobs,
+        |c| {
+            if generators {
+                bench.precondition_generators(method, &f, c)
+            } else {
+                bench.precondition(method, &f, c)
+            }
+        },
+        Vec::new,
+        |out: &mut Vec<Vec<u32>>, c| {
+            out.push(c.state().to_vec());
+            ControlFlow::Continue(())
+        },
+    );
+    (stats, parts.concat())
+}
+
+/// Checks `method`'s dedicated generators at each of `scopes`: the structure search with them
+/// finds exactly the plain search's inputs in the same order, on one thread and on two, and
+/// the two predicates agree on every candidate of scope `brute` (judged without recording,
+/// so nothing is ruled out). Returns (plain, generators) figures per scope, for the caller
+/// to require fewer candidates.
+pub fn check_generators<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scopes: std::ops::RangeInclusive<u32>,
+    brute: u32,
+) -> Result<Vec<(Stats, Stats)>, String> {
+    if !bench.has_generators(method) {
+        return Err(format!("{} has no generators", bench.methods()[method]));
+    }
+    let (fin, f) = bench.finitize(method, brute);
+    let mut disagree = None;
+    brute::enumerate(&fin, |c| {
+        let plain = bench.precondition(method, &f, c);
+        if plain != bench.precondition_generators(method, &f, c) && disagree.is_none() {
+            disagree = Some(c.state().to_vec());
+        }
+        plain
+    });
+    if let Some(state) = disagree {
+        return Err(format!("the predicates disagree at scope {brute} on {state:?}"));
+    }
+    let mut out = Vec::new();
+    for scope in scopes {
+        let (plain, plain_states) = structure_states(bench, method, scope, 1, false);
+        let (ded, ded_states) = structure_states(bench, method, scope, 1, true);
+        if ded_states != plain_states {
+            return Err(format!(
+                "scope {scope}: {} inputs with generators, {} without, or another order",
+                ded_states.len(),
+                plain_states.len()
+            ));
+        }
+        let (par, par_states) = structure_states(bench, method, scope, 2, true);
+        if par_states != ded_states || par.explored != ded.explored {
+            return Err(format!("scope {scope}: two threads differ from one"));
+        }
+        out.push((plain, ded));
+    }
+    Ok(out)
+}
+
 /// Checks Korat on `fin` with `pred` against the brute force (every candidate of the space):
 /// sound, complete and optimal ([`brute::check_exact`]). Returns the number of isomorphism
 /// classes, which is then also the number of inputs Korat found. Exponential in the slots: for
