@@ -19,8 +19,10 @@ impl Candidate<'_> {
     /// or back link that must point where the walk came from, a field that must be null.
     #[inline]
     pub fn obj_is(&mut self, f: FieldId, obj: u32, target: Option<u32>) -> bool {
-        self.get_where(f, obj, |v| v.obj() == target && (target.is_some() || v == Value::Null))
-            .is_some()
+        self.get_where(f, obj, |v| {
+            v.obj() == target && (target.is_some() || v == Value::Null)
+        })
+        .is_some()
     }
 
     /// `is_in` for an integer field: whether `f` of `obj` holds `want` (a size that must equal

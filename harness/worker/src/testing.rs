@@ -150,7 +150,9 @@ pub fn check_generators<B: Benchmark>(
         plain
     });
     if let Some(state) = disagree {
-        return Err(format!("the predicates disagree at scope {brute} on {state:?}"));
+        return Err(format!(
+            "the predicates disagree at scope {brute} on {state:?}"
+        ));
     }
     let mut out = Vec::new();
     for scope in scopes {
