@@ -117,7 +117,7 @@ pub struct Generation {
 
 fn generate<B: ferastrau_worker::Benchmark>(bench: &B, scope: u32, jobs: usize) -> Vec<Stats> {
     let opts = korat::Options::default();
-    ferastrau_worker::generate::generate_scope(bench, scope, 0, opts, jobs)
+    ferastrau_worker::generate::generate_scope(bench, scope, 0, opts, jobs, false)
         .into_iter()
         .map(|r| r.stats)
         .collect()

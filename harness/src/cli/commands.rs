@@ -25,6 +25,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
             .map(usize::from)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         structure: a.structure,
+        generators: a.generators,
     };
     let stats = generate::generate(&worker, a.scopes, a.print, mode, |s| {
         if progress {
@@ -50,7 +51,10 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
             "scopes": stats,
         }))?;
     } else {
-        print!("{}", generate::render_table(&bench, &stats, a.structure));
+        print!(
+            "{}",
+            generate::render_table(&bench, &stats, a.structure, a.generators)
+        );
     }
     Ok(())
 }

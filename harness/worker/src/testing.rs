@@ -64,32 +64,56 @@ pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<
 }
 
 /// Checks what `generate` produces at `scope` — on one thread and on `jobs`, with the shared
-/// structure search where the benchmark allows it — against each method's own sequential
-/// search: the same inputs (rendered) in the same order, and the same numbers of inputs and
-/// candidates. Renders every input: for small scopes.
+/// structure search where the benchmark allows it, without and with dedicated generators —
+/// against each method's own sequential search: the same inputs (rendered) in the same order,
+/// the same number of inputs, and the same number of candidates (with generators: no more,
+/// and fewer for a method that has them). Renders every input: for small scopes.
 pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Result<(), String> {
     let opts = korat::Options::default();
-    for threads in [1, jobs] {
-        let runs = crate::generate::generate_scope(bench, scope, usize::MAX, opts, threads);
-        for (m, run) in runs.iter().enumerate() {
-            let name = bench.methods()[m];
-            let mut own = Vec::new();
-            let stats = for_each_input(bench, m, scope, |input| own.push(bench.render(m, &input)));
-            let got = (run.stats.valid, run.stats.explored);
-            if got != (stats.valid, stats.explored) {
-                return Err(format!(
-                    "{name} at scope {scope} on {threads} threads: (inputs, candidates) {got:?}, \
-                     its own search {:?}",
-                    (stats.valid, stats.explored)
-                ));
-            }
-            if let Some(i) = (0..own.len()).find(|&i| run.shown.get(i) != Some(&own[i])) {
-                return Err(format!(
-                    "{name} at scope {scope} on {threads} threads: input {i} is {:?}, its own \
-                     search has {:?}",
-                    run.shown.get(i),
-                    own[i]
-                ));
+    let methods = bench.methods();
+    let mut own = Vec::new();
+    for m in 0..methods.len() {
+        let mut shown = Vec::new();
+        let stats = for_each_input(bench, m, scope, |input| shown.push(bench.render(m, &input)));
+        own.push((stats, shown));
+    }
+    for generators in [false, true] {
+        for threads in [1, jobs] {
+            let runs = crate::generate::generate_scope(
+                bench,
+                scope,
+                usize::MAX,
+                opts,
+                threads,
+                generators,
+            );
+            for (m, run) in runs.iter().enumerate() {
+                let (stats, shown) = &own[m];
+                let at = format!(
+                    "{} at scope {scope} on {threads} threads{}",
+                    methods[m],
+                    if generators { " with generators" } else { "" }
+                );
+                let got = (run.stats.valid, run.stats.explored);
+                let want = (stats.valid, stats.explored);
+                let fewer = run.generators;
+                let candidates_ok = if fewer {
+                    got.1 < want.1
+                } else {
+                    got.1 == want.1
+                };
+                if got.0 != want.0 || !candidates_ok {
+                    return Err(format!(
+                        "{at}: (inputs, candidates) {got:?}, its own search {want:?}"
+                    ));
+                }
+                if let Some(i) = (0..shown.len()).find(|&i| run.shown.get(i) != Some(&shown[i])) {
+                    return Err(format!(
+                        "{at}: input {i} is {:?}, its own search has {:?}",
+                        run.shown.get(i),
+                        shown[i]
+                    ));
+                }
             }
         }
     }
