@@ -34,7 +34,7 @@ pub struct Saved {
 }
 
 /// Korat's figures for one scope: the totals over the methods and the breakdown.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct ScopeStats {
     pub scope: u32,
     pub inputs: u64,
@@ -42,15 +42,15 @@ pub struct ScopeStats {
     pub seconds: f64,
     /// With `--generators`: the totals of the methods that have dedicated generators, with
     /// them (and the plain totals of the others are not in it).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generators: Option<Saved>,
     pub methods: Vec<MethodStats>,
     /// The first inputs of each method, rendered (only with `--print`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Example>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct Example {
     pub method: String,
     pub text: String,
@@ -66,6 +66,16 @@ pub struct Mode {
     pub structure: bool,
     /// Also search with the dedicated generators, reported beside the plain search.
     pub generators: bool,
+}
+
+/// The JSON document `generate --json` prints (and `reproduce` keeps as
+/// [`crate::reproduce::dedicated::FILE`]).
+pub fn document(bench: &BenchmarkCrate, mode: Mode, stats: &[ScopeStats]) -> serde_json::Value {
+    serde_json::json!({
+        "benchmark": bench.name,
+        "search": if mode.structure { "structure" } else { "inputs" },
+        "scopes": stats,
+    })
 }
 
 /// Runs Korat for every scope through the benchmark's worker; with `mode.generators`, a

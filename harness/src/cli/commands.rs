@@ -45,11 +45,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         eprint!("\r{:40}\r", "");
     }
     if json {
-        crate::term::print_json(&serde_json::json!({
-            "benchmark": bench.name,
-            "search": if a.structure { "structure" } else { "inputs" },
-            "scopes": stats,
-        }))?;
+        crate::term::print_json(&generate::document(&bench, mode, &stats))?;
     } else {
         print!(
             "{}",
