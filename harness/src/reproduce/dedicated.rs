@@ -192,6 +192,6 @@ mod tests {
         assert_eq!(rows[0].dedicated, Some(d));
         assert_eq!(rows[1].cells["ded_gen_seconds"].ours, None);
         let md = tables::table4_markdown(&rows);
-        assert!(md.contains("40 / 100 (−60.0%), 0.25 / 1.00"), "{md}");
+        assert!(md.contains("40 / 100 (−60.0%), 0.250 / 1.000"), "{md}");
     }
 }
