@@ -9,9 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::generate::precondition;
 use ferastrau_worker::korat::{self, Stats};
-use ferastrau_worker::Benchmark;
 
 /// A structure-only search: benchmark, scope, and the search itself.
 pub struct Structure {
@@ -26,7 +24,8 @@ fn count(
     jobs: usize,
     pred: impl Fn(&mut korat::Candidate<'_>) -> bool + Sync,
 ) -> Stats {
-    korat::search_structures(
+    // Korat's own search (unread fields enumerated, as Korat 1.0 counts), on `jobs` threads.
+    korat::search_parallel(
         fin,
         korat::Options::default(),
         jobs,
@@ -37,11 +36,78 @@ fn count(
     .0
 }
 
-/// The structure search of `bench`'s first method at `scope` (its arguments, unread, are not
-/// enumerated), through the plain precondition or, with `generators`, the dedicated one.
-fn structure<B: Benchmark>(bench: &B, scope: u32, jobs: usize, generators: bool) -> Stats {
-    let (fin, f) = bench.finitize(0, scope);
-    count(&fin, jobs, |c| precondition(bench, 0, generators, &f, c))
+fn tree_map(n: u32, jobs: usize) -> Stats {
+    use tree_map::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("TreeMap", n, false);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateMap { c, f: &f })
+    })
+}
+
+fn tree_map_ded(n: u32, jobs: usize) -> Stats {
+    use tree_map::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("TreeMap", n, false);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+}
+
+fn fibonacci_heap(n: u32, jobs: usize) -> Stats {
+    use fibonacci_heap::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("FibonacciHeap", n, None);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateHeap { c, f: &f })
+    })
+}
+
+fn fibonacci_heap_ded(n: u32, jobs: usize) -> Stats {
+    use fibonacci_heap::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("FibonacciHeap", n, None);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+}
+
+fn linked_list(n: u32, jobs: usize) -> Stats {
+    use linked_list::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("LinkedList", n, false);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateList { c, f: &f })
+    })
+}
+
+fn linked_list_ded(n: u32, jobs: usize) -> Stats {
+    use linked_list::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("LinkedList", n, false);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+}
+
+fn sorted_list(n: u32, jobs: usize) -> Stats {
+    use sorted_list::{invariant::rep_ok, space};
+    let (fin, f) = space::finitization("SortedList", n, space::Args::None);
+    count(&fin, jobs, |c| {
+        rep_ok(&mut space::CandidateList { c, f: &f }, 0, true)
+    })
+}
+
+fn sorted_list_ded(n: u32, jobs: usize) -> Stats {
+    use sorted_list::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("SortedList", n, space::Args::None);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f, 0, true))
+}
+
+fn search_tree_ded(n: u32, jobs: usize) -> Stats {
+    use search_tree::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("SearchTree", n, false);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+}
+
+fn heap_array_ded(n: u32, jobs: usize) -> Stats {
+    use heap_array::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("HeapArray", n, false);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+}
+
+fn binomial_heap_ded(n: u32, jobs: usize) -> Stats {
+    use binomial_heap::{generators::rep_ok_generators, space};
+    let (fin, f) = space::finitization("BinomialHeap", n, None);
+    count(&fin, jobs, |c| rep_ok_generators(c, &f))
 }
 
 fn search_tree(n: u32, jobs: usize) -> Stats {
@@ -89,7 +155,7 @@ pub const STRUCTURES: &[Structure] = &[
     // The same search through the invariant with dedicated generators (Table 2's `ded.`).
     Structure {
         name: "search_tree 8 ded.",
-        run: |j| structure(&search_tree::SearchTreeBench, 8, j, true),
+        run: |j| search_tree_ded(8, j),
     },
     Structure {
         name: "heap_array 8",
@@ -97,7 +163,7 @@ pub const STRUCTURES: &[Structure] = &[
     },
     Structure {
         name: "heap_array 8 ded.",
-        run: |j| structure(&heap_array::HeapArrayBench, 8, j, true),
+        run: |j| heap_array_ded(8, j),
     },
     Structure {
         name: "binomial_heap 7",
@@ -105,7 +171,7 @@ pub const STRUCTURES: &[Structure] = &[
     },
     Structure {
         name: "binomial_heap 7 ded.",
-        run: |j| structure(&binomial_heap::BinomialHeapBench, 7, j, true),
+        run: |j| binomial_heap_ded(7, j),
     },
     Structure {
         name: "disj_set 5",
@@ -114,35 +180,35 @@ pub const STRUCTURES: &[Structure] = &[
     // The other benchmarks with dedicated generators, at the paper's largest scope.
     Structure {
         name: "tree_map 7",
-        run: |j| structure(&tree_map::TreeMapBench, 7, j, false),
+        run: |j| tree_map(7, j),
     },
     Structure {
         name: "tree_map 7 ded.",
-        run: |j| structure(&tree_map::TreeMapBench, 7, j, true),
+        run: |j| tree_map_ded(7, j),
     },
     Structure {
         name: "fibonacci_heap 5",
-        run: |j| structure(&fibonacci_heap::FibonacciHeapBench, 5, j, false),
+        run: |j| fibonacci_heap(5, j),
     },
     Structure {
         name: "fibonacci_heap 5 ded.",
-        run: |j| structure(&fibonacci_heap::FibonacciHeapBench, 5, j, true),
+        run: |j| fibonacci_heap_ded(5, j),
     },
     Structure {
         name: "linked_list 7",
-        run: |j| structure(&linked_list::LinkedListBench, 7, j, false),
+        run: |j| linked_list(7, j),
     },
     Structure {
         name: "linked_list 7 ded.",
-        run: |j| structure(&linked_list::LinkedListBench, 7, j, true),
+        run: |j| linked_list_ded(7, j),
     },
     Structure {
         name: "sorted_list 7",
-        run: |j| structure(&sorted_list::SortedListBench, 7, j, false),
+        run: |j| sorted_list(7, j),
     },
     Structure {
         name: "sorted_list 7 ded.",
-        run: |j| structure(&sorted_list::SortedListBench, 7, j, true),
+        run: |j| sorted_list_ded(7, j),
     },
 ];
 
