@@ -2,7 +2,7 @@
 
 use std::ops::RangeInclusive;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use ferastrau_worker::protocol::{Message, Request};
 use serde::{Deserialize, Serialize};
 
@@ -18,22 +18,39 @@ pub struct MethodStats {
     pub candidates: u64,
     pub seconds: f64,
     pub state_space_log2: f64,
+    /// With `--generators`, the same search with the method's dedicated generators (the same
+    /// inputs, checked); absent for a method that has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generators: Option<Saved>,
+}
+
+/// A search with dedicated generators beside the plain one.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq)]
+pub struct Saved {
+    pub candidates: u64,
+    pub seconds: f64,
+    /// The plain search's candidates less these.
+    pub candidates_saved: u64,
 }
 
 /// Korat's figures for one scope: the totals over the methods and the breakdown.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct ScopeStats {
     pub scope: u32,
     pub inputs: u64,
     pub candidates: u64,
     pub seconds: f64,
+    /// With `--generators`: the totals of the methods that have dedicated generators, with
+    /// them (and the plain totals of the others are not in it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generators: Option<Saved>,
     pub methods: Vec<MethodStats>,
     /// The first inputs of each method, rendered (only with `--print`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Example>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct Example {
     pub method: String,
     pub text: String,
@@ -47,9 +64,22 @@ pub struct Mode {
     /// The structure-only searches instead of the inputs: structures found and candidates
     /// explored without the arguments the preconditions leave unread.
     pub structure: bool,
+    /// Also search with the dedicated generators, reported beside the plain search.
+    pub generators: bool,
 }
 
-/// Runs Korat for every scope through the benchmark's worker.
+/// The JSON document `generate --json` prints (and `reproduce` keeps as
+/// [`crate::reproduce::dedicated::FILE`]).
+pub fn document(bench: &BenchmarkCrate, mode: Mode, stats: &[ScopeStats]) -> serde_json::Value {
+    serde_json::json!({
+        "benchmark": bench.name,
+        "search": if mode.structure { "structure" } else { "inputs" },
+        "scopes": stats,
+    })
+}
+
+/// Runs Korat for every scope through the benchmark's worker; with `mode.generators`, a
+/// second search with the dedicated generators, which must find the same inputs.
 pub fn generate(
     worker: &Worker,
     scopes: RangeInclusive<u32>,
@@ -59,48 +89,10 @@ pub fn generate(
 ) -> Result<Vec<ScopeStats>> {
     let mut all = Vec::new();
     for scope in scopes {
-        let messages = worker.call(&Request::Generate {
-            scope,
-            print,
-            pruning: true,
-            isomorphism_breaking: true,
-            jobs: mode.jobs,
-            structure: mode.structure,
-        })?;
-        let mut s = ScopeStats {
-            scope,
-            inputs: 0,
-            candidates: 0,
-            seconds: 0.0,
-            methods: Vec::new(),
-            examples: Vec::new(),
-        };
-        for m in messages {
-            match m {
-                Message::Input { method, text } => s.examples.push(Example { method, text }),
-                Message::Method {
-                    method,
-                    scope,
-                    inputs,
-                    candidates,
-                    seconds,
-                    state_space_log2,
-                    ..
-                } => {
-                    s.inputs += inputs;
-                    s.candidates += candidates;
-                    s.seconds += seconds;
-                    s.methods.push(MethodStats {
-                        method,
-                        scope,
-                        inputs,
-                        candidates,
-                        seconds,
-                        state_space_log2,
-                    });
-                }
-                _ => {}
-            }
+        let mut s = search(worker, scope, print, mode, false)?;
+        if mode.generators {
+            let ded = search(worker, scope, 0, mode, true)?;
+            beside(&mut s, &ded)?;
         }
         progress(&s);
         all.push(s);
@@ -108,29 +100,155 @@ pub fn generate(
     Ok(all)
 }
 
-/// The table `generate` prints: a row per method and a total row per scope.
-pub fn render_table(bench: &BenchmarkCrate, stats: &[ScopeStats], structure: bool) -> String {
+/// One `generate` request at `scope`, plain or with the generators.
+fn search(
+    worker: &Worker,
+    scope: u32,
+    print: usize,
+    mode: Mode,
+    generators: bool,
+) -> Result<ScopeStats> {
+    let messages = worker.call(&Request::Generate {
+        scope,
+        print,
+        pruning: true,
+        isomorphism_breaking: true,
+        jobs: mode.jobs,
+        structure: mode.structure,
+        generators,
+    })?;
+    let mut s = ScopeStats {
+        scope,
+        inputs: 0,
+        candidates: 0,
+        seconds: 0.0,
+        generators: None,
+        methods: Vec::new(),
+        examples: Vec::new(),
+    };
+    for m in messages {
+        match m {
+            Message::Input { method, text } => s.examples.push(Example { method, text }),
+            Message::Method {
+                method,
+                scope,
+                inputs,
+                candidates,
+                seconds,
+                state_space_log2,
+                generators,
+                ..
+            } => {
+                s.inputs += inputs;
+                s.candidates += candidates;
+                s.seconds += seconds;
+                s.methods.push(MethodStats {
+                    method,
+                    scope,
+                    inputs,
+                    candidates,
+                    seconds,
+                    state_space_log2,
+                    generators: generators.then_some(Saved {
+                        candidates,
+                        seconds,
+                        candidates_saved: 0,
+                    }),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(s)
+}
+
+/// Puts the generators' figures of `ded` beside the plain ones of `plain`. The inputs must be
+/// the same per method: otherwise a benchmark's generators reject a valid input (or accept an
+/// invalid one), and no figure of theirs can be reported.
+fn beside(plain: &mut ScopeStats, ded: &ScopeStats) -> Result<()> {
+    let mut total: Option<Saved> = None;
+    for (p, d) in plain.methods.iter_mut().zip(&ded.methods) {
+        if p.method != d.method || p.inputs != d.inputs {
+            bail!(
+                "scope {}: {} found {} inputs with dedicated generators and {} without; the \
+                 generators must accept exactly what the precondition accepts",
+                plain.scope,
+                p.method,
+                d.inputs,
+                p.inputs
+            );
+        }
+        if let Some(g) = d.generators {
+            let g = Saved {
+                candidates_saved: p.candidates.saturating_sub(g.candidates),
+                ..g
+            };
+            p.generators = Some(g);
+            let t = total.get_or_insert_with(Saved::default);
+            t.candidates += g.candidates;
+            t.seconds += g.seconds;
+            t.candidates_saved += g.candidates_saved;
+        }
+    }
+    if plain.methods.len() != ded.methods.len() {
+        bail!(
+            "scope {}: the two searches report different methods",
+            plain.scope
+        );
+    }
+    plain.generators = total;
+    Ok(())
+}
+
+/// The table `generate` prints: a row per method and a total row per scope; with
+/// `generators`, the dedicated generators' candidates and seconds beside (`—` for a method
+/// that has none) and the share of candidates they save.
+pub fn render_table(
+    bench: &BenchmarkCrate,
+    stats: &[ScopeStats],
+    structure: bool,
+    generators: bool,
+) -> String {
     let (title, found) = if structure {
         ("Korat structure-only search", "found")
     } else {
         ("Korat generation", "inputs")
     };
     let mut t = format!(
-        "{title} for {}\n{:>5}  {:<14} {:>10} {:>12} {:>9} {:>13}\n",
+        "{title} for {}\n{:>5}  {:<14} {:>10} {:>12} {:>9} {:>13}",
         bench.name, "scope", "method", found, "candidates", "seconds", "cand./second"
     );
+    if generators {
+        t.push_str(&format!(
+            " {:>12} {:>9} {:>7}",
+            "ded. cand.", "ded. s", "saved"
+        ));
+    }
+    t.push('\n');
     for s in stats {
-        let mut row = |name: &str, inputs: u64, cands: u64, secs: f64| {
+        let mut row = |name: &str, inputs: u64, cands: u64, secs: f64, ded: Option<Saved>| {
             let rate = if secs > 0.0 { cands as f64 / secs } else { 0.0 };
             t.push_str(&format!(
-                "{:>5}  {:<14} {:>10} {:>12} {:>9.4} {:>13.0}\n",
+                "{:>5}  {:<14} {:>10} {:>12} {:>9.4} {:>13.0}",
                 s.scope, name, inputs, cands, secs, rate
             ));
+            if generators {
+                match ded {
+                    Some(d) => t.push_str(&format!(
+                        " {:>12} {:>9.4} {:>6.1}%",
+                        d.candidates,
+                        d.seconds,
+                        100.0 * d.candidates_saved as f64 / cands.max(1) as f64
+                    )),
+                    None => t.push_str(&format!(" {:>12} {:>9} {:>7}", "—", "—", "—")),
+                }
+            }
+            t.push('\n');
         };
         for m in &s.methods {
-            row(&m.method, m.inputs, m.candidates, m.seconds);
+            row(&m.method, m.inputs, m.candidates, m.seconds, m.generators);
         }
-        row("total", s.inputs, s.candidates, s.seconds);
+        row("total", s.inputs, s.candidates, s.seconds, s.generators);
     }
     t
 }
@@ -142,4 +260,59 @@ pub fn render_examples(s: &ScopeStats) -> String {
         t.push_str(&format!("scope {} {}\n", s.scope, e.text));
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(inputs: u64, candidates: u64, generators: bool) -> ScopeStats {
+        ScopeStats {
+            scope: 4,
+            inputs,
+            candidates,
+            seconds: 1.0,
+            generators: None,
+            methods: vec![MethodStats {
+                method: "add".into(),
+                scope: 4,
+                inputs,
+                candidates,
+                seconds: 1.0,
+                state_space_log2: 0.0,
+                generators: generators.then_some(Saved {
+                    candidates,
+                    seconds: 0.5,
+                    candidates_saved: 0,
+                }),
+            }],
+            examples: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_generators_figures_go_beside_the_plain_ones() {
+        let mut plain = scope(10, 100, false);
+        beside(&mut plain, &scope(10, 40, true)).unwrap();
+        let want = Saved {
+            candidates: 40,
+            seconds: 0.5,
+            candidates_saved: 60,
+        };
+        assert_eq!(plain.methods[0].generators, Some(want));
+        assert_eq!(plain.generators, Some(want));
+        assert_eq!(plain.candidates, 100, "the plain figures stay");
+    }
+
+    #[test]
+    fn generators_that_find_other_inputs_are_an_error_not_a_figure() {
+        let mut plain = scope(10, 100, false);
+        let err = beside(&mut plain, &scope(9, 40, true)).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("9 inputs with dedicated generators"),
+            "{err}"
+        );
+        assert_eq!(plain.generators, None);
+    }
 }

@@ -29,6 +29,35 @@ fn generate_finds_every_chain_input_once() {
     }
 }
 
+/// A crate without dedicated generators: `--generators` reports none (no figure invented) and
+/// the plain figures stay as they are.
+#[test]
+fn generate_with_generators_on_a_crate_without_them_reports_none() {
+    let o = on_fixture(
+        "generate",
+        "chain",
+        &["--scopes", "3", "--structure", "--generators", "--json"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let s = &doc["scopes"][0];
+    assert!(s.get("generators").is_none(), "{s}");
+    for m in s["methods"].as_array().unwrap() {
+        assert!(m.get("generators").is_none(), "{m}");
+    }
+    let o = on_fixture(
+        "generate",
+        "chain",
+        &["--scopes", "3", "--structure", "--generators"],
+    );
+    let out = text(&o.stdout);
+    assert!(out.contains("ded. cand."), "{out}");
+    assert!(
+        out.lines().filter(|l| l.contains('—')).count() == 3,
+        "{out}"
+    );
+}
+
 #[test]
 fn generate_prints_readable_inputs() {
     let o = on_fixture("generate", "chain", &["--scopes", "3", "--print", "50"]);

@@ -48,6 +48,37 @@ fn generate_reproduces_the_papers_search_tree_inputs() {
     assert_eq!(methods, ["add", "remove"]);
 }
 
+/// Sec. 5's dedicated generators: the same trees from fewer candidates (Table 2's `ded.`).
+#[test]
+fn generate_reports_search_tree_with_dedicated_generators_beside() {
+    let o = ferastrau(&[
+        "generate",
+        "--benchmark",
+        "search_tree",
+        "--scopes",
+        "1..7",
+        "--structure",
+        "--generators",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let scopes = doc["scopes"].as_array().expect("scopes");
+    // Per method: the original Korat's candidates, and ours with generators.
+    let plain = [6, 31, 178, 1165, 8308, 61950, 471708];
+    let ded = [3, 11, 50, 272, 1644, 10533, 69862];
+    for (i, s) in scopes.iter().enumerate() {
+        for m in s["methods"].as_array().unwrap() {
+            let g = &m["generators"];
+            assert_eq!(m["candidates"], plain[i], "scope {}", i + 1);
+            assert_eq!(g["candidates"], ded[i], "scope {}", i + 1);
+            assert_eq!(g["candidates_saved"], plain[i] - ded[i]);
+            assert!(g["seconds"].as_f64().is_some());
+        }
+        assert_eq!(s["generators"]["candidates"], 2 * ded[i]);
+    }
+}
+
 #[test]
 fn check_reports_no_violation_for_search_tree() {
     let o = ferastrau(&["check", "--benchmark", "search_tree", "--scopes", "1..7"]);

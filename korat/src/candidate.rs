@@ -218,6 +218,21 @@ impl<'a> Candidate<'a> {
         allowed(v).then_some(v)
     }
 
+    /// The value of field `f` of object `obj` if the search holds it fixed below the read
+    /// under way (the slot is already on the access list), without reading it; on a candidate
+    /// made with [`Candidate::new`], always the value. For a dedicated generator whose rule
+    /// depends on a field the plain invariant reads only later (a parent's key in a heap
+    /// order): every candidate explored while the new slot is on the access list shares that
+    /// value, so ruling out by it is exact, and the order of reads stays the invariant's.
+    #[inline(always)]
+    pub fn fixed(&self, f: FieldId, obj: u32) -> Option<Value> {
+        let s = f.slot(obj);
+        match self.rec.as_deref() {
+            Some(rec) => rec.is_listed(s).then(|| self.values[s]),
+            None => Some(self.fin.tables[s][self.state[s] as usize].value),
+        }
+    }
+
     /// An object-valued field: the target's index within its class, `None` for null.
     #[inline(always)]
     pub fn obj(&mut self, f: FieldId, obj: u32) -> Option<u32> {

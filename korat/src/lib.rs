@@ -19,6 +19,10 @@
 //!   the way to fewer nanoseconds is fewer predicate calls, which the next two points give.
 //! - **Arguments cost no predicate call** ([`search`]'s free product): a method's arguments that
 //!   the precondition never reads are enumerated as a product after each valid structure.
+//! - **Dedicated generators** ([`generators`], the paper's Sec. 5): an invariant written with
+//!   these checks reads the same fields, but each read rules out the values that cannot satisfy
+//!   it, so the search never assigns them: the same inputs in the same order from fewer
+//!   predicate calls (SearchTree 8: 474,054 candidates instead of 3,625,977).
 //! - **One structure search for several methods** ([`Transfer`]), and **all cores**
 //!   ([`search_parallel`]: the space split by prefixes of the access list, with identical
 //!   results in the same order).
@@ -46,6 +50,7 @@
 pub mod brute;
 mod candidate;
 mod finitization;
+pub mod generators;
 mod parts;
 mod reach;
 mod search;

@@ -8,6 +8,7 @@
 //! n−k..n−1, [`space::other_heap`]). Together 3(n+1) inputs per heap, the paper's `# inputs`.
 //! This crate gives the heap: its finitization, invariant, decoder and operations.
 
+pub mod generators;
 pub mod heap;
 pub mod invariant;
 pub mod space;
@@ -65,6 +66,12 @@ impl PriorityQueue for BinomialHeapBench {
     }
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateHeap { c, f })
+    }
+    fn has_generators(&self) -> bool {
+        true
+    }
+    fn candidate_ok_generators(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        generators::rep_ok_generators(c, f)
     }
     fn decode(&self, f: &Fields, c: &mut Candidate<'_>) -> BinomialHeap {
         decode_heap(c, f)

@@ -10,6 +10,7 @@
 //! compression and union by rank are only visible there.
 
 pub mod disj_set;
+pub mod generators;
 pub mod invariant;
 pub mod space;
 
@@ -90,6 +91,14 @@ impl Benchmark for DisjSetBench {
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateSet { c, f })
+    }
+
+    fn has_generators(&self, _method: usize) -> bool {
+        true
+    }
+
+    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        generators::rep_ok_generators(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

@@ -6,6 +6,7 @@
 //! (`size` and the array: its length and every slot), which is what Java's comparison of two
 //! `HeapArray` objects sees; the postconditions check the multiset of elements.
 
+pub mod generators;
 pub mod heap_array;
 pub mod invariant;
 pub mod space;
@@ -69,6 +70,14 @@ impl Benchmark for HeapArrayBench {
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateHeap { c, f })
+    }
+
+    fn has_generators(&self, _method: usize) -> bool {
+        true
+    }
+
+    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        generators::rep_ok_generators(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

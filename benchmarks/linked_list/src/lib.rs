@@ -7,6 +7,7 @@
 //! the paper's helper `contains` takes part in every add/remove check), and the post-state's
 //! abstraction: the sequence of elements.
 
+pub mod generators;
 pub mod invariant;
 pub mod list;
 pub mod space;
@@ -69,6 +70,14 @@ impl Benchmark for LinkedListBench {
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateList { c, f })
+    }
+
+    fn has_generators(&self, _method: usize) -> bool {
+        true
+    }
+
+    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        generators::rep_ok_generators(c, f)
     }
 
     fn decode(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

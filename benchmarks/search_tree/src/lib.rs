@@ -71,6 +71,14 @@ impl Benchmark for SearchTreeBench {
         rep_ok(&mut CandidateTree { c, f })
     }
 
+    fn has_generators(&self, _method: usize) -> bool {
+        true
+    }
+
+    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        generators::rep_ok_generators(c, f)
+    }
+
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
         let x = c.int(f.arg.expect("method finitizations carry the argument"), 0);
         Call {

@@ -57,3 +57,15 @@ fn the_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
     });
     assert_eq!(oracle.classes.len(), 15);
 }
+
+#[test]
+fn every_method_searches_with_the_generators_through_the_benchmark() {
+    use ferastrau_worker::{testing, Benchmark};
+    use search_tree::SearchTreeBench;
+    for m in 0..SearchTreeBench.methods().len() {
+        let runs = testing::check_generators(&SearchTreeBench, m, 1..=6, 3).unwrap();
+        for (n, (plain, ded)) in (1..).zip(runs) {
+            assert!(ded.explored < plain.explored, "scope {n}");
+        }
+    }
+}

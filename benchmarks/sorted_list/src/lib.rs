@@ -9,6 +9,7 @@
 //! how the paper's helper `contains` takes part in those checks), and the post-state's
 //! abstraction: the elements of `this` and of `other`.
 
+pub mod generators;
 pub mod invariant;
 pub mod list;
 pub mod space;
@@ -99,6 +100,18 @@ impl Benchmark for SortedListBench {
             2 => rep_ok(v, 0, false),
             3 => rep_ok_pair(v),
             _ => rep_ok(v, 0, true),
+        }
+    }
+
+    fn has_generators(&self, _method: usize) -> bool {
+        true
+    }
+
+    fn precondition_generators(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        match method {
+            2 => generators::rep_ok_generators(c, f, 0, false),
+            3 => generators::rep_ok_pair_generators(c, f),
+            _ => generators::rep_ok_generators(c, f, 0, true),
         }
     }
 

@@ -7,6 +7,7 @@
 //! call's output (a mutant in them changes the output, as a failing runtime-checked
 //! postcondition did in the paper). The abstraction is the sorted list of (key, value) pairs.
 
+pub mod generators;
 pub mod invariant;
 pub mod space;
 pub mod tree_map;
@@ -79,6 +80,14 @@ impl Benchmark for TreeMapBench {
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut CandidateMap { c, f })
+    }
+
+    fn has_generators(&self, _method: usize) -> bool {
+        true
+    }
+
+    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        generators::rep_ok_generators(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

@@ -13,7 +13,7 @@ fn check<B: Benchmark>(bench: &B, scopes: std::ops::RangeInclusive<u32>, shared:
         if let Err(e) = check_generation(bench, scope, 2) {
             panic!("{e}");
         }
-        let runs = generate_scope(bench, scope, 0, Options::default(), 1);
+        let runs = generate_scope(bench, scope, 0, Options::default(), 1, false);
         let got: Vec<usize> = (0..runs.len()).filter(|&m| runs[m].shared).collect();
         assert_eq!(got, shared, "scope {scope}: methods of the shared search");
     }

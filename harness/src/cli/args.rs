@@ -152,6 +152,12 @@ pub struct GenerateArgs {
     /// the figure that compares with Korat 1.0 and the paper's "gen" column.
     #[arg(long, conflicts_with = "print")]
     pub structure: bool,
+    /// Search again with the benchmark's dedicated generators (its invariant's variant whose
+    /// reads rule out the values that cannot satisfy it) and report their candidates, seconds
+    /// and the candidates saved beside the plain search's; the inputs must be the same. The
+    /// paper's "ded." column. Methods without generators show `—`.
+    #[arg(long)]
+    pub generators: bool,
     /// Threads of each search (default: every core); the inputs and counts do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

@@ -25,6 +25,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
             .map(usize::from)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         structure: a.structure,
+        generators: a.generators,
     };
     let stats = generate::generate(&worker, a.scopes, a.print, mode, |s| {
         if progress {
@@ -44,13 +45,12 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         eprint!("\r{:40}\r", "");
     }
     if json {
-        crate::term::print_json(&serde_json::json!({
-            "benchmark": bench.name,
-            "search": if a.structure { "structure" } else { "inputs" },
-            "scopes": stats,
-        }))?;
+        crate::term::print_json(&generate::document(&bench, mode, &stats))?;
     } else {
-        print!("{}", generate::render_table(&bench, &stats, a.structure));
+        print!(
+            "{}",
+            generate::render_table(&bench, &stats, a.structure, a.generators)
+        );
     }
     Ok(())
 }

@@ -45,6 +45,10 @@ pub fn of(name: &str) -> &'static [Example] {
                         "the same figures as one JSON document",
                         "ferastrau generate --benchmark-path my_set --format json",
                     ),
+                    ex(
+                        "the structure search with and without the dedicated generators",
+                        "ferastrau generate --benchmark-path my_set --scopes 6 --structure --generators",
+                    ),
                 ]
             }
         }

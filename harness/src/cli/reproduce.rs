@@ -205,6 +205,11 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         next_scope::mark(&mutants_json, &marks)?;
     }
 
+    // Table 2's `ded.` column: generation with the dedicated generators at its two scopes.
+    if reproduce::dedicated::measure(&bench, largest.saturating_sub(1).max(1)..=largest, &out)? {
+        println!("== {name}: generation with dedicated generators measured");
+    }
+
     let meta = crate::subject::prepare(&bench)?.meta;
     let last = run_scopes.last();
     CodeFacts {

@@ -325,8 +325,11 @@ pub fn reproduction(
          `paper/` (transcribed from *An Evaluation of Exhaustive Testing for Data Structures*, \
          Marinov, Andoni, Daniliuc, Khurshid, Rinard, 2003); ours from each benchmark's \
          `evaluation.json`, `mutants.json` and `code.json` in this directory. Every cell is \
-         `paper / ours (ours − paper)`; \"—\" is a figure that side does not have (we have no \
-         dedicated generators: `ded_gen_seconds` is the paper's only). Seconds are the paper's \
+         `paper / ours (ours − paper)`; \"—\" is a figure that side does not have. Our \
+         `ded. s` is generation with the benchmark's dedicated generators (`generators.json`, \
+         one thread, inputs not stored; \"—\" for a benchmark without them), shown beside \
+         the plain generation of the same run in Tables 2 and 4's `ded. candidates / plain` \
+         column. Seconds are the paper's \
          on a 1.8 GHz Pentium 4 and ours on a shared 2-core machine: compare their growth, not \
          their values.\n\n",
     );

@@ -8,6 +8,7 @@
 //! small runs.
 
 pub mod code;
+pub mod dedicated;
 pub mod document;
 pub mod figure;
 pub mod next_scope;
@@ -73,10 +74,13 @@ pub struct Run {
     pub scopes: Vec<OurScope>,
     pub code: CodeFacts,
     pub survivors: Vec<Survivor>,
+    /// Generation with the dedicated generators, per measured scope (none without them).
+    pub dedicated: Vec<dedicated::Dedicated>,
 }
 
 impl Run {
-    /// Reads `<reports>/<name>/`: `evaluation.json`, `mutants.json`, `code.json`. A broken
+    /// Reads `<reports>/<name>/`: `evaluation.json`, `mutants.json`, `code.json` and, if the
+    /// benchmark has dedicated generators, `generators.json`. A broken
     /// run is refused: its figures are not results.
     pub fn read(reports: &Path, name: &str, class: &str) -> Result<Run> {
         let dir = reports.join(name);
@@ -96,6 +100,7 @@ impl Run {
             scopes: ev.scopes,
             code,
             survivors,
+            dedicated: dedicated::read(&dir)?,
         })
     }
 

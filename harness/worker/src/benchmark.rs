@@ -43,6 +43,27 @@ pub trait Benchmark: Send + Sync + 'static {
         false
     }
 
+    /// Whether `method`'s precondition has a variant with dedicated generators
+    /// ([`Benchmark::precondition_generators`]); `generate --generators` searches with it.
+    fn has_generators(&self, method: usize) -> bool {
+        let _ = method;
+        false
+    }
+
+    /// `method`'s precondition written with dedicated generators (the paper's Sec. 5, see
+    /// `korat::generators`): it must accept exactly the candidates
+    /// [`Benchmark::precondition`] accepts and read the same fields in the same order, each
+    /// read ruling out the values that cannot satisfy it — the same inputs in the same order
+    /// from fewer candidates. The default is the plain precondition (nothing ruled out).
+    fn precondition_generators(
+        &self,
+        method: usize,
+        fields: &Self::Fields,
+        c: &mut Candidate<'_>,
+    ) -> bool {
+        self.precondition(method, fields, c)
+    }
+
     /// Builds the real input from a valid candidate.
     fn decode(&self, method: usize, fields: &Self::Fields, c: &mut Candidate<'_>) -> Self::Input;
 

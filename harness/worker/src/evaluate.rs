@@ -62,6 +62,7 @@ pub fn inputs<B: Benchmark>(
             &stats,
             fin.state_space_log2(),
             bytes,
+            false,
         ))?;
     }
     send(&Message::Coverage {
@@ -204,6 +205,7 @@ pub fn original<B: Benchmark>(
             seconds: started.elapsed().as_secs_f64(),
             state_space_log2: 0.0,
             bytes: 0,
+            generators: false,
         })?;
     }
     send(&Message::Coverage {

@@ -28,16 +28,37 @@ pub struct MethodRun {
     pub state_space_log2: f64,
     /// Whether the inputs came from a structure search shared with other methods.
     pub shared: bool,
+    /// Whether the search ran with the method's dedicated generators.
+    pub generators: bool,
+}
+
+/// `method`'s precondition on a candidate: with `generators`, its dedicated-generator variant
+/// where the benchmark has one (the same verdicts, fewer candidates), else the plain one.
+#[inline]
+pub fn precondition<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    generators: bool,
+    fields: &B::Fields,
+    c: &mut korat::Candidate<'_>,
+) -> bool {
+    if generators && bench.has_generators(method) {
+        bench.precondition_generators(method, fields, c)
+    } else {
+        bench.precondition(method, fields, c)
+    }
 }
 
 /// Generates every method's inputs at `scope` on `jobs` threads, rendering the first `print`
-/// of each; one [`MethodRun`] per method, in the benchmark's order.
+/// of each; one [`MethodRun`] per method, in the benchmark's order. With `generators`, each
+/// method that has dedicated generators is searched with them ([`precondition`]).
 pub fn generate_scope<B: Benchmark>(
     bench: &B,
     scope: u32,
     print: usize,
     opts: korat::Options,
     jobs: usize,
+    generators: bool,
 ) -> Vec<MethodRun> {
     let spaces: Vec<_> = (0..bench.methods().len())
         .map(|m| bench.finitize(m, scope))
@@ -47,13 +68,15 @@ pub fn generate_scope<B: Benchmark>(
         .filter(|&m| bench.precondition_is_invariant(m))
         .collect();
     if shared.len() > 1 && opts == korat::Options::default() {
-        for (m, run) in shared_search(bench, &spaces, &shared, print, jobs) {
+        for (m, run) in shared_search(bench, &spaces, &shared, print, jobs, generators) {
             runs[m] = Some(run);
         }
     }
     runs.into_iter()
         .enumerate()
-        .map(|(m, run)| run.unwrap_or_else(|| own_search(bench, m, &spaces[m], print, opts, jobs)))
+        .map(|(m, run)| {
+            run.unwrap_or_else(|| own_search(bench, m, &spaces[m], print, opts, jobs, generators))
+        })
         .collect()
 }
 
@@ -74,6 +97,7 @@ fn shared_search<B: Benchmark>(
     members: &[usize],
     print: usize,
     jobs: usize,
+    generators: bool,
 ) -> Vec<(usize, MethodRun)> {
     let lead = members[0];
     let (lead_fin, lead_fields) = &spaces[lead];
@@ -94,7 +118,7 @@ fn shared_search<B: Benchmark>(
         lead_fin,
         korat::Options::default(),
         jobs,
-        |c| bench.precondition(lead, lead_fields, c),
+        |c| precondition(bench, lead, generators, lead_fields, c),
         init,
         |(transfers, gathered), c| {
             for (i, &m) in members.iter().enumerate() {
@@ -153,6 +177,7 @@ fn shared_search<B: Benchmark>(
                 shown,
                 state_space_log2: spaces[m].0.state_space_log2(),
                 shared: true,
+                generators: generators && bench.has_generators(lead),
             },
         ));
     }
@@ -171,12 +196,13 @@ fn own_search<B: Benchmark>(
     print: usize,
     opts: korat::Options,
     jobs: usize,
+    generators: bool,
 ) -> MethodRun {
     let (stats, parts) = korat::search_parallel(
         fin,
         opts,
         jobs,
-        |c| bench.precondition(m, fields, c),
+        |c| precondition(bench, m, generators, fields, c),
         Vec::new,
         |shown: &mut Vec<String>, c| {
             if shown.len() < print {
@@ -191,6 +217,7 @@ fn own_search<B: Benchmark>(
         shown: parts.into_iter().flatten().take(print).collect(),
         state_space_log2: fin.state_space_log2(),
         shared: false,
+        generators: generators && bench.has_generators(m),
     }
 }
 
@@ -202,6 +229,7 @@ pub fn structure_scope<B: Benchmark>(
     scope: u32,
     opts: korat::Options,
     jobs: usize,
+    generators: bool,
 ) -> Vec<MethodRun> {
     (0..bench.methods().len())
         .map(|m| {
@@ -210,7 +238,7 @@ pub fn structure_scope<B: Benchmark>(
                 &fin,
                 opts,
                 jobs,
-                |c| bench.precondition(m, &fields, c),
+                |c| precondition(bench, m, generators, &fields, c),
                 || (),
                 |_, _| ControlFlow::Continue(()),
             );
@@ -219,25 +247,41 @@ pub fn structure_scope<B: Benchmark>(
                 shown: Vec::new(),
                 state_space_log2: fin.state_space_log2(),
                 shared: false,
+                generators: generators && bench.has_generators(m),
             }
         })
         .collect()
 }
 
+/// What a `generate` request asks for besides the scope.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask {
+    /// Inputs of each method to render.
+    pub print: usize,
+    /// Korat's switches.
+    pub opts: korat::Options,
+    /// Threads of each search.
+    pub jobs: usize,
+    /// The structure-only searches instead of the inputs.
+    pub structure: bool,
+    /// Search with the dedicated generators where a method has them.
+    pub generators: bool,
+}
+
 /// Generates every method's inputs at `scope` (or, with `structure`, runs the structure-only
 /// searches) and sends the first `print` inputs of each and the figures.
-pub fn generate<B: Benchmark>(
-    bench: &B,
-    scope: u32,
-    print: usize,
-    opts: korat::Options,
-    jobs: usize,
-    structure: bool,
-) -> std::io::Result<()> {
+pub fn generate<B: Benchmark>(bench: &B, scope: u32, ask: Ask) -> std::io::Result<()> {
+    let Ask {
+        print,
+        opts,
+        jobs,
+        structure,
+        generators,
+    } = ask;
     let runs = if structure {
-        structure_scope(bench, scope, opts, jobs)
+        structure_scope(bench, scope, opts, jobs, generators)
     } else {
-        generate_scope(bench, scope, print, opts, jobs)
+        generate_scope(bench, scope, print, opts, jobs, generators)
     };
     for (run, &name) in runs.iter().zip(bench.methods()) {
         for text in &run.shown {
@@ -252,19 +296,22 @@ pub fn generate<B: Benchmark>(
             &run.stats,
             run.state_space_log2,
             0,
+            run.generators,
         ))?;
     }
     Ok(())
 }
 
 /// A method's figures at a scope, as generation reports them (`bytes`: what its inputs take in
-/// the run's scratch directory, 0 when they are not stored).
+/// the run's scratch directory, 0 when they are not stored; `generators`: whether the search
+/// ran with dedicated generators).
 pub(crate) fn method_figures(
     name: &str,
     scope: u32,
     stats: &korat::Stats,
     state_space_log2: f64,
     bytes: u64,
+    generators: bool,
 ) -> Message {
     Message::Method {
         method: name.to_string(),
@@ -274,5 +321,6 @@ pub(crate) fn method_figures(
         seconds: stats.seconds,
         state_space_log2,
         bytes,
+        generators,
     }
 }

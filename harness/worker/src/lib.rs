@@ -88,12 +88,20 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             isomorphism_breaking,
             jobs,
             structure,
+            generators,
         } => {
             let opts = korat::Options {
                 pruning,
                 isomorphism_breaking,
             };
-            generate::generate(bench, scope, print, opts, jobs, structure)?;
+            let ask = generate::Ask {
+                print,
+                opts,
+                jobs,
+                structure,
+                generators,
+            };
+            generate::generate(bench, scope, ask)?;
         }
         Request::Outputs {
             scope,

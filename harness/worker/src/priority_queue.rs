@@ -68,6 +68,15 @@ pub trait PriorityQueue: Send + Sync + 'static {
     fn argument(&self, f: &Self::Fields) -> (Option<FieldId>, u32);
     /// The class invariant on a candidate.
     fn candidate_ok(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> bool;
+    /// Whether [`PriorityQueue::candidate_ok_generators`] is a dedicated-generator variant.
+    fn has_generators(&self) -> bool {
+        false
+    }
+    /// The class invariant with dedicated generators ([`Benchmark::precondition_generators`]);
+    /// the plain one by default.
+    fn candidate_ok_generators(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> bool {
+        self.candidate_ok(f, c)
+    }
     /// The real heap of a valid candidate.
     fn decode(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> Self::Heap;
     /// `union(k)`'s second heap at scope `n`: `k` nodes holding the keys n−k..n−1.
@@ -135,6 +144,19 @@ impl<Q: PriorityQueue> Benchmark for Q {
 
     fn precondition(&self, _method: usize, f: &Q::Fields, c: &mut Candidate<'_>) -> bool {
         self.candidate_ok(f, c)
+    }
+
+    fn has_generators(&self, _method: usize) -> bool {
+        PriorityQueue::has_generators(self)
+    }
+
+    fn precondition_generators(
+        &self,
+        _method: usize,
+        f: &Q::Fields,
+        c: &mut Candidate<'_>,
+    ) -> bool {
+        self.candidate_ok_generators(f, c)
     }
 
     fn decode(&self, method: usize, f: &Q::Fields, c: &mut Candidate<'_>) -> Call<Q::Heap> {

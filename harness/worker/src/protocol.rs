@@ -42,6 +42,10 @@ pub enum Request {
         /// the structures found and candidates explored without its unread arguments.
         #[serde(default)]
         structure: bool,
+        /// Search with each method's dedicated generators where it has them
+        /// (`generate --generators`).
+        #[serde(default)]
+        generators: bool,
     },
     /// Generates and stores the inputs of `scope` under `dir` (at most `max_bytes` in all),
     /// counting specification coverage with `coverage`.
@@ -332,6 +336,10 @@ pub enum Message {
         /// Bytes of stored inputs (generation only).
         #[serde(default)]
         bytes: u64,
+        /// Whether the figures come from a search with the method's dedicated generators
+        /// (`generate --generators`; false for a method that has none).
+        #[serde(default)]
+        generators: bool,
     },
     /// Probes hit (specification during generation, code during the original's run).
     Coverage {

@@ -64,36 +64,138 @@ pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<
 }
 
 /// Checks what `generate` produces at `scope` — on one thread and on `jobs`, with the shared
-/// structure search where the benchmark allows it — against each method's own sequential
-/// search: the same inputs (rendered) in the same order, and the same numbers of inputs and
-/// candidates. Renders every input: for small scopes.
+/// structure search where the benchmark allows it, without and with dedicated generators —
+/// against each method's own sequential search: the same inputs (rendered) in the same order,
+/// the same number of inputs, and the same number of candidates (with generators: no more,
+/// and fewer for a method that has them). Renders every input: for small scopes.
 pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Result<(), String> {
     let opts = korat::Options::default();
-    for threads in [1, jobs] {
-        let runs = crate::generate::generate_scope(bench, scope, usize::MAX, opts, threads);
-        for (m, run) in runs.iter().enumerate() {
-            let name = bench.methods()[m];
-            let mut own = Vec::new();
-            let stats = for_each_input(bench, m, scope, |input| own.push(bench.render(m, &input)));
-            let got = (run.stats.valid, run.stats.explored);
-            if got != (stats.valid, stats.explored) {
-                return Err(format!(
-                    "{name} at scope {scope} on {threads} threads: (inputs, candidates) {got:?}, \
-                     its own search {:?}",
-                    (stats.valid, stats.explored)
-                ));
-            }
-            if let Some(i) = (0..own.len()).find(|&i| run.shown.get(i) != Some(&own[i])) {
-                return Err(format!(
-                    "{name} at scope {scope} on {threads} threads: input {i} is {:?}, its own \
-                     search has {:?}",
-                    run.shown.get(i),
-                    own[i]
-                ));
+    let methods = bench.methods();
+    let mut own = Vec::new();
+    for m in 0..methods.len() {
+        let mut shown = Vec::new();
+        let stats = for_each_input(bench, m, scope, |input| shown.push(bench.render(m, &input)));
+        own.push((stats, shown));
+    }
+    for generators in [false, true] {
+        for threads in [1, jobs] {
+            let runs = crate::generate::generate_scope(
+                bench,
+                scope,
+                usize::MAX,
+                opts,
+                threads,
+                generators,
+            );
+            for (m, run) in runs.iter().enumerate() {
+                let (stats, shown) = &own[m];
+                let at = format!(
+                    "{} at scope {scope} on {threads} threads{}",
+                    methods[m],
+                    if generators { " with generators" } else { "" }
+                );
+                let got = (run.stats.valid, run.stats.explored);
+                let want = (stats.valid, stats.explored);
+                let fewer = run.generators;
+                let candidates_ok = if fewer {
+                    got.1 < want.1
+                } else {
+                    got.1 == want.1
+                };
+                if got.0 != want.0 || !candidates_ok {
+                    return Err(format!(
+                        "{at}: (inputs, candidates) {got:?}, its own search {want:?}"
+                    ));
+                }
+                if let Some(i) = (0..shown.len()).find(|&i| run.shown.get(i) != Some(&shown[i])) {
+                    return Err(format!(
+                        "{at}: input {i} is {:?}, its own search has {:?}",
+                        run.shown.get(i),
+                        shown[i]
+                    ));
+                }
             }
         }
     }
     Ok(())
+}
+
+/// The valid states and figures of `method`'s structure search at `scope` on `jobs` threads,
+/// with the plain precondition or, with `generators`, its dedicated-generator variant.
+pub fn structure_states<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scope: u32,
+    jobs: usize,
+    generators: bool,
+) -> (Stats, Vec<Vec<u32>>) {
+    let (fin, f) = bench.finitize(method, scope);
+    let (stats, parts) = korat::search_structures(
+        &fin,
+        korat::Options::default(),
+        jobs,
+        |c| {
+            if generators {
+                bench.precondition_generators(method, &f, c)
+            } else {
+                bench.precondition(method, &f, c)
+            }
+        },
+        Vec::new,
+        |out: &mut Vec<Vec<u32>>, c| {
+            out.push(c.state().to_vec());
+            ControlFlow::Continue(())
+        },
+    );
+    (stats, parts.concat())
+}
+
+/// Checks `method`'s dedicated generators at each of `scopes`: the structure search with them
+/// finds exactly the plain search's inputs in the same order, on one thread and on two, and
+/// the two predicates agree on every candidate of scope `brute` (judged without recording,
+/// so nothing is ruled out). Returns (plain, generators) figures per scope, for the caller
+/// to require fewer candidates.
+pub fn check_generators<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scopes: std::ops::RangeInclusive<u32>,
+    brute: u32,
+) -> Result<Vec<(Stats, Stats)>, String> {
+    if !bench.has_generators(method) {
+        return Err(format!("{} has no generators", bench.methods()[method]));
+    }
+    let (fin, f) = bench.finitize(method, brute);
+    let mut disagree = None;
+    brute::enumerate(&fin, |c| {
+        let plain = bench.precondition(method, &f, c);
+        if plain != bench.precondition_generators(method, &f, c) && disagree.is_none() {
+            disagree = Some(c.state().to_vec());
+        }
+        plain
+    });
+    if let Some(state) = disagree {
+        return Err(format!(
+            "the predicates disagree at scope {brute} on {state:?}"
+        ));
+    }
+    let mut out = Vec::new();
+    for scope in scopes {
+        let (plain, plain_states) = structure_states(bench, method, scope, 1, false);
+        let (ded, ded_states) = structure_states(bench, method, scope, 1, true);
+        if ded_states != plain_states {
+            return Err(format!(
+                "scope {scope}: {} inputs with generators, {} without, or another order",
+                ded_states.len(),
+                plain_states.len()
+            ));
+        }
+        let (par, par_states) = structure_states(bench, method, scope, 2, true);
+        if par_states != ded_states || par.explored != ded.explored {
+            return Err(format!("scope {scope}: two threads differ from one"));
+        }
+        out.push((plain, ded));
+    }
+    Ok(out)
 }
 
 /// Checks Korat on `fin` with `pred` against the brute force (every candidate of the space):
