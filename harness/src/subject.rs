@@ -65,6 +65,13 @@ fn talk() -> bool {
 /// The metamutant's crate (the benchmark's name, its copy's directory) and the worker that
 /// links it, written before the metamutant itself: compile-pruning builds that worker.
 fn metamutant_worker(bench: &BenchmarkCrate) -> Result<(BenchmarkCrate, WorkerCrate)> {
+    // Earlier versions pruned with `cargo check` into a target directory of the crate's own
+    // (about 100 MB): nothing reads it any more.
+    let stale = scratch_dir(bench, "check-target");
+    if stale.is_dir() {
+        std::fs::remove_dir_all(&stale)
+            .with_context(|| format!("cannot remove {}", stale.display()))?;
+    }
     let out = scratch_dir(bench, "metamutant");
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let copy = BenchmarkCrate {
