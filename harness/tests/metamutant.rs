@@ -158,5 +158,5 @@ fn the_metamutant_is_pruned_and_built_once_with_the_tuned_profile() {
         subject.worker.hash,
         "the worker that runs is the one built with the profile"
     );
-    assert!(subject.methods.len() > 0);
+    assert!(!subject.methods.is_empty());
 }
