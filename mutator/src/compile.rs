@@ -27,10 +27,10 @@ pub const PROFILE: &str = "ferastrau";
 ///   generation, which is monomorphised into the benchmark crate, stays fast;
 /// - `codegen-units = 16`, no LTO, `debug = false`: the metamutant's code generation runs in
 ///   parallel and nothing is spent on whole-program optimisation or debug information;
-/// - `incremental = false`: rustc's incremental mode stops copying `#[inline]` functions
-///   (the probes' mutant switch) into every codegen unit, and the guards' cost rose with it
-///   (`ferastrau overhead --benchmark binomial_heap --scope 7`: 1.17–1.45× against 1.04–1.10×
-///   without, on a loaded machine); a regenerated metamutant is compiled whole;
+/// - `incremental = false`: in incremental mode rustc no longer copies `#[inline]` functions
+///   (the probes' mutant switch) into every codegen unit that calls them; at a load average of
+///   10, the best of several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was
+///   1.17× incremental and 1.04× not. A regenerated metamutant is compiled whole;
 /// - `panic = "unwind"`: a panicking mutant is an output, caught by the worker.
 pub fn profile_args() -> Vec<String> {
     [
