@@ -5,18 +5,50 @@
 //! generated file to the content-addressed copy of the worker binary: two runs on one
 //! benchmark (two terminals, parallel tests) never build from each other's half-written
 //! metamutant, and never pair one run's catalog with another's binary.
+//!
+//! Compile-pruning compiles the metamutant with the worker's own build (profile `ferastrau`,
+//! in the shared build directory; see [`ferastrau_mutator::compile`]): a cold start compiles
+//! the dependencies of no second target directory, and the worker build after pruning only
+//! links the worker binary.
+
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use ferastrau_mutator::Metamutant;
+use ferastrau_mutator::{Compiler, Metamutant};
 
-use crate::locate::{locate, BenchmarkCrate};
-use crate::worker::{lock_file, scratch_dir, work_dir, Worker};
+use crate::locate::BenchmarkCrate;
+use crate::worker::{build_dir, lock_file, scratch_dir, work_dir, Worker, WorkerCrate};
 
 /// A metamutant ready to run.
 pub struct Subject {
     pub meta: Metamutant,
     pub worker: Worker,
     pub methods: Vec<String>,
+    pub times: BuildTimes,
+}
+
+/// Where the time to get a subject ready went: the phases of a cold start.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BuildTimes {
+    /// Mutant discovery, metamutant generation and compile-pruning, the last pruning round
+    /// being the metamutant library's build (nothing when cached).
+    pub mutate: Duration,
+    /// The worker build (cargo's freshness check and the worker binary) and its copy.
+    pub worker: Duration,
+    /// The worker's first process (`describe`).
+    pub describe: Duration,
+}
+
+impl std::fmt::Display for BuildTimes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "mutate and prune {:.2} s, worker build {:.2} s, describe {:.2} s",
+            self.mutate.as_secs_f64(),
+            self.worker.as_secs_f64(),
+            self.describe.as_secs_f64()
+        )
+    }
 }
 
 /// The build lock of `bench`'s scratch directory, held while the guard lives.
@@ -30,7 +62,28 @@ fn talk() -> bool {
     crate::term::progress() || crate::term::verbose()
 }
 
-fn mutate(bench: &BenchmarkCrate) -> Result<Metamutant> {
+/// The metamutant's crate (the benchmark's name, its copy's directory) and the worker that
+/// links it, written before the metamutant itself: compile-pruning builds that worker.
+fn metamutant_worker(bench: &BenchmarkCrate) -> Result<(BenchmarkCrate, WorkerCrate)> {
+    // Earlier versions pruned with `cargo check` into a target directory of the crate's own
+    // (about 100 MB): nothing reads it any more.
+    let stale = scratch_dir(bench, "check-target");
+    if stale.is_dir() {
+        std::fs::remove_dir_all(&stale)
+            .with_context(|| format!("cannot remove {}", stale.display()))?;
+    }
+    let out = scratch_dir(bench, "metamutant");
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let copy = BenchmarkCrate {
+        dir: out.canonicalize()?,
+        skips: Vec::new(),
+        ..bench.clone()
+    };
+    let worker = WorkerCrate::write(&copy, &work_dir(bench, "metamutant"))?;
+    Ok((copy, worker))
+}
+
+fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
     let out = scratch_dir(bench, "metamutant");
     let progress = talk();
     if progress {
@@ -40,10 +93,11 @@ fn mutate(bench: &BenchmarkCrate) -> Result<Metamutant> {
         );
     }
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let meta = ferastrau_mutator::build_metamutant(
+    let meta = ferastrau_mutator::build_metamutant_with(
         &bench.dir,
         &out,
         &ferastrau_mutator::default_probes_dir(),
+        &Compiler::build_through(build_dir(), &worker.manifest),
     )
     .with_context(|| format!("cannot mutate {}", bench.name))?;
     if progress {
@@ -63,20 +117,31 @@ fn mutate(bench: &BenchmarkCrate) -> Result<Metamutant> {
 /// Builds (or reuses) the compile-pruned metamutant of `bench`.
 pub fn metamutant(bench: &BenchmarkCrate) -> Result<Metamutant> {
     let _lock = build_lock(bench)?;
-    mutate(bench)
+    let (_, worker) = metamutant_worker(bench)?;
+    mutate(bench, &worker)
 }
 
 /// Builds (or reuses) the metamutant of `bench` and its worker.
 pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
     let _lock = build_lock(bench)?;
-    let meta = mutate(bench)?;
-    let copy = locate(None, Some(&meta.dir))?;
+    let started = Instant::now();
+    let (copy, worker_crate) = metamutant_worker(bench)?;
+    let meta = mutate(bench, &worker_crate)?;
+    let mutated = Instant::now();
     let worker = Worker::build_for(&copy, &work_dir(bench, "metamutant"))?;
+    let built = Instant::now();
     let methods = worker.methods()?;
+    let times = BuildTimes {
+        mutate: mutated - started,
+        worker: built - mutated,
+        describe: built.elapsed(),
+    };
+    crate::detail!("ready: {times}");
     Ok(Subject {
         meta,
         worker,
         methods,
+        times,
     })
 }
 

@@ -127,3 +127,37 @@ fn each_switch_behaves_like_its_single_mutant_crate() {
     eprintln!("{same} mutants with identical outputs, {looping} looping in both builds");
     assert!(same + looping == 16 && same >= 10);
 }
+
+/// The cold start's shape: `evaluate` (`subject::prepare`) compiles the metamutant once, in the
+/// shared build directory with the tuned `ferastrau` profile — its last compile-pruning round
+/// is the worker's build — and keeps no `cargo check` target directory of the crate's own
+/// (which re-checked every dependency per benchmark).
+#[test]
+fn the_metamutant_is_pruned_and_built_once_with_the_tuned_profile() {
+    let bench = locate(None, Some(&workspace_root().join("testdata").join(BENCH))).unwrap();
+    let subject = ferastrau::subject::prepare(&bench).unwrap();
+    let scratch = ferastrau::worker::scratch_dir(&bench, "");
+    assert!(scratch.join("metamutant").is_dir());
+    assert!(!scratch.join("check-target").exists());
+    let profile_dir = ferastrau_mutator::compile::profile_dir(&ferastrau::worker::build_dir());
+    assert!(
+        profile_dir.ends_with("build/ferastrau"),
+        "{}",
+        profile_dir.display()
+    );
+    let package = std::fs::read_to_string(scratch.join("worker-metamutant/Cargo.toml"))
+        .unwrap()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("name = \"")
+                .map(|n| n.trim_end_matches('"').to_string())
+        })
+        .unwrap();
+    let built = profile_dir.join(&package);
+    assert_eq!(
+        ferastrau::fingerprint::file_hash(&built).unwrap(),
+        subject.worker.hash,
+        "the worker that runs is the one built with the profile"
+    );
+    assert!(!subject.methods.is_empty());
+}

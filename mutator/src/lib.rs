@@ -15,7 +15,9 @@
 //!   a stable id.
 //! - [`build_metamutant`] writes one copy of the crate in which every mutation point is a
 //!   guarded choice on the runtime switch of `ferastrau-probes`, with coverage probes and
-//!   budget ticks, compile-prunes it with `cargo check`, and caches the result.
+//!   budget ticks, compile-prunes it (with `cargo check`, or, [`build_metamutant_with`] a
+//!   [`Compiler::build_through`], with the very build of the worker that links it), and
+//!   caches the result.
 //! - [`diff`] shows a mutant as a unified diff; [`single_mutant_crate`] builds a crate copy
 //!   with just that mutant as plain source.
 //! - [`sample`] picks a deterministic, family-stratified subset.
@@ -25,6 +27,7 @@
 //! The caller (the `ferastrau` harness) builds the metamutant with cargo once and runs it.
 
 mod catalog;
+pub mod compile;
 mod diff;
 #[cfg(test)]
 mod generator;
@@ -43,10 +46,13 @@ mod types;
 use std::path::{Path, PathBuf};
 
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
+pub use compile::Compiler;
 pub use diff::{diff, mutated_source, single_mutant_crate};
 pub use key::keys;
 pub use manifest::{Manifest, Skip, SkipTarget};
-pub use metamutant::{build_metamutant, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE};
+pub use metamutant::{
+    build_metamutant, build_metamutant_with, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE,
+};
 pub use sample::sample;
 pub use size::{function_sizes, FnSize};
 pub use suppress::skipped;

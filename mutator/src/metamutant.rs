@@ -9,9 +9,10 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Catalog, Mutant, Probe};
+use crate::compile::Compiler;
 use crate::items::{build_index, Selection};
 use crate::manifest::Manifest;
-use crate::prune::{cargo_check, ArmMap, CompileError};
+use crate::prune::{compile_errors, ArmMap, CompileError};
 use crate::rewrite::{rewrite_file, Shared};
 use crate::source::Sources;
 use crate::types::CrateIndex;
@@ -152,9 +153,26 @@ struct BuildRecord {
 /// Builds (or reuses) the metamutant of the crate at `crate_dir` in `out_dir`.
 ///
 /// `probes_dir` is the `ferastrau-probes` crate: it must be the same one the worker links,
-/// so that the worker's `set_active` and the metamutant's `active` share one switch. Checks
-/// go to their own target directory beside `out_dir`.
+/// so that the worker's `set_active` and the metamutant's `active` share one switch. Pruning
+/// runs `cargo check` into a target directory of its own beside `out_dir`; see
+/// [`build_metamutant_with`] to prune with the worker's build instead.
 pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes_dir: &Path) -> Result<Metamutant> {
+    let out = out_dir
+        .canonicalize()
+        .unwrap_or_else(|_| out_dir.to_path_buf());
+    let check = Compiler::check(out.parent().unwrap_or(&out).join("check-target"));
+    build_metamutant_with(crate_dir, out_dir, probes_dir, &check)
+}
+
+/// [`build_metamutant`], compile-pruning with `compiler`: with [`Compiler::build_through`]
+/// the worker that links the metamutant, the last pruning round leaves that worker built (see
+/// [`crate::compile`]).
+pub fn build_metamutant_with(
+    crate_dir: &Path,
+    out_dir: &Path,
+    probes_dir: &Path,
+    compiler: &Compiler,
+) -> Result<Metamutant> {
     let started = Instant::now();
     let loaded = Loaded::read(crate_dir)?;
     let probes_dir = probes_dir
@@ -171,7 +189,6 @@ pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes_dir: &Path) -> 
         &[("ferastrau-probes", &probes_dir)],
     )?;
     let out_dir = out_dir.canonicalize()?;
-    let target_dir = out_dir.parent().unwrap_or(&out_dir).join("check-target");
 
     let all: Vec<u32> = loaded.catalog().mutants.iter().map(|m| m.id).collect();
     let mut dropped: BTreeSet<u32> = BTreeSet::new();
@@ -179,7 +196,7 @@ pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes_dir: &Path) -> 
     let mut pruner = Pruner {
         loaded: &loaded,
         out_dir: &out_dir,
-        target_dir: &target_dir,
+        compiler,
         checks: 0,
     };
     loop {
@@ -251,7 +268,7 @@ fn cached(out_dir: &Path, fingerprint: &str) -> Option<Metamutant> {
 struct Pruner<'a> {
     loaded: &'a Loaded,
     out_dir: &'a Path,
-    target_dir: &'a Path,
+    compiler: &'a Compiler,
     checks: usize,
 }
 
@@ -301,7 +318,7 @@ impl Pruner<'_> {
     fn check(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
         let map = self.write(dropped)?;
         self.checks += 1;
-        Ok((cargo_check(self.out_dir, self.target_dir)?, map))
+        Ok((compile_errors(self.out_dir, self.compiler)?, map))
     }
 
     /// Finds the mutant behind an error that lands outside every mutant's arm, by halving
@@ -350,7 +367,7 @@ impl Pruner<'_> {
         let name = &self.loaded.manifest.name;
         let plain = self.out_dir.with_file_name("original-check");
         let original = prepare_copy(&self.loaded.manifest, &plain, &[])
-            .and_then(|_| cargo_check(&plain, self.target_dir));
+            .and_then(|_| compile_errors(&plain, &self.compiler.for_any_crate()));
         match original {
             Ok(errors) if !errors.is_empty() => anyhow::anyhow!(
                 "benchmark crate `{name}` does not compile before mutation:\n{}",

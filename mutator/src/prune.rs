@@ -1,5 +1,6 @@
-//! Compile-pruning: `cargo check` the metamutant, map each error back to the mutant whose
-//! arm it lands in, and say which mutants to drop.
+//! Compile-pruning: compile the metamutant (`cargo check`, or the worker's build: see
+//! [`crate::compile`]), map each error back to the mutant whose arm it lands in, and say which
+//! mutants to drop.
 //!
 //! The generated code is laid out so that every mutant's replacement is an arm of its own,
 //! `17 => left,`, of a `match ::ferastrau_probes::active()`; re-parsing the formatted output
@@ -9,12 +10,12 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use syn::visit::Visit;
 
+use crate::compile::Compiler;
 use crate::rewrite::extent;
 
 /// A stretch of a source file: (line, column) positions, 1-based, the end exclusive.
@@ -65,15 +66,11 @@ struct RustcSpan {
     is_primary: bool,
 }
 
-/// Runs `cargo check --lib` on the crate in `dir` and returns its errors (none when clean).
-pub fn cargo_check(dir: &Path, target_dir: &Path) -> Result<Vec<CompileError>> {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["check", "--lib", "--message-format=json", "--quiet"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target_dir)
-        .env_remove("RUSTFLAGS")
-        .output()
-        .context("cannot run cargo")?;
+/// Compiles the library of the crate in `dir` as `compiler` says and returns its errors (none
+/// when clean), their file names relative to `dir` (a crate compiled as another's dependency
+/// gets absolute ones).
+pub fn compile_errors(dir: &Path, compiler: &Compiler) -> Result<Vec<CompileError>> {
+    let out = compiler.command(dir).output().context("cannot run cargo")?;
     let mut errors = Vec::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let Ok(msg) = serde_json::from_str::<CargoMessage>(line) else {
@@ -93,7 +90,7 @@ pub fn cargo_check(dir: &Path, target_dir: &Path) -> Result<Vec<CompileError>> {
             spans: spans
                 .into_iter()
                 .map(|s| Region {
-                    file: s.file_name.replace('\\', "/"),
+                    file: relative(dir, &s.file_name).replace('\\', "/"),
                     start: (s.line_start, s.column_start),
                     end: (s.line_end, s.column_end),
                 })
@@ -102,12 +99,21 @@ pub fn cargo_check(dir: &Path, target_dir: &Path) -> Result<Vec<CompileError>> {
     }
     if !out.status.success() && errors.is_empty() {
         bail!(
-            "cargo check failed in {}:\n{}",
+            "cargo ({:?}) failed in {}:\n{}",
+            compiler.mode,
             dir.display(),
             String::from_utf8_lossy(&out.stderr)
         );
     }
     Ok(errors)
+}
+
+/// `file` relative to `dir` when it lies in it, else as it is.
+fn relative(dir: &Path, file: &str) -> String {
+    Path::new(file)
+        .strip_prefix(dir)
+        .map(|rel| rel.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| file.to_string())
 }
 
 /// Where each mutant's arm and each function lie in the generated files.

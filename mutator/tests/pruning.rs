@@ -5,7 +5,10 @@ mod common;
 
 use std::path::Path;
 
-use ferastrau_mutator::{build_metamutant, default_probes_dir, discover, single_mutant_crate};
+use ferastrau_mutator::compile::{self, Compiler};
+use ferastrau_mutator::{
+    build_metamutant, build_metamutant_with, default_probes_dir, discover, single_mutant_crate,
+};
 
 use common::krate;
 
@@ -191,6 +194,101 @@ pub fn spec(a: u32) -> bool {
     let ids: Vec<u32> = m.probes.iter().map(|p| p.id).collect();
     assert_eq!(ids, (0..m.probes.len() as u32).collect::<Vec<_>>());
     assert!(m.catalog.mutants.iter().all(|x| x.function == "code"));
+}
+
+/// The mutants left viable, by id.
+fn viable(m: &ferastrau_mutator::Metamutant) -> Vec<u32> {
+    m.catalog
+        .mutants
+        .iter()
+        .filter(|x| x.viable == Some(true))
+        .map(|x| x.id)
+        .collect()
+}
+
+/// A package that links the crate at `dependency`, as the harness's worker does.
+fn consumer(dir: &Path, dependency: &Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"consumer\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ninline_bench = {{ path = {:?} }}\n\n[workspace]\n",
+            dependency.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        "use inline_bench as _;\nfn main() {}\n",
+    )
+    .unwrap();
+    dir.join("Cargo.toml")
+}
+
+/// Pruning through the worker's build (the harness's cold start: no second target directory,
+/// no second compilation of the metamutant) drops exactly what `cargo check` drops, bisection
+/// included, and leaves the package that links the metamutant built with the tuned profile:
+/// building it again compiles nothing.
+#[test]
+fn pruning_through_the_consumers_build_drops_what_check_drops_and_leaves_it_built() {
+    let dir = krate(BORROWS, &["S::shared", "S::twice"], &[]);
+    let work = tempfile::tempdir().unwrap();
+    let checked =
+        build_metamutant(dir.path(), &work.path().join("a"), &default_probes_dir()).unwrap();
+
+    let out = work.path().join("through/metamutant");
+    std::fs::create_dir_all(&out).unwrap();
+    let out = out.canonicalize().unwrap();
+    let manifest = consumer(&work.path().join("consumer"), &out);
+    let target = work.path().join("target");
+    let built = build_metamutant_with(
+        dir.path(),
+        &out,
+        &default_probes_dir(),
+        &Compiler::build_through(&target, &manifest),
+    )
+    .unwrap();
+    assert_eq!(viable(&built), viable(&checked));
+    assert!(viable(&built).len() < built.catalog.mutants.len());
+    assert_eq!(
+        built.rounds.iter().map(|r| &r.dropped).collect::<Vec<_>>(),
+        checked
+            .rounds
+            .iter()
+            .map(|r| &r.dropped)
+            .collect::<Vec<_>>()
+    );
+    assert!(work.path().join("check-target").is_dir());
+    assert!(!work.path().join("through/check-target").exists());
+
+    let again = compile::cargo()
+        .args(["build", "--profile", compile::PROFILE])
+        .args(compile::profile_args())
+        .args(["--message-format=json", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    let artifacts: Vec<serde_json::Value> = String::from_utf8_lossy(&again.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .collect();
+    let names: Vec<&str> = artifacts
+        .iter()
+        .map(|a| a["target"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"inline_bench") && names.contains(&"consumer"),
+        "{names:?}"
+    );
+    for a in &artifacts {
+        assert_eq!(a["fresh"], true, "rebuilt after pruning: {a}");
+        assert_eq!(a["profile"]["opt_level"], "3", "{a}");
+    }
+    assert!(compile::profile_dir(&target).join("consumer").is_file());
 }
 
 #[test]

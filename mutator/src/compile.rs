@@ -1,0 +1,139 @@
+//! How the generated crates are compiled: where, and under which cargo profile.
+//!
+//! Compile-pruning compiles the metamutant until it has no errors. With [`Compiler::check`]
+//! that is `cargo check` in a target directory of its own: every dependency (serde's derive
+//! macros, Korat, the worker library) is checked there once more, which on a cold start costs
+//! far more than the crate itself. With [`Compiler::build_through`] it is the very build of the
+//! worker that links the metamutant: `cargo build --profile ferastrau` of the worker's
+//! manifest in the shared build directory, whose dependencies are already compiled. A round
+//! with errors stops after type checking, as `cargo check` does, and the round without errors
+//! *is* the worker's build: the harness's worker build after it finds everything fresh.
+//!
+//! (Building the metamutant's library on its own would not do: cargo names a path crate's
+//! artifacts by its path relative to the workspace root, so the library built as its own root
+//! and the one the worker links are two compilations.)
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cargo profile Ferastrau builds workers and metamutants with.
+pub const PROFILE: &str = "ferastrau";
+
+/// The `ferastrau` profile, as `--config` arguments (it inherits `release`), so that no
+/// user's manifest is edited and every build of a worker — the original's, the metamutant's,
+/// the pruning rounds' — compiles its units identically and shares their artifacts:
+///
+/// - `opt-level = 3`: the guards' cost (`ferastrau overhead`) stays small and Korat's
+///   generation, which is monomorphised into the benchmark crate, stays fast;
+/// - `codegen-units = 16`, no LTO, `debug = false`: the metamutant's code generation runs in
+///   parallel and nothing is spent on whole-program optimisation or debug information;
+/// - `incremental = false`: in incremental mode rustc no longer copies `#[inline]` functions
+///   (the probes' mutant switch) into every codegen unit that calls them; at a load average of
+///   10, the best of several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was
+///   1.17× incremental and 1.04× not. A regenerated metamutant is compiled whole;
+/// - `panic = "unwind"`: a panicking mutant is an output, caught by the worker.
+pub fn profile_args() -> Vec<String> {
+    [
+        "inherits = \"release\"",
+        "opt-level = 3",
+        "codegen-units = 16",
+        "lto = false",
+        "debug = false",
+        "incremental = false",
+        "panic = \"unwind\"",
+    ]
+    .iter()
+    .flat_map(|setting| {
+        [
+            "--config".to_string(),
+            format!("profile.{PROFILE}.{setting}"),
+        ]
+    })
+    .collect()
+}
+
+/// The directory, under a target directory, where the [`PROFILE`] build puts its binaries.
+pub fn profile_dir(target_dir: &Path) -> PathBuf {
+    target_dir.join(PROFILE)
+}
+
+/// What a compile-pruning round runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `cargo check --lib` (debug profile).
+    Check,
+    /// `cargo build --profile ferastrau`: of the package at `through` (a manifest whose
+    /// package depends on the crate compiled: the worker), else of the crate's library.
+    Build { through: Option<PathBuf> },
+}
+
+/// A cargo command for the generated crates: a mode and a target directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiler {
+    pub mode: Mode,
+    pub target_dir: PathBuf,
+}
+
+impl Compiler {
+    /// `cargo check` into `target_dir`.
+    pub fn check(target_dir: impl Into<PathBuf>) -> Compiler {
+        Compiler {
+            mode: Mode::Check,
+            target_dir: target_dir.into(),
+        }
+    }
+
+    /// `cargo build --profile ferastrau` of the package at `manifest`, which depends on the
+    /// crate to compile, into `target_dir` (the worker builds' directory).
+    pub fn build_through(target_dir: impl Into<PathBuf>, manifest: impl Into<PathBuf>) -> Compiler {
+        Compiler {
+            mode: Mode::Build {
+                through: Some(manifest.into()),
+            },
+            target_dir: target_dir.into(),
+        }
+    }
+
+    /// The same compiler for another crate than the one `through` depends on: the library of
+    /// whatever crate it is given (used to check a plain copy of the benchmark).
+    pub fn for_any_crate(&self) -> Compiler {
+        Compiler {
+            mode: match self.mode {
+                Mode::Check => Mode::Check,
+                Mode::Build { .. } => Mode::Build { through: None },
+            },
+            target_dir: self.target_dir.clone(),
+        }
+    }
+
+    /// The command that compiles the library of the crate in `dir`, with JSON messages.
+    pub fn command(&self, dir: &Path) -> Command {
+        let mut cmd = cargo();
+        match &self.mode {
+            Mode::Check => {
+                cmd.args(["check", "--lib"]);
+            }
+            Mode::Build { through } => {
+                cmd.args(["build", "--profile", PROFILE])
+                    .args(profile_args());
+                match through {
+                    Some(manifest) => cmd.arg("--manifest-path").arg(manifest),
+                    None => cmd.arg("--lib"),
+                };
+            }
+        }
+        cmd.args(["--message-format=json", "--quiet"])
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", &self.target_dir);
+        cmd
+    }
+}
+
+/// `cargo` (the one that runs us, if any), without the caller's `RUSTFLAGS`: generated code is
+/// full of warnings that a `-D warnings` must not turn into pruned mutants, and a worker and
+/// the pruning build that precedes it must pass rustc the same flags to share artifacts.
+pub fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.env_remove("RUSTFLAGS");
+    cmd
+}
