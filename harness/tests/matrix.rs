@@ -12,23 +12,26 @@ use common::*;
 use ferastrau::matrix::file;
 use roaring::RoaringBitmap;
 
+/// `chain` at scopes 1..3 with the kill matrix into `out`, with `extra` options.
+fn chain_matrix(out: &Path, extra: &[&str]) {
+    let path = fixture("chain");
+    let mut args = vec![
+        "--benchmark-path",
+        path.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+        "--kill-matrix",
+    ];
+    args.extend_from_slice(extra);
+    evaluate(&args, out);
+}
+
 /// One `chain` run at scopes 1..3 with the matrix, shared by the tests (read-only).
 fn chain_run() -> &'static Path {
     static RUN: OnceLock<tempfile::TempDir> = OnceLock::new();
     RUN.get_or_init(|| {
         let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("chain");
-        let path = fixture("chain");
-        evaluate(
-            &[
-                "--benchmark-path",
-                path.to_str().unwrap(),
-                "--scopes",
-                "1..3",
-                "--kill-matrix",
-            ],
-            &out,
-        );
+        chain_matrix(&tmp.path().join("chain"), &[]);
         tmp
     })
     .path()
@@ -111,18 +114,7 @@ fn reach_selection_skips_pairs_and_leaves_every_row_as_it_is() {
     // the shared run (reach selection, the default) settled some pairs without running them.
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("chain");
-    let path = fixture("chain");
-    evaluate(
-        &[
-            "--benchmark-path",
-            path.to_str().unwrap(),
-            "--scopes",
-            "1..3",
-            "--kill-matrix",
-            "--no-reach",
-        ],
-        &out,
-    );
+    chain_matrix(&out, &["--no-reach"]);
     for scope in 1..=3u32 {
         let all = file::read(&out, scope).expect("a readable matrix");
         let reach = file::read(&chain_out(), scope).expect("a readable matrix");
