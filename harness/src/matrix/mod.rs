@@ -228,12 +228,8 @@ mod tests {
 
     fn row(mutant: u32, kills: &[u32], first: Option<(u64, Reason)>) -> Row {
         Row {
-            mutant,
-            kills: kills.iter().copied().collect(),
-            unknown: RoaringBitmap::new(),
-            reasons: BTreeMap::new(),
-            deaths: 0,
             first: first.map(|(index, reason)| FirstKill { index, reason }),
+            ..Row::killed_by(mutant, kills)
         }
     }
 

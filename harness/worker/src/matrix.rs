@@ -39,18 +39,17 @@ pub fn matrix<B: Benchmark>(
     cursor::open(cursor_file)?;
     cursor::set(cursor::SCOPE, scope);
     let watchdog = Watchdog::start(clock_timeout);
-    // Per method, read once: the reaching inputs, or `None` for every input.
-    let mut selections: Vec<Option<Option<RoaringBitmap>>> = vec![None; bench.methods().len()];
+    // Per method: the reaching inputs, or `None` for every input.
+    let selections: Vec<Option<RoaringBitmap>> = (0..bench.methods().len())
+        .map(|m| selection(dir, scope, m, mutant, reach))
+        .collect::<std::io::Result<_>>()?;
     for span in spans {
         if span.method >= bench.methods().len() {
             return Err(std::io::Error::other(format!("no method {}", span.method)));
         }
         let m = span.method;
         cursor::set(cursor::METHOD, m as u32);
-        if selections[m].is_none() {
-            selections[m] = Some(selection(dir, scope, m, mutant, reach)?);
-        }
-        let chosen = selections[m].as_ref().expect("just set");
+        let chosen = &selections[m];
         let (fin, fields) = bench.finitize(m, scope);
         let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
         let mut times = TimesReader::open(&times_path(dir, scope, m))?;
