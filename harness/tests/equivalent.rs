@@ -13,7 +13,9 @@ mod equivalent_doc;
 
 use std::path::{Path, PathBuf};
 
-use equivalent_doc::{check, new_head, parse, read_run, render, Doc, Run, FILE, PLACEHOLDER};
+use equivalent_doc::{
+    check, new_head, parse, read_run, references, render, Doc, Run, FILE, PLACEHOLDER,
+};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -196,6 +198,25 @@ mod checker {
                 .iter()
                 .any(|p| p.contains("does not start with a verdict")),
             "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_reference_to_a_mutant_without_an_entry_fails() {
+        let (_dir, run) = report("killed");
+        let text = argued(&run).replace("a reason", "as 1 is (see 1)");
+        assert_eq!(check(&text, &run), Vec::<String>::new());
+        let text = argued(&run).replace("a reason", "as 7 is (see 1 and 7)");
+        let problems = check(&text, &run);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("refers to mutant 7, which has no entry here")),
+            "{problems:?}"
+        );
+        assert_eq!(
+            references("see 12, 14 and 20; see also 3"),
+            vec![12, 14, 20, 3]
         );
     }
 

@@ -332,7 +332,9 @@ pub struct ReproduceArgs {
     /// The paper's tables, `table1.csv` and `table4.csv` (default: `<out>/paper/`).
     #[arg(long, value_name = "DIR")]
     pub paper: Option<PathBuf>,
-    /// The benchmarks, comma-separated crate names (default: every one in the paper's Table 1).
+    /// The benchmarks to evaluate, comma-separated crate names (default: every one in the
+    /// paper's Table 1). The tables and REPRODUCTION.md cover these and every other benchmark
+    /// that already has a report under `--out`.
     #[arg(long, value_name = "B,...", value_delimiter = ',')]
     pub benchmarks: Vec<String>,
     /// Where the benchmark crates are (default: this repository's `benchmarks/`).

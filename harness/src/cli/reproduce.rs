@@ -53,10 +53,21 @@ pub(super) fn cmd_reproduce(a: ReproduceArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    for path in reproduce::render(&a.out, &paper, &names)? {
+    for path in reproduce::render(&a.out, &paper, &rendered(&paper.order, &names, &a.out))? {
         println!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// The benchmarks the tables cover, in the paper's order: those just run and every other one
+/// with a report under `out`. A partial reproduction (`--benchmarks`) re-runs some benchmarks;
+/// rendering only those would silently drop the others from REPRODUCTION.md.
+fn rendered(order: &[String], run: &[String], out: &Path) -> Vec<String> {
+    order
+        .iter()
+        .filter(|n| run.contains(n) || out.join(n).join("evaluation.json").is_file())
+        .cloned()
+        .collect()
 }
 
 /// Whether the crate asks to be reproduced with every mutant
@@ -234,4 +245,22 @@ fn not_run(ids: &[u32], scope: u32, why: String) -> BTreeMap<u32, NextScope> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rendered;
+
+    #[test]
+    fn a_partial_reproduction_renders_every_benchmark_with_a_report() {
+        let out = tempfile::tempdir().unwrap();
+        for n in ["a", "c"] {
+            std::fs::create_dir_all(out.path().join(n)).unwrap();
+            std::fs::write(out.path().join(n).join("evaluation.json"), "{}").unwrap();
+        }
+        let order: Vec<String> = ["a", "b", "c", "d"].map(String::from).into();
+        // `d` is run now (its report is not written yet), `a` and `c` were run before.
+        assert_eq!(rendered(&order, &["d".into()], out.path()), ["a", "c", "d"]);
+        assert_eq!(rendered(&order, &["b".into()], out.path()), ["a", "b", "c"]);
+    }
 }

@@ -388,6 +388,18 @@ pub fn check(text: &str, run: &Run) -> Vec<String> {
             ));
         }
     }
+    // Arguments point at each other by mutant id ("see 275"); ids move when the mutated
+    // functions change, so a reference must name an entry of this document.
+    let ids: BTreeSet<u32> = run.survivors.iter().map(|s| s.mutant.id).collect();
+    for (k, a) in &doc.arguments {
+        for id in references(a) {
+            if !ids.contains(&id) {
+                problems.push(format!(
+                    "`{k}` refers to mutant {id}, which has no entry here"
+                ));
+            }
+        }
+    }
     // A kill at scope + 1 refutes every verdict but "not equivalent".
     let arguments: BTreeMap<&str, &str> = doc
         .arguments
@@ -423,6 +435,23 @@ pub fn check(text: &str, run: &Run) -> Vec<String> {
         }
     }
     problems
+}
+
+/// The mutant ids an argument refers to: the numbers after "see " (also "see 12, 14 and 20").
+pub fn references(argument: &str) -> Vec<u32> {
+    let mut ids = Vec::new();
+    for (i, _) in argument.match_indices("see ") {
+        let rest = argument[i + 4..].trim_start_matches("also ");
+        let list: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | ' ' | 'a' | 'n' | 'd'))
+            .collect();
+        ids.extend(
+            list.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse::<u32>().ok()),
+        );
+    }
+    ids
 }
 
 /// A new document's head, for a benchmark that has none yet.
