@@ -218,8 +218,12 @@ pub fn rows(
     cfg: &RunConfig,
     max_deaths: u32,
 ) -> Result<(Vec<Row>, u64)> {
+    // One mutant per rayon task: rows differ in cost by orders of magnitude (a mutant that
+    // dies on every input restarts its process up to `max_deaths` times), and a run of
+    // expensive rows inside one unsplit range would leave the other threads idle.
     let done: Vec<(Row, u64)> = mutants
         .par_iter()
+        .with_max_len(1)
         .map(|&m| row(worker, m, scope, methods, cfg, max_deaths))
         .collect::<Result<_>>()?;
     let skipped = done.iter().map(|(_, s)| s).sum();
