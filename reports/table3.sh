@@ -2,8 +2,9 @@
 # Table 3 (random subsets, the paper's Sec. 8.5) and the greedy test-suite reduction for the
 # committed benchmarks: each is evaluated again at its largest scope s and at s-1 with
 # --kill-matrix (into target/table3/<b>: the matrices are not committed), then
-# `ferastrau subsets` writes reports/<b>/table3.{json,csv} and reduced-suite.{json,txt}, and
-# all of them together reports/TABLE3.md. Same mutant samples as reproduce.sh.
+# `ferastrau subsets` writes reports/<b>/table3.{json,csv} and reduced-suite.{json,txt}; then
+# `ferastrau reproduce --render-only` puts every benchmark's table3.json into REPRODUCTION.md
+# (its Table 3 and the Randomness verdict). Same mutant samples as reproduce.sh.
 # Usage: bash reports/table3.sh [benchmark ...]   (the cost is one pass over every input per
 # mutant: BinomialHeap's 2.58 M inputs x 300 mutants dominate)
 set -euo pipefail
@@ -29,10 +30,5 @@ for b in "${@:-${order[@]}}"; do
     cp "target/table3/$b/$f" "reports/$b/$f"
   done
 done
-# The combined table, over every benchmark with a matrix (in the paper's order).
-dirs=()
-for b in "${order[@]}"; do
-  [[ -d "target/table3/$b/kill-matrix" ]] && dirs+=("target/table3/$b")
-done
-./target/release/ferastrau subsets "${dirs[@]}" --random-samples 1000 --seed 1 \
-  --paper reports/paper/table3.csv --no-render --markdown reports/TABLE3.md > /dev/null
+# Every benchmark's table3.json, the ones not re-run included, into REPRODUCTION.md.
+./target/release/ferastrau reproduce --out reports --render-only > /dev/null
