@@ -274,6 +274,13 @@ pub struct EvaluateArgs {
     /// no input reaches runs no process; the results are the same, only slower without it.
     #[arg(long)]
     pub no_reach: bool,
+    /// Mutants one child process runs in turn (default: enough for eight processes per job,
+    /// at most 32). A process that dies in a mutant after the first is replaced and that
+    /// mutant run again first in a fresh one, so deaths are judged alone; 1 isolates every
+    /// mutant, for a crate whose code under test keeps state in statics. The results are the
+    /// same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub mutants_per_process: Option<u16>,
     #[command(flatten)]
     pub sampling: Sampling,
     /// Evaluate only these mutants (ids, comma-separated; after sampling), e.g. the survivors
