@@ -372,4 +372,13 @@ pub struct ReproduceArgs {
     /// the growth of the last scopes); over it they are marked "s+1 not run" with the estimate.
     #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
     pub next_scope_budget: Duration,
+    /// Table 3 too: each benchmark again at its two largest scopes with `evaluate
+    /// --kill-matrix` (same sample), then `subsets` (random subsets beside the paper's
+    /// `table3.csv`, the reduced suite), into `<out>/<benchmark>/table3.json` and
+    /// `reduced-suite.{json,txt}`. One more pass over every input per mutant: hours for all ten.
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: random subsets drawn per comparison (seeded by --seed).
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
 }
