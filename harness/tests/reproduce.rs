@@ -58,13 +58,19 @@ fn seconds_redacted(mut v: serde_json::Value) -> serde_json::Value {
     v
 }
 
-#[test]
-fn chain_reproduced_at_scopes_1_to_3() {
+/// An output directory holding the small paper (`paper/table1.csv`, `paper/table4.csv`).
+fn with_paper() -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     let paper = out.path().join("paper");
     std::fs::create_dir_all(&paper).unwrap();
     std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
     std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    out
+}
+
+#[test]
+fn chain_reproduced_at_scopes_1_to_3() {
+    let out = with_paper();
     // The paper's benchmarks are the default; `chain` is the paper's `Chain`.
     reproduce(out.path(), &[]);
 
@@ -136,11 +142,7 @@ fn chain_reproduced_at_scopes_1_to_3() {
 
 #[test]
 fn a_benchmark_the_paper_lacks_is_refused() {
-    let out = tempfile::tempdir().unwrap();
-    let paper = out.path().join("paper");
-    std::fs::create_dir_all(&paper).unwrap();
-    std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
-    std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    let out = with_paper();
     let o = ferastrau(&[
         "reproduce",
         "--out",
@@ -159,11 +161,7 @@ fn a_benchmark_the_paper_lacks_is_refused() {
 
 #[test]
 fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
-    let out = tempfile::tempdir().unwrap();
-    let paper = out.path().join("paper");
-    std::fs::create_dir_all(&paper).unwrap();
-    std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
-    std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    let out = with_paper();
     // A copy of its own: the runs of a crate share scratch directories with the other test's.
     let crates = tempfile::tempdir().unwrap();
     copy_fixture("chain", &crates.path().join("chain"));
