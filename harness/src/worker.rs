@@ -279,7 +279,7 @@ pub fn request_name(r: &Request) -> &'static str {
         Request::Generate { .. } => "generate",
         Request::Inputs { .. } => "inputs",
         Request::Original { .. } => "original",
-        Request::Mutant { .. } => "mutant",
+        Request::Mutants { .. } => "mutants",
         Request::Matrix { .. } => "matrix",
         Request::Render { .. } => "render",
         Request::Replay { .. } => "replay",

@@ -11,16 +11,40 @@ use serde_json::Value;
 
 #[test]
 fn every_way_of_dying_gets_its_own_reason_and_the_rest_stay_intact() {
-    let out = tempfile::tempdir().unwrap();
+    // One mutant per process, and all of them in one: a process that dies in a mutant after
+    // the first is replaced and that mutant judged again in a fresh one, so the results are
+    // the same; `squat` leaks memory for the rest of its process and `hungry`, after it in
+    // the same process, would die of it (a wrong kill) if that death were taken as it came.
     let path = fixture("faulty");
-    let (evaluation, mutants) = evaluate(
-        &[
-            &["--benchmark-path", path.to_str().unwrap()][..],
-            &FAULTY_LIMITS,
-        ]
-        .concat(),
-        out.path(),
-    );
+    let mut runs = Vec::new();
+    for per_process in ["1", "64"] {
+        let out = tempfile::tempdir().unwrap();
+        let (evaluation, mutants) = evaluate(
+            &[
+                &["--benchmark-path", path.to_str().unwrap()][..],
+                &FAULTY_LIMITS,
+                &["--jobs", "1", "--mutants-per-process", per_process],
+            ]
+            .concat(),
+            out.path(),
+        );
+        check_reasons(&evaluation, &mutants);
+        let mut all = statuses(&mutants);
+        // A clock timeout's detail names its limit, which comes from the original's measured
+        // time: everything else must be equal.
+        for r in all.values_mut() {
+            if r["limit"] == "clock" {
+                r.as_object_mut().unwrap().remove("detail");
+            }
+        }
+        runs.push(all);
+    }
+    assert_eq!(runs[0], runs[1]);
+}
+
+/// Every misbehaving call mutant of `faulty` killed for its own reason at the first input,
+/// and the equivalent ones surviving.
+fn check_reasons(evaluation: &Value, mutants: &Value) {
     let by_replacement: BTreeMap<String, &Value> = mutants["mutants"]
         .as_array()
         .unwrap()
@@ -52,12 +76,18 @@ fn every_way_of_dying_gets_its_own_reason_and_the_rest_stay_intact() {
             assert_eq!(r["input"], "bump() on 0", "{callee}: {r}");
         }
     }
+    for callee in ["stall", "squat", "hungry"] {
+        for scope in ["1", "2"] {
+            let r = &by_replacement[callee]["scopes"][scope];
+            assert_eq!(r["status"], "survived", "{callee} at {scope}: {r}");
+        }
+    }
     assert_eq!(
         by_replacement["recurse"]["scopes"]["1"]["detail"],
         "stack overflow"
     );
     // Every mutant has a result at every scope, the well-behaved ones included.
-    let all = statuses(&mutants);
+    let all = statuses(mutants);
     let n = mutants["mutants"].as_array().unwrap().len();
     assert_eq!(all.len(), 2 * n);
     assert!(n > expect.len(), "the fixture has other mutants too");

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{ferastrau, fixture, json, text};
+use common::{copy_fixture, ferastrau, fixture, json, text};
 
 const TABLE1: &str = "benchmark,target_methods,helper_methods,ncnb_lines,branches,mutants\n\
 Chain,insert remove,contains before,40,8,120\n";
@@ -17,7 +17,11 @@ Chain,2,0.01,0.01,100.00,100.00,24,0.02,95.00,90.00,80.00\n\
 Chain,3,0.02,0.02,100.00,100.00,72,0.03,95.00,90.00,95.00\n";
 
 fn reproduce(out: &Path, extra: &[&str]) -> String {
-    let testdata = fixture("chain").parent().unwrap().to_path_buf();
+    reproduce_from(fixture("chain").parent().unwrap(), out, extra)
+}
+
+/// `reproduce` with the benchmark crates under `testdata` (a directory of crates).
+fn reproduce_from(testdata: &Path, out: &Path, extra: &[&str]) -> String {
     let paper = out.join("paper");
     let mut args = vec![
         "reproduce",
@@ -54,13 +58,19 @@ fn seconds_redacted(mut v: serde_json::Value) -> serde_json::Value {
     v
 }
 
-#[test]
-fn chain_reproduced_at_scopes_1_to_3() {
+/// An output directory holding the small paper (`paper/table1.csv`, `paper/table4.csv`).
+fn with_paper() -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     let paper = out.path().join("paper");
     std::fs::create_dir_all(&paper).unwrap();
     std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
     std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    out
+}
+
+#[test]
+fn chain_reproduced_at_scopes_1_to_3() {
+    let out = with_paper();
     // The paper's benchmarks are the default; `chain` is the paper's `Chain`.
     reproduce(out.path(), &[]);
 
@@ -132,11 +142,7 @@ fn chain_reproduced_at_scopes_1_to_3() {
 
 #[test]
 fn a_benchmark_the_paper_lacks_is_refused() {
-    let out = tempfile::tempdir().unwrap();
-    let paper = out.path().join("paper");
-    std::fs::create_dir_all(&paper).unwrap();
-    std::fs::write(paper.join("table1.csv"), TABLE1).unwrap();
-    std::fs::write(paper.join("table4.csv"), TABLE4).unwrap();
+    let out = with_paper();
     let o = ferastrau(&[
         "reproduce",
         "--out",
@@ -151,4 +157,37 @@ fn a_benchmark_the_paper_lacks_is_refused() {
         "{}",
         text(&o.stderr)
     );
+}
+
+#[test]
+fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
+    let out = with_paper();
+    // A copy of its own: the runs of a crate share scratch directories with the other test's.
+    let crates = tempfile::tempdir().unwrap();
+    copy_fixture("chain", &crates.path().join("chain"));
+    reproduce_from(
+        crates.path(),
+        out.path(),
+        &["--kill-matrix", "--random-samples", "50", "--seed", "3"],
+    );
+    let t3 = json(&out.path().join("chain/table3.json"));
+    assert_eq!(t3["scope"], 3);
+    assert_eq!(t3["samples"], 50);
+    // T(s−1) and T(s) of Table 3 are the report's own kills at scopes 2 and 3: the matrix run
+    // evaluated the same mutants as the report.
+    let evaluation = json(&out.path().join("chain/evaluation.json"));
+    let killed = |scope: usize| evaluation["scopes"][scope - 1]["killed"].clone();
+    let all = &t3["rows"][0];
+    assert_eq!(all["families"], "all");
+    assert_eq!(all["previous"]["killed"], killed(2));
+    assert_eq!(all["exhaustive"]["killed"], killed(3));
+    assert!(out.path().join("chain/reduced-suite.txt").is_file());
+    // REPRODUCTION.md has the table and decides the Randomness hypothesis from it.
+    let md = std::fs::read_to_string(out.path().join("REPRODUCTION.md")).unwrap();
+    let table3 = &md[md.find("## Table 3").unwrap()..md.find("## Table 4").unwrap()];
+    assert!(
+        table3.contains("From `table3.json` of 1 of the 1"),
+        "{table3}"
+    );
+    assert!(!md.contains("**Randomness**: *pending*"), "{md}");
 }

@@ -274,6 +274,13 @@ pub struct EvaluateArgs {
     /// no input reaches runs no process; the results are the same, only slower without it.
     #[arg(long)]
     pub no_reach: bool,
+    /// Mutants one child process runs in turn (default: enough for eight processes per job,
+    /// at most 32). A process that dies in a mutant after the first is replaced and that
+    /// mutant run again first in a fresh one, so deaths are judged alone; 1 isolates every
+    /// mutant, for a crate whose code under test keeps state in statics. The results are the
+    /// same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub mutants_per_process: Option<u16>,
     #[command(flatten)]
     pub sampling: Sampling,
     /// Evaluate only these mutants (ids, comma-separated; after sampling), e.g. the survivors
@@ -365,4 +372,13 @@ pub struct ReproduceArgs {
     /// the growth of the last scopes); over it they are marked "s+1 not run" with the estimate.
     #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
     pub next_scope_budget: Duration,
+    /// Table 3 too: each benchmark again at its two largest scopes with `evaluate
+    /// --kill-matrix` (same sample), then `subsets` (random subsets beside the paper's
+    /// `table3.csv`, the reduced suite), into `<out>/<benchmark>/table3.json` and
+    /// `reduced-suite.{json,txt}`. One more pass over every input per mutant: hours for all ten.
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: random subsets drawn per comparison (seeded by --seed).
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
 }

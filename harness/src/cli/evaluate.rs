@@ -170,6 +170,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         reach: !a.no_reach,
         progress: crate::term::progress(),
         kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
+        per_process: a.mutants_per_process.map(usize::from),
     };
     if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
         return Err(usage(

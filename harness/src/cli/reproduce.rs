@@ -216,6 +216,10 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         next_scope::mark(&mutants_json, &marks)?;
     }
 
+    if a.kill_matrix {
+        table3(a, dir, &bench, name, largest, sample, &out)?;
+    }
+
     // Table 2's `ded.` column: generation with the dedicated generators at its two scopes.
     if reproduce::dedicated::measure(&bench, largest.saturating_sub(1).max(1)..=largest, &out)? {
         println!("== {name}: generation with dedicated generators measured");
@@ -232,6 +236,63 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
     }
     .write(&out)
 }
+
+/// Table 3 of one benchmark: `evaluate --kill-matrix` at its two largest scopes (the same
+/// sample as its report) in the benchmark's scratch directory, then `subsets` there, whose
+/// table and reduced suite are copied beside the report. The matrices stay in the scratch
+/// (hundreds of megabytes at the paper's scopes); `--resume` continues that run's journal.
+fn table3(
+    a: &ReproduceArgs,
+    dir: &Path,
+    bench: &crate::locate::BenchmarkCrate,
+    name: &str,
+    largest: u32,
+    sample: Option<Sample>,
+    out: &Path,
+) -> Result<()> {
+    let scratch = crate::worker::scratch_dir(bench, "reproduce-table3");
+    let from = largest.saturating_sub(1).max(1);
+    let resume = a.resume && scratch.join("journal.jsonl").exists();
+    println!("== {name}: kill matrix at scopes {from}..{largest} (Table 3)");
+    let mut line = evaluate_line(
+        a,
+        dir,
+        format!("{from}..{largest}"),
+        &scratch,
+        sample,
+        resume,
+        &[],
+    );
+    line.push("--kill-matrix".into());
+    evaluate(line)?;
+    let paper = a
+        .paper
+        .clone()
+        .unwrap_or_else(|| a.out.join("paper"))
+        .join("table3.csv");
+    let opts = crate::subsets::Options {
+        samples: a.random_samples,
+        seed: a.seed,
+    };
+    let report = crate::subsets::compute(&scratch, &opts, paper.is_file().then_some(&*paper))?;
+    crate::subsets::write(&scratch, &report)?;
+    let matrix = crate::matrix::file::read(&scratch, report.scope)?;
+    let suite = crate::subsets::export::render(&matrix, &report.reduction.suite)?;
+    crate::subsets::export::write(&scratch, &suite)?;
+    for f in TABLE3_FILES {
+        std::fs::copy(scratch.join(f), out.join(f))
+            .with_context(|| format!("cannot copy {f} into {}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// What [`table3`] puts beside a benchmark's report.
+const TABLE3_FILES: [&str; 4] = [
+    crate::subsets::TABLE3_JSON,
+    "table3.csv",
+    "reduced-suite.json",
+    "reduced-suite.txt",
+];
 
 fn not_run(ids: &[u32], scope: u32, why: String) -> BTreeMap<u32, NextScope> {
     ids.iter()

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use ferastrau_worker::protocol::{Position, Reason, NO_MUTANT};
+use ferastrau_worker::protocol::{Due, Position, Reason, NO_MUTANT};
 use rayon::prelude::*;
 
 use crate::exit_code::{broken, usage, Interrupted};
@@ -33,7 +33,7 @@ use crate::worker::Worker;
 use journal::{Journal, Recorded};
 pub use prepare::{render_at, Preparation, ScopeRun, Violation};
 use results::ScopeResult;
-use runner::{run_mutant, RunConfig, Timing};
+use runner::{run_mutants, RunConfig, Timing};
 
 /// Options of an evaluation run.
 #[derive(Clone, Debug)]
@@ -52,6 +52,21 @@ pub struct Options {
     /// `--kill-matrix`: after the first-kill run, every mutant on every input of every scope,
     /// rows capped after this many process deaths (see [`crate::matrix::run`]).
     pub kill_matrix: Option<u32>,
+    /// Mutants one child process runs in turn (`--mutants-per-process`); `None`: chosen from
+    /// the number of mutants and jobs ([`per_process`]).
+    pub per_process: Option<usize>,
+}
+
+/// At most this many mutants share a process by default: a death after the first costs a
+/// re-run of the dead one alone, and an interrupt loses a whole process's results.
+pub const MAX_PER_PROCESS: usize = 32;
+
+/// How many mutants each child runs in turn: enough to pay a process start over many small
+/// runs, few enough that every job gets at least eight processes to balance.
+pub fn per_process(mutants: usize, jobs: usize, asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| mutants.div_ceil(jobs.max(1) * 8).min(MAX_PER_PROCESS))
+        .max(1)
 }
 
 /// What an evaluation produced.
@@ -210,13 +225,13 @@ pub fn evaluate(
         None
     };
 
-    let todo: Vec<(u32, u32)> = mutants
+    let todo: Vec<Due> = mutants
         .iter()
         .filter_map(|&m| {
             opts.scopes
                 .clone()
                 .find(|&s| !recorded.results.contains_key(&(m, s)))
-                .map(|first| (m, first))
+                .map(|from| Due { mutant: m, from })
         })
         .collect();
     let bar = progress_bar(
@@ -224,24 +239,42 @@ pub fn evaluate(
         mutants.len() as u64,
         (mutants.len() - todo.len()) as u64,
     );
+    // A mutant that no input reaches survives without a process.
+    let mut fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = Vec::new();
+    let mut to_run = Vec::new();
+    for d in todo {
+        match reach
+            .as_ref()
+            .and_then(|r| r.unreached(d.mutant, d.from..=last))
+        {
+            Some(inputs) => {
+                let (rs, timing) = unreached_results(d.mutant, d.from..=last, inputs);
+                for r in &rs {
+                    journal.result(r)?;
+                }
+                bar.inc(1);
+                fresh.push(Ok((rs, timing)));
+            }
+            None => to_run.push(d),
+        }
+    }
+    let batch = per_process(to_run.len(), opts.jobs, opts.per_process);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
         .context("cannot start the thread pool")?;
     let failed = AtomicBool::new(false);
     let phase = std::time::Instant::now();
-    let fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = pool.install(|| {
-        todo.par_iter()
-            .map(|&(m, first)| {
+    let ran: Vec<Result<(Vec<ScopeResult>, Timing)>> = pool.install(|| {
+        to_run
+            .par_chunks(batch)
+            // One process per chunk: rayon must not split it further.
+            .with_max_len(1)
+            .map(|due| {
                 if interrupt::requested() || failed.load(Ordering::Relaxed) {
                     return Ok((Vec::new(), Timing::default()));
                 }
-                let unreached = reach.as_ref().and_then(|r| r.unreached(m, first..=last));
-                let ran = match unreached {
-                    Some(inputs) => Ok(unreached_results(m, first..=last, inputs)),
-                    None => run_mutant(worker, m, first..=last, &cfg),
-                };
-                let ran = ran.and_then(|(mut rs, timing)| {
+                let ran = run_mutants(worker, due, last, &cfg).and_then(|(mut rs, timing)| {
                     for r in &mut rs {
                         if r.input.is_none() {
                             if let (Some(method), Some(index)) = (&r.method, r.index) {
@@ -266,11 +299,12 @@ pub fn evaluate(
                 if ran.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
-                bar.inc(1);
+                bar.inc(due.len() as u64);
                 ran
             })
             .collect()
     });
+    fresh.extend(ran);
     let mutant_phase_seconds = phase.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let mut results: Vec<ScopeResult> = recorded.results.into_values().collect();
@@ -341,7 +375,11 @@ fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) ->
         reach: false,
         ..cfg.clone()
     };
-    let (results, _) = run_mutant(worker, NO_MUTANT, scopes, &full)?;
+    let due = [Due {
+        mutant: NO_MUTANT,
+        from: *scopes.start(),
+    }];
+    let (results, _) = run_mutants(worker, &due, *scopes.end(), &full)?;
     if interrupt::requested() {
         return Ok(());
     }

@@ -271,11 +271,11 @@ impl Preparation {
             bail!("the worker could not run the original at scope {scope}: {e}");
         }
         let pos = ferastrau_worker::cursor::read_file(&cursor)
-            .filter(|[s, ..]| *s == scope)
-            .map(|[s, m, i]| Position {
-                scope: s,
-                method: m as usize,
-                index: u64::from(i),
+            .filter(|w| w.scope == scope)
+            .map(|w| Position {
+                scope: w.scope,
+                method: w.method as usize,
+                index: u64::from(w.index),
             });
         let death = f.death();
         let what = match &death {

@@ -1,17 +1,22 @@
 //! Running one mutant in child processes of the metamutant worker, so that a hung, exploding
 //! or crashing mutant costs only itself.
 //!
-//! One child runs the mutant over a range of scopes and sends a message per finished scope. If
-//! the child dies (stack overflow, abort, memory limit, `exit`, the guard timer), the scope it
-//! was in is recorded as killed with the reason read from how it died, the input is read from
-//! its cursor file, and a new child takes the remaining scopes. Whatever the mutant prints, and
-//! however it exits, only the worker's messages on the protocol channel count.
+//! One child runs several mutants in turn, each over a range of scopes, and sends a message per
+//! finished scope (starting a process costs more than a small scope's whole run). If the child
+//! dies (stack overflow, abort, memory limit, `exit`, the guard timer) in the first mutant it
+//! ran, the scope it was in is recorded as killed with the reason read from how it died, the
+//! input is read from its cursor file, and a new child takes the remaining scopes and mutants.
+//! If it dies in a later mutant, nothing is recorded: a new child runs that mutant first, so
+//! that a death is only ever judged in a fresh process (never one an earlier mutant could have
+//! left short of memory). Whatever the mutant prints, and however it exits, only the worker's
+//! messages on the protocol channel count.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
-use ferastrau_worker::protocol::{Kill, Limit, Message, Position, Reason, Request};
+use anyhow::{bail, Context, Result};
+use ferastrau_worker::protocol::{Due, Kill, Limit, Message, Position, Reason, Request};
 use ferastrau_worker::Limits;
 
 use super::results::{ScopeResult, Status};
@@ -59,6 +64,13 @@ impl RunConfig {
             .saturating_add(Duration::from_secs_f64((original * 20.0).min(1e7)))
     }
 
+    /// The guard of a child running `due` in turn: the sum of each mutant's own.
+    fn batch_guard(&self, due: &[Due], last: u32, limits: &Limits) -> Duration {
+        due.iter()
+            .map(|d| self.guard(&(d.from..=last), limits))
+            .fold(Duration::ZERO, Duration::saturating_add)
+    }
+
     fn kill_result(&self, mutant: u32, scope: u32, kill: Kill) -> ScopeResult {
         ScopeResult {
             mutant,
@@ -74,15 +86,16 @@ impl RunConfig {
         }
     }
 
-    /// The kill of a child that died inside `scope`, at the input its cursor file names.
+    /// The kill of a child that died inside `mutant`'s `scope`, at the input its cursor file
+    /// names.
     fn death_result(&self, mutant: u32, scope: u32, death: &Death, cursor: &Path) -> ScopeResult {
         let (reason, limit, detail) = classify(death);
         let pos = ferastrau_worker::cursor::read_file(cursor)
-            .filter(|[s, ..]| *s == scope)
-            .map(|[s, m, i]| Position {
-                scope: s,
-                method: m as usize,
-                index: u64::from(i),
+            .filter(|w| w.scope == scope && w.mutant == mutant)
+            .map(|w| Position {
+                scope: w.scope,
+                method: w.method as usize,
+                index: u64::from(w.index),
             });
         ScopeResult {
             mutant,
@@ -172,11 +185,12 @@ pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
     }
 }
 
-/// One child process running `mutant` over `scopes` under `limits`; `None` if interrupted.
+/// One child process running the mutants of `due` in turn, each up to scope `last`, under
+/// `limits`; `None` if interrupted.
 fn spawn(
     worker: &Worker,
-    mutant: u32,
-    scopes: std::ops::RangeInclusive<u32>,
+    due: &[Due],
+    last: u32,
     limits: Limits,
     cfg: &RunConfig,
     cursor: &Path,
@@ -186,12 +200,11 @@ fn spawn(
     let isolation = Isolation {
         memory_limit: Some(cfg.memory_limit),
         stdout: None,
-        guard: Some(cfg.guard(&scopes, &limits)),
+        guard: Some(cfg.batch_guard(due, last, &limits)),
     };
-    let request = Request::Mutant {
-        mutant,
-        from: *scopes.start(),
-        to: *scopes.end(),
+    let request = Request::Mutants {
+        mutants: due.to_vec(),
+        to: last,
         dir: cfg.inputs_dir.clone(),
         cursor: cursor.to_path_buf(),
         limits,
@@ -238,18 +251,23 @@ fn confirm_clock_timeout(
         timeout_floor: cfg.limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
         ..cfg.limits
     };
-    let Some(f) = spawn(worker, mutant, scope..=scope, limits, cfg, cursor, timing)? else {
+    let due = [Due {
+        mutant,
+        from: scope,
+    }];
+    let Some(f) = spawn(worker, &due, scope, limits, cfg, cursor, timing)? else {
         return Ok(None);
     };
     for m in &f.messages {
         match m {
             Message::Scope {
+                mutant: m,
                 scope: s,
                 kill,
                 executions,
                 skipped,
                 seconds,
-            } if *s == scope => {
+            } if *s == scope && *m == mutant => {
                 timing.scope(*seconds, *executions, *skipped);
                 return Ok(Some(scope_result(cfg, mutant, scope, kill, *executions)));
             }
@@ -275,51 +293,61 @@ fn confirm_clock_timeout(
     Ok(Some(cfg.death_result(mutant, scope, &f.death(), cursor)))
 }
 
-/// Runs `mutant` over `scopes`, returning one result per scope (fewer if interrupted). Kills
-/// by a dead process carry the input's position but not its rendering (see the caller). A
-/// clock timeout counts only once confirmed ([`confirm_clock_timeout`]).
-pub fn run_mutant(
+/// Runs the mutants of `due` (each from its first scope) up to scope `last`, several to a
+/// child process, returning one result per mutant and scope (fewer if interrupted). Kills by a
+/// dead process carry the input's position but not its rendering (see the caller). A clock
+/// timeout counts only once confirmed ([`confirm_clock_timeout`]).
+pub fn run_mutants(
     worker: &Worker,
-    mutant: u32,
-    scopes: std::ops::RangeInclusive<u32>,
+    due: &[Due],
+    last: u32,
     cfg: &RunConfig,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
     let mut timing = Timing::default();
-    let cursor = cfg.scratch_dir.join(format!("mutant-{mutant}.cursor"));
     let mut done: Vec<ScopeResult> = Vec::new();
-    let mut next = *scopes.start();
-    let last = *scopes.end();
-    'children: while next <= last && !crate::interrupt::requested() {
-        let Some(f) = spawn(
-            worker,
-            mutant,
-            next..=last,
-            cfg.limits,
-            cfg,
-            &cursor,
-            &mut timing,
-        )?
-        else {
+    let mut queue: VecDeque<Due> = due.iter().copied().filter(|d| d.from <= last).collect();
+    // Mutants run by one call are run by no other at the same time: the first one's id names
+    // the cursor file uniquely.
+    let Some(first) = queue.front() else {
+        return Ok((done, timing));
+    };
+    let cursor = cfg
+        .scratch_dir
+        .join(format!("mutant-{}.cursor", first.mutant));
+    'children: while !queue.is_empty() && !crate::interrupt::requested() {
+        let batch: Vec<Due> = queue.iter().copied().collect();
+        let Some(f) = spawn(worker, &batch, last, cfg.limits, cfg, &cursor, &mut timing)? else {
             break;
         };
-        let before = next;
+        // Whether the mutant at the head of the queue is still the child's first one.
+        let mut fresh = true;
         let mut clock_timeout = false;
         for m in &f.messages {
             match m {
                 Message::Scope {
+                    mutant,
                     scope,
                     kill,
                     executions,
                     skipped,
                     seconds,
                 } => {
-                    next = next.max(scope + 1);
+                    let head = head_at(&mut queue, *mutant, *scope)?;
                     timing.scope(*seconds, *executions, *skipped);
-                    done.push(scope_result(cfg, mutant, *scope, kill, *executions));
+                    done.push(scope_result(cfg, *mutant, *scope, kill, *executions));
+                    head.from += 1;
+                    if head.from > last {
+                        queue.pop_front();
+                        fresh = false;
+                    }
                 }
                 Message::ClockTimeout { position, limit } => {
                     // The watchdog ends the process after this message, on purpose.
                     clock_timeout = true;
+                    let head = *queue
+                        .front()
+                        .context("a clock timeout after every mutant")?;
+                    head_at(&mut queue, head.mutant, position.scope)?;
                     let kill = Kill {
                         reason: Reason::Timeout,
                         limit: Some(Limit::Clock),
@@ -331,35 +359,70 @@ pub fn run_mutant(
                             limit.as_secs_f64()
                         ),
                     };
-                    let first = cfg.kill_result(mutant, position.scope, kill);
+                    let first = cfg.kill_result(head.mutant, position.scope, kill);
                     match confirm_clock_timeout(worker, first, cfg, &cursor, &mut timing)? {
                         Some(r) => done.push(r),
                         None => break 'children,
                     }
-                    next = next.max(position.scope + 1);
+                    advance(&mut queue, position.scope + 1, last);
                 }
                 Message::Error { message } => {
                     // Only the worker itself sends this (the code under test cannot reach
                     // the channel by accident): a harness bug or a damaged work directory.
-                    bail!("the worker failed on mutant {mutant}: {message}")
+                    let on = queue
+                        .front()
+                        .map_or(String::new(), |d| format!(" on mutant {}", d.mutant));
+                    bail!("the worker failed{on}: {message}")
                 }
                 _ => {}
             }
         }
-        if next > last {
+        let Some(&head) = queue.front() else {
             break;
-        }
+        };
         if f.completed() {
-            bail!("the worker finished mutant {mutant} without results for scopes {next}..{last}");
+            bail!(
+                "the worker finished without results for mutant {} from scope {}",
+                head.mutant,
+                head.from
+            );
         }
-        if next > before && clock_timeout {
+        if clock_timeout {
             // Ended on purpose after a clock timeout: a new child takes the rest.
             continue;
         }
-        // The child died inside scope `next`: that is the mutant's doing.
-        done.push(cfg.death_result(mutant, next, &f.death(), &cursor));
-        next += 1;
+        if fresh {
+            // The child died inside the first mutant it ran: that is the mutant's doing.
+            done.push(cfg.death_result(head.mutant, head.from, &f.death(), &cursor));
+            advance(&mut queue, head.from + 1, last);
+        }
+        // Otherwise it died in a mutant that followed others: the next child runs that one
+        // first, and its death (if it dies again) is judged there.
     }
     let _ = std::fs::remove_file(&cursor);
     Ok((done, timing))
+}
+
+/// The head of the queue, checked to be `mutant` due at `scope`: the worker reports each
+/// mutant's scopes in order, a mutant's before the next one's.
+fn head_at(queue: &mut VecDeque<Due>, mutant: u32, scope: u32) -> Result<&mut Due> {
+    match queue.front_mut() {
+        Some(d) if d.mutant == mutant && d.from == scope => Ok(d),
+        Some(d) => bail!(
+            "the worker reported mutant {mutant} at scope {scope} out of turn (mutant {} at scope {} was due)",
+            d.mutant,
+            d.from
+        ),
+        None => bail!("the worker reported mutant {mutant} at scope {scope} after every mutant"),
+    }
+}
+
+/// Moves the head of the queue on to scope `next`, dropping it past `last`.
+fn advance(queue: &mut VecDeque<Due>, next: u32, last: u32) {
+    if let Some(d) = queue.front_mut() {
+        d.from = d.from.max(next);
+        if d.from > last {
+            queue.pop_front();
+        }
+    }
 }

@@ -180,11 +180,11 @@ pub fn row(
         let death = f.death();
         let position = clock.or_else(|| {
             ferastrau_worker::cursor::read_file(&cursor)
-                .filter(|[s, ..]| *s == scope)
-                .map(|[s, m, i]| ferastrau_worker::protocol::Position {
-                    scope: s,
-                    method: m as usize,
-                    index: u64::from(i),
+                .filter(|w| w.scope == scope)
+                .map(|w| ferastrau_worker::protocol::Position {
+                    scope: w.scope,
+                    method: w.method as usize,
+                    index: u64::from(w.index),
                 })
         });
         let Some(g) = position

@@ -388,10 +388,10 @@ pub fn reproduction(
     md += &tables::table4_markdown(t2);
     md += "\n## Table 3: random subsets\n\n";
     if t3.is_empty() {
-        md += "*Pending*: no benchmark here has `table3.json` (written by `ferastrau subsets` from an `evaluate --kill-matrix` run; `bash reports/table3.sh`). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
+        md += "*Pending*: no benchmark here has `table3.json` (written by `ferastrau reproduce --kill-matrix`, or by `ferastrau subsets` from an `evaluate --kill-matrix` run). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
     } else {
         md += &format!(
-            "From `table3.json` of {} of the {} benchmarks (`bash reports/table3.sh`; the others have no kill matrix yet).\n\n",
+            "From `table3.json` of {} of the {} benchmarks (`reproduce --kill-matrix`; the others have no kill matrix yet).\n\n",
             t3.len(),
             runs.len()
         );

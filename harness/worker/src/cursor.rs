@@ -1,9 +1,10 @@
 //! Where a worker is, in a file the parent can read after the worker dies.
 //!
 //! A mutant can end its process at any instruction (stack overflow, abort, `exit`). The worker
-//! keeps (scope, method, input index) in a small shared memory-mapped file, updated with plain
-//! stores before each input, so the parent can name the input that killed the process without
-//! the worker writing anything per input.
+//! keeps (scope, method, input index, mutant) in a small shared memory-mapped file, updated with
+//! plain stores before each input, so the parent can name the input (and, for a process that
+//! runs several mutants in turn, the mutant) that killed the process without the worker
+//! writing anything per input.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -17,7 +18,22 @@ pub const SCOPE: usize = 0;
 pub const METHOD: usize = 1;
 /// The input's number among the method's stored inputs.
 pub const INDEX: usize = 2;
-const WORDS: usize = 3;
+/// The mutant being run (a process may run several in turn).
+pub const MUTANT: usize = 3;
+const WORDS: usize = 4;
+
+/// A position read back from a cursor file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Where {
+    /// The scope being run.
+    pub scope: u32,
+    /// The method, in the worker's numbering.
+    pub method: u32,
+    /// The input's number among the method's stored inputs.
+    pub index: u32,
+    /// The mutant being run (meaningful for `mutants` requests only).
+    pub mutant: u32,
+}
 
 /// Maps the cursor file at `path` (created or truncated to its size) for this process.
 pub fn open(path: &Path) -> std::io::Result<()> {
@@ -68,8 +84,8 @@ pub fn get(word: usize) -> u32 {
     unsafe { p.add(word).read_volatile() }
 }
 
-/// Reads a cursor file left behind by a worker: (scope, method, index).
-pub fn read_file(path: &Path) -> Option<[u32; WORDS]> {
+/// Reads a cursor file left behind by a worker.
+pub fn read_file(path: &Path) -> Option<Where> {
     let bytes = std::fs::read(path).ok()?;
     if bytes.len() < WORDS * 4 {
         return None;
@@ -78,5 +94,10 @@ pub fn read_file(path: &Path) -> Option<[u32; WORDS]> {
     for (i, v) in w.iter_mut().enumerate() {
         *v = u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().ok()?);
     }
-    Some(w)
+    Some(Where {
+        scope: w[SCOPE],
+        method: w[METHOD],
+        index: w[INDEX],
+        mutant: w[MUTANT],
+    })
 }

@@ -15,7 +15,7 @@ use crate::channel::send;
 use crate::cursor;
 use crate::exec::{execute, Outcome, Watchdog};
 use crate::generate::method_figures;
-use crate::protocol::{Fault, Kill, Limit, Limits, Message, Position, Reason};
+use crate::protocol::{Due, Fault, Kill, Limit, Limits, Message, Position, Reason};
 use crate::reach::{reach_path, ReachRecorder, ReachSets};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::Benchmark;
@@ -252,14 +252,15 @@ fn find_printer<B: Benchmark>(
     })
 }
 
-/// `mutant`: runs `mutant` against the original on the stored inputs of each scope in
-/// `scopes` (with `reach`, only those that reach the mutant's point), sending one
-/// [`Message::Scope`] per scope: killed (with the reason and the first killing input) or
-/// survived.
-pub fn mutant<B: Benchmark>(
+/// `mutants`: runs each mutant of `due` in turn against the original on the stored inputs of
+/// each of its scopes up to `to` (with `reach`, only those that reach the mutant's point),
+/// sending one [`Message::Scope`] per scope: killed (with the reason and the first killing
+/// input) or survived. Nothing carries over from one mutant to the next but the process: the
+/// switch, the tick budget and the probes are set for every call.
+pub fn mutants<B: Benchmark>(
     bench: &B,
-    mutant: u32,
-    scopes: std::ops::RangeInclusive<u32>,
+    due: &[Due],
+    to: u32,
     dir: &Path,
     cursor_file: &Path,
     limits: Limits,
@@ -267,23 +268,27 @@ pub fn mutant<B: Benchmark>(
 ) -> std::io::Result<()> {
     cursor::open(cursor_file)?;
     let watchdog = Watchdog::start(clock_timeout);
-    for scope in scopes {
-        cursor::set(cursor::SCOPE, scope);
-        let started = Instant::now();
-        let run = Run {
-            mutant,
-            scope,
-            limits,
-            watchdog: &watchdog,
-        };
-        let (kill, executions, skipped) = run_scope(bench, &run, dir, reach)?;
-        send(&Message::Scope {
-            scope,
-            kill,
-            executions,
-            skipped,
-            seconds: started.elapsed().as_secs_f64(),
-        })?;
+    for d in due {
+        cursor::set(cursor::MUTANT, d.mutant);
+        for scope in d.from..=to {
+            cursor::set(cursor::SCOPE, scope);
+            let started = Instant::now();
+            let run = Run {
+                mutant: d.mutant,
+                scope,
+                limits,
+                watchdog: &watchdog,
+            };
+            let (kill, executions, skipped) = run_scope(bench, &run, dir, reach)?;
+            send(&Message::Scope {
+                mutant: d.mutant,
+                scope,
+                kill,
+                executions,
+                skipped,
+                seconds: started.elapsed().as_secs_f64(),
+            })?;
+        }
     }
     Ok(())
 }

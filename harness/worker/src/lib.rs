@@ -121,15 +121,14 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             cursor,
             reach,
         } => return evaluate::original(bench, scope, &dir, clock, &cursor, reach),
-        Request::Mutant {
-            mutant,
-            from,
+        Request::Mutants {
+            mutants,
             to,
             dir,
             cursor,
             limits,
             reach,
-        } => evaluate::mutant(bench, mutant, from..=to, &dir, &cursor, limits, reach)?,
+        } => evaluate::mutants(bench, &mutants, to, &dir, &cursor, limits, reach)?,
         Request::Matrix {
             mutant,
             scope,

@@ -74,18 +74,20 @@ pub enum Request {
         #[serde(default)]
         reach: bool,
     },
-    /// Runs `mutant` against the original on every stored input of each scope, stopping each
-    /// scope at its first killing input. One [`Message::Scope`] per finished scope.
-    Mutant {
-        /// The mutant's id in the catalog, the value of the metamutant's switch.
-        mutant: u32,
-        /// The first scope to run (a resumed mutant starts where it stopped).
-        from: u32,
+    /// Runs each mutant of `mutants` in turn against the original on every stored input of
+    /// each of its scopes (`from` to `to`), stopping each scope at its first killing input.
+    /// One [`Message::Scope`] per finished scope, a mutant's scopes before the next mutant's.
+    /// One process serves many mutants because starting one costs more than a small scope's
+    /// whole run; the harness runs a mutant again alone when a process dies in it after
+    /// serving another, so a death is always judged in a fresh process.
+    Mutants {
+        /// The mutants, in the order to run them, each with its first scope.
+        mutants: Vec<Due>,
         /// The last scope to run, inclusive.
         to: u32,
         /// The run's inputs directory.
         dir: PathBuf,
-        /// The cursor file naming the input if the mutant kills the process.
+        /// The cursor file naming the mutant and input if a mutant kills the process.
         cursor: PathBuf,
         /// The time limits, relative to the original's measurements on each input.
         limits: Limits,
@@ -146,6 +148,17 @@ pub enum Request {
         /// Per-call wall-clock limit, so that a looping mutant still yields its lines.
         clock: Duration,
     },
+}
+
+/// A mutant due to run, from its first scope to the request's last (a resumed or restarted
+/// mutant starts where it stopped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Due {
+    /// The mutant's id in the catalog, the value of the metamutant's switch.
+    pub mutant: u32,
+    /// The first scope to run.
+    pub from: u32,
 }
 
 /// How a mutant's time is limited on each input.
@@ -374,6 +387,8 @@ pub enum Message {
     },
     /// A mutant's result at one scope: `kill` is `None` when it survived.
     Scope {
+        /// The mutant.
+        mutant: u32,
         /// The scope.
         scope: u32,
         /// The first killing input and why, or `None` if the mutant survived the scope.
