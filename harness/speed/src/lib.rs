@@ -148,6 +148,32 @@ fn disj_set(n: u32, jobs: usize) -> Stats {
     })
 }
 
+/// The structure-only search of `bench` (a crate name, e.g. `search_tree`; `_ded` for its
+/// dedicated generators) at scope `n` on `jobs` threads, or `None` for an unknown name: one
+/// search alone, to profile it (`examples/structure.rs`, e.g. under callgrind).
+pub fn structure(bench: &str, n: u32, jobs: usize) -> Option<Stats> {
+    let run: fn(u32, usize) -> Stats = match bench {
+        "search_tree" => search_tree,
+        "search_tree_ded" => search_tree_ded,
+        "heap_array" => heap_array,
+        "heap_array_ded" => heap_array_ded,
+        "binomial_heap" => binomial_heap,
+        "binomial_heap_ded" => binomial_heap_ded,
+        "disj_set" => disj_set,
+        "disj_set_ded" => disj_set_ded,
+        "tree_map" => tree_map,
+        "tree_map_ded" => tree_map_ded,
+        "fibonacci_heap" => fibonacci_heap,
+        "fibonacci_heap_ded" => fibonacci_heap_ded,
+        "linked_list" => linked_list,
+        "linked_list_ded" => linked_list_ded,
+        "sorted_list" => sorted_list,
+        "sorted_list_ded" => sorted_list_ded,
+        _ => return None,
+    };
+    Some(run(n, jobs))
+}
+
 /// Issue 13's table: the structures and scopes Korat 1.0 was timed on.
 pub const STRUCTURES: &[Structure] = &[
     Structure {
