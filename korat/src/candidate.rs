@@ -3,12 +3,79 @@
 //! candidate made from a stored state vector reads without recording, which is how a valid
 //! input is turned into the benchmark's real structure.
 
-use crate::finitization::{FieldId, Finitization, Value};
+use crate::finitization::{ClassId, FieldId, Finitization, Value};
 
-/// The access list of the search, with what isomorphism breaking needs about it.
+/// [`Cell::kind`] of a null value.
+const NULL: u8 = 0;
+/// [`Cell::kind`] of an object.
+const OBJ: u8 = 1;
+/// [`Cell::kind`] of an integer.
+const INT: u8 = 2;
+
+/// What a search keeps per slot for the predicate's reads: the slot's current value and
+/// whether the slot is on the access list, together in 16 bytes. A predicate reads almost
+/// only slots already listed (a candidate differs from the previous one in the top slot), so
+/// such a read is one bounds check, one load and one test, with no second array to consult.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cell {
+    /// [`NULL`], [`OBJ`] or [`INT`].
+    kind: u8,
+    /// Whether the slot is on the access list.
+    pub listed: bool,
+    /// An object's class.
+    class: u16,
+    /// An object's index within its class.
+    index: u32,
+    /// An integer.
+    int: i64,
+}
+
+impl Cell {
+    /// `v`, not listed.
+    pub fn new(v: Value) -> Self {
+        let (kind, class, index, int) = match v {
+            Value::Null => (NULL, 0, 0, 0),
+            Value::Obj(c, i) => (OBJ, c.0, i, 0),
+            Value::Int(v) => (INT, 0, 0, v),
+        };
+        Cell {
+            kind,
+            listed: false,
+            class,
+            index,
+            int,
+        }
+    }
+
+    /// The value held.
+    #[inline(always)]
+    pub fn value(self) -> Value {
+        match self.kind {
+            OBJ => Value::Obj(ClassId(self.class), self.index),
+            INT => Value::Int(self.int),
+            _ => Value::Null,
+        }
+    }
+
+    /// Holds the value of `c` (a domain table's cell), staying listed or not.
+    #[inline(always)]
+    pub fn set(&mut self, c: Cell) {
+        *self = Cell {
+            listed: self.listed,
+            ..c
+        };
+    }
+}
+
+/// The per-slot cells of a search over `fin`, each at its slot's first value, none listed.
+pub(crate) fn first_cells(fin: &Finitization) -> Vec<Cell> {
+    fin.tables.iter().map(|t| t[0].cell).collect()
+}
+
+/// The access list of the search, with what isomorphism breaking needs about it. Which slots
+/// are on it is kept in the search's [`Cell`]s (`listed`), passed to the methods that change it.
 pub(crate) struct Recorder {
     pub stack: Vec<u32>,
-    on_stack: Vec<bool>,
     nclasses: usize,
     /// Row `k` (of `nclasses` entries) holds, for each class, the largest object index held by
     /// the slots at positions `< k` of the stack (-1 if none). A slot's value only changes
@@ -23,7 +90,6 @@ impl Recorder {
     pub fn new(slots: usize, nclasses: usize) -> Self {
         Recorder {
             stack: Vec::with_capacity(slots),
-            on_stack: vec![false; slots],
             nclasses,
             prefix_max: Vec::with_capacity((slots + 1) * nclasses),
             forbidden: Vec::with_capacity(slots),
@@ -32,19 +98,16 @@ impl Recorder {
 
     /// Appends slot `s` to the access list unless it is already there.
     #[inline(always)]
-    pub fn note(&mut self, fin: &Finitization, state: &[u32], s: usize) {
-        debug_assert!(s < self.on_stack.len());
-        // SAFETY: callers pass a slot they have just read from a per-slot array of the same
-        // finitization (bounds-checked there), and `on_stack` has one entry per slot.
-        if unsafe { *self.on_stack.get_unchecked(s) } {
+    pub fn note(&mut self, cells: &mut [Cell], fin: &Finitization, state: &[u32], s: usize) {
+        if cells[s].listed {
             return;
         }
-        self.push(fin, state, s);
+        self.push(cells, fin, state, s);
     }
 
     #[inline(never)]
-    fn push(&mut self, fin: &Finitization, state: &[u32], s: usize) {
-        self.on_stack[s] = true;
+    fn push(&mut self, cells: &mut [Cell], fin: &Finitization, state: &[u32], s: usize) {
+        cells[s].listed = true;
         let k = self.stack.len();
         let nc = self.nclasses;
         if k == 0 {
@@ -64,12 +127,6 @@ impl Recorder {
         self.forbidden.push(0);
     }
 
-    /// Whether slot `s` is on the access list.
-    #[inline(always)]
-    pub fn is_listed(&self, s: usize) -> bool {
-        self.on_stack[s]
-    }
-
     /// Rules out the domain indices in `mask` for the slot on top of the access list.
     pub fn forbid_top(&mut self, mask: u64) {
         if let Some(m) = self.forbidden.last_mut() {
@@ -78,9 +135,9 @@ impl Recorder {
     }
 
     /// Empties the access list (a new part of the search starts).
-    pub fn clear(&mut self) {
+    pub fn clear(&mut self, cells: &mut [Cell]) {
         while !self.stack.is_empty() {
-            self.pop();
+            self.pop(cells);
         }
     }
 
@@ -90,9 +147,9 @@ impl Recorder {
         self.prefix_max[k * self.nclasses + class as usize]
     }
 
-    pub fn pop(&mut self) {
+    pub fn pop(&mut self, cells: &mut [Cell]) {
         if let Some(s) = self.stack.pop() {
-            self.on_stack[s as usize] = false;
+            cells[s as usize].listed = false;
             self.forbidden.pop();
         }
     }
@@ -109,9 +166,11 @@ impl Recorder {
 pub struct Candidate<'a> {
     fin: &'a Finitization,
     state: &'a [u32],
-    /// While searching: the value of each slot, kept up to date by the search so that a read
-    /// is one load. Empty for a stored state vector (reads go through the domain tables).
-    values: &'a [Value],
+    /// While searching: each slot's value and whether it is listed, kept in step with `state`
+    /// by the search, so that reading a listed slot is one bounds-checked load. Empty for a
+    /// stored state vector: the same bounds check then sends each of its reads, like a
+    /// search's first read of a slot, to [`Candidate::first_read`].
+    cells: &'a mut [Cell],
     rec: Option<&'a mut Recorder>,
     /// In `on_valid` during a search: the slots the structure consists of (see
     /// [`Candidate::structure_slots`]).
@@ -129,7 +188,7 @@ impl<'a> Candidate<'a> {
         Candidate {
             fin,
             state,
-            values: &[],
+            cells: &mut [],
             rec: None,
             structure: &[],
         }
@@ -151,17 +210,17 @@ impl<'a> Candidate<'a> {
         self.structure
     }
 
-    /// A candidate whose reads are recorded; `values` must match `state`.
+    /// A candidate whose reads are recorded; `cells` must match `state` and `rec`.
     pub(crate) fn recording(
         fin: &'a Finitization,
         state: &'a [u32],
-        values: &'a [Value],
+        cells: &'a mut [Cell],
         rec: &'a mut Recorder,
     ) -> Self {
         Candidate {
             fin,
             state,
-            values,
+            cells,
             rec: Some(rec),
             structure: &[],
         }
@@ -171,10 +230,22 @@ impl<'a> Candidate<'a> {
     #[inline(always)]
     pub fn get(&mut self, f: FieldId, obj: u32) -> Value {
         let s = f.slot(obj);
+        match self.cells.get(s) {
+            Some(c) if c.listed => c.value(),
+            _ => self.first_read(s),
+        }
+    }
+
+    /// A read that is not of a listed slot during a search: a first read, recorded on the
+    /// access list; or any read of a stored state vector; or a slot out of range (a panic).
+    /// Out of line, so that the inlined read path stays a load and a test.
+    #[cold]
+    #[inline(never)]
+    fn first_read(&mut self, s: usize) -> Value {
         match self.rec.as_deref_mut() {
             Some(rec) => {
-                let v = self.values[s];
-                rec.note(self.fin, self.state, s);
+                let v = self.cells[s].value();
+                rec.note(self.cells, self.fin, self.state, s);
                 v
             }
             None => self.fin.tables[s][self.state[s] as usize].value,
@@ -197,23 +268,25 @@ impl<'a> Candidate<'a> {
         allowed: impl Fn(Value) -> bool,
     ) -> Option<Value> {
         let s = f.slot(obj);
-        let v = match self.rec.as_deref_mut() {
-            Some(rec) => {
-                let fresh = !rec.is_listed(s);
-                rec.note(self.fin, self.state, s);
-                let table = &self.fin.tables[s];
-                if fresh && table.len() <= 64 {
-                    let mut m = 0u64;
-                    for (i, e) in table.iter().enumerate() {
-                        if !allowed(e.value) {
-                            m |= 1 << i;
+        let v = match self.cells.get(s) {
+            Some(c) if c.listed => c.value(),
+            _ => {
+                // During a search this is the slot's first read (it was not listed).
+                let v = self.first_read(s);
+                if let Some(rec) = self.rec.as_deref_mut() {
+                    let table = &self.fin.tables[s];
+                    if table.len() <= 64 {
+                        let mut m = 0u64;
+                        for (i, e) in table.iter().enumerate() {
+                            if !allowed(e.value) {
+                                m |= 1 << i;
+                            }
                         }
+                        rec.forbid_top(m);
                     }
-                    rec.forbid_top(m);
                 }
-                self.values[s]
+                v
             }
-            None => self.fin.tables[s][self.state[s] as usize].value,
         };
         allowed(v).then_some(v)
     }
@@ -227,8 +300,11 @@ impl<'a> Candidate<'a> {
     #[inline(always)]
     pub fn fixed(&self, f: FieldId, obj: u32) -> Option<Value> {
         let s = f.slot(obj);
-        match self.rec.as_deref() {
-            Some(rec) => rec.is_listed(s).then(|| self.values[s]),
+        match self.rec {
+            Some(_) => {
+                let c = self.cells[s];
+                c.listed.then(|| c.value())
+            }
             None => Some(self.fin.tables[s][self.state[s] as usize].value),
         }
     }

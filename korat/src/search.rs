@@ -14,8 +14,8 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use crate::candidate::{Candidate, Recorder};
-use crate::finitization::{Finitization, Value};
+use crate::candidate::{first_cells, Candidate, Cell, Recorder};
+use crate::finitization::Finitization;
 use crate::reach::Reach;
 
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
@@ -87,13 +87,14 @@ where
     stats
 }
 
-/// The search's state: the candidate vector, its values, the access list and the reach walk.
+/// The search's state: the candidate vector, its cells, the access list and the reach walk.
 /// One engine searches any number of parts in turn (one per thread in a parallel search).
 pub(crate) struct Engine<'f> {
     pub fin: &'f Finitization,
     opts: Options,
     pub state: Vec<u32>,
-    values: Vec<Value>,
+    /// Each slot's value (in step with `state`) and whether it is on the access list.
+    cells: Vec<Cell>,
     pub rec: Recorder,
     reach: Reach,
     /// Whether the free product is enumerated (off: the structure-only search, which counts
@@ -108,7 +109,7 @@ impl<'f> Engine<'f> {
             fin,
             opts,
             state: vec![0; n],
-            values: (0..n).map(|s| fin.value(s, 0)).collect(),
+            cells: first_cells(fin),
             rec: Recorder::new(n, fin.class_count()),
             reach: Reach::new(fin),
             product: true,
@@ -118,17 +119,18 @@ impl<'f> Engine<'f> {
     /// Sets the candidate to `prefix` (slot, domain index) on the access list, in that order,
     /// and every other slot to its first value: the first candidate of the part.
     pub fn start(&mut self, prefix: &[(u32, u32)]) {
-        self.rec.clear();
+        self.rec.clear(&mut self.cells);
         for (s, st) in self.state.iter_mut().enumerate() {
             *st = 0;
-            self.values[s] = self.fin.tables[s][0].value;
+            self.cells[s].set(self.fin.tables[s][0].cell);
         }
         for &(s, v) in prefix {
             self.state[s as usize] = v;
-            self.values[s as usize] = self.fin.tables[s as usize][v as usize].value;
+            self.cells[s as usize].set(self.fin.tables[s as usize][v as usize].cell);
         }
         for &(s, _) in prefix {
-            self.rec.note(self.fin, &self.state, s as usize);
+            self.rec
+                .note(&mut self.cells, self.fin, &self.state, s as usize);
         }
     }
 
@@ -142,13 +144,13 @@ impl<'f> Engine<'f> {
         let valid = pred(&mut Candidate::recording(
             self.fin,
             &self.state,
-            &self.values,
+            &mut self.cells,
             &mut self.rec,
         ));
         let read = self.rec.stack.len();
         if !self.opts.pruning || valid {
             self.reach
-                .push_unlisted(self.fin, &self.state, &mut self.rec);
+                .push_unlisted(self.fin, &self.state, &mut self.cells, &mut self.rec);
         }
         (valid, read)
     }
@@ -217,12 +219,12 @@ impl<'f> Engine<'f> {
                 let table = &self.fin.tables[s];
                 if (self.state[s] as usize) + 1 < table.len() {
                     self.state[s] += 1;
-                    self.values[s] = table[self.state[s] as usize].value;
+                    self.cells[s].set(table[self.state[s] as usize].cell);
                     advanced = true;
                     break;
                 }
                 self.state[s] = 0;
-                self.values[s] = table[0].value;
+                self.cells[s].set(table[0].cell);
             }
             if !advanced {
                 break;
@@ -235,7 +237,7 @@ impl<'f> Engine<'f> {
             }
         }
         for _ in lo..top {
-            self.rec.pop();
+            self.rec.pop(&mut self.cells);
         }
         true
     }
@@ -280,12 +282,12 @@ impl<'f> Engine<'f> {
             let s = self.rec.stack[k] as usize;
             if let Some(next) = self.next_value(k, s, self.state[s]) {
                 self.state[s] = next;
-                self.values[s] = self.fin.tables[s][next as usize].value;
+                self.cells[s].set(self.fin.tables[s][next as usize].cell);
                 return true;
             }
             self.state[s] = 0;
-            self.values[s] = self.fin.tables[s][0].value;
-            self.rec.pop();
+            self.cells[s].set(self.fin.tables[s][0].cell);
+            self.rec.pop(&mut self.cells);
         }
         false
     }
