@@ -5,23 +5,26 @@
 
 use crate::finitization::{ClassId, FieldId, Finitization, Value};
 
-/// [`Cell::kind`] of a null value.
+/// [`Cell::tag`] of a null value.
 const NULL: u8 = 0;
-/// [`Cell::kind`] of an object.
+/// [`Cell::tag`] of an object.
 const OBJ: u8 = 1;
-/// [`Cell::kind`] of an integer.
+/// [`Cell::tag`] of an integer.
 const INT: u8 = 2;
+/// [`Cell::tag`]'s bit for a slot on the access list.
+const LISTED: u8 = 0x80;
 
 /// What a search keeps per slot for the predicate's reads: the slot's current value and
 /// whether the slot is on the access list, together in 16 bytes. A predicate reads almost
 /// only slots already listed (a candidate differs from the previous one in the top slot), so
-/// such a read is one bounds check, one load and one test, with no second array to consult.
+/// such a read is one bounds check, one load and one test, with no second array to consult:
+/// the kind of value and the listed bit share a byte, so that [`Candidate::obj`] and
+/// [`Candidate::int`] test both with one comparison.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct Cell {
-    /// [`NULL`], [`OBJ`] or [`INT`].
-    kind: u8,
-    /// Whether the slot is on the access list.
-    pub listed: bool,
+    /// [`NULL`], [`OBJ`] or [`INT`], plus [`LISTED`] while the slot is on the access list.
+    tag: u8,
     /// An object's class.
     class: u16,
     /// An object's index within its class.
@@ -33,24 +36,39 @@ pub(crate) struct Cell {
 impl Cell {
     /// `v`, not listed.
     pub fn new(v: Value) -> Self {
-        let (kind, class, index, int) = match v {
+        let (tag, class, index, int) = match v {
             Value::Null => (NULL, 0, 0, 0),
             Value::Obj(c, i) => (OBJ, c.0, i, 0),
             Value::Int(v) => (INT, 0, 0, v),
         };
         Cell {
-            kind,
-            listed: false,
+            tag,
             class,
             index,
             int,
         }
     }
 
+    /// Whether the slot is on the access list.
+    #[inline(always)]
+    pub fn listed(self) -> bool {
+        self.tag & LISTED != 0
+    }
+
+    /// Puts the slot on the access list or takes it off.
+    #[inline(always)]
+    pub fn set_listed(&mut self, on: bool) {
+        self.tag = if on {
+            self.tag | LISTED
+        } else {
+            self.tag & !LISTED
+        };
+    }
+
     /// The value held.
     #[inline(always)]
     pub fn value(self) -> Value {
-        match self.kind {
+        match self.tag & !LISTED {
             OBJ => Value::Obj(ClassId(self.class), self.index),
             INT => Value::Int(self.int),
             _ => Value::Null,
@@ -61,7 +79,7 @@ impl Cell {
     #[inline(always)]
     pub fn set(&mut self, c: Cell) {
         *self = Cell {
-            listed: self.listed,
+            tag: c.tag | (self.tag & LISTED),
             ..c
         };
     }
@@ -99,7 +117,7 @@ impl Recorder {
     /// Appends slot `s` to the access list unless it is already there.
     #[inline(always)]
     pub fn note(&mut self, cells: &mut [Cell], fin: &Finitization, state: &[u32], s: usize) {
-        if cells[s].listed {
+        if cells[s].listed() {
             return;
         }
         self.push(cells, fin, state, s);
@@ -107,7 +125,7 @@ impl Recorder {
 
     #[inline(never)]
     fn push(&mut self, cells: &mut [Cell], fin: &Finitization, state: &[u32], s: usize) {
-        cells[s].listed = true;
+        cells[s].set_listed(true);
         let k = self.stack.len();
         let nc = self.nclasses;
         if k == 0 {
@@ -149,7 +167,7 @@ impl Recorder {
 
     pub fn pop(&mut self, cells: &mut [Cell]) {
         if let Some(s) = self.stack.pop() {
-            cells[s as usize].listed = false;
+            cells[s as usize].set_listed(false);
             self.forbidden.pop();
         }
     }
@@ -231,7 +249,7 @@ impl<'a> Candidate<'a> {
     pub fn get(&mut self, f: FieldId, obj: u32) -> Value {
         let s = f.slot(obj);
         match self.cells.get(s) {
-            Some(c) if c.listed => c.value(),
+            Some(c) if c.listed() => c.value(),
             _ => self.first_read(s),
         }
     }
@@ -269,7 +287,7 @@ impl<'a> Candidate<'a> {
     ) -> Option<Value> {
         let s = f.slot(obj);
         let v = match self.cells.get(s) {
-            Some(c) if c.listed => c.value(),
+            Some(c) if c.listed() => c.value(),
             _ => {
                 // During a search this is the slot's first read (it was not listed).
                 let v = self.first_read(s);
@@ -303,7 +321,7 @@ impl<'a> Candidate<'a> {
         match self.rec {
             Some(_) => {
                 let c = self.cells[s];
-                c.listed.then(|| c.value())
+                c.listed().then(|| c.value())
             }
             None => Some(self.fin.tables[s][self.state[s] as usize].value),
         }
@@ -312,13 +330,39 @@ impl<'a> Candidate<'a> {
     /// An object-valued field: the target's index within its class, `None` for null.
     #[inline(always)]
     pub fn obj(&mut self, f: FieldId, obj: u32) -> Option<u32> {
-        self.get(f, obj).obj()
+        // `get` specialised: a listed object or null is one comparison each.
+        let s = f.slot(obj);
+        if let Some(c) = self.cells.get(s) {
+            if c.tag == LISTED | OBJ {
+                return Some(c.index);
+            }
+            if c.tag == LISTED | NULL {
+                return None;
+            }
+        }
+        self.first_read(s).obj()
     }
 
     /// An integer-valued field. Panics if the slot holds null or an object: the finitization
     /// and the predicate disagree, which is a bug in the benchmark.
     #[inline(always)]
     pub fn int(&mut self, f: FieldId, obj: u32) -> i64 {
+        // `get` specialised: a listed integer is one comparison.
+        let s = f.slot(obj);
+        if let Some(c) = self.cells.get(s) {
+            if c.tag == LISTED | INT {
+                return c.int;
+            }
+        }
+        self.int_slow(f, obj)
+    }
+
+    /// [`Candidate::int`] on any other slot: a first read, a stored state vector, or not an
+    /// integer (the panic). Out of line: the panic's formatting would otherwise spill the
+    /// field id to the stack on every inlined read.
+    #[cold]
+    #[inline(never)]
+    fn int_slow(&mut self, f: FieldId, obj: u32) -> i64 {
         match self.get(f, obj) {
             Value::Int(v) => v,
             other => panic!("field {f:?} of object {obj} holds {other}, not an integer"),
