@@ -386,6 +386,7 @@ impl Finitization {
 
     /// The slots of the fields of object `obj` of `class` that are reachable when the object
     /// is: all of them, except array elements at or past the array's current length.
+    #[inline]
     pub(crate) fn live_fields(
         &self,
         class: u16,

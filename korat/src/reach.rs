@@ -1,14 +1,23 @@
 //! The reachable-slot walk that appends, after a valid candidate, the fields the predicate did
 //! not read (Korat enumerates them too: they are part of the input).
+//!
+//! It runs after every valid candidate — after nearly every candidate of a structure whose
+//! invariant accepts most of what it explores (BinomialHeap, HeapArray) — so it avoids work
+//! proportional to the pools: objects are marked with the walk's number instead of clearing a
+//! visited set, and an object's live fields are computed once, when the walk enters it.
 
 use crate::candidate::{Cell, Recorder};
 use crate::finitization::{Finitization, Value, ROOT};
 
 /// Depth-first traversal from the root that appends reachable, not yet listed slots.
 pub(crate) struct Reach {
-    /// First index into `visited` of each class.
+    /// First index into `seen` of each class.
     offsets: Vec<usize>,
-    visited: Vec<bool>,
+    /// For each object: the number of the last walk that entered it.
+    seen: Vec<u32>,
+    /// The number of the current walk (never 0, which `seen` starts at).
+    walk: u32,
+    /// Explicit stack of (next slot, end of the object's live fields).
     work: Vec<(usize, usize)>,
 }
 
@@ -22,7 +31,8 @@ impl Reach {
         }
         Reach {
             offsets,
-            visited: vec![false; total],
+            seen: vec![0; total],
+            walk: 0,
             work: Vec::new(),
         }
     }
@@ -36,31 +46,37 @@ impl Reach {
         cells: &mut [Cell],
         rec: &mut Recorder,
     ) {
-        self.visited.iter_mut().for_each(|v| *v = false);
-        self.visited[self.offsets[ROOT.0 as usize]] = true;
-        // Explicit stack of (next slot, end of the object's live fields): pre-order, fields in
-        // declaration order, descending into an object as soon as a field points to it. The
-        // state does not change during the walk, so an object's live fields (an array's depend
-        // on its length) are computed once, when the walk enters it.
+        if self.walk == u32::MAX {
+            self.seen.iter_mut().for_each(|w| *w = 0);
+            self.walk = 0;
+        }
+        self.walk += 1;
+        let walk = self.walk;
+        self.seen[self.offsets[ROOT.0 as usize]] = walk;
+        // Pre-order, fields in declaration order, descending into an object as soon as a field
+        // points to it. The state does not change during the walk, so an object's live fields
+        // (an array's depend on its length) are computed once, when the walk enters it.
         let first = fin.live_fields(ROOT.0, 0, state);
         self.work.clear();
         self.work.push((first.start, first.end));
-        while let Some(top) = self.work.last_mut() {
-            let (next, end) = *top;
-            if next >= end {
-                self.work.pop();
-                continue;
-            }
-            top.0 = next + 1;
-            rec.note(cells, fin, state, next);
-            if let Value::Obj(c, o) = cells[next].value() {
-                let v = self.offsets[c.0 as usize] + o as usize;
-                if !self.visited[v] {
-                    self.visited[v] = true;
-                    let live = fin.live_fields(c.0, o, state);
-                    self.work.push((live.start, live.end));
+        // The fields of the object on top of the stack are scanned in an inner loop that keeps
+        // its position in registers, saved back only when the walk descends.
+        'objects: while let Some(&(start, end)) = self.work.last() {
+            for s in start..end {
+                rec.note(cells, fin, state, s);
+                if let Value::Obj(c, o) = cells[s].value() {
+                    let v = self.offsets[c.0 as usize] + o as usize;
+                    if self.seen[v] != walk {
+                        self.seen[v] = walk;
+                        let top = self.work.len() - 1;
+                        self.work[top].0 = s + 1;
+                        let live = fin.live_fields(c.0, o, state);
+                        self.work.push((live.start, live.end));
+                        continue 'objects;
+                    }
                 }
             }
+            self.work.pop();
         }
     }
 }
