@@ -97,6 +97,16 @@ pub(crate) struct Engine<'f> {
     cells: Vec<Cell>,
     pub rec: Recorder,
     reach: Reach,
+    /// The slots the last reach walk appended, replayed instead of walking again while the
+    /// walk would give the same (see [`Engine::judge`]).
+    walked: Vec<u32>,
+    /// The access list's length when the predicate returned before that walk; 0 once the walk
+    /// no longer holds, so that backtracking stops checking with one comparison.
+    walked_at: usize,
+    /// Whether, since that walk, no slot below `walked_at` left the stack and only free slots
+    /// below it changed value: the walk's input is then the same whenever the predicate
+    /// returns with the access list at that length again.
+    walk_holds: bool,
     /// Whether the free product is enumerated (off: the structure-only search, which counts
     /// each structure once and skips its unread argument values).
     pub product: bool,
@@ -112,6 +122,9 @@ impl<'f> Engine<'f> {
             cells: first_cells(fin),
             rec: Recorder::new(n, fin.class_count()),
             reach: Reach::new(fin),
+            walked: Vec::new(),
+            walked_at: 0,
+            walk_holds: false,
             product: true,
         }
     }
@@ -120,6 +133,7 @@ impl<'f> Engine<'f> {
     /// and every other slot to its first value: the first candidate of the part.
     pub fn start(&mut self, prefix: &[(u32, u32)]) {
         self.rec.clear(&mut self.cells);
+        self.walk_fails();
         for (s, st) in self.state.iter_mut().enumerate() {
             *st = 0;
             self.cells[s].set(self.fin.tables[s][0].cell);
@@ -149,8 +163,23 @@ impl<'f> Engine<'f> {
         ));
         let read = self.rec.stack.len();
         if !self.opts.pruning || valid {
-            self.reach
-                .push_unlisted(self.fin, &self.state, &mut self.cells, &mut self.rec);
+            // The walk appends the reachable unlisted slots: a function of the listed slots and
+            // of the values of the structural (non-free) ones. If the access list is back at the
+            // length it had before the last walk, with no slot below it popped since and only
+            // free values changed below it, both are the same: append what that walk did.
+            if self.walk_holds && read == self.walked_at {
+                for &s in &self.walked {
+                    self.rec
+                        .note(&mut self.cells, self.fin, &self.state, s as usize);
+                }
+            } else {
+                self.reach
+                    .push_unlisted(self.fin, &self.state, &mut self.cells, &mut self.rec);
+                self.walked.clear();
+                self.walked.extend_from_slice(&self.rec.stack[read..]);
+                self.walked_at = read;
+                self.walk_holds = true;
+            }
         }
         (valid, read)
     }
@@ -239,13 +268,17 @@ impl<'f> Engine<'f> {
         for _ in lo..top {
             self.rec.pop(&mut self.cells);
         }
+        // (`lo` is at or above the predicate's access list, itself where the last walk began.)
+        if self.rec.stack.len() < self.walked_at {
+            self.walk_fails();
+        }
         true
     }
 
     /// The domain index that follows `cur` for the slot at stack position `k` under
     /// isomorphism breaking, skipping the indices a dedicated generator ruled out (each one
     /// skipped as if explored and rejected: the step from it is the step Korat would take).
-    #[inline]
+    #[inline(always)]
     pub fn next_value(&self, k: usize, s: usize, cur: u32) -> Option<u32> {
         let forbidden = self.rec.forbidden(k);
         let mut cur = cur;
@@ -273,14 +306,54 @@ impl<'f> Engine<'f> {
         ((cur as usize) + 1 < table.len()).then_some(cur + 1)
     }
 
+    /// The last walk's slots no longer hold (see `walk_holds`).
+    #[inline(always)]
+    fn walk_fails(&mut self) {
+        self.walk_holds = false;
+        self.walked_at = 0;
+    }
+
     /// Moves the candidate to the next one, never changing the slots at stack positions below
-    /// `floor`; false when the part is exhausted.
-    #[inline]
+    /// `floor`; false when the part is exhausted. Nearly every call only advances the top slot:
+    /// that path is inlined into the search loop, and the popping loop is out of line, so that
+    /// the common step does not pay for the registers the loop needs.
+    #[inline(always)]
     fn backtrack(&mut self, floor: usize) -> bool {
+        let len = self.rec.stack.len();
+        if len <= floor {
+            return false;
+        }
+        let k = len - 1;
+        let s = self.rec.stack[k] as usize;
+        if let Some(next) = self.next_value(k, s, self.state[s]) {
+            if k < self.walked_at && !self.fin.free[s] {
+                self.walk_fails();
+            }
+            self.state[s] = next;
+            self.cells[s].set(self.fin.tables[s][next as usize].cell);
+            return true;
+        }
+        self.pop_and_backtrack(floor)
+    }
+
+    /// [`Engine::backtrack`] once the top slot has no next value: resets and pops it, then
+    /// backtracks as Fig. 7 does.
+    #[inline(never)]
+    fn pop_and_backtrack(&mut self, floor: usize) -> bool {
+        let s = *self.rec.stack.last().expect("the top slot") as usize;
+        self.state[s] = 0;
+        self.cells[s].set(self.fin.tables[s][0].cell);
+        self.rec.pop(&mut self.cells);
+        if self.rec.stack.len() < self.walked_at {
+            self.walk_fails();
+        }
         while self.rec.stack.len() > floor {
             let k = self.rec.stack.len() - 1;
             let s = self.rec.stack[k] as usize;
             if let Some(next) = self.next_value(k, s, self.state[s]) {
+                if k < self.walked_at && !self.fin.free[s] {
+                    self.walk_fails();
+                }
                 self.state[s] = next;
                 self.cells[s].set(self.fin.tables[s][next as usize].cell);
                 return true;
@@ -288,6 +361,9 @@ impl<'f> Engine<'f> {
             self.state[s] = 0;
             self.cells[s].set(self.fin.tables[s][0].cell);
             self.rec.pop(&mut self.cells);
+            if self.rec.stack.len() < self.walked_at {
+                self.walk_fails();
+            }
         }
         false
     }
