@@ -9,43 +9,46 @@ use crate::finitization::{ClassId, FieldId, Finitization, Value};
 const NULL: u8 = 0;
 /// [`Cell::tag`] of an object.
 const OBJ: u8 = 1;
-/// [`Cell::tag`] of an integer.
+/// [`Cell::tag`] of an integer that fits in 32 bits.
 const INT: u8 = 2;
+/// [`Cell::tag`] of a wider integer: not held in the cell, read from the domain table.
+const WIDE: u8 = 3;
 /// [`Cell::tag`]'s bit for a slot on the access list.
 const LISTED: u8 = 0x80;
 
 /// What a search keeps per slot for the predicate's reads: the slot's current value and
-/// whether the slot is on the access list, together in 16 bytes. A predicate reads almost
-/// only slots already listed (a candidate differs from the previous one in the top slot), so
-/// such a read is one bounds check, one load and one test, with no second array to consult:
-/// the kind of value and the listed bit share a byte, so that [`Candidate::obj`] and
-/// [`Candidate::int`] test both with one comparison.
+/// whether the slot is on the access list, together in 8 bytes. A predicate reads almost only
+/// slots already listed (a candidate differs from the previous one in the top slot), so such a
+/// read is one bounds check, one load and one test, with no second array to consult: the kind
+/// of value and the listed bit share a byte, so that [`Candidate::obj`] and [`Candidate::int`]
+/// test both with one comparison, and 8 bytes index with the address arithmetic's own scale.
+/// Integers beyond 32 bits (never met in the paper's finitizations) take the slow path.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct Cell {
-    /// [`NULL`], [`OBJ`] or [`INT`], plus [`LISTED`] while the slot is on the access list.
+    /// [`NULL`], [`OBJ`], [`INT`] or [`WIDE`], plus [`LISTED`] while the slot is listed.
     tag: u8,
     /// An object's class.
     class: u16,
-    /// An object's index within its class.
-    index: u32,
-    /// An integer.
-    int: i64,
+    /// An object's index within its class, or an [`INT`] as `i32` bits.
+    payload: u32,
 }
 
 impl Cell {
     /// `v`, not listed.
     pub fn new(v: Value) -> Self {
-        let (tag, class, index, int) = match v {
-            Value::Null => (NULL, 0, 0, 0),
-            Value::Obj(c, i) => (OBJ, c.0, i, 0),
-            Value::Int(v) => (INT, 0, 0, v),
+        let (tag, class, payload) = match v {
+            Value::Null => (NULL, 0, 0),
+            Value::Obj(c, i) => (OBJ, c.0, i),
+            Value::Int(v) => match i32::try_from(v) {
+                Ok(v) => (INT, 0, v as u32),
+                Err(_) => (WIDE, 0, 0),
+            },
         };
         Cell {
             tag,
             class,
-            index,
-            int,
+            payload,
         }
     }
 
@@ -65,14 +68,21 @@ impl Cell {
         };
     }
 
-    /// The value held.
+    /// The value of a listed slot, `None` if it is not listed or holds a [`WIDE`] integer.
     #[inline(always)]
-    pub fn value(self) -> Value {
-        match self.tag & !LISTED {
-            OBJ => Value::Obj(ClassId(self.class), self.index),
-            INT => Value::Int(self.int),
-            _ => Value::Null,
+    pub fn listed_value(self) -> Option<Value> {
+        match self.tag {
+            t if t == LISTED | OBJ => Some(Value::Obj(ClassId(self.class), self.payload)),
+            t if t == LISTED | INT => Some(Value::Int(i64::from(self.payload as i32))),
+            t if t == LISTED | NULL => Some(Value::Null),
+            _ => None,
         }
+    }
+
+    /// The object held, as (class, index), if any.
+    #[inline(always)]
+    pub fn object(self) -> Option<(u16, u32)> {
+        (self.tag & !LISTED == OBJ).then_some((self.class, self.payload))
     }
 
     /// Holds the value of `c` (a domain table's cell), staying listed or not.
@@ -248,26 +258,23 @@ impl<'a> Candidate<'a> {
     #[inline(always)]
     pub fn get(&mut self, f: FieldId, obj: u32) -> Value {
         let s = f.slot(obj);
-        match self.cells.get(s) {
-            Some(c) if c.listed() => c.value(),
-            _ => self.first_read(s),
+        match self.cells.get(s).and_then(|c| c.listed_value()) {
+            Some(v) => v,
+            None => self.first_read(s),
         }
     }
 
     /// A read that is not of a listed slot during a search: a first read, recorded on the
-    /// access list; or any read of a stored state vector; or a slot out of range (a panic).
-    /// Out of line, so that the inlined read path stays a load and a test.
+    /// access list; or any read of a stored state vector; or a slot out of range (a panic);
+    /// or a wide integer. Out of line, so that the inlined read path stays a load and a test.
     #[cold]
     #[inline(never)]
     fn first_read(&mut self, s: usize) -> Value {
-        match self.rec.as_deref_mut() {
-            Some(rec) => {
-                let v = self.cells[s].value();
-                rec.note(self.cells, self.fin, self.state, s);
-                v
-            }
-            None => self.fin.tables[s][self.state[s] as usize].value,
+        let v = self.fin.tables[s][self.state[s] as usize].value;
+        if let Some(rec) = self.rec.as_deref_mut() {
+            rec.note(self.cells, self.fin, self.state, s);
         }
+        v
     }
 
     /// A read through a *dedicated generator*: the value of field `f` of object `obj` if
@@ -286,12 +293,13 @@ impl<'a> Candidate<'a> {
         allowed: impl Fn(Value) -> bool,
     ) -> Option<Value> {
         let s = f.slot(obj);
-        let v = match self.cells.get(s) {
-            Some(c) if c.listed() => c.value(),
-            _ => {
-                // During a search this is the slot's first read (it was not listed).
+        let v = match self.cells.get(s).and_then(|c| c.listed_value()) {
+            Some(v) => v,
+            None => {
+                let fresh = self.cells.get(s).is_some_and(|c| !c.listed());
                 let v = self.first_read(s);
-                if let Some(rec) = self.rec.as_deref_mut() {
+                // During a search, a slot's first read rules out what `allowed` rejects.
+                if let (true, Some(rec)) = (fresh, self.rec.as_deref_mut()) {
                     let table = &self.fin.tables[s];
                     if table.len() <= 64 {
                         let mut m = 0u64;
@@ -321,7 +329,8 @@ impl<'a> Candidate<'a> {
         match self.rec {
             Some(_) => {
                 let c = self.cells[s];
-                c.listed().then(|| c.value())
+                c.listed()
+                    .then(|| self.fin.tables[s][self.state[s] as usize].value)
             }
             None => Some(self.fin.tables[s][self.state[s] as usize].value),
         }
@@ -334,7 +343,7 @@ impl<'a> Candidate<'a> {
         let s = f.slot(obj);
         if let Some(c) = self.cells.get(s) {
             if c.tag == LISTED | OBJ {
-                return Some(c.index);
+                return Some(c.payload);
             }
             if c.tag == LISTED | NULL {
                 return None;
@@ -351,7 +360,7 @@ impl<'a> Candidate<'a> {
         let s = f.slot(obj);
         if let Some(c) = self.cells.get(s) {
             if c.tag == LISTED | INT {
-                return c.int;
+                return i64::from(c.payload as i32);
             }
         }
         self.int_slow(f, obj)
@@ -377,5 +386,66 @@ impl<'a> Candidate<'a> {
     /// The state vector (domain indices per slot).
     pub fn state(&self) -> &'a [u32] {
         self.state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use crate::{Domain, FinitizationBuilder, Value, ROOT};
+
+    /// Integers beyond 32 bits are not held in a cell: their reads take the slow path and give
+    /// the same values, in the same search, as narrow ones.
+    #[test]
+    fn wide_integers_read_through_the_tables() {
+        let big = i64::from(i32::MAX);
+        let mut b = FinitizationBuilder::new("Root");
+        let node = b.class("Node", 2);
+        b.field(ROOT, "head", Domain::nullable(node));
+        b.field(ROOT, "w", Domain::ints(big - 1, big + 2));
+        b.field(node, "val", Domain::ints(-1, 1));
+        let fin = b.build();
+        let (head, w, val) = (
+            fin.field(ROOT, "head"),
+            fin.field(ROOT, "w"),
+            fin.field(node, "val"),
+        );
+        let mut seen = Vec::new();
+        let stats = crate::search(
+            &fin,
+            |c| {
+                // Each field read twice: a first read, then a read of a listed slot.
+                let x = c.int(w, 0);
+                assert_eq!(c.get(w, 0), Value::Int(x));
+                assert_eq!(c.int(w, 0), x);
+                match c.obj(head, 0) {
+                    None => x > big,
+                    Some(n) => {
+                        let v = c.int(val, n);
+                        assert_eq!(c.int(val, n), v);
+                        x <= big && v != 0
+                    }
+                }
+            },
+            |c| {
+                let mut c = crate::Candidate::new(c.finitization(), c.state());
+                seen.push((c.int(w, 0), c.obj(head, 0).map(|n| c.int(val, n))));
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(
+            seen,
+            [
+                (big - 1, Some(-1)),
+                (big - 1, Some(1)),
+                (big, Some(-1)),
+                (big, Some(1)),
+                (big + 1, None),
+                (big + 2, None),
+            ]
+        );
+        // Per value of `w`: head null, then node 0 (node 1 is isomorphic) with each `val`.
+        assert_eq!(stats.explored, 16);
     }
 }

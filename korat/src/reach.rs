@@ -7,7 +7,7 @@
 //! visited set, and an object's live fields are computed once, when the walk enters it.
 
 use crate::candidate::{Cell, Recorder};
-use crate::finitization::{Finitization, Value, ROOT};
+use crate::finitization::{Finitization, ROOT};
 
 /// Depth-first traversal from the root that appends reachable, not yet listed slots.
 pub(crate) struct Reach {
@@ -64,13 +64,13 @@ impl Reach {
         'objects: while let Some(&(start, end)) = self.work.last() {
             for s in start..end {
                 rec.note(cells, fin, state, s);
-                if let Value::Obj(c, o) = cells[s].value() {
-                    let v = self.offsets[c.0 as usize] + o as usize;
+                if let Some((c, o)) = cells[s].object() {
+                    let v = self.offsets[c as usize] + o as usize;
                     if self.seen[v] != walk {
                         self.seen[v] = walk;
                         let top = self.work.len() - 1;
                         self.work[top].0 = s + 1;
-                        let live = fin.live_fields(c.0, o, state);
+                        let live = fin.live_fields(c, o, state);
                         self.work.push((live.start, live.end));
                         continue 'objects;
                     }
