@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::candidate::{first_cells, Candidate, Cell, Recorder};
-use crate::finitization::Finitization;
+use crate::finitization::{Entry, Finitization};
 use crate::reach::Reach;
 
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
@@ -293,10 +293,13 @@ impl<'f> Engine<'f> {
 
     #[inline(always)]
     fn step(&self, s: usize, k: usize, cur: u32) -> Option<u32> {
-        let table = &self.fin.tables[s];
+        let table = self.table(s);
         let mut cur = cur;
         if self.opts.isomorphism_breaking {
-            let e = table[cur as usize];
+            debug_assert!((cur as usize) < table.len());
+            // SAFETY: `cur` is a domain index the slot holds or was handed by `next_value`,
+            // which returns only indices below the table's length.
+            let e = unsafe { table.get_unchecked(cur as usize) };
             // An object index beyond every earlier slot's largest index into the same class
             // would only give isomorphic candidates: jump to the end of the class segment.
             if e.class != u16::MAX && e.index as i32 > self.rec.max_below(k, e.class) {
@@ -304,6 +307,15 @@ impl<'f> Engine<'f> {
             }
         }
         ((cur as usize) + 1 < table.len()).then_some(cur + 1)
+    }
+
+    /// The domain table of slot `s`, a slot on the access list.
+    #[inline(always)]
+    fn table(&self, s: usize) -> &[Entry] {
+        debug_assert!(s < self.fin.tables.len());
+        // SAFETY: `s` is on the access list, and `Recorder::note` lists only slots it has
+        // indexed `cells` with, which has one entry per slot of `fin`, as `tables` has.
+        unsafe { self.fin.tables.get_unchecked(s) }
     }
 
     /// The last walk's slots no longer hold (see `walk_holds`).
@@ -325,12 +337,20 @@ impl<'f> Engine<'f> {
         }
         let k = len - 1;
         let s = self.rec.stack[k] as usize;
-        if let Some(next) = self.next_value(k, s, self.state[s]) {
+        debug_assert!(s < self.state.len() && s < self.cells.len());
+        // SAFETY (the unchecked indexing below): `s` is on the access list, and
+        // `Recorder::note` lists only slots it has indexed `cells` with; `state` and `cells`
+        // both have one entry per slot. `next` comes from `next_value`, below the table's length.
+        let cur = unsafe { *self.state.get_unchecked(s) };
+        if let Some(next) = self.next_value(k, s, cur) {
             if k < self.walked_at && !self.fin.free[s] {
                 self.walk_fails();
             }
-            self.state[s] = next;
-            self.cells[s].set(self.fin.tables[s][next as usize].cell);
+            let cell = unsafe { self.table(s).get_unchecked(next as usize).cell };
+            unsafe {
+                *self.state.get_unchecked_mut(s) = next;
+                self.cells.get_unchecked_mut(s).set(cell);
+            }
             return true;
         }
         self.pop_and_backtrack(floor)
