@@ -3,12 +3,107 @@
 //! candidate made from a stored state vector reads without recording, which is how a valid
 //! input is turned into the benchmark's real structure.
 
-use crate::finitization::{FieldId, Finitization, Value};
+use crate::finitization::{ClassId, FieldId, Finitization, Value};
 
-/// The access list of the search, with what isomorphism breaking needs about it.
+/// [`Cell::tag`] of a null value.
+const NULL: u8 = 0;
+/// [`Cell::tag`] of an object.
+const OBJ: u8 = 1;
+/// [`Cell::tag`] of an integer that fits in 32 bits.
+const INT: u8 = 2;
+/// [`Cell::tag`] of a wider integer: not held in the cell, read from the domain table.
+const WIDE: u8 = 3;
+/// [`Cell::tag`]'s bit for a slot on the access list.
+const LISTED: u8 = 0x80;
+
+/// What a search keeps per slot for the predicate's reads: the slot's current value and
+/// whether the slot is on the access list, together in 8 bytes. A predicate reads almost only
+/// slots already listed (a candidate differs from the previous one in the top slot), so such a
+/// read is one bounds check, one load and one test, with no second array to consult: the kind
+/// of value and the listed bit share a byte, so that [`Candidate::obj`] and [`Candidate::int`]
+/// test both with one comparison, and 8 bytes index with the address arithmetic's own scale.
+/// Integers beyond 32 bits (never met in the paper's finitizations) take the slow path.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct Cell {
+    /// [`NULL`], [`OBJ`], [`INT`] or [`WIDE`], plus [`LISTED`] while the slot is listed.
+    tag: u8,
+    /// An object's class.
+    class: u16,
+    /// An object's index within its class, or an [`INT`] as `i32` bits.
+    payload: u32,
+}
+
+impl Cell {
+    /// `v`, not listed.
+    pub fn new(v: Value) -> Self {
+        let (tag, class, payload) = match v {
+            Value::Null => (NULL, 0, 0),
+            Value::Obj(c, i) => (OBJ, c.0, i),
+            Value::Int(v) => match i32::try_from(v) {
+                Ok(v) => (INT, 0, v as u32),
+                Err(_) => (WIDE, 0, 0),
+            },
+        };
+        Cell {
+            tag,
+            class,
+            payload,
+        }
+    }
+
+    /// Whether the slot is on the access list.
+    #[inline(always)]
+    pub fn listed(self) -> bool {
+        self.tag & LISTED != 0
+    }
+
+    /// Puts the slot on the access list or takes it off.
+    #[inline(always)]
+    pub fn set_listed(&mut self, on: bool) {
+        self.tag = if on {
+            self.tag | LISTED
+        } else {
+            self.tag & !LISTED
+        };
+    }
+
+    /// The value of a listed slot, `None` if it is not listed or holds a [`WIDE`] integer.
+    #[inline(always)]
+    pub fn listed_value(self) -> Option<Value> {
+        match self.tag {
+            t if t == LISTED | OBJ => Some(Value::Obj(ClassId(self.class), self.payload)),
+            t if t == LISTED | INT => Some(Value::Int(i64::from(self.payload as i32))),
+            t if t == LISTED | NULL => Some(Value::Null),
+            _ => None,
+        }
+    }
+
+    /// The object held, as (class, index), if any.
+    #[inline(always)]
+    pub fn object(self) -> Option<(u16, u32)> {
+        (self.tag & !LISTED == OBJ).then_some((self.class, self.payload))
+    }
+
+    /// Holds the value of `c` (a domain table's cell), staying listed or not.
+    #[inline(always)]
+    pub fn set(&mut self, c: Cell) {
+        *self = Cell {
+            tag: c.tag | (self.tag & LISTED),
+            ..c
+        };
+    }
+}
+
+/// The per-slot cells of a search over `fin`, each at its slot's first value, none listed.
+pub(crate) fn first_cells(fin: &Finitization) -> Vec<Cell> {
+    fin.tables.iter().map(|t| t[0].cell).collect()
+}
+
+/// The access list of the search, with what isomorphism breaking needs about it. Which slots
+/// are on it is kept in the search's [`Cell`]s (`listed`), passed to the methods that change it.
 pub(crate) struct Recorder {
     pub stack: Vec<u32>,
-    on_stack: Vec<bool>,
     nclasses: usize,
     /// Row `k` (of `nclasses` entries) holds, for each class, the largest object index held by
     /// the slots at positions `< k` of the stack (-1 if none). A slot's value only changes
@@ -23,7 +118,6 @@ impl Recorder {
     pub fn new(slots: usize, nclasses: usize) -> Self {
         Recorder {
             stack: Vec::with_capacity(slots),
-            on_stack: vec![false; slots],
             nclasses,
             prefix_max: Vec::with_capacity((slots + 1) * nclasses),
             forbidden: Vec::with_capacity(slots),
@@ -32,19 +126,16 @@ impl Recorder {
 
     /// Appends slot `s` to the access list unless it is already there.
     #[inline(always)]
-    pub fn note(&mut self, fin: &Finitization, state: &[u32], s: usize) {
-        debug_assert!(s < self.on_stack.len());
-        // SAFETY: callers pass a slot they have just read from a per-slot array of the same
-        // finitization (bounds-checked there), and `on_stack` has one entry per slot.
-        if unsafe { *self.on_stack.get_unchecked(s) } {
+    pub fn note(&mut self, cells: &mut [Cell], fin: &Finitization, state: &[u32], s: usize) {
+        if cells[s].listed() {
             return;
         }
-        self.push(fin, state, s);
+        self.push(cells, fin, state, s);
     }
 
     #[inline(never)]
-    fn push(&mut self, fin: &Finitization, state: &[u32], s: usize) {
-        self.on_stack[s] = true;
+    fn push(&mut self, cells: &mut [Cell], fin: &Finitization, state: &[u32], s: usize) {
+        cells[s].set_listed(true);
         let k = self.stack.len();
         let nc = self.nclasses;
         if k == 0 {
@@ -64,12 +155,6 @@ impl Recorder {
         self.forbidden.push(0);
     }
 
-    /// Whether slot `s` is on the access list.
-    #[inline(always)]
-    pub fn is_listed(&self, s: usize) -> bool {
-        self.on_stack[s]
-    }
-
     /// Rules out the domain indices in `mask` for the slot on top of the access list.
     pub fn forbid_top(&mut self, mask: u64) {
         if let Some(m) = self.forbidden.last_mut() {
@@ -78,9 +163,9 @@ impl Recorder {
     }
 
     /// Empties the access list (a new part of the search starts).
-    pub fn clear(&mut self) {
+    pub fn clear(&mut self, cells: &mut [Cell]) {
         while !self.stack.is_empty() {
-            self.pop();
+            self.pop(cells);
         }
     }
 
@@ -90,9 +175,9 @@ impl Recorder {
         self.prefix_max[k * self.nclasses + class as usize]
     }
 
-    pub fn pop(&mut self) {
+    pub fn pop(&mut self, cells: &mut [Cell]) {
         if let Some(s) = self.stack.pop() {
-            self.on_stack[s as usize] = false;
+            cells[s as usize].set_listed(false);
             self.forbidden.pop();
         }
     }
@@ -109,9 +194,11 @@ impl Recorder {
 pub struct Candidate<'a> {
     fin: &'a Finitization,
     state: &'a [u32],
-    /// While searching: the value of each slot, kept up to date by the search so that a read
-    /// is one load. Empty for a stored state vector (reads go through the domain tables).
-    values: &'a [Value],
+    /// While searching: each slot's value and whether it is listed, kept in step with `state`
+    /// by the search, so that reading a listed slot is one bounds-checked load. Empty for a
+    /// stored state vector: the same bounds check then sends each of its reads, like a
+    /// search's first read of a slot, to [`Candidate::first_read`].
+    cells: &'a mut [Cell],
     rec: Option<&'a mut Recorder>,
     /// In `on_valid` during a search: the slots the structure consists of (see
     /// [`Candidate::structure_slots`]).
@@ -129,7 +216,7 @@ impl<'a> Candidate<'a> {
         Candidate {
             fin,
             state,
-            values: &[],
+            cells: &mut [],
             rec: None,
             structure: &[],
         }
@@ -151,17 +238,17 @@ impl<'a> Candidate<'a> {
         self.structure
     }
 
-    /// A candidate whose reads are recorded; `values` must match `state`.
+    /// A candidate whose reads are recorded; `cells` must match `state` and `rec`.
     pub(crate) fn recording(
         fin: &'a Finitization,
         state: &'a [u32],
-        values: &'a [Value],
+        cells: &'a mut [Cell],
         rec: &'a mut Recorder,
     ) -> Self {
         Candidate {
             fin,
             state,
-            values,
+            cells,
             rec: Some(rec),
             structure: &[],
         }
@@ -171,14 +258,23 @@ impl<'a> Candidate<'a> {
     #[inline(always)]
     pub fn get(&mut self, f: FieldId, obj: u32) -> Value {
         let s = f.slot(obj);
-        match self.rec.as_deref_mut() {
-            Some(rec) => {
-                let v = self.values[s];
-                rec.note(self.fin, self.state, s);
-                v
-            }
-            None => self.fin.tables[s][self.state[s] as usize].value,
+        match self.cells.get(s).and_then(|c| c.listed_value()) {
+            Some(v) => v,
+            None => self.first_read(s),
         }
+    }
+
+    /// A read that is not of a listed slot during a search: a first read, recorded on the
+    /// access list; or any read of a stored state vector; or a slot out of range (a panic);
+    /// or a wide integer. Out of line, so that the inlined read path stays a load and a test.
+    #[cold]
+    #[inline(never)]
+    fn first_read(&mut self, s: usize) -> Value {
+        let v = self.fin.tables[s][self.state[s] as usize].value;
+        if let Some(rec) = self.rec.as_deref_mut() {
+            rec.note(self.cells, self.fin, self.state, s);
+        }
+        v
     }
 
     /// A read through a *dedicated generator*: the value of field `f` of object `obj` if
@@ -197,23 +293,26 @@ impl<'a> Candidate<'a> {
         allowed: impl Fn(Value) -> bool,
     ) -> Option<Value> {
         let s = f.slot(obj);
-        let v = match self.rec.as_deref_mut() {
-            Some(rec) => {
-                let fresh = !rec.is_listed(s);
-                rec.note(self.fin, self.state, s);
-                let table = &self.fin.tables[s];
-                if fresh && table.len() <= 64 {
-                    let mut m = 0u64;
-                    for (i, e) in table.iter().enumerate() {
-                        if !allowed(e.value) {
-                            m |= 1 << i;
+        let v = match self.cells.get(s).and_then(|c| c.listed_value()) {
+            Some(v) => v,
+            None => {
+                let fresh = self.cells.get(s).is_some_and(|c| !c.listed());
+                let v = self.first_read(s);
+                // During a search, a slot's first read rules out what `allowed` rejects.
+                if let (true, Some(rec)) = (fresh, self.rec.as_deref_mut()) {
+                    let table = &self.fin.tables[s];
+                    if table.len() <= 64 {
+                        let mut m = 0u64;
+                        for (i, e) in table.iter().enumerate() {
+                            if !allowed(e.value) {
+                                m |= 1 << i;
+                            }
                         }
+                        rec.forbid_top(m);
                     }
-                    rec.forbid_top(m);
                 }
-                self.values[s]
+                v
             }
-            None => self.fin.tables[s][self.state[s] as usize].value,
         };
         allowed(v).then_some(v)
     }
@@ -227,8 +326,12 @@ impl<'a> Candidate<'a> {
     #[inline(always)]
     pub fn fixed(&self, f: FieldId, obj: u32) -> Option<Value> {
         let s = f.slot(obj);
-        match self.rec.as_deref() {
-            Some(rec) => rec.is_listed(s).then(|| self.values[s]),
+        match self.rec {
+            Some(_) => {
+                let c = self.cells[s];
+                c.listed()
+                    .then(|| self.fin.tables[s][self.state[s] as usize].value)
+            }
             None => Some(self.fin.tables[s][self.state[s] as usize].value),
         }
     }
@@ -236,13 +339,39 @@ impl<'a> Candidate<'a> {
     /// An object-valued field: the target's index within its class, `None` for null.
     #[inline(always)]
     pub fn obj(&mut self, f: FieldId, obj: u32) -> Option<u32> {
-        self.get(f, obj).obj()
+        // `get` specialised: a listed object or null is one comparison each.
+        let s = f.slot(obj);
+        if let Some(c) = self.cells.get(s) {
+            if c.tag == LISTED | OBJ {
+                return Some(c.payload);
+            }
+            if c.tag == LISTED | NULL {
+                return None;
+            }
+        }
+        self.first_read(s).obj()
     }
 
     /// An integer-valued field. Panics if the slot holds null or an object: the finitization
     /// and the predicate disagree, which is a bug in the benchmark.
     #[inline(always)]
     pub fn int(&mut self, f: FieldId, obj: u32) -> i64 {
+        // `get` specialised: a listed integer is one comparison.
+        let s = f.slot(obj);
+        if let Some(c) = self.cells.get(s) {
+            if c.tag == LISTED | INT {
+                return i64::from(c.payload as i32);
+            }
+        }
+        self.int_slow(f, obj)
+    }
+
+    /// [`Candidate::int`] on any other slot: a first read, a stored state vector, or not an
+    /// integer (the panic). Out of line: the panic's formatting would otherwise spill the
+    /// field id to the stack on every inlined read.
+    #[cold]
+    #[inline(never)]
+    fn int_slow(&mut self, f: FieldId, obj: u32) -> i64 {
         match self.get(f, obj) {
             Value::Int(v) => v,
             other => panic!("field {f:?} of object {obj} holds {other}, not an integer"),
@@ -257,5 +386,66 @@ impl<'a> Candidate<'a> {
     /// The state vector (domain indices per slot).
     pub fn state(&self) -> &'a [u32] {
         self.state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use crate::{Domain, FinitizationBuilder, Value, ROOT};
+
+    /// Integers beyond 32 bits are not held in a cell: their reads take the slow path and give
+    /// the same values, in the same search, as narrow ones.
+    #[test]
+    fn wide_integers_read_through_the_tables() {
+        let big = i64::from(i32::MAX);
+        let mut b = FinitizationBuilder::new("Root");
+        let node = b.class("Node", 2);
+        b.field(ROOT, "head", Domain::nullable(node));
+        b.field(ROOT, "w", Domain::ints(big - 1, big + 2));
+        b.field(node, "val", Domain::ints(-1, 1));
+        let fin = b.build();
+        let (head, w, val) = (
+            fin.field(ROOT, "head"),
+            fin.field(ROOT, "w"),
+            fin.field(node, "val"),
+        );
+        let mut seen = Vec::new();
+        let stats = crate::search(
+            &fin,
+            |c| {
+                // Each field read twice: a first read, then a read of a listed slot.
+                let x = c.int(w, 0);
+                assert_eq!(c.get(w, 0), Value::Int(x));
+                assert_eq!(c.int(w, 0), x);
+                match c.obj(head, 0) {
+                    None => x > big,
+                    Some(n) => {
+                        let v = c.int(val, n);
+                        assert_eq!(c.int(val, n), v);
+                        x <= big && v != 0
+                    }
+                }
+            },
+            |c| {
+                let mut c = crate::Candidate::new(c.finitization(), c.state());
+                seen.push((c.int(w, 0), c.obj(head, 0).map(|n| c.int(val, n))));
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(
+            seen,
+            [
+                (big - 1, Some(-1)),
+                (big - 1, Some(1)),
+                (big, Some(-1)),
+                (big, Some(1)),
+                (big + 1, None),
+                (big + 2, None),
+            ]
+        );
+        // Per value of `w`: head null, then node 0 (node 1 is isomorphic) with each `val`.
+        assert_eq!(stats.explored, 16);
     }
 }

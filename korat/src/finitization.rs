@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+use crate::candidate::Cell;
+
 /// A class (object pool) of a finitization. Class 0 is the root class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u16);
@@ -19,11 +21,13 @@ pub struct ClassId(pub u16);
 pub const ROOT: ClassId = ClassId(0);
 
 /// A field of a class, resolved to slot arithmetic so that reading it on a candidate is one
-/// multiply-add: `slot = base + object * stride + offset`.
+/// multiply-add: `slot = first + object * stride`, where `first` is the field's slot in
+/// object 0 (the class's first slot plus the field's position, added once here rather than on
+/// every read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FieldId {
     pub(crate) class: u16,
-    pub(crate) base: u32,
+    pub(crate) first: u32,
     pub(crate) stride: u32,
     pub(crate) offset: u32,
 }
@@ -32,7 +36,7 @@ impl FieldId {
     /// The slot of this field in object `obj` of its class.
     #[inline(always)]
     pub fn slot(self, obj: u32) -> usize {
-        (self.base + obj * self.stride + self.offset) as usize
+        (self.first + obj * self.stride) as usize
     }
 
     /// The class that declares this field.
@@ -129,6 +133,8 @@ impl Domain {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     pub value: Value,
+    /// The same value as a search keeps it for the predicate's reads (not listed).
+    pub cell: Cell,
     /// Class of an object entry, `u16::MAX` for null and integers (never iso-broken).
     pub class: u16,
     /// Index of the object within its class; 0 otherwise.
@@ -319,7 +325,7 @@ impl Finitization {
         let c = &self.classes[class.0 as usize];
         FieldId {
             class: class.0,
-            base: self.class_base[class.0 as usize],
+            first: self.class_base[class.0 as usize] + offset as u32,
             stride: c.fields.len() as u32,
             offset: offset as u32,
         }
@@ -380,6 +386,7 @@ impl Finitization {
 
     /// The slots of the fields of object `obj` of `class` that are reachable when the object
     /// is: all of them, except array elements at or past the array's current length.
+    #[inline]
     pub(crate) fn live_fields(
         &self,
         class: u16,
@@ -408,6 +415,7 @@ fn table(classes: &[ClassSpec], d: &Domain) -> Vec<Entry> {
         match *part {
             Part::Null => t.push(Entry {
                 value: Value::Null,
+                cell: Cell::new(Value::Null),
                 class: u16::MAX,
                 index: 0,
                 segment_end: t.len() as u32,
@@ -416,6 +424,7 @@ fn table(classes: &[ClassSpec], d: &Domain) -> Vec<Entry> {
                 for v in lo..=hi {
                     t.push(Entry {
                         value: Value::Int(v),
+                        cell: Cell::new(Value::Int(v)),
                         class: u16::MAX,
                         index: 0,
                         segment_end: t.len() as u32,
@@ -428,6 +437,7 @@ fn table(classes: &[ClassSpec], d: &Domain) -> Vec<Entry> {
                 for i in 0..n {
                     t.push(Entry {
                         value: Value::Obj(c, i),
+                        cell: Cell::new(Value::Obj(c, i)),
                         class: c.0,
                         index: i,
                         segment_end: start + n - 1,

@@ -7,16 +7,18 @@
 //!
 //! # Speed
 //!
-//! - **One thread, per candidate**: 90–160 ns on the paper's structures (BinomialHeap 7 to
-//!   DisjSet 5, measured with `cargo bench -p ferastrau-speed` on a loaded 2-core box). A
-//!   sampling profile of SearchTree 8's structure search (`perf record -e cpu-clock`, 3.6 M
-//!   candidates) puts 92% of it in the predicate (`rep_ok` 41% with its breadth-first walk
-//!   inlined, `num_nodes` 26%, `is_ordered` 25%) and 6% in the search itself (backtracking 4.4%,
-//!   the loop 1.2%, a newly read slot's row of isomorphism-breaking maxima 0.7%, the reach walk
-//!   after a valid candidate 0.1%): about 8 ns of engine per candidate. An invariant walks the
-//!   whole candidate on every call, and each of its reads is a load of the slot's value plus
-//!   a test of the slot's bit on the access list (both arrays indexed by slot, no hashing); so
-//!   the way to fewer nanoseconds is fewer predicate calls, which the next two points give.
+//! - **One thread, per candidate**: SearchTree 8's structure search (3.6 M candidates) takes
+//!   0.23 s, about 64 ns a candidate, and HeapArray 8's (5.2 M) 0.22 s, about 42 ns (best of 5
+//!   of `examples/structure` in `harness/speed`, on a 2-core box at load average 8.7). In
+//!   instructions (callgrind, deterministic): about 1,130 a candidate for SearchTree 7, 760
+//!   for HeapArray 7, 510 for BinomialHeap 7, predicate included. The predicate is most of it:
+//!   for SearchTree the engine (backtracking, the loop, listing a newly read slot) is under
+//!   10%, and the rest is the invariant's own code, its reads and its visited set. A read of
+//!   a slot already on the access list — nearly every read — is one bounds-checked load of
+//!   the slot's 8-byte cell and one comparison of its tag, which holds both the kind of value
+//!   and the listed bit; first reads go out of line. After a valid candidate the reach walk
+//!   runs only when what it depends on changed, else its last result is replayed. So the way
+//!   to fewer nanoseconds is fewer predicate calls, which the next two points give.
 //! - **Arguments cost no predicate call** ([`search`]'s free product): a method's arguments that
 //!   the precondition never reads are enumerated as a product after each valid structure.
 //! - **Dedicated generators** ([`generators`], the paper's Sec. 5): an invariant written with

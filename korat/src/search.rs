@@ -14,8 +14,8 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use crate::candidate::{Candidate, Recorder};
-use crate::finitization::{Finitization, Value};
+use crate::candidate::{first_cells, Candidate, Cell, Recorder};
+use crate::finitization::{Entry, Finitization};
 use crate::reach::Reach;
 
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
@@ -87,15 +87,26 @@ where
     stats
 }
 
-/// The search's state: the candidate vector, its values, the access list and the reach walk.
+/// The search's state: the candidate vector, its cells, the access list and the reach walk.
 /// One engine searches any number of parts in turn (one per thread in a parallel search).
 pub(crate) struct Engine<'f> {
     pub fin: &'f Finitization,
     opts: Options,
     pub state: Vec<u32>,
-    values: Vec<Value>,
+    /// Each slot's value (in step with `state`) and whether it is on the access list.
+    cells: Vec<Cell>,
     pub rec: Recorder,
     reach: Reach,
+    /// The slots the last reach walk appended, replayed instead of walking again while the
+    /// walk would give the same (see [`Engine::judge`]).
+    walked: Vec<u32>,
+    /// The access list's length when the predicate returned before that walk; 0 once the walk
+    /// no longer holds, so that backtracking stops checking with one comparison.
+    walked_at: usize,
+    /// Whether, since that walk, no slot below `walked_at` left the stack and only free slots
+    /// below it changed value: the walk's input is then the same whenever the predicate
+    /// returns with the access list at that length again.
+    walk_holds: bool,
     /// Whether the free product is enumerated (off: the structure-only search, which counts
     /// each structure once and skips its unread argument values).
     pub product: bool,
@@ -108,9 +119,12 @@ impl<'f> Engine<'f> {
             fin,
             opts,
             state: vec![0; n],
-            values: (0..n).map(|s| fin.value(s, 0)).collect(),
+            cells: first_cells(fin),
             rec: Recorder::new(n, fin.class_count()),
             reach: Reach::new(fin),
+            walked: Vec::new(),
+            walked_at: 0,
+            walk_holds: false,
             product: true,
         }
     }
@@ -118,17 +132,19 @@ impl<'f> Engine<'f> {
     /// Sets the candidate to `prefix` (slot, domain index) on the access list, in that order,
     /// and every other slot to its first value: the first candidate of the part.
     pub fn start(&mut self, prefix: &[(u32, u32)]) {
-        self.rec.clear();
+        self.rec.clear(&mut self.cells);
+        self.walk_fails();
         for (s, st) in self.state.iter_mut().enumerate() {
             *st = 0;
-            self.values[s] = self.fin.tables[s][0].value;
+            self.cells[s].set(self.fin.tables[s][0].cell);
         }
         for &(s, v) in prefix {
             self.state[s as usize] = v;
-            self.values[s as usize] = self.fin.tables[s as usize][v as usize].value;
+            self.cells[s as usize].set(self.fin.tables[s as usize][v as usize].cell);
         }
         for &(s, _) in prefix {
-            self.rec.note(self.fin, &self.state, s as usize);
+            self.rec
+                .note(&mut self.cells, self.fin, &self.state, s as usize);
         }
     }
 
@@ -142,13 +158,28 @@ impl<'f> Engine<'f> {
         let valid = pred(&mut Candidate::recording(
             self.fin,
             &self.state,
-            &self.values,
+            &mut self.cells,
             &mut self.rec,
         ));
         let read = self.rec.stack.len();
         if !self.opts.pruning || valid {
-            self.reach
-                .push_unlisted(self.fin, &self.state, &mut self.rec);
+            // The walk appends the reachable unlisted slots: a function of the listed slots and
+            // of the values of the structural (non-free) ones. If the access list is back at the
+            // length it had before the last walk, with no slot below it popped since and only
+            // free values changed below it, both are the same: append what that walk did.
+            if self.walk_holds && read == self.walked_at {
+                for &s in &self.walked {
+                    self.rec
+                        .note(&mut self.cells, self.fin, &self.state, s as usize);
+                }
+            } else {
+                self.reach
+                    .push_unlisted(self.fin, &self.state, &mut self.cells, &mut self.rec);
+                self.walked.clear();
+                self.walked.extend_from_slice(&self.rec.stack[read..]);
+                self.walked_at = read;
+                self.walk_holds = true;
+            }
         }
         (valid, read)
     }
@@ -217,12 +248,12 @@ impl<'f> Engine<'f> {
                 let table = &self.fin.tables[s];
                 if (self.state[s] as usize) + 1 < table.len() {
                     self.state[s] += 1;
-                    self.values[s] = table[self.state[s] as usize].value;
+                    self.cells[s].set(table[self.state[s] as usize].cell);
                     advanced = true;
                     break;
                 }
                 self.state[s] = 0;
-                self.values[s] = table[0].value;
+                self.cells[s].set(table[0].cell);
             }
             if !advanced {
                 break;
@@ -235,7 +266,11 @@ impl<'f> Engine<'f> {
             }
         }
         for _ in lo..top {
-            self.rec.pop();
+            self.rec.pop(&mut self.cells);
+        }
+        // (`lo` is at or above the predicate's access list, itself where the last walk began.)
+        if self.rec.stack.len() < self.walked_at {
+            self.walk_fails();
         }
         true
     }
@@ -243,7 +278,7 @@ impl<'f> Engine<'f> {
     /// The domain index that follows `cur` for the slot at stack position `k` under
     /// isomorphism breaking, skipping the indices a dedicated generator ruled out (each one
     /// skipped as if explored and rejected: the step from it is the step Korat would take).
-    #[inline]
+    #[inline(always)]
     pub fn next_value(&self, k: usize, s: usize, cur: u32) -> Option<u32> {
         let forbidden = self.rec.forbidden(k);
         let mut cur = cur;
@@ -258,10 +293,13 @@ impl<'f> Engine<'f> {
 
     #[inline(always)]
     fn step(&self, s: usize, k: usize, cur: u32) -> Option<u32> {
-        let table = &self.fin.tables[s];
+        let table = self.table(s);
         let mut cur = cur;
         if self.opts.isomorphism_breaking {
-            let e = table[cur as usize];
+            debug_assert!((cur as usize) < table.len());
+            // SAFETY: `cur` is a domain index the slot holds or was handed by `next_value`,
+            // which returns only indices below the table's length.
+            let e = unsafe { table.get_unchecked(cur as usize) };
             // An object index beyond every earlier slot's largest index into the same class
             // would only give isomorphic candidates: jump to the end of the class segment.
             if e.class != u16::MAX && e.index as i32 > self.rec.max_below(k, e.class) {
@@ -271,21 +309,81 @@ impl<'f> Engine<'f> {
         ((cur as usize) + 1 < table.len()).then_some(cur + 1)
     }
 
+    /// The domain table of slot `s`, a slot on the access list.
+    #[inline(always)]
+    fn table(&self, s: usize) -> &[Entry] {
+        debug_assert!(s < self.fin.tables.len());
+        // SAFETY: `s` is on the access list, and `Recorder::note` lists only slots it has
+        // indexed `cells` with, which has one entry per slot of `fin`, as `tables` has.
+        unsafe { self.fin.tables.get_unchecked(s) }
+    }
+
+    /// The last walk's slots no longer hold (see `walk_holds`).
+    #[inline(always)]
+    fn walk_fails(&mut self) {
+        self.walk_holds = false;
+        self.walked_at = 0;
+    }
+
     /// Moves the candidate to the next one, never changing the slots at stack positions below
-    /// `floor`; false when the part is exhausted.
-    #[inline]
+    /// `floor`; false when the part is exhausted. Nearly every call only advances the top slot:
+    /// that path is inlined into the search loop, and the popping loop is out of line, so that
+    /// the common step does not pay for the registers the loop needs.
+    #[inline(always)]
     fn backtrack(&mut self, floor: usize) -> bool {
+        let len = self.rec.stack.len();
+        if len <= floor {
+            return false;
+        }
+        let k = len - 1;
+        let s = self.rec.stack[k] as usize;
+        debug_assert!(s < self.state.len() && s < self.cells.len());
+        // SAFETY (the unchecked indexing below): `s` is on the access list, and
+        // `Recorder::note` lists only slots it has indexed `cells` with; `state` and `cells`
+        // both have one entry per slot. `next` comes from `next_value`, below the table's length.
+        let cur = unsafe { *self.state.get_unchecked(s) };
+        if let Some(next) = self.next_value(k, s, cur) {
+            if k < self.walked_at && !self.fin.free[s] {
+                self.walk_fails();
+            }
+            let cell = unsafe { self.table(s).get_unchecked(next as usize).cell };
+            unsafe {
+                *self.state.get_unchecked_mut(s) = next;
+                self.cells.get_unchecked_mut(s).set(cell);
+            }
+            return true;
+        }
+        self.pop_and_backtrack(floor)
+    }
+
+    /// [`Engine::backtrack`] once the top slot has no next value: resets and pops it, then
+    /// backtracks as Fig. 7 does.
+    #[inline(never)]
+    fn pop_and_backtrack(&mut self, floor: usize) -> bool {
+        let s = *self.rec.stack.last().expect("the top slot") as usize;
+        self.state[s] = 0;
+        self.cells[s].set(self.fin.tables[s][0].cell);
+        self.rec.pop(&mut self.cells);
+        if self.rec.stack.len() < self.walked_at {
+            self.walk_fails();
+        }
         while self.rec.stack.len() > floor {
             let k = self.rec.stack.len() - 1;
             let s = self.rec.stack[k] as usize;
             if let Some(next) = self.next_value(k, s, self.state[s]) {
+                if k < self.walked_at && !self.fin.free[s] {
+                    self.walk_fails();
+                }
                 self.state[s] = next;
-                self.values[s] = self.fin.tables[s][next as usize].value;
+                self.cells[s].set(self.fin.tables[s][next as usize].cell);
                 return true;
             }
             self.state[s] = 0;
-            self.values[s] = self.fin.tables[s][0].value;
-            self.rec.pop();
+            self.cells[s].set(self.fin.tables[s][0].cell);
+            self.rec.pop(&mut self.cells);
+            if self.rec.stack.len() < self.walked_at {
+                self.walk_fails();
+            }
         }
         false
     }

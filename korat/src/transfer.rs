@@ -13,7 +13,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::candidate::{Candidate, Recorder};
+use crate::candidate::{first_cells, Candidate, Cell, Recorder};
 use crate::finitization::Finitization;
 use crate::reach::Reach;
 
@@ -24,6 +24,8 @@ pub struct Transfer<'a> {
     /// name and the same domain, or `u32::MAX`.
     map: Vec<u32>,
     state: Vec<u32>,
+    /// Each slot's value (in step with `state`) and whether it is on the access list.
+    cells: Vec<Cell>,
     rec: Recorder,
     reach: Reach,
 }
@@ -67,6 +69,7 @@ impl<'a> Transfer<'a> {
             to,
             map,
             state: vec![0; to.slots()],
+            cells: first_cells(to),
             rec: Recorder::new(to.slots(), to.class_count()),
             reach: Reach::new(to),
         })
@@ -83,22 +86,32 @@ impl<'a> Transfer<'a> {
         mut each: impl FnMut(&Candidate<'_>) -> ControlFlow<()>,
     ) -> Option<u64> {
         let to = self.to;
-        self.rec.clear();
+        self.rec.clear(&mut self.cells);
         self.state.iter_mut().for_each(|v| *v = 0);
+        for (c, t) in self.cells.iter_mut().zip(&to.tables) {
+            c.set(t[0].cell);
+        }
         let from_state = found.state();
         for &s in found.structure_slots() {
             let t = *self.map.get(s as usize)?;
             if t == u32::MAX {
                 return None;
             }
-            self.state[t as usize] = from_state[s as usize];
+            let (t, v) = (t as usize, from_state[s as usize]);
+            self.state[t] = v;
+            self.cells[t].set(to.tables[t][v as usize].cell);
         }
         for &s in found.structure_slots() {
-            self.rec
-                .note(to, &self.state, self.map[s as usize] as usize);
+            self.rec.note(
+                &mut self.cells,
+                to,
+                &self.state,
+                self.map[s as usize] as usize,
+            );
         }
         let lo = self.rec.stack.len();
-        self.reach.push_unlisted(to, &self.state, &mut self.rec);
+        self.reach
+            .push_unlisted(to, &self.state, &mut self.cells, &mut self.rec);
         let top = self.rec.stack.len();
         if self.rec.stack[lo..].iter().any(|&s| !to.free[s as usize]) {
             return None;
@@ -114,10 +127,12 @@ impl<'a> Transfer<'a> {
                 let s = self.rec.stack[k] as usize;
                 if (self.state[s] as usize) + 1 < to.tables[s].len() {
                     self.state[s] += 1;
+                    self.cells[s].set(to.tables[s][self.state[s] as usize].cell);
                     advanced = true;
                     break;
                 }
                 self.state[s] = 0;
+                self.cells[s].set(to.tables[s][0].cell);
             }
             if !advanced {
                 return Some(count);

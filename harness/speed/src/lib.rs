@@ -8,6 +8,7 @@
 //! benchmarks themselves.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use ferastrau_worker::korat::{self, Stats};
 
@@ -19,21 +20,57 @@ pub struct Structure {
     pub run: fn(usize) -> Stats,
 }
 
+/// Whether [`count`] digests what it finds (set by [`structure_digest`]; off for the timings).
+static DIGEST: AtomicBool = AtomicBool::new(false);
+/// The digest of the last search [`count`] ran with [`DIGEST`] on.
+static LAST_DIGEST: AtomicU64 = AtomicU64::new(0);
+
+/// FNV-1a over `words`, continuing from `h`.
+fn fnv(mut h: u64, words: impl IntoIterator<Item = u32>) -> u64 {
+    for w in words {
+        for b in w.to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
 fn count(
     fin: &korat::Finitization,
     jobs: usize,
     pred: impl Fn(&mut korat::Candidate<'_>) -> bool + Sync,
 ) -> Stats {
     // Korat's own search (unread fields enumerated, as Korat 1.0 counts), on `jobs` threads.
-    korat::search_parallel(
+    if !DIGEST.load(Ordering::Relaxed) {
+        return korat::search_parallel(
+            fin,
+            korat::Options::default(),
+            jobs,
+            pred,
+            || (),
+            |_, _| ControlFlow::Continue(()),
+        )
+        .0;
+    }
+    // The same search, digesting each valid input's state vector and structure slots in order.
+    let (stats, parts) = korat::search_parallel(
         fin,
         korat::Options::default(),
         jobs,
         pred,
-        || (),
-        |_, _| ControlFlow::Continue(()),
-    )
-    .0
+        || 0xcbf2_9ce4_8422_2325u64,
+        |h, c| {
+            let s = c.structure_slots();
+            *h = fnv(fnv(*h, c.state().iter().copied()), s.iter().copied());
+            *h = fnv(*h, [u32::MAX]);
+            ControlFlow::Continue(())
+        },
+    );
+    let d = parts.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &p| {
+        fnv(h, [p as u32, (p >> 32) as u32])
+    });
+    LAST_DIGEST.store(d, Ordering::Relaxed);
+    stats
 }
 
 fn tree_map(n: u32, jobs: usize) -> Stats {
@@ -146,6 +183,42 @@ fn disj_set(n: u32, jobs: usize) -> Stats {
     count(&fin, jobs, |c| {
         rep_ok(&mut space::CandidateSet { c, f: &f })
     })
+}
+
+/// The structure-only search of `bench` (a crate name, e.g. `search_tree`; `_ded` for its
+/// dedicated generators) at scope `n` on `jobs` threads, or `None` for an unknown name: one
+/// search alone, to profile it (`examples/structure.rs`, e.g. under callgrind).
+pub fn structure(bench: &str, n: u32, jobs: usize) -> Option<Stats> {
+    let run: fn(u32, usize) -> Stats = match bench {
+        "search_tree" => search_tree,
+        "search_tree_ded" => search_tree_ded,
+        "heap_array" => heap_array,
+        "heap_array_ded" => heap_array_ded,
+        "binomial_heap" => binomial_heap,
+        "binomial_heap_ded" => binomial_heap_ded,
+        "disj_set" => disj_set,
+        "disj_set_ded" => disj_set_ded,
+        "tree_map" => tree_map,
+        "tree_map_ded" => tree_map_ded,
+        "fibonacci_heap" => fibonacci_heap,
+        "fibonacci_heap_ded" => fibonacci_heap_ded,
+        "linked_list" => linked_list,
+        "linked_list_ded" => linked_list_ded,
+        "sorted_list" => sorted_list,
+        "sorted_list_ded" => sorted_list_ded,
+        _ => return None,
+    };
+    Some(run(n, jobs))
+}
+
+/// [`structure`], with a digest of the valid inputs it finds — their state vectors and
+/// structure slots, in order — to check that a change to the search finds the same inputs in
+/// the same order. Not for timing (the digest costs a walk of every valid input).
+pub fn structure_digest(bench: &str, n: u32, jobs: usize) -> Option<(Stats, u64)> {
+    DIGEST.store(true, Ordering::Relaxed);
+    let st = structure(bench, n, jobs);
+    DIGEST.store(false, Ordering::Relaxed);
+    Some((st?, LAST_DIGEST.load(Ordering::Relaxed)))
 }
 
 /// Issue 13's table: the structures and scopes Korat 1.0 was timed on.
