@@ -143,11 +143,14 @@ fn on_line(mutants: &Value, text: &str) -> Vec<u64> {
 fn code_only_the_last_input_reaches_kills_there_and_code_no_input_reaches_runs_no_process() {
     let root = tempfile::tempdir().unwrap();
     let path = fixture("reach");
+    // A process per mutant, so that the count of processes says which mutants got one.
     let args = [
         "--benchmark-path",
         path.to_str().unwrap(),
         "--scopes",
         "1..3",
+        "--mutants-per-process",
+        "1",
     ];
     let (run_on, _) = same_both_ways(&args, root.path(), "reach");
     let mutants = json(&root.path().join("reach-reach").join("mutants.json"));
