@@ -274,11 +274,7 @@ fn table3(
         samples: a.random_samples,
         seed: a.seed,
     };
-    let report = crate::subsets::compute(&scratch, &opts, paper.is_file().then_some(&*paper))?;
-    crate::subsets::write(&scratch, &report)?;
-    let matrix = crate::matrix::file::read(&scratch, report.scope)?;
-    let suite = crate::subsets::export::render(&matrix, &report.reduction.suite)?;
-    crate::subsets::export::write(&scratch, &suite)?;
+    crate::subsets::compute_and_write(&scratch, &opts, paper.is_file().then_some(&*paper), true)?;
     for f in TABLE3_FILES {
         std::fs::copy(scratch.join(f), out.join(f))
             .with_context(|| format!("cannot copy {f} into {}", out.display()))?;

@@ -12,14 +12,8 @@ pub(super) fn cmd_subsets(a: SubsetsArgs) -> Result<()> {
     };
     let mut reports = Vec::new();
     for dir in &a.dirs {
-        let report = subsets::compute(dir, &opts, a.paper.as_deref())
+        let report = subsets::compute_and_write(dir, &opts, a.paper.as_deref(), !a.no_render)
             .with_context(|| format!("{}", dir.display()))?;
-        subsets::write(dir, &report)?;
-        if !a.no_render {
-            let m = crate::matrix::file::read(dir, report.scope)?;
-            let suite = subsets::export::render(&m, &report.reduction.suite)?;
-            subsets::export::write(dir, &suite)?;
-        }
         reports.push(report);
     }
     let md = subsets::render::markdown(&reports);

@@ -272,11 +272,7 @@ impl Preparation {
         }
         let pos = ferastrau_worker::cursor::read_file(&cursor)
             .filter(|w| w.scope == scope)
-            .map(|w| Position {
-                scope: w.scope,
-                method: w.method as usize,
-                index: u64::from(w.index),
-            });
+            .map(|w| w.position());
         let death = f.death();
         let what = match &death {
             Death::Panic(p) => {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use ferastrau_worker::protocol::{Due, Kill, Limit, Message, Position, Reason, Request};
+use ferastrau_worker::protocol::{Due, Kill, Limit, Message, Reason, Request};
 use ferastrau_worker::Limits;
 
 use super::results::{ScopeResult, Status};
@@ -92,11 +92,7 @@ impl RunConfig {
         let (reason, limit, detail) = classify(death);
         let pos = ferastrau_worker::cursor::read_file(cursor)
             .filter(|w| w.scope == scope && w.mutant == mutant)
-            .map(|w| Position {
-                scope: w.scope,
-                method: w.method as usize,
-                index: u64::from(w.index),
-            });
+            .map(|w| w.position());
         ScopeResult {
             mutant,
             scope,
@@ -332,12 +328,10 @@ pub fn run_mutants(
                     skipped,
                     seconds,
                 } => {
-                    let head = head_at(&mut queue, *mutant, *scope)?;
+                    head_at(&queue, *mutant, *scope)?;
                     timing.scope(*seconds, *executions, *skipped);
                     done.push(scope_result(cfg, *mutant, *scope, kill, *executions));
-                    head.from += 1;
-                    if head.from > last {
-                        queue.pop_front();
+                    if advance(&mut queue, scope + 1, last) {
                         fresh = false;
                     }
                 }
@@ -347,7 +341,7 @@ pub fn run_mutants(
                     let head = *queue
                         .front()
                         .context("a clock timeout after every mutant")?;
-                    head_at(&mut queue, head.mutant, position.scope)?;
+                    head_at(&queue, head.mutant, position.scope)?;
                     let kill = Kill {
                         reason: Reason::Timeout,
                         limit: Some(Limit::Clock),
@@ -403,11 +397,11 @@ pub fn run_mutants(
     Ok((done, timing))
 }
 
-/// The head of the queue, checked to be `mutant` due at `scope`: the worker reports each
+/// Checks that the head of the queue is `mutant` due at `scope`: the worker reports each
 /// mutant's scopes in order, a mutant's before the next one's.
-fn head_at(queue: &mut VecDeque<Due>, mutant: u32, scope: u32) -> Result<&mut Due> {
-    match queue.front_mut() {
-        Some(d) if d.mutant == mutant && d.from == scope => Ok(d),
+fn head_at(queue: &VecDeque<Due>, mutant: u32, scope: u32) -> Result<()> {
+    match queue.front() {
+        Some(d) if d.mutant == mutant && d.from == scope => Ok(()),
         Some(d) => bail!(
             "the worker reported mutant {mutant} at scope {scope} out of turn (mutant {} at scope {} was due)",
             d.mutant,
@@ -417,12 +411,12 @@ fn head_at(queue: &mut VecDeque<Due>, mutant: u32, scope: u32) -> Result<&mut Du
     }
 }
 
-/// Moves the head of the queue on to scope `next`, dropping it past `last`.
-fn advance(queue: &mut VecDeque<Due>, next: u32, last: u32) {
-    if let Some(d) = queue.front_mut() {
-        d.from = d.from.max(next);
-        if d.from > last {
-            queue.pop_front();
-        }
-    }
+/// Moves the head of the queue on to scope `next`, dropping it past `last`; whether it was
+/// dropped (done with every scope).
+fn advance(queue: &mut VecDeque<Due>, next: u32, last: u32) -> bool {
+    let Some(d) = queue.front_mut() else {
+        return false;
+    };
+    d.from = d.from.max(next);
+    d.from > last && queue.pop_front().is_some()
 }

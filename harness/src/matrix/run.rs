@@ -181,11 +181,7 @@ pub fn row(
         let position = clock.or_else(|| {
             ferastrau_worker::cursor::read_file(&cursor)
                 .filter(|w| w.scope == scope)
-                .map(|w| ferastrau_worker::protocol::Position {
-                    scope: w.scope,
-                    method: w.method as usize,
-                    index: u64::from(w.index),
-                })
+                .map(|w| w.position())
         });
         let Some(g) = position
             .and_then(|p| methods.get(p.method).map(|r| r.offset + p.index))

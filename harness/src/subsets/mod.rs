@@ -411,6 +411,25 @@ fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
     }
 }
 
+/// `subsets` on one run's directory: computes its Table 3 and reduction, writes
+/// `table3.{json,csv,md}` there and, with `render_suite`, the reduced suite as inputs
+/// (`reduced-suite.{json,txt}`, which rebuilds the run's crate to render them).
+pub fn compute_and_write(
+    dir: &Path,
+    opts: &Options,
+    paper: Option<&Path>,
+    render_suite: bool,
+) -> Result<Report> {
+    let report = compute(dir, opts, paper)?;
+    write(dir, &report)?;
+    if render_suite {
+        let m = crate::matrix::file::read(dir, report.scope)?;
+        let suite = export::render(&m, &report.reduction.suite)?;
+        export::write(dir, &suite)?;
+    }
+    Ok(report)
+}
+
 /// Writes `table3.{json,csv,md}` of `report` into `dir`.
 pub fn write(dir: &Path, report: &Report) -> Result<()> {
     let json = serde_json::to_string_pretty(report)? + "\n";

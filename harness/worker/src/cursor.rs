@@ -35,6 +35,17 @@ pub struct Where {
     pub mutant: u32,
 }
 
+impl Where {
+    /// The input this position names.
+    pub fn position(&self) -> crate::protocol::Position {
+        crate::protocol::Position {
+            scope: self.scope,
+            method: self.method as usize,
+            index: u64::from(self.index),
+        }
+    }
+}
+
 /// Maps the cursor file at `path` (created or truncated to its size) for this process.
 pub fn open(path: &Path) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
