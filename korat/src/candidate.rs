@@ -203,6 +203,8 @@ pub struct Candidate<'a> {
     /// In `on_valid` during a search: the slots the structure consists of (see
     /// [`Candidate::structure_slots`]).
     structure: &'a [u32],
+    /// In `on_valid` during a search: the free product's slots (see [`Candidate::free_slots`]).
+    free: &'a [u32],
 }
 
 impl<'a> Candidate<'a> {
@@ -219,13 +221,20 @@ impl<'a> Candidate<'a> {
             cells: &mut [],
             rec: None,
             structure: &[],
+            free: &[],
         }
     }
 
     /// A read-only candidate handed to `on_valid` by a search, knowing its structure slots.
-    pub(crate) fn found(fin: &'a Finitization, state: &'a [u32], structure: &'a [u32]) -> Self {
+    pub(crate) fn found(
+        fin: &'a Finitization,
+        state: &'a [u32],
+        structure: &'a [u32],
+        free: &'a [u32],
+    ) -> Self {
         Candidate {
             structure,
+            free,
             ..Candidate::new(fin, state)
         }
     }
@@ -236,6 +245,14 @@ impl<'a> Candidate<'a> {
     /// fields such as a method's arguments). Empty on a candidate made with [`Candidate::new`].
     pub fn structure_slots(&self) -> &'a [u32] {
         self.structure
+    }
+
+    /// In `on_valid` during a search: the free product's slots, the reachable fields after the
+    /// structure that the predicate left unread and that cannot change what is reachable, in
+    /// access order (whether the search lists their combinations or not). Empty on a candidate
+    /// made with [`Candidate::new`].
+    pub fn free_slots(&self) -> &'a [u32] {
+        self.free
     }
 
     /// A candidate whose reads are recorded; `cells` must match `state` and `rec`.
@@ -251,6 +268,7 @@ impl<'a> Candidate<'a> {
             cells,
             rec: Some(rec),
             structure: &[],
+            free: &[],
         }
     }
 

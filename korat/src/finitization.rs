@@ -384,6 +384,17 @@ impl Finitization {
         self.tables.iter().map(|t| (t.len() as f64).log2()).sum()
     }
 
+    /// How many candidates assign every value of their domains to `slots` (the product of the
+    /// domain sizes): what a free product enumerates.
+    pub fn combinations(&self, slots: &[u32]) -> u64 {
+        slots
+            .iter()
+            .try_fold(1u64, |n, &s| {
+                n.checked_mul(self.tables[s as usize].len() as u64)
+            })
+            .expect("a free product of more than 2^64 combinations")
+    }
+
     /// The slots of the fields of object `obj` of `class` that are reachable when the object
     /// is: all of them, except array elements at or past the array's current length.
     #[inline]

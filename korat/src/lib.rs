@@ -20,7 +20,8 @@
 //!   runs only when what it depends on changed, else its last result is replayed. So the way
 //!   to fewer nanoseconds is fewer predicate calls, which the next two points give.
 //! - **Arguments cost no predicate call** ([`search`]'s free product): a method's arguments that
-//!   the precondition never reads are enumerated as a product after each valid structure.
+//!   the precondition never reads are enumerated as a product after each valid structure, or
+//!   only counted ([`count_parallel`], [`Transfer::count`]) when nobody needs the inputs.
 //! - **Dedicated generators** ([`generators`], the paper's Sec. 5): an invariant written with
 //!   these checks reads the same fields, but each read rules out the values that cannot satisfy
 //!   it, so the search never assigns them: the same inputs in the same order from fewer
@@ -63,7 +64,9 @@ pub use candidate::Candidate;
 pub use finitization::{
     ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Part, Value, ROOT,
 };
-pub use parts::{search_parallel, search_structures, split, Prefix, PARTS_PER_THREAD};
-pub use search::{search, search_with, Options, Stats};
+pub use parts::{
+    count_parallel, search_parallel, search_structures, split, Prefix, PARTS_PER_THREAD,
+};
+pub use search::{search, search_with, Options, Product, Stats};
 pub use transfer::Transfer;
 pub use visited::Visited;

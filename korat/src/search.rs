@@ -107,9 +107,24 @@ pub(crate) struct Engine<'f> {
     /// below it changed value: the walk's input is then the same whenever the predicate
     /// returns with the access list at that length again.
     walk_holds: bool,
-    /// Whether the free product is enumerated (off: the structure-only search, which counts
-    /// each structure once and skips its unread argument values).
-    pub product: bool,
+    /// What the search does with each valid structure's free product.
+    pub product: Product,
+}
+
+/// What a search does with the free product of a valid structure (its unread fields that
+/// cannot change what is reachable, typically a method's arguments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Product {
+    /// Hands every combination to `on_valid`, in Korat's order: the inputs themselves.
+    Enumerate,
+    /// Counts the combinations (the product of the slots' domain sizes) without listing them:
+    /// the same figures as [`Product::Enumerate`], and `on_valid` sees each structure once,
+    /// with its free slots at their first values. For a caller that wants counts only
+    /// (`generate` without inputs to show): a structure with k argument values then costs one
+    /// multiplication instead of k callbacks.
+    Count,
+    /// Skips it: the structure-only search, which counts each structure once.
+    Skip,
 }
 
 impl<'f> Engine<'f> {
@@ -125,7 +140,7 @@ impl<'f> Engine<'f> {
             walked: Vec::new(),
             walked_at: 0,
             walk_holds: false,
-            product: true,
+            product: Product::Enumerate,
         }
     }
 
@@ -207,8 +222,8 @@ impl<'f> Engine<'f> {
                 stats.valid += 1;
                 stats.structures += 1;
                 let lo = self.free_suffix(read);
-                let structure = &self.rec.stack[..lo];
-                if on_valid(&Candidate::found(self.fin, &self.state, structure)).is_break() {
+                let (structure, free) = self.rec.stack.split_at(lo);
+                if on_valid(&Candidate::found(self.fin, &self.state, structure, free)).is_break() {
                     return false;
                 }
                 if !self.free_product(lo, on_valid, stats) {
@@ -240,7 +255,13 @@ impl<'f> Engine<'f> {
         F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
     {
         let top = self.rec.stack.len();
-        while self.product && lo < top {
+        if self.product == Product::Count && lo < top {
+            // Every combination but the first (the structure itself, already counted).
+            let combinations = self.fin.combinations(&self.rec.stack[lo..top]);
+            stats.explored += combinations - 1;
+            stats.valid += combinations - 1;
+        }
+        while self.product == Product::Enumerate && lo < top {
             // Next combination: the top slot first.
             let mut advanced = false;
             for k in (lo..top).rev() {
@@ -260,8 +281,8 @@ impl<'f> Engine<'f> {
             }
             stats.explored += 1;
             stats.valid += 1;
-            let structure = &self.rec.stack[..lo];
-            if on_valid(&Candidate::found(self.fin, &self.state, structure)).is_break() {
+            let (structure, free) = self.rec.stack.split_at(lo);
+            if on_valid(&Candidate::found(self.fin, &self.state, structure, free)).is_break() {
                 return false;
             }
         }

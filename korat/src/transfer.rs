@@ -28,6 +28,11 @@ pub struct Transfer<'a> {
     cells: Vec<Cell>,
     rec: Recorder,
     reach: Reach,
+    /// When the target differs from the source only by free fields of the root object (a
+    /// method's arguments beside the same receiver): the product of their domain sizes. Then
+    /// the target's free product is the source's free slots that it has, times these, and
+    /// [`Transfer::count`] needs no walk of the structure.
+    root_extra: Option<u64>,
 }
 
 impl<'a> Transfer<'a> {
@@ -44,7 +49,7 @@ impl<'a> Transfer<'a> {
         if !same_classes {
             return None;
         }
-        let map = (0..from.slots())
+        let map: Vec<u32> = (0..from.slots())
             .map(|s| {
                 let (c, o, f) = from.slot_owner[s];
                 let name = &from.classes[c as usize].fields[f as usize].0;
@@ -65,9 +70,11 @@ impl<'a> Transfer<'a> {
                 }
             })
             .collect();
+        let root_extra = root_extra(from, to, &map);
         Some(Transfer {
             to,
             map,
+            root_extra,
             state: vec![0; to.slots()],
             cells: first_cells(to),
             rec: Recorder::new(to.slots(), to.class_count()),
@@ -75,16 +82,39 @@ impl<'a> Transfer<'a> {
         })
     }
 
-    /// Hands `each` every input of the target built on the structure of `found` (a candidate
-    /// given to `on_valid` by a search of the source): the structure's values, then every
-    /// combination of the target's free fields, in Korat's order. Returns how many, or `None`
-    /// (before calling `each`) when the structure does not carry over: a structure slot the
-    /// target lacks, or a field the target lists beyond it that is not free.
-    pub fn products(
-        &mut self,
-        found: &Candidate<'_>,
-        mut each: impl FnMut(&Candidate<'_>) -> ControlFlow<()>,
-    ) -> Option<u64> {
+    /// How many inputs [`Transfer::products`] would hand out for `found`, without building
+    /// them: the product of the domain sizes of the target's free fields (the same `None`).
+    pub fn count(&mut self, found: &Candidate<'_>) -> Option<u64> {
+        let Some(extra) = self.root_extra else {
+            let (lo, top) = self.carry(found)?;
+            return Some(self.to.combinations(&self.rec.stack[lo..top]));
+        };
+        // The objects reachable are the source's (the same structure slots, with the same
+        // values, reach them): the target's free product is the source's free slots it has and
+        // its own root arguments. It fails to carry only if a structure slot is missing.
+        if found
+            .structure_slots()
+            .iter()
+            .any(|&s| self.map[s as usize] == u32::MAX)
+        {
+            return None;
+        }
+        let mut n = extra;
+        for &s in found.free_slots() {
+            let t = self.map[s as usize];
+            if t != u32::MAX {
+                n = n
+                    .checked_mul(self.to.tables[t as usize].len() as u64)
+                    .expect("a free product of more than 2^64 combinations");
+            }
+        }
+        Some(n)
+    }
+
+    /// Sets the target's candidate to the structure of `found` with every free field at its
+    /// first value, and lists the free fields after it: their stack positions `lo..top`, or
+    /// `None` when the structure does not carry over.
+    fn carry(&mut self, found: &Candidate<'_>) -> Option<(usize, usize)> {
         let to = self.to;
         self.rec.clear(&mut self.cells);
         self.state.iter_mut().for_each(|v| *v = 0);
@@ -116,10 +146,26 @@ impl<'a> Transfer<'a> {
         if self.rec.stack[lo..].iter().any(|&s| !to.free[s as usize]) {
             return None;
         }
+        Some((lo, top))
+    }
+
+    /// Hands `each` every input of the target built on the structure of `found` (a candidate
+    /// given to `on_valid` by a search of the source): the structure's values, then every
+    /// combination of the target's free fields, in Korat's order. Returns how many, or `None`
+    /// (before calling `each`) when the structure does not carry over: a structure slot the
+    /// target lacks, or a field the target lists beyond it that is not free.
+    pub fn products(
+        &mut self,
+        found: &Candidate<'_>,
+        mut each: impl FnMut(&Candidate<'_>) -> ControlFlow<()>,
+    ) -> Option<u64> {
+        let (lo, top) = self.carry(found)?;
+        let to = self.to;
         let mut count = 0;
         loop {
             count += 1;
-            if each(&Candidate::found(to, &self.state, &self.rec.stack[..lo])).is_break() {
+            let (structure, free) = self.rec.stack.split_at(lo);
+            if each(&Candidate::found(to, &self.state, structure, free)).is_break() {
                 return Some(count);
             }
             let mut advanced = false;
@@ -139,4 +185,33 @@ impl<'a> Transfer<'a> {
             }
         }
     }
+}
+
+/// The shortcut of [`Transfer::count`]: `Some(product of their domain sizes)` when every slot
+/// of `to` that is no source slot's image is a free field of the root object (always reachable,
+/// and unable to make anything else reachable), every image is free exactly when its source slot
+/// is, and the root is no array (whose live fields would depend on a length).
+fn root_extra(from: &Finitization, to: &Finitization, map: &[u32]) -> Option<u64> {
+    if to.classes[0].array.is_some() {
+        return None;
+    }
+    let mut image = vec![false; to.slots()];
+    for (s, &t) in map.iter().enumerate() {
+        if t != u32::MAX {
+            if from.free[s] != to.free[t as usize] {
+                return None;
+            }
+            image[t as usize] = true;
+        }
+    }
+    let mut extra = 1u64;
+    for (t, &is_image) in image.iter().enumerate() {
+        if !is_image {
+            if to.slot_owner[t].0 != 0 || !to.free[t] {
+                return None;
+            }
+            extra = extra.checked_mul(to.tables[t].len() as u64)?;
+        }
+    }
+    Some(extra)
 }

@@ -1,7 +1,8 @@
 //! The parallel search and the free product change no count and no order: a binary search
 //! tree over a node pool (with an argument in the root object, as a method's input has), its
 //! valid candidates compared in order between one thread, several threads, and a search that
-//! judges every argument value with the predicate.
+//! judges every argument value with the predicate; and counting the free product gives the
+//! figures of listing it.
 
 use std::cell::Cell;
 use std::ops::ControlFlow;
@@ -133,6 +134,26 @@ fn the_free_product_gives_korats_candidates_in_korats_order_without_judging_them
             "scope {n}"
         );
         assert_eq!(p.valid, p.structures * u64::from(n));
+    }
+}
+
+#[test]
+fn counting_the_free_product_gives_the_figures_of_listing_it() {
+    let two_args = [("y", Domain::ints(0, 2)), ("x", Domain::ints(1, 4))];
+    for n in 1..=5 {
+        for (fin, f) in [tree(n), tree_with(n, &two_args), tree_with(n, &[])] {
+            for jobs in [1, 2] {
+                let (listed, _) = collect(&fin, Options::default(), jobs, |c| bst(c, &f));
+                let counted = korat::count_parallel(&fin, Options::default(), jobs, |c| bst(c, &f));
+                let figures = |s: &korat::Stats| (s.valid, s.explored, s.judged, s.structures);
+                assert_eq!(
+                    figures(&counted),
+                    figures(&listed),
+                    "scope {n}, {jobs} threads, {} slots",
+                    fin.slots()
+                );
+            }
+        }
     }
 }
 
@@ -292,6 +313,7 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
                     ControlFlow::Continue(())
                 });
                 assert_eq!(k, Some(12), "3 values of y times 4 of x");
+                assert_eq!(t.count(c), k, "counted as listed");
                 ControlFlow::Continue(())
             },
         );
@@ -311,6 +333,7 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
         || korat::Transfer::new(&a, &c).expect("same classes"),
         |t, found| {
             assert_eq!(t.products(found, |_| ControlFlow::Continue(())), None);
+            assert_eq!(t.count(found), None);
             ControlFlow::Continue(())
         },
     );

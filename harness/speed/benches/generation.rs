@@ -2,10 +2,13 @@
 //! scope, structure-only and whole-scope (every method), on one thread and on all threads.
 //!
 //! Prints first what each case finds and explores (one run each, so the timing table below is
-//! about the same work), then divan's timings (5 samples of one run; read the `fastest`
+//! about the same work) and, per benchmark, `generate`'s time against the sum of its methods'
+//! structure-only searches (best of 3, one thread; issue 13 asks for a ratio ≤ 1.5), then
+//! divan's timings (5 samples of one run; read the `fastest`
 //! column as best-of-5).
 
 use ferastrau_speed::{korat1, GENERATIONS, STRUCTURES};
+use ferastrau_worker::korat;
 
 fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -37,18 +40,31 @@ fn main() {
             st.explored as f64 / st.seconds
         );
     }
+    // `generate` against the sum of its methods' structure-only searches (`generate
+    // --structure`): what the arguments and the other methods add to the receiver's search.
     println!(
-        "{:<22} {:>10} {:>12} {:>14}",
-        "generation", "inputs", "candidates", "seconds (1 thr)"
+        "{:<22} {:>10} {:>12} {:>14} {:>14} {:>7}",
+        "generation", "inputs", "candidates", "seconds", "structure [s]", "ratio"
     );
+    let seconds = |st: &[korat::Stats]| st.iter().map(|s| s.seconds).sum::<f64>();
     for g in GENERATIONS.iter().filter(|g| wanted(g.name)) {
-        let st = (g.run)(1);
+        // Best of 3 of each, one thread.
+        let runs: Vec<_> = (0..3).map(|_| (g.run)(1, false)).collect();
+        let st = &runs[0];
+        let secs = runs.iter().map(|r| seconds(r)).fold(f64::MAX, f64::min);
+        let structure = (0..3)
+            .map(|_| seconds(&(g.run)(1, true)))
+            .fold(f64::MAX, f64::min);
         let inputs: u64 = st.iter().map(|s| s.valid).sum();
         let explored: u64 = st.iter().map(|s| s.explored).sum();
-        let secs: f64 = st.iter().map(|s| s.seconds).sum();
         println!(
-            "{:<22} {:>10} {:>12} {:>14.3}",
-            g.name, inputs, explored, secs
+            "{:<22} {:>10} {:>12} {:>14.4} {:>14.4} {:>7.2}",
+            g.name,
+            inputs,
+            explored,
+            secs,
+            structure,
+            secs / structure
         );
     }
     println!("threads available: {}", threads());
@@ -76,5 +92,5 @@ fn structure<const JOBS: usize>(name: &str) -> u64 {
 fn generate<const JOBS: usize>(name: &str) -> u64 {
     let g = GENERATIONS.iter().find(|g| g.name == name).expect("listed");
     let jobs = if JOBS == 0 { threads() } else { JOBS };
-    (g.run)(jobs).iter().map(|s| s.explored).sum()
+    (g.run)(jobs, false).iter().map(|s| s.explored).sum()
 }

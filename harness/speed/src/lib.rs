@@ -312,62 +312,72 @@ pub fn korat1(name: &str) -> Option<(f64, f64)> {
 pub struct Generation {
     /// `benchmark scope`.
     pub name: &'static str,
-    /// Generates every method's inputs with `jobs` threads; one [`Stats`] per method.
-    pub run: fn(usize) -> Vec<Stats>,
+    /// `ferastrau generate` with `jobs` threads (its inputs counted, none shown), or with
+    /// `true` `generate --structure` (each method's structure-only search); one [`Stats`] per
+    /// method.
+    pub run: fn(usize, bool) -> Vec<Stats>,
 }
 
-fn generate<B: ferastrau_worker::Benchmark>(bench: &B, scope: u32, jobs: usize) -> Vec<Stats> {
+fn generate<B: ferastrau_worker::Benchmark>(
+    bench: &B,
+    scope: u32,
+    jobs: usize,
+    structure: bool,
+) -> Vec<Stats> {
+    use ferastrau_worker::generate::{generate_scope, structure_scope};
     let opts = korat::Options::default();
-    ferastrau_worker::generate::generate_scope(bench, scope, 0, opts, jobs, false)
-        .into_iter()
-        .map(|r| r.stats)
-        .collect()
+    let runs = if structure {
+        structure_scope(bench, scope, opts, jobs, false)
+    } else {
+        generate_scope(bench, scope, 0, opts, jobs, false)
+    };
+    runs.into_iter().map(|r| r.stats).collect()
 }
 
 /// Every benchmark at the paper's largest scope (Table 4), and HeapArray at 8 (issue 13).
 pub const GENERATIONS: &[Generation] = &[
     Generation {
         name: "search_tree 7",
-        run: |j| generate(&search_tree::SearchTreeBench, 7, j),
+        run: |j, s| generate(&search_tree::SearchTreeBench, 7, j, s),
     },
     Generation {
         name: "disj_set 5",
-        run: |j| generate(&disj_set::DisjSetBench, 5, j),
+        run: |j, s| generate(&disj_set::DisjSetBench, 5, j, s),
     },
     Generation {
         name: "heap_array 7",
-        run: |j| generate(&heap_array::HeapArrayBench, 7, j),
+        run: |j, s| generate(&heap_array::HeapArrayBench, 7, j, s),
     },
     Generation {
         name: "heap_array 8",
-        run: |j| generate(&heap_array::HeapArrayBench, 8, j),
+        run: |j, s| generate(&heap_array::HeapArrayBench, 8, j, s),
     },
     Generation {
         name: "binomial_heap 7",
-        run: |j| generate(&binomial_heap::BinomialHeapBench, 7, j),
+        run: |j, s| generate(&binomial_heap::BinomialHeapBench, 7, j, s),
     },
     Generation {
         name: "fibonacci_heap 5",
-        run: |j| generate(&fibonacci_heap::FibonacciHeapBench, 5, j),
+        run: |j, s| generate(&fibonacci_heap::FibonacciHeapBench, 5, j, s),
     },
     Generation {
         name: "linked_list 7",
-        run: |j| generate(&linked_list::LinkedListBench, 7, j),
+        run: |j, s| generate(&linked_list::LinkedListBench, 7, j, s),
     },
     Generation {
         name: "sorted_list 7",
-        run: |j| generate(&sorted_list::SortedListBench, 7, j),
+        run: |j, s| generate(&sorted_list::SortedListBench, 7, j, s),
     },
     Generation {
         name: "tree_map 7",
-        run: |j| generate(&tree_map::TreeMapBench, 7, j),
+        run: |j, s| generate(&tree_map::TreeMapBench, 7, j, s),
     },
     Generation {
         name: "hash_set 7",
-        run: |j| generate(&hash_set::HashSetBench, 7, j),
+        run: |j, s| generate(&hash_set::HashSetBench, 7, j, s),
     },
     Generation {
         name: "av_tree 5",
-        run: |j| generate(&av_tree::AvTreeBench, 5, j),
+        run: |j, s| generate(&av_tree::AvTreeBench, 5, j, s),
     },
 ];
