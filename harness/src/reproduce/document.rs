@@ -336,7 +336,7 @@ pub fn reproduction(
          `evaluation.json`, `mutants.json` and `code.json` in this directory. Every cell is \
          `paper / ours (ours − paper)`; \"—\" is a figure that side does not have. Our \
          `ded. s` is generation with the benchmark's dedicated generators (`generators.json`, \
-         one thread, inputs not stored; \"—\" for a benchmark without them), shown beside \
+         one thread, inputs counted, neither listed nor stored; \"—\" for a benchmark without them), shown beside \
          the plain generation of the same run in Tables 2 and 4's `ded. candidates / plain` \
          column. Seconds are the paper's \
          on a 1.8 GHz Pentium 4 and ours on a shared 2-core machine: compare their growth, not \
