@@ -75,6 +75,19 @@ pub fn progress() -> bool {
     notes() && std::io::stderr().is_terminal()
 }
 
+/// A progress bar over `total` items of which `done` are done, named `what` ("mutants"), or a
+/// hidden one when `show` is false (see [`progress`]).
+pub fn bar(show: bool, what: &str, total: u64, done: u64) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let template = format!("{what} {{bar:40}} {{pos}}/{{len}} [{{elapsed_precise}}, ETA {{eta}}]");
+    bar.set_style(indicatif::ProgressStyle::with_template(&template).expect("valid template"));
+    bar.set_position(done);
+    bar
+}
+
 /// Styles of what the tool colours.
 pub mod style {
     use super::*;

@@ -234,8 +234,9 @@ pub fn evaluate(
                 .map(|from| Due { mutant: m, from })
         })
         .collect();
-    let bar = progress_bar(
+    let bar = crate::term::bar(
         opts.progress,
+        "mutants",
         mutants.len() as u64,
         (mutants.len() - todo.len()) as u64,
     );
@@ -402,19 +403,4 @@ fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) ->
         )));
     }
     Ok(())
-}
-
-fn progress_bar(show: bool, total: u64, done: u64) -> indicatif::ProgressBar {
-    if !show {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "mutants {bar:40} {pos}/{len} [{elapsed_precise}, ETA {eta}]",
-        )
-        .expect("valid template"),
-    );
-    bar.set_position(done);
-    bar
 }

@@ -205,7 +205,8 @@ pub fn row(
 }
 
 /// Every row of `mutants` at `scope`, in parallel on the run's thread pool, and the pairs
-/// reach selection settled without a run.
+/// reach selection settled without a run; with `progress`, a bar of the rows done (a matrix at
+/// a paper's largest scope takes an hour or more).
 pub fn rows(
     worker: &Worker,
     mutants: &[u32],
@@ -213,15 +214,23 @@ pub fn rows(
     methods: &[MethodRange],
     cfg: &RunConfig,
     max_deaths: u32,
+    progress: bool,
 ) -> Result<(Vec<Row>, u64)> {
+    let what = format!("kill matrix, scope {scope}, mutants");
+    let bar = crate::term::bar(progress, &what, mutants.len() as u64, 0);
     // One mutant per rayon task: rows differ in cost by orders of magnitude (a mutant that
     // dies on every input restarts its process up to `max_deaths` times), and a run of
     // expensive rows inside one unsplit range would leave the other threads idle.
     let done: Vec<(Row, u64)> = mutants
         .par_iter()
         .with_max_len(1)
-        .map(|&m| row(worker, m, scope, methods, cfg, max_deaths))
+        .map(|&m| {
+            let r = row(worker, m, scope, methods, cfg, max_deaths);
+            bar.inc(1);
+            r
+        })
         .collect::<Result<_>>()?;
+    bar.finish_and_clear();
     let skipped = done.iter().map(|(_, s)| s).sum();
     let mut rows: Vec<Row> = done.into_iter().map(|(r, _)| r).collect();
     rows.sort_by_key(|r| r.mutant);
@@ -264,7 +273,9 @@ pub fn matrices(
                 s.inputs
             );
         }
-        let (rows, skipped) = rows(worker, mutants, s.scope, &methods, cfg, max_deaths)?;
+        let (rows, skipped) = rows(
+            worker, mutants, s.scope, &methods, cfg, max_deaths, progress,
+        )?;
         let mut m = KillMatrix {
             header: Header {
                 benchmark: fingerprint.benchmark.clone(),
