@@ -85,7 +85,11 @@ impl<'a> Transfer<'a> {
     /// How many inputs [`Transfer::products`] would hand out for `found`, without building
     /// them: the product of the domain sizes of the target's free fields (the same `None`).
     pub fn count(&mut self, found: &Candidate<'_>) -> Option<u64> {
-        let Some(extra) = self.root_extra else {
+        // (A candidate not found by a search has no structure slots to go by: walk it.)
+        let shortcut = self
+            .root_extra
+            .filter(|_| !found.structure_slots().is_empty());
+        let Some(extra) = shortcut else {
             let (lo, top) = self.carry(found)?;
             return Some(self.to.combinations(&self.rec.stack[lo..top]));
         };

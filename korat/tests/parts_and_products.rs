@@ -322,6 +322,47 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
         assert_eq!(s.valid, own_stats.structures);
         assert_eq!(s.explored, own_stats.judged);
     }
+    // A free field the source lacks on every node, not only on the root: the count walks the
+    // structure (no root-only shortcut) and still counts what is listed.
+    let mut nb = FinitizationBuilder::new("Tree_tagged");
+    let node = nb.class("Node", n);
+    nb.field(ROOT, "root", Domain::nullable(node));
+    nb.field(ROOT, "size", Domain::ints(0, i64::from(n)));
+    nb.field(ROOT, "x", Domain::ints(1, i64::from(n)));
+    nb.field(node, "left", Domain::nullable(node));
+    nb.field(node, "right", Domain::nullable(node));
+    nb.field(node, "info", Domain::ints(1, i64::from(n)));
+    nb.field(node, "tag", Domain::ints(0, 1));
+    let tagged = nb.build();
+    let ft = F {
+        root: tagged.field(ROOT, "root"),
+        size: tagged.field(ROOT, "size"),
+        x: tagged.field(ROOT, "x"),
+        left: tagged.field(node, "left"),
+        right: tagged.field(node, "right"),
+        info: tagged.field(node, "info"),
+    };
+    let own_tagged = korat::search(&tagged, |c| bst(c, &ft), |_| ControlFlow::Continue(()));
+    let (_, counted) = korat::search_structures(
+        &a,
+        Options::default(),
+        1,
+        |c| bst(c, &fa),
+        || {
+            (
+                korat::Transfer::new(&a, &tagged).expect("same classes"),
+                0u64,
+            )
+        },
+        |(t, total), found| {
+            let listed = t.products(found, |_| ControlFlow::Continue(()));
+            assert_eq!(t.count(found), listed, "counted as listed");
+            *total += listed.expect("carries over");
+            ControlFlow::Continue(())
+        },
+    );
+    let total: u64 = counted.iter().map(|(_, k)| k).sum();
+    assert_eq!(total, own_tagged.valid, "the tagged tree's own inputs");
     // An argument that is an object can change what is reachable: no transfer.
     let node = korat::ClassId(1);
     let (c, _) = tree_with(n, &[("x", Domain::nullable(node))]);
