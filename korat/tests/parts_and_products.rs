@@ -20,6 +20,18 @@ struct F {
     info: FieldId,
 }
 
+/// The fields of a tree finitization; `x` names the root field the tests read as `x`.
+fn fields_of(fin: &Finitization, node: korat::ClassId, x: &str) -> F {
+    F {
+        root: fin.field(ROOT, "root"),
+        size: fin.field(ROOT, "size"),
+        x: fin.field(ROOT, x),
+        left: fin.field(node, "left"),
+        right: fin.field(node, "right"),
+        info: fin.field(node, "info"),
+    }
+}
+
 fn tree(n: u32) -> (Finitization, F) {
     let n64 = i64::from(n);
     let mut b = FinitizationBuilder::new("Tree_add");
@@ -31,14 +43,7 @@ fn tree(n: u32) -> (Finitization, F) {
     b.field(node, "right", Domain::nullable(node));
     b.field(node, "info", Domain::ints(1, n64));
     let fin = b.build();
-    let f = F {
-        root: fin.field(ROOT, "root"),
-        size: fin.field(ROOT, "size"),
-        x: fin.field(ROOT, "x"),
-        left: fin.field(node, "left"),
-        right: fin.field(node, "right"),
-        info: fin.field(node, "info"),
-    };
+    let f = fields_of(&fin, node, "x");
     (fin, f)
 }
 
@@ -243,14 +248,7 @@ fn the_structure_only_search_is_the_judged_part_of_the_method_search() {
     b.field(node, "right", Domain::nullable(node));
     b.field(node, "info", Domain::ints(1, 6));
     let bare = b.build();
-    let g = F {
-        root: bare.field(ROOT, "root"),
-        size: bare.field(ROOT, "size"),
-        x: bare.field(ROOT, "size"),
-        left: bare.field(node, "left"),
-        right: bare.field(node, "right"),
-        info: bare.field(node, "info"),
-    };
+    let g = fields_of(&bare, node, "size");
     let s = korat::search(&bare, |c| bst(c, &g), |_| ControlFlow::Continue(()));
     assert_eq!((s.valid, s.explored), (method.structures, method.judged));
 }
@@ -269,14 +267,7 @@ fn tree_with(n: u32, args: &[(&str, Domain)]) -> (Finitization, F) {
     b.field(node, "right", Domain::nullable(node));
     b.field(node, "info", Domain::ints(1, n64));
     let fin = b.build();
-    let f = F {
-        root: fin.field(ROOT, "root"),
-        size: fin.field(ROOT, "size"),
-        x: fin.field(ROOT, "size"),
-        left: fin.field(node, "left"),
-        right: fin.field(node, "right"),
-        info: fin.field(node, "info"),
-    };
+    let f = fields_of(&fin, node, "size");
     (fin, f)
 }
 
@@ -334,14 +325,7 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
     nb.field(node, "info", Domain::ints(1, i64::from(n)));
     nb.field(node, "tag", Domain::ints(0, 1));
     let tagged = nb.build();
-    let ft = F {
-        root: tagged.field(ROOT, "root"),
-        size: tagged.field(ROOT, "size"),
-        x: tagged.field(ROOT, "x"),
-        left: tagged.field(node, "left"),
-        right: tagged.field(node, "right"),
-        info: tagged.field(node, "info"),
-    };
+    let ft = fields_of(&tagged, node, "x");
     let own_tagged = korat::search(&tagged, |c| bst(c, &ft), |_| ControlFlow::Continue(()));
     let (_, counted) = korat::search_structures(
         &a,
