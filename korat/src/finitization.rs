@@ -386,10 +386,10 @@ impl Finitization {
 
     /// How many candidates assign every value of their domains to `slots` (the product of the
     /// domain sizes): what a free product enumerates.
-    pub fn combinations(&self, slots: &[u32]) -> u64 {
+    pub fn combinations(&self, slots: impl IntoIterator<Item = u32>) -> u64 {
         slots
-            .iter()
-            .try_fold(1u64, |n, &s| {
+            .into_iter()
+            .try_fold(1u64, |n, s| {
                 n.checked_mul(self.tables[s as usize].len() as u64)
             })
             .expect("a free product of more than 2^64 combinations")

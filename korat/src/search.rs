@@ -257,7 +257,9 @@ impl<'f> Engine<'f> {
         let top = self.rec.stack.len();
         if self.product == Product::Count && lo < top {
             // Every combination but the first (the structure itself, already counted).
-            let combinations = self.fin.combinations(&self.rec.stack[lo..top]);
+            let combinations = self
+                .fin
+                .combinations(self.rec.stack[lo..top].iter().copied());
             stats.explored += combinations - 1;
             stats.valid += combinations - 1;
         }

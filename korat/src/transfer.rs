@@ -29,10 +29,10 @@ pub struct Transfer<'a> {
     rec: Recorder,
     reach: Reach,
     /// When the target differs from the source only by free fields of the root object (a
-    /// method's arguments beside the same receiver): the product of their domain sizes. Then
-    /// the target's free product is the source's free slots that it has, times these, and
-    /// [`Transfer::count`] needs no walk of the structure.
-    root_extra: Option<u64>,
+    /// method's arguments beside the same receiver): those fields' slots. Then the target's
+    /// free product is the source's free slots that it has and these, and [`Transfer::count`]
+    /// needs no walk of the structure.
+    root_args: Option<Vec<u32>>,
 }
 
 impl<'a> Transfer<'a> {
@@ -70,11 +70,11 @@ impl<'a> Transfer<'a> {
                 }
             })
             .collect();
-        let root_extra = root_extra(from, to, &map);
+        let root_args = root_args(from, to, &map);
         Some(Transfer {
             to,
             map,
-            root_extra,
+            root_args,
             state: vec![0; to.slots()],
             cells: first_cells(to),
             rec: Recorder::new(to.slots(), to.class_count()),
@@ -86,33 +86,34 @@ impl<'a> Transfer<'a> {
     /// them: the product of the domain sizes of the target's free fields (the same `None`).
     pub fn count(&mut self, found: &Candidate<'_>) -> Option<u64> {
         // (A candidate not found by a search has no structure slots to go by: walk it.)
-        let shortcut = self
-            .root_extra
-            .filter(|_| !found.structure_slots().is_empty());
-        let Some(extra) = shortcut else {
+        let Some(root_args) = self
+            .root_args
+            .as_deref()
+            .filter(|_| !found.structure_slots().is_empty())
+        else {
             let (lo, top) = self.carry(found)?;
-            return Some(self.to.combinations(&self.rec.stack[lo..top]));
+            return Some(
+                self.to
+                    .combinations(self.rec.stack[lo..top].iter().copied()),
+            );
         };
         // The objects reachable are the source's (the same structure slots, with the same
         // values, reach them): the target's free product is the source's free slots it has and
         // its own root arguments. It fails to carry only if a structure slot is missing.
+        let map = &self.map;
         if found
             .structure_slots()
             .iter()
-            .any(|&s| self.map[s as usize] == u32::MAX)
+            .any(|&s| map[s as usize] == u32::MAX)
         {
             return None;
         }
-        let mut n = extra;
-        for &s in found.free_slots() {
-            let t = self.map[s as usize];
-            if t != u32::MAX {
-                n = n
-                    .checked_mul(self.to.tables[t as usize].len() as u64)
-                    .expect("a free product of more than 2^64 combinations");
-            }
-        }
-        Some(n)
+        let free = found
+            .free_slots()
+            .iter()
+            .map(|&s| map[s as usize])
+            .filter(|&t| t != u32::MAX);
+        Some(self.to.combinations(free.chain(root_args.iter().copied())))
     }
 
     /// Sets the target's candidate to the structure of `found` with every free field at its
@@ -191,11 +192,11 @@ impl<'a> Transfer<'a> {
     }
 }
 
-/// The shortcut of [`Transfer::count`]: `Some(product of their domain sizes)` when every slot
-/// of `to` that is no source slot's image is a free field of the root object (always reachable,
-/// and unable to make anything else reachable), every image is free exactly when its source slot
-/// is, and the root is no array (whose live fields would depend on a length).
-fn root_extra(from: &Finitization, to: &Finitization, map: &[u32]) -> Option<u64> {
+/// The shortcut of [`Transfer::count`]: the slots of `to` that are no source slot's image,
+/// when each is a free field of the root object (always reachable, and unable to make anything
+/// else reachable), every image is free exactly when its source slot is, and the root is no
+/// array (whose live fields would depend on a length); else `None`.
+fn root_args(from: &Finitization, to: &Finitization, map: &[u32]) -> Option<Vec<u32>> {
     if to.classes[0].array.is_some() {
         return None;
     }
@@ -208,14 +209,14 @@ fn root_extra(from: &Finitization, to: &Finitization, map: &[u32]) -> Option<u64
             image[t as usize] = true;
         }
     }
-    let mut extra = 1u64;
+    let mut args = Vec::new();
     for (t, &is_image) in image.iter().enumerate() {
         if !is_image {
             if to.slot_owner[t].0 != 0 || !to.free[t] {
                 return None;
             }
-            extra = extra.checked_mul(to.tables[t].len() as u64)?;
+            args.push(t as u32);
         }
     }
-    Some(extra)
+    Some(args)
 }

@@ -5,9 +5,8 @@
 //! `ferastrau generate --scopes S --generators --jobs 1 --json` prints as
 //! `<out>/<benchmark>/generators.json` (so it can be remade by hand); rendering only reads it.
 //! One thread, as the paper's single-threaded Korat; the inputs are counted, neither listed nor
-//! stored (the `gen.`
-//! column's evaluation stores them, so compare `ded.` with the plain seconds of this file, not
-//! with `gen.`).
+//! stored (the `gen.` column's evaluation stores them, so compare `ded.` with the plain seconds
+//! of this file, not with `gen.`).
 
 use std::ops::RangeInclusive;
 use std::path::Path;
