@@ -320,3 +320,115 @@ fn a_damaged_matrix_is_refused_never_read() {
         assert!(!d.join("table3.json").exists(), "{what}: nothing written");
     }
 }
+
+/// The rows of a finished matrix as comparable values (bitmaps, reasons, deaths, first kill).
+fn rows_of(out: &Path, scope: u32) -> Vec<String> {
+    let m = file::read(out, scope).expect("a readable matrix");
+    m.rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {:?} {:?} {:?} {} {:?}",
+                r.mutant, r.kills, r.unknown, r.reasons, r.deaths, r.first
+            )
+        })
+        .collect()
+}
+
+/// The journal's kill-matrix row lines.
+fn journaled_rows(journal: &Path) -> Vec<String> {
+    std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"row\""))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Starts `evaluate` on `faulty` with the matrix into `out`, waits until the journal holds more
+/// than `rows` rows, and signals it; returns whether it was still running to be signalled.
+fn interrupt_after_rows(
+    out: &Path,
+    rows: usize,
+    resume: bool,
+    signal: nix::sys::signal::Signal,
+) -> Option<std::process::Output> {
+    use nix::sys::signal::kill;
+    use nix::unistd::Pid;
+    use std::process::Stdio;
+    let path = fixture("faulty");
+    let mut args = vec!["evaluate", "--benchmark-path", path.to_str().unwrap()];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.extend_from_slice(&["--kill-matrix", "--out", out.to_str().unwrap()]);
+    if resume {
+        args.push("--resume");
+    }
+    let mut child = command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let journal = out.join("journal.jsonl");
+    let started = std::time::Instant::now();
+    while journaled_rows(&journal).len() <= rows {
+        if child.try_wait().unwrap().is_some() {
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "the run ended ({:?}) with no kill-matrix row in its journal beyond {rows}: {}",
+                o.status,
+                text(&o.stderr)
+            );
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(600));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    kill(Pid::from_raw(child.id() as i32), signal).unwrap();
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn an_interrupted_matrix_resumes_with_the_rows_it_has_and_ends_as_a_whole_run() {
+    use nix::sys::signal::Signal;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let whole = tmp.path().join("whole");
+    let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.push("--kill-matrix");
+    evaluate(&args, &whole);
+
+    let cut = tmp.path().join("cut");
+    let journal = cut.join("journal.jsonl");
+    // Ctrl-C during the matrix: exit status 130, the rows done kept in the journal.
+    let o = interrupt_after_rows(&cut, 0, false, Signal::SIGINT).unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let kept = journaled_rows(&journal);
+    assert!(!kept.is_empty());
+
+    // Damage: one row's bitmap garbled, one torn row line at the end. Both are computed
+    // again, never read as rows.
+    let text_now = std::fs::read_to_string(&journal).unwrap();
+    let garbled = kept[0].replacen("\"kills\":\"", "\"kills\":\"AAAA", 1);
+    let torn = &kept[kept.len() - 1][..kept[kept.len() - 1].len() / 2];
+    let damaged = text_now.replacen(&kept[0], &garbled, 1) + torn;
+    std::fs::write(&journal, damaged).unwrap();
+
+    // kill -9 once more rows are in, then resume to the end.
+    interrupt_after_rows(&cut, kept.len(), true, Signal::SIGKILL);
+    let mut resume = args.clone();
+    resume.push("--resume");
+    evaluate(&resume, &cut);
+
+    let mut resumed = 0;
+    for scope in 1..=2 {
+        assert_eq!(
+            rows_of(&cut, scope),
+            rows_of(&whole, scope),
+            "scope {scope}"
+        );
+        resumed += file::read(&cut, scope).unwrap().header.resumed;
+    }
+    assert!(resumed >= 1, "no row was taken from the journal");
+}

@@ -190,4 +190,73 @@ fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
         "{table3}"
     );
     assert!(!md.contains("**Randomness**: *pending*"), "{md}");
+
+    // A crate whose matrix at its largest scope would take too long names a smaller one for
+    // Table 3; the table then shows the paper's scope beside ours, and the difference is a
+    // disagreement (open, with no note for it).
+    let manifest = crates.path().join("chain/Cargo.toml");
+    let text_before = std::fs::read_to_string(&manifest).unwrap();
+    let with = |setting: &str| {
+        let t = text_before.replace(
+            "[package.metadata.ferastrau]\n",
+            &format!("[package.metadata.ferastrau]\n{setting}\n"),
+        );
+        assert_ne!(t, text_before);
+        std::fs::write(&manifest, t).unwrap();
+    };
+    with("reproduce-kill-matrix-scope = 2");
+    let out2 = with_paper();
+    std::fs::write(
+        out2.path().join("paper/table3.csv"),
+        "benchmark,scope,random_kill_rate,vs_exhaustive_scope_minus_1,vs_exhaustive_scope\nChain,3,90.00,>,<\n",
+    )
+    .unwrap();
+    reproduce_from(
+        crates.path(),
+        out2.path(),
+        &["--kill-matrix", "--random-samples", "50", "--seed", "3"],
+    );
+    let t3 = json(&out2.path().join("chain/table3.json"));
+    assert_eq!(t3["scope"], 2);
+    let evaluation = json(&out2.path().join("chain/evaluation.json"));
+    let killed = |scope: usize| evaluation["scopes"][scope - 1]["killed"].clone();
+    assert_eq!(
+        evaluation["scopes"].as_array().unwrap().len(),
+        3,
+        "the report is still of 1..3"
+    );
+    assert_eq!(t3["rows"][0]["previous"]["killed"], killed(1));
+    assert_eq!(t3["rows"][0]["exhaustive"]["killed"], killed(2));
+    let md = std::fs::read_to_string(out2.path().join("REPRODUCTION.md")).unwrap();
+    assert!(md.contains("| chain | 2 (paper 3) |"), "{md}");
+    let open = &md[md.find("### Open").unwrap()..];
+    assert!(
+        open.contains(
+            "random_subsets: Table 3 at scope 2 (|R| = |T(1)| = 4), the paper's at scope 3"
+        ),
+        "{open}"
+    );
+
+    // An absurd setting is refused before anything runs.
+    for bad in [
+        "reproduce-kill-matrix-scope = 1",
+        "reproduce-kill-matrix-scope = \"big\"",
+    ] {
+        with(bad);
+        let o = ferastrau(&[
+            "reproduce",
+            "--out",
+            out2.path().to_str().unwrap(),
+            "--paper",
+            out2.path().join("paper").to_str().unwrap(),
+            "--benchmarks-dir",
+            crates.path().to_str().unwrap(),
+            "--kill-matrix",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("reproduce-kill-matrix-scope"),
+            "{bad}"
+        );
+    }
 }

@@ -70,9 +70,8 @@ fn rendered(order: &[String], run: &[String], out: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Whether the crate asks to be reproduced with every mutant
-/// (`[package.metadata.ferastrau] reproduce-all-mutants = true`).
-fn all_mutants(dir: &Path) -> Result<bool> {
+/// A setting of the crate's `[package.metadata.ferastrau]` table that only `reproduce` reads.
+fn reproduce_setting(dir: &Path, key: &str) -> Result<Option<toml::Value>> {
     let path = dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
@@ -83,9 +82,32 @@ fn all_mutants(dir: &Path) -> Result<bool> {
         .get("package")
         .and_then(|p| p.get("metadata"))
         .and_then(|m| m.get("ferastrau"))
-        .and_then(|f| f.get("reproduce-all-mutants"))
-        .and_then(toml::Value::as_bool)
+        .and_then(|f| f.get(key))
+        .cloned())
+}
+
+/// Whether the crate asks to be reproduced with every mutant
+/// (`[package.metadata.ferastrau] reproduce-all-mutants = true`).
+fn all_mutants(dir: &Path) -> Result<bool> {
+    Ok(reproduce_setting(dir, "reproduce-all-mutants")?
+        .and_then(|v| v.as_bool())
         .unwrap_or(false))
+}
+
+/// The largest scope of the crate's Table 3 (`[package.metadata.ferastrau]
+/// reproduce-kill-matrix-scope = S`), when its kill matrix cannot be computed at its largest
+/// evaluated scope in reasonable time; `None`: that scope.
+fn kill_matrix_scope(dir: &Path) -> Result<Option<u32>> {
+    match reproduce_setting(dir, "reproduce-kill-matrix-scope")? {
+        None => Ok(None),
+        Some(v) => match v.as_integer().and_then(|i| u32::try_from(i).ok()) {
+            Some(s) if s >= 2 => Ok(Some(s)),
+            _ => Err(usage(format!(
+                "{}: reproduce-kill-matrix-scope must be a scope of 2 or more, not {v}",
+                dir.join("Cargo.toml").display()
+            ))),
+        },
+    }
 }
 
 /// `evaluate`'s command line for one run of the reproduction: its own defaults for every
@@ -251,6 +273,7 @@ fn table3(
     out: &Path,
 ) -> Result<()> {
     let scratch = crate::worker::scratch_dir(bench, "reproduce-table3");
+    let largest = kill_matrix_scope(dir)?.map_or(largest, |s| s.min(largest));
     let from = largest.saturating_sub(1).max(1);
     let resume = a.resume && scratch.join("journal.jsonl").exists();
     println!("== {name}: kill matrix at scopes {from}..{largest} (Table 3)");

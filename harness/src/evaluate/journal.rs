@@ -2,8 +2,10 @@
 //! nothing and `--resume` continues where it stopped.
 //!
 //! JSON lines: a header holding the run's [`Fingerprint`], then `scope` lines (a scope's
-//! generation and original run) and `result` lines (one mutant at one scope). A line cut short
-//! by a crash is ignored on reading. Resuming rewrites the journal without such lines
+//! generation and original run), `result` lines (one mutant at one scope) and, with
+//! `--kill-matrix`, `row` lines (one mutant's kill-matrix row at one scope: a matrix at a
+//! paper's largest scope runs for hours, and an interrupt must not lose the rows done). A line
+//! cut short by a crash is ignored on reading. Resuming rewrites the journal without such lines
 //! atomically (a new file, synced, renamed over the old one): a signal or a crash at any
 //! moment leaves either the old journal or the new one, never a truncated one.
 
@@ -14,12 +16,15 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use anyhow::{Context, Result};
+use base64::Engine;
+use roaring::RoaringBitmap;
 use serde::{Deserialize, Serialize};
 
 use super::results::ScopeResult;
 use super::ScopeRun;
 use crate::exit_code::usage;
 use crate::fingerprint::Fingerprint;
+use crate::matrix::{FirstKill, Row};
 
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -27,6 +32,65 @@ enum Line {
     Header(Box<Fingerprint>),
     Scope(ScopeRun),
     Result(ScopeResult),
+    Row(RowLine),
+}
+
+/// A kill-matrix row as a journal line: its bitmaps in roaring's portable serialization,
+/// base64-encoded.
+#[derive(Serialize, Deserialize)]
+struct RowLine {
+    scope: u32,
+    /// The death cap the row was computed under (`--kill-matrix-max-deaths`): a row capped
+    /// under another is not this run's row.
+    max_deaths: u32,
+    mutant: u32,
+    kills: String,
+    unknown: String,
+    reasons: BTreeMap<ferastrau_worker::protocol::Reason, u64>,
+    deaths: u32,
+    first: Option<FirstKill>,
+}
+
+impl RowLine {
+    fn new(scope: u32, max_deaths: u32, row: &Row) -> Result<RowLine> {
+        let encode = |b: &RoaringBitmap| -> Result<String> {
+            let mut bytes = Vec::with_capacity(b.serialized_size());
+            b.serialize_into(&mut bytes)?;
+            Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+        };
+        Ok(RowLine {
+            scope,
+            max_deaths,
+            mutant: row.mutant,
+            kills: encode(&row.kills)?,
+            unknown: encode(&row.unknown)?,
+            reasons: row.reasons.clone(),
+            deaths: row.deaths,
+            first: row.first,
+        })
+    }
+
+    /// The row, if the line decodes to a consistent one (counts by reason add up to the
+    /// kills, the first kill is the lowest, no input both killing and unknown); `None` for a
+    /// damaged line, which is then computed again.
+    fn row(&self) -> Option<Row> {
+        let decode = |s: &str| {
+            let bytes = base64::engine::general_purpose::STANDARD.decode(s).ok()?;
+            RoaringBitmap::deserialize_from(&bytes[..]).ok()
+        };
+        let row = Row {
+            mutant: self.mutant,
+            kills: decode(&self.kills)?,
+            unknown: decode(&self.unknown)?,
+            reasons: self.reasons.clone(),
+            deaths: self.deaths,
+            first: self.first,
+        };
+        let consistent = row.reasons.values().sum::<u64>() == row.kills.len()
+            && row.first.map(|f| f.index) == row.kills.min().map(u64::from)
+            && row.kills.is_disjoint(&row.unknown);
+        consistent.then_some(row)
+    }
 }
 
 /// What a journal already holds.
@@ -34,6 +98,8 @@ enum Line {
 pub struct Recorded {
     pub scopes: BTreeMap<u32, ScopeRun>,
     pub results: BTreeMap<(u32, u32), ScopeResult>,
+    /// Kill-matrix rows by (scope, mutant), with the death cap each was computed under.
+    pub rows: BTreeMap<(u32, u32), (u32, Row)>,
 }
 
 /// An open journal.
@@ -65,6 +131,9 @@ impl Journal {
         }
         for r in recorded.results.values() {
             text.extend(encode(&Line::Result(r.clone()))?);
+        }
+        for (&(scope, _), (max_deaths, row)) in &recorded.rows {
+            text.extend(encode(&Line::Row(RowLine::new(scope, *max_deaths, row)?))?);
         }
         tmp.write_all(&text).context("cannot write the journal")?;
         tmp.as_file()
@@ -122,6 +191,12 @@ impl Journal {
                 Ok(Line::Result(r)) => {
                     rec.results.insert((r.mutant, r.scope), r);
                 }
+                Ok(Line::Row(line)) => {
+                    if let Some(row) = line.row() {
+                        rec.rows
+                            .insert((line.scope, line.mutant), (line.max_deaths, row));
+                    }
+                }
                 // A header in the middle or a torn last line: skip it.
                 _ => {}
             }
@@ -136,6 +211,11 @@ impl Journal {
 
     pub fn result(&self, r: &ScopeResult) -> Result<()> {
         self.append(&Line::Result(r.clone()))
+    }
+
+    /// Records `row` of the kill matrix at `scope`, computed under the death cap `max_deaths`.
+    pub fn row(&self, scope: u32, max_deaths: u32, row: &Row) -> Result<()> {
+        self.append(&Line::Row(RowLine::new(scope, max_deaths, row)?))
     }
 
     fn append(&self, line: &Line) -> Result<()> {

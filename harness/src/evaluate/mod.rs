@@ -308,7 +308,7 @@ pub fn evaluate(
     fresh.extend(ran);
     let mutant_phase_seconds = phase.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let mut results: Vec<ScopeResult> = recorded.results.into_values().collect();
+    let mut results: Vec<ScopeResult> = recorded.results.values().cloned().collect();
     let mut timing = Timing::default();
     for r in fresh {
         let (rs, t) = r?;
@@ -318,18 +318,36 @@ pub fn evaluate(
     results.sort_by_key(|r| (r.mutant, r.scope));
     let interrupted = interrupt::requested();
     let matrices = match opts.kill_matrix {
-        Some(max_deaths) if !interrupted => pool.install(|| {
-            crate::matrix::run::matrices(
-                worker,
-                fingerprint,
-                mutants,
-                &scopes,
-                &results,
-                &cfg,
-                max_deaths,
-                opts.progress,
-            )
-        })?,
+        Some(max_deaths) if !interrupted => {
+            let record = |scope: u32, row: &crate::matrix::Row| journal.row(scope, max_deaths, row);
+            let journaled = crate::matrix::run::Journaled {
+                done: &recorded.rows,
+                record: &record,
+            };
+            pool.install(|| {
+                crate::matrix::run::matrices(
+                    worker,
+                    fingerprint,
+                    mutants,
+                    &scopes,
+                    &results,
+                    &cfg,
+                    max_deaths,
+                    &journaled,
+                    opts.progress,
+                )
+            })
+            .map_err(|e| {
+                if e.is::<Interrupted>() {
+                    e.context(format!(
+                        "the rows done are kept; continue with --resume ({})",
+                        journal_path.display()
+                    ))
+                } else {
+                    e
+                }
+            })?
+        }
         _ => Vec::new(),
     };
     let interrupted = interrupt::requested();

@@ -108,8 +108,13 @@ pub struct Header {
     /// Mutant × input pairs settled without running them: the input does not reach the
     /// mutant's point, so the mutant does there what the original does (reach selection;
     /// 0 with `--no-reach`). A figure of this run, not a result: the rows are the same.
+    /// (Of this session's rows: `resumed` ones were settled by an earlier one.)
     #[serde(default)]
     pub skipped: u64,
+    /// Rows taken from the journal of an interrupted session (`--resume`) rather than
+    /// computed by this one; `seconds` is this session's time.
+    #[serde(default)]
+    pub resumed: u64,
 }
 
 impl KillMatrix {
@@ -221,6 +226,7 @@ mod tests {
                 disagreements: Vec::new(),
                 seconds: 0.0,
                 skipped: 0,
+                resumed: 0,
             },
             rows,
         }

@@ -204,9 +204,21 @@ pub fn row(
     Ok((row, skipped))
 }
 
+/// Where rows come from besides this run's children, and where they go as they are done: the
+/// journal of the evaluation, so that an interrupted matrix resumes with the rows it has.
+pub struct Journaled<'a> {
+    /// Rows of an earlier session by (scope, mutant), with the death cap each was computed
+    /// under: one computed under another cap is computed again.
+    pub done: &'a BTreeMap<(u32, u32), (u32, Row)>,
+    /// Records a finished row at a scope (called from the thread pool).
+    pub record: &'a (dyn Fn(u32, &Row) -> Result<()> + Sync),
+}
+
 /// Every row of `mutants` at `scope`, in parallel on the run's thread pool, and the pairs
-/// reach selection settled without a run; with `progress`, a bar of the rows done (a matrix at
-/// a paper's largest scope takes an hour or more).
+/// reach selection settled without a run, and how many rows came from `journal` instead of a
+/// run; with `progress`, a bar of the rows done (a matrix at a paper's largest scope takes an
+/// hour or more).
+#[allow(clippy::too_many_arguments)]
 pub fn rows(
     worker: &Worker,
     mutants: &[u32],
@@ -214,31 +226,43 @@ pub fn rows(
     methods: &[MethodRange],
     cfg: &RunConfig,
     max_deaths: u32,
+    journal: &Journaled<'_>,
     progress: bool,
-) -> Result<(Vec<Row>, u64)> {
+) -> Result<(Vec<Row>, u64, u64)> {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut todo = Vec::new();
+    for &m in mutants {
+        match journal.done.get(&(scope, m)) {
+            Some((cap, row)) if *cap == max_deaths => rows.push(row.clone()),
+            _ => todo.push(m),
+        }
+    }
+    let resumed = rows.len() as u64;
     let what = format!("kill matrix, scope {scope}, mutants");
-    let bar = crate::term::bar(progress, &what, mutants.len() as u64, 0);
+    let bar = crate::term::bar(progress, &what, mutants.len() as u64, resumed);
     // One mutant per rayon task: rows differ in cost by orders of magnitude (a mutant that
     // dies on every input restarts its process up to `max_deaths` times), and a run of
     // expensive rows inside one unsplit range would leave the other threads idle.
-    let done: Vec<(Row, u64)> = mutants
+    let done: Vec<(Row, u64)> = todo
         .par_iter()
         .with_max_len(1)
         .map(|&m| {
-            let r = row(worker, m, scope, methods, cfg, max_deaths);
+            let r = row(worker, m, scope, methods, cfg, max_deaths)?;
+            (journal.record)(scope, &r.0)?;
             bar.inc(1);
-            r
+            Ok(r)
         })
         .collect::<Result<_>>()?;
     bar.finish_and_clear();
     let skipped = done.iter().map(|(_, s)| s).sum();
-    let mut rows: Vec<Row> = done.into_iter().map(|(r, _)| r).collect();
+    rows.extend(done.into_iter().map(|(r, _)| r));
     rows.sort_by_key(|r| r.mutant);
-    Ok((rows, skipped))
+    Ok((rows, skipped, resumed))
 }
 
 /// The kill matrix of every scope in `scopes` for `mutants`, each checked against the
-/// first-kill `results` of the same run (disagreements are kept in its header).
+/// first-kill `results` of the same run (disagreements are kept in its header); rows of an
+/// interrupted session are taken from `journal`, and new ones recorded there.
 #[allow(clippy::too_many_arguments)]
 pub fn matrices(
     worker: &Worker,
@@ -248,6 +272,7 @@ pub fn matrices(
     results: &[ScopeResult],
     cfg: &RunConfig,
     max_deaths: u32,
+    journal: &Journaled<'_>,
     progress: bool,
 ) -> Result<Vec<KillMatrix>> {
     let mut out = Vec::new();
@@ -273,8 +298,8 @@ pub fn matrices(
                 s.inputs
             );
         }
-        let (rows, skipped) = rows(
-            worker, mutants, s.scope, &methods, cfg, max_deaths, progress,
+        let (rows, skipped, resumed) = rows(
+            worker, mutants, s.scope, &methods, cfg, max_deaths, journal, progress,
         )?;
         let mut m = KillMatrix {
             header: Header {
@@ -287,6 +312,7 @@ pub fn matrices(
                 disagreements: Vec::new(),
                 seconds: 0.0,
                 skipped,
+                resumed,
             },
             rows,
         };
@@ -295,13 +321,14 @@ pub fn matrices(
         if progress {
             let pairs = mutants.len() as u64 * total;
             eprintln!(
-                "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s ({} of {} pairs skipped: inputs that do not reach the mutant)",
+                "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s ({} of {} pairs skipped: inputs that do not reach the mutant; {} rows from the journal)",
                 s.scope,
                 mutants.len(),
                 total,
                 started.elapsed().as_secs_f64(),
                 skipped,
-                pairs
+                pairs,
+                resumed
             );
         }
         out.push(m);

@@ -37,6 +37,8 @@ pub enum Kind {
     Size,
     Mutants,
     MutatedFunctions,
+    /// Table 3 computed at another scope than the paper's.
+    RandomSubsets,
 }
 
 impl Kind {
@@ -48,6 +50,7 @@ impl Kind {
             Kind::Size => "size",
             Kind::Mutants => "mutants",
             Kind::MutatedFunctions => "mutated_functions",
+            Kind::RandomSubsets => "random_subsets",
         }
     }
 }
@@ -210,8 +213,35 @@ fn randomness(t3: &[crate::subsets::Report], benchmarks: usize) -> String {
 }
 
 /// Every disagreement of our figures with the paper's.
-pub fn disagreements(paper: &Paper, runs: &[Run], t1: &[Table1Row]) -> Vec<Disagreement> {
+pub fn disagreements(
+    paper: &Paper,
+    runs: &[Run],
+    t1: &[Table1Row],
+    t3: &[crate::subsets::Report],
+) -> Vec<Disagreement> {
     let mut out = Vec::new();
+    // Table 3 at another scope than the paper's: its R(s) is then of another size, and the
+    // paper's verdicts are beside ours only as the nearest comparison.
+    for r in t3 {
+        let Some(p) = r.paper.as_ref().filter(|p| p.scope != r.scope) else {
+            continue;
+        };
+        let Some(run) = runs.iter().find(|run| run.name == r.benchmark) else {
+            continue;
+        };
+        out.push(Disagreement {
+            benchmark: run.name.clone(),
+            class: run.class.clone(),
+            kind: Kind::RandomSubsets,
+            what: format!(
+                "Table 3 at scope {} (|R| = |T({})| = {}), the paper's at scope {}",
+                r.scope,
+                r.scope - 1,
+                r.subset_size,
+                p.scope
+            ),
+        });
+    }
     let mut push = |run: &Run, kind: Kind, what: String| {
         out.push(Disagreement {
             benchmark: run.name.clone(),
@@ -391,9 +421,10 @@ pub fn reproduction(
         md += "*Pending*: no benchmark here has `table3.json` (written by `ferastrau reproduce --kill-matrix`, or by `ferastrau subsets` from an `evaluate --kill-matrix` run). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
     } else {
         md += &format!(
-            "From `table3.json` of {} of the {} benchmarks (`reproduce --kill-matrix`; the others have no kill matrix yet).\n\n",
+            "From `table3.json` of {} of the {} benchmarks (`reproduce --kill-matrix`{}). A scope written `4 (paper 5)` is ours beside the paper's: the paper's columns are then of its scope (see \"Disagreements with the paper\").\n\n",
             t3.len(),
-            runs.len()
+            runs.len(),
+            if t3.len() < runs.len() { "; the others have no kill matrix yet" } else { "" }
         );
         md += &crate::subsets::render::markdown(t3);
     }
@@ -445,8 +476,8 @@ pub fn reproduction(
         }
     }
     md += "\n## Disagreements with the paper\n\n";
-    md += &format!("A figure disagrees when input counts differ at any scope, the kill rate or a code coverage at the largest scope differs by more than {RATE_TOLERANCE} points, Table 1's lines or branches differ by more than {:.0}%, the mutants we evaluate are outside the {}–{} the paper's Ferastrau was instructed to generate, or we mutate functions Table 1 does not list. Explained ones carry the explanation from `disagreements.toml`; the others are open.\n\n", SIZE_TOLERANCE * 100.0, PAPER_MUTANTS.start(), PAPER_MUTANTS.end());
-    let all = disagreements(paper, runs, t1);
+    md += &format!("A figure disagrees when input counts differ at any scope, the kill rate or a code coverage at the largest scope differs by more than {RATE_TOLERANCE} points, Table 1's lines or branches differ by more than {:.0}%, the mutants we evaluate are outside the {}–{} the paper's Ferastrau was instructed to generate, we mutate functions Table 1 does not list, or Table 3 is at another scope than the paper's. Explained ones carry the explanation from `disagreements.toml`; the others are open.\n\n", SIZE_TOLERANCE * 100.0, PAPER_MUTANTS.start(), PAPER_MUTANTS.end());
+    let all = disagreements(paper, runs, t1, t3);
     let (explained, open): (Vec<_>, Vec<_>) = all
         .iter()
         .partition(|d| notes.0.contains_key(&(d.benchmark.clone(), d.kind)));

@@ -178,11 +178,15 @@ fn table3_line(out: &mut String, r: &Report, t: &Table3Row) {
         .expected
         .kill_rate_high
         .map_or(String::new(), |h| format!("..{h:.2}"));
+    let scope = match &r.paper {
+        Some(p) if p.scope != r.scope => format!("{} (paper {})", r.scope, p.scope),
+        _ => r.scope.to_string(),
+    };
     let _ = writeln!(
         out,
         "| {} | {} | {} | {} | {:.2} | {:.2} | **{:.2}**{high} | {} / {} / {} / {} / {} | {}/{}/{} | {}/{}/{} | {} {} | {pr} | {pp} {pe} |",
         r.benchmark,
-        r.scope,
+        scope,
         r.inputs,
         r.subset_size,
         t.previous.kill_rate,
