@@ -70,8 +70,7 @@ impl RowLine {
         })
     }
 
-    /// The row, if the line decodes to a consistent one (counts by reason add up to the
-    /// kills, the first kill is the lowest, no input both killing and unknown); `None` for a
+    /// The row, if the line decodes to a [consistent](Row::consistent) one; `None` for a
     /// damaged line, which is then computed again.
     fn row(&self) -> Option<Row> {
         let decode = |s: &str| {
@@ -86,10 +85,7 @@ impl RowLine {
             deaths: self.deaths,
             first: self.first,
         };
-        let consistent = row.reasons.values().sum::<u64>() == row.kills.len()
-            && row.first.map(|f| f.index) == row.kills.min().map(u64::from)
-            && row.kills.is_disjoint(&row.unknown);
-        consistent.then_some(row)
+        row.consistent().then_some(row)
     }
 }
 

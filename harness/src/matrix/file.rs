@@ -198,30 +198,27 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
         let mut id = [0u8; 4];
         rest.read_exact(&mut id)
             .map_err(|_| bad(&bin, "truncated"))?;
-        let kills = read_bitmap(&mut rest, &bin)?;
-        let unknown = read_bitmap(&mut rest, &bin)?;
+        let row = Row {
+            mutant: s.mutant,
+            kills: read_bitmap(&mut rest, &bin)?,
+            unknown: read_bitmap(&mut rest, &bin)?,
+            reasons: s.reasons.clone(),
+            deaths: s.deaths,
+            first: s.first,
+        };
         let consistent = u32::from_le_bytes(id) == s.mutant
-            && kills.len() == s.kills
-            && unknown.len() == s.unknown
-            && s.reasons.values().sum::<u64>() == s.kills
-            && kills.max().is_none_or(|g| u64::from(g) < inputs)
-            && unknown.max().is_none_or(|g| u64::from(g) < inputs)
-            && kills.is_disjoint(&unknown)
-            && s.first.map(|f| f.index) == kills.min().map(u64::from);
+            && row.kills.len() == s.kills
+            && row.unknown.len() == s.unknown
+            && row.kills.max().is_none_or(|g| u64::from(g) < inputs)
+            && row.unknown.max().is_none_or(|g| u64::from(g) < inputs)
+            && row.consistent();
         if !consistent {
             return Err(bad(
                 &bin,
                 format!("mutant {}'s row disagrees with its header", s.mutant),
             ));
         }
-        rows.push(Row {
-            mutant: s.mutant,
-            kills,
-            unknown,
-            reasons: s.reasons.clone(),
-            deaths: s.deaths,
-            first: s.first,
-        });
+        rows.push(row);
     }
     if !rest.is_empty() {
         return Err(bad(&bin, "bytes after the last row"));

@@ -75,6 +75,15 @@ impl Row {
     pub fn complete(&self) -> bool {
         self.unknown.is_empty()
     }
+
+    /// Whether the row agrees with itself: its kills by reason add up to its killing inputs,
+    /// its first kill is the lowest of them, and no input both kills and is unknown. A row
+    /// read back from disk that does not is damaged.
+    pub fn consistent(&self) -> bool {
+        self.reasons.values().sum::<u64>() == self.kills.len()
+            && self.first.map(|f| f.index) == self.kills.min().map(u64::from)
+            && self.kills.is_disjoint(&self.unknown)
+    }
 }
 
 /// The kill matrix of one scope.

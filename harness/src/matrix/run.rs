@@ -229,11 +229,17 @@ pub fn rows(
     journal: &Journaled<'_>,
     progress: bool,
 ) -> Result<(Vec<Row>, u64, u64)> {
+    let total: u64 = methods.iter().map(|m| m.inputs).sum();
+    let within = |b: &RoaringBitmap| b.max().is_none_or(|g| u64::from(g) < total);
     let mut rows: Vec<Row> = Vec::new();
     let mut todo = Vec::new();
     for &m in mutants {
         match journal.done.get(&(scope, m)) {
-            Some((cap, row)) if *cap == max_deaths => rows.push(row.clone()),
+            Some((cap, row))
+                if *cap == max_deaths && within(&row.kills) && within(&row.unknown) =>
+            {
+                rows.push(row.clone())
+            }
             _ => todo.push(m),
         }
     }
