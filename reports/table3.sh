@@ -17,7 +17,7 @@ declare -A scope=(
 # AVTree at 4, not the paper's 5, as its manifest's `reproduce-kill-matrix-scope` says for
 # `reproduce --kill-matrix`: 76 of its 300 sampled mutants time out, and a kill matrix runs each
 # of them on every input up to its tick budget — 274 s for scope 4's 13,490 inputs on 2 cores,
-# some 13 CPU-hours for scope 5's 1,193,562 (README, "Reproduction results").
+# at least 13 CPU-hours for scope 5's 1,193,562 (README, "Reproduction results").
 order=(search_tree disj_set heap_array binomial_heap fibonacci_heap linked_list sorted_list tree_map hash_set av_tree)
 cargo build --release -p ferastrau
 for b in "${@:-${order[@]}}"; do
