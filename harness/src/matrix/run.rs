@@ -214,6 +214,32 @@ pub struct Journaled<'a> {
     pub record: &'a (dyn Fn(u32, &Row) -> Result<()> + Sync),
 }
 
+/// The rows of `mutants` at `scope` that an earlier session's `done` holds and this run can
+/// take as they are (computed under the same death cap, every index within the scope's `total`
+/// inputs), and the mutants whose rows are still to compute.
+fn reusable(
+    done: &BTreeMap<(u32, u32), (u32, Row)>,
+    mutants: &[u32],
+    scope: u32,
+    total: u64,
+    max_deaths: u32,
+) -> (Vec<Row>, Vec<u32>) {
+    let within = |b: &RoaringBitmap| b.max().is_none_or(|g| u64::from(g) < total);
+    let mut rows = Vec::new();
+    let mut todo = Vec::new();
+    for &m in mutants {
+        match done.get(&(scope, m)) {
+            Some((cap, row))
+                if *cap == max_deaths && within(&row.kills) && within(&row.unknown) =>
+            {
+                rows.push(row.clone())
+            }
+            _ => todo.push(m),
+        }
+    }
+    (rows, todo)
+}
+
 /// Every row of `mutants` at `scope`, in parallel on the run's thread pool, and the pairs
 /// reach selection settled without a run, and how many rows came from `journal` instead of a
 /// run; with `progress`, a bar of the rows done (a matrix at a paper's largest scope takes an
@@ -230,19 +256,7 @@ pub fn rows(
     progress: bool,
 ) -> Result<(Vec<Row>, u64, u64)> {
     let total: u64 = methods.iter().map(|m| m.inputs).sum();
-    let within = |b: &RoaringBitmap| b.max().is_none_or(|g| u64::from(g) < total);
-    let mut rows: Vec<Row> = Vec::new();
-    let mut todo = Vec::new();
-    for &m in mutants {
-        match journal.done.get(&(scope, m)) {
-            Some((cap, row))
-                if *cap == max_deaths && within(&row.kills) && within(&row.unknown) =>
-            {
-                rows.push(row.clone())
-            }
-            _ => todo.push(m),
-        }
-    }
+    let (mut rows, todo) = reusable(journal.done, mutants, scope, total, max_deaths);
     let resumed = rows.len() as u64;
     let what = format!("kill matrix, scope {scope}, mutants");
     let bar = crate::term::bar(progress, &what, mutants.len() as u64, resumed);
@@ -345,6 +359,24 @@ pub fn matrices(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_rows_of_this_scope_cap_and_index_space_are_reused() {
+        let done: BTreeMap<(u32, u32), (u32, Row)> = [
+            ((3, 1), (64, Row::killed_by(1, &[0, 9]))),
+            ((3, 2), (8, Row::killed_by(2, &[1]))), // another death cap
+            ((3, 3), (64, Row::killed_by(3, &[10]))), // index 10 of 10 inputs
+            ((2, 4), (64, Row::killed_by(4, &[]))), // another scope
+            ((3, 5), (64, Row::killed_by(5, &[]))), // not one of this run's mutants
+        ]
+        .into_iter()
+        .collect();
+        let (rows, todo) = reusable(&done, &[1, 2, 3, 4, 6], 3, 10, 64);
+        assert_eq!(rows.iter().map(|r| r.mutant).collect::<Vec<_>>(), [1]);
+        assert_eq!(todo, [2, 3, 4, 6]);
+        let (rows, todo) = reusable(&done, &[1, 2], 3, 10, 8);
+        assert_eq!((rows.len(), todo), (1, vec![1]));
+    }
 
     #[test]
     fn remaining_spans_skip_what_is_known_per_method() {
