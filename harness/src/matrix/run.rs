@@ -245,7 +245,7 @@ fn reusable(
 /// run; with `progress`, a bar of the rows done (a matrix at a paper's largest scope takes an
 /// hour or more).
 #[allow(clippy::too_many_arguments)]
-pub fn rows(
+fn rows(
     worker: &Worker,
     mutants: &[u32],
     scope: u32,
