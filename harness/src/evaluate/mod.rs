@@ -123,7 +123,7 @@ pub fn evaluate(
     opts: &Options,
 ) -> Result<Evaluation> {
     let journal_path = out.path.join("journal.jsonl");
-    let (journal, recorded) = if opts.resume {
+    let (journal, mut recorded) = if opts.resume {
         Journal::resume(&journal_path, fingerprint)?
     } else {
         (
@@ -160,16 +160,9 @@ pub fn evaluate(
             max_bytes,
             ..prep.clone()
         };
-        let mut run = prep.scope(worker, scope, used).map_err(|e| {
-            if e.is::<Interrupted>() {
-                e.context(format!(
-                    "interrupted while generating; continue with --resume ({})",
-                    journal_path.display()
-                ))
-            } else {
-                e
-            }
-        })?;
+        let mut run = prep
+            .scope(worker, scope, used)
+            .map_err(|e| resume_hint(e, "interrupted while generating", &journal_path))?;
         if let Some(old) = recorded.scopes.get(&scope) {
             if old.inputs != run.inputs {
                 return Err(usage(format!(
@@ -308,7 +301,9 @@ pub fn evaluate(
     fresh.extend(ran);
     let mutant_phase_seconds = phase.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let mut results: Vec<ScopeResult> = recorded.results.values().cloned().collect();
+    let mut results: Vec<ScopeResult> = std::mem::take(&mut recorded.results)
+        .into_values()
+        .collect();
     let mut timing = Timing::default();
     for r in fresh {
         let (rs, t) = r?;
@@ -337,16 +332,7 @@ pub fn evaluate(
                     opts.progress,
                 )
             })
-            .map_err(|e| {
-                if e.is::<Interrupted>() {
-                    e.context(format!(
-                        "the rows done are kept; continue with --resume ({})",
-                        journal_path.display()
-                    ))
-                } else {
-                    e
-                }
-            })?
+            .map_err(|e| resume_hint(e, "the rows done are kept", &journal_path))?
         }
         _ => Vec::new(),
     };
@@ -365,6 +351,18 @@ pub fn evaluate(
         mutant_phase_seconds,
         matrices,
     })
+}
+
+/// `e` with `what` and how to continue from `journal` when it is an interrupt; else `e`.
+fn resume_hint(e: anyhow::Error, what: &str, journal: &std::path::Path) -> anyhow::Error {
+    if e.is::<Interrupted>() {
+        e.context(format!(
+            "{what}; continue with --resume ({})",
+            journal.display()
+        ))
+    } else {
+        e
+    }
 }
 
 /// A mutant that no input of `scopes` reaches: it survives each of them without a process,
