@@ -136,9 +136,7 @@ fn shared_search<B: Benchmark>(
                 let carried = if shown.len() < print {
                     transfers[i].products(c, |input| {
                         if shown.len() < print {
-                            let mut input =
-                                korat::Candidate::new(input.finitization(), input.state());
-                            shown.push(bench.render(m, &bench.decode(m, fields, &mut input)));
+                            shown.push(rendered(bench, m, fields, input));
                         }
                         ControlFlow::Continue(())
                     })
@@ -198,6 +196,18 @@ fn shared_search<B: Benchmark>(
     runs
 }
 
+/// The rendering of method `m`'s input that a search found (decoded from a fresh candidate
+/// over its values: the found one is read-only).
+fn rendered<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    fields: &B::Fields,
+    found: &korat::Candidate<'_>,
+) -> String {
+    let mut c = korat::Candidate::new(found.finitization(), found.state());
+    bench.render(m, &bench.decode(m, fields, &mut c))
+}
+
 /// Korat over one method's own finitization: with inputs to show, the enumerating search;
 /// else the counting one, which gives the same figures without building the free product.
 fn own_search<B: Benchmark>(
@@ -221,8 +231,7 @@ fn own_search<B: Benchmark>(
             Vec::new,
             |shown: &mut Vec<String>, c| {
                 if shown.len() < print {
-                    let mut c = korat::Candidate::new(c.finitization(), c.state());
-                    shown.push(bench.render(m, &bench.decode(m, fields, &mut c)));
+                    shown.push(rendered(bench, m, fields, c));
                 }
                 ControlFlow::Continue(())
             },
