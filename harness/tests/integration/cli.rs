@@ -1,0 +1,159 @@
+//! The command line on the real binary, on `testdata/` crates: generation counts, argument
+//! errors, `check`. (SearchTree's counts, the paper's, are in `paper.rs`.)
+
+use crate::common::{copy_fixture, ferastrau, on_fixture, text};
+
+/// `chain`'s inputs per method at scope n are the n·2ⁿ pairs of a subset of 1..n and an
+/// argument in 1..n: a closed form that a lost or duplicated input breaks.
+#[test]
+fn generate_finds_every_chain_input_once() {
+    let o = on_fixture("generate", "chain", &["--scopes", "1..6", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let scopes = doc["scopes"].as_array().expect("scopes");
+    assert_eq!(scopes.len(), 6);
+    for (s, n) in scopes.iter().zip(1u64..) {
+        assert_eq!(s["scope"], n);
+        assert_eq!(s["inputs"], 2 * n * (1 << n), "scope {n}");
+        assert!(s["candidates"].as_u64().unwrap() > s["inputs"].as_u64().unwrap());
+        assert!(s["seconds"].as_f64().is_some());
+        let methods: Vec<&str> = s["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["method"].as_str().unwrap())
+            .collect();
+        assert_eq!(methods, ["insert", "remove"]);
+    }
+}
+
+/// A crate without dedicated generators: `--generators` reports none (no figure invented) and
+/// the plain figures stay as they are.
+#[test]
+fn generate_with_generators_on_a_crate_without_them_reports_none() {
+    let o = on_fixture(
+        "generate",
+        "chain",
+        &["--scopes", "3", "--structure", "--generators", "--json"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let s = &doc["scopes"][0];
+    assert!(s.get("generators").is_none(), "{s}");
+    for m in s["methods"].as_array().unwrap() {
+        assert!(m.get("generators").is_none(), "{m}");
+    }
+    let o = on_fixture(
+        "generate",
+        "chain",
+        &["--scopes", "3", "--structure", "--generators"],
+    );
+    let out = text(&o.stdout);
+    assert!(out.contains("ded. cand."), "{out}");
+    assert!(
+        out.lines().filter(|l| l.contains('—')).count() == 3,
+        "{out}"
+    );
+}
+
+#[test]
+fn generate_prints_readable_inputs() {
+    let o = on_fixture("generate", "chain", &["--scopes", "3", "--print", "50"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("scope 3 insert(2) on [1, 3]"), "{out}");
+    assert!(out.contains("scope 3 remove(1) on []"), "{out}");
+}
+
+#[test]
+fn bad_arguments_give_one_line_errors_and_no_panic() {
+    let not_a_crate = std::env::temp_dir();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["generate", "--benchmark", "nope"],
+            "known benchmarks: ",
+        ),
+        (vec!["generate", "--scopes", "7..1"], "descend"),
+        (vec!["generate", "--scopes", "x"], "not a scope"),
+        (vec!["generate", "--scopes", "0"], "scope 0"),
+        (
+            vec![
+                "generate",
+                "--benchmark-path",
+                not_a_crate.to_str().unwrap(),
+            ],
+            "not a benchmark crate",
+        ),
+        (vec!["evaluate", "--memory-limit", "lots"], "not a size"),
+        (
+            vec!["evaluate", "--timeout-floor", "soon"],
+            "not a duration",
+        ),
+        (
+            vec!["mutants", "--diff", "banana"],
+            "--diff takes a mutant id",
+        ),
+        (
+            vec!["mutants", "--diff", "3", "--format", "json"],
+            "not JSON",
+        ),
+        (vec!["check", "--format", "yaml"], "invalid value 'yaml'"),
+        (
+            vec!["generate", "--json", "--format", "table"],
+            "cannot be used with",
+        ),
+        (vec!["--color", "sometimes", "generate"], "invalid value"),
+    ];
+    for (args, expect) in cases {
+        let o = ferastrau(&args);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let o = ferastrau(&["generate", "--benchmark", "nope"]);
+    assert!(
+        text(&o.stderr).contains("search_tree"),
+        "lists the known ones"
+    );
+}
+
+#[test]
+fn a_crate_that_does_not_compile_is_named_with_its_first_error() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("buggy", dir.path());
+    std::fs::write(dir.path().join("src/lib.rs"), "pub fn broken( {}\n").unwrap();
+    let o = ferastrau(&[
+        "check",
+        "--benchmark-path",
+        dir.path().to_str().unwrap(),
+        "--scopes",
+        "1",
+    ]);
+    let err = text(&o.stderr);
+    assert!(!o.status.success());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("buggy") && err.contains("error"), "{err}");
+}
+
+#[test]
+fn check_finds_the_broken_method_and_prints_the_smallest_counterexample() {
+    let o = on_fixture("check", "buggy", &["--scopes", "1..3"]);
+    assert!(!o.status.success(), "a violation is a failure");
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("smallest counterexample: remove(1) on [1]"),
+        "{err}"
+    );
+    assert!(err.contains("still present"), "{err}");
+}
+
+#[test]
+fn check_reports_no_violation_on_a_correct_crate() {
+    let o = on_fixture("check", "chain", &["--scopes", "1..5"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("320"), "{out}");
+    assert!(out.contains("no violation"), "{out}");
+}

@@ -1,0 +1,167 @@
+//! `ferastrau gate` end to end on a copy of the `faulty` fixture: a baseline passes against
+//! itself and against an edit that only shifts lines; weakening the benchmark's oracle fails
+//! the gate naming the mutants that now survive; a broken run fails with its own status;
+//! `--in-diff` evaluates only the mutants on a diff's lines.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Output;
+
+use crate::common::{command, copy_fixture, edit, json, text, FAULTY_LIMITS};
+
+const GATE_FAILED: i32 = 3;
+const BROKEN: i32 = 4;
+
+fn gate(krate: &Path, out: &Path, baseline: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "gate",
+        "--baseline",
+        baseline.to_str().unwrap(),
+        "--benchmark-path",
+        krate.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    command(&args).output().unwrap()
+}
+
+/// (key, line) of every mutant in a mutants.json.
+fn keys_and_lines(out: &Path) -> (BTreeSet<String>, BTreeSet<u64>) {
+    let m = json(&out.join("mutants.json"));
+    let all = m["mutants"].as_array().unwrap();
+    (
+        all.iter()
+            .map(|m| m["key"].as_str().unwrap().to_string())
+            .collect(),
+        all.iter().map(|m| m["line"].as_u64().unwrap()).collect(),
+    )
+}
+
+#[test]
+fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = dir.path().join("out");
+    let baseline = dir.path().join("baseline.json");
+
+    // No baseline yet: refused, then made on purpose.
+    let o = gate(&krate, &out, &baseline, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (keys, lines) = keys_and_lines(&out);
+
+    // The same tree passes.
+    let o = gate(&krate, &out, &baseline, &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("gate passed"));
+
+    // Lines shift (a comment on top): every mutant keeps its key, and the gate passes.
+    let lib = krate.join("src").join("lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("// one\n// two\n// three\n{source}")).unwrap();
+    let o = gate(&krate, &out, &baseline, &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (shifted_keys, shifted_lines) = keys_and_lines(&out);
+    assert_eq!(shifted_keys, keys);
+    assert_ne!(shifted_lines, lines, "the lines did move");
+
+    // A pull request's check: only the mutants on the lines a diff touches.
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let line = source
+        .lines()
+        .position(|l| l.trim() == "if self.value > before {")
+        .unwrap()
+        + 1;
+    let diff = dir.path().join("pr.diff");
+    std::fs::write(
+        &diff,
+        format!(
+            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
+        ),
+    )
+    .unwrap();
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let m = json(&out.join("mutants.json"));
+    let on: Vec<u64> = m["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["line"].as_u64().unwrap())
+        .collect();
+    assert!(
+        !on.is_empty() && on.iter().all(|&l| l == line as u64),
+        "{on:?}"
+    );
+    assert!(json(&out.join("evaluation.json"))["in_diff"].is_string());
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap(), "--update-baseline"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    // A diff that touches no mutated code: nothing to judge, and nothing wrong.
+    std::fs::write(&diff, "").unwrap();
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // The oracle no longer compares return values: the mutants only they killed survive.
+    edit(
+        &lib,
+        "        input.bump()\n",
+        "        input.bump();\n        0\n",
+    );
+    edit(
+        &lib,
+        "if post.value == pre.value + 1 && *ret == post.value {",
+        "if post.value == pre.value + 1 && *ret == 0 {",
+    );
+    let o = gate(&krate, &out, &baseline, &[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(GATE_FAILED), "{err}");
+    assert!(
+        err.contains("killed in the baseline, survives now"),
+        "{err}"
+    );
+    // Named by key, place and edit: the comparison in `bump` that picks the return value.
+    assert!(err.contains("Counter::bump operator: > -> "), "{err}");
+    assert!(err.contains("src/lib.rs:"), "{err}");
+    assert!(err.contains("kill rate fell"), "{err}");
+
+    // A broken run (limits the original cannot meet) fails with its own status.
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--tick-factor", "0", "--tick-floor", "0"],
+    );
+    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
+    // ... and cannot become the baseline.
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &[
+            "--tick-factor",
+            "0",
+            "--tick-floor",
+            "0",
+            "--update-baseline",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
+}

@@ -1,0 +1,285 @@
+//! Sharded runs: `evaluate --shard k/n` on every share, then `merge`, gives the reports of one
+//! unsharded run (timings aside), on the `faulty` fixture and on SearchTree; `merge` refuses
+//! shards of different runs, a share given twice or missing, and a directory that is no
+//! shard; `gate` refuses a lone shard.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common::{ferastrau, fixture, json, statuses, text, untimed, FAULTY_LIMITS};
+use serde_json::Value;
+
+const USAGE: i32 = 2;
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// `evaluate` with `args` into `out`.
+fn evaluate(args: &[&str], out: &Path) -> Output {
+    let mut all = vec!["evaluate", "--out", s(out)];
+    all.extend_from_slice(args);
+    ferastrau(&all)
+}
+
+fn merge(shards: &[&Path], out: &Path) -> Output {
+    let mut all = vec!["merge", "--out", s(out)];
+    all.extend(shards.iter().map(|p| s(p)));
+    ferastrau(&all)
+}
+
+/// Statuses per (mutant, scope), the clock's own words left out: a clock timeout's detail
+/// names the limit, which depends on the original's measured time.
+fn untimed_statuses(mutants: &Value) -> BTreeMap<(u64, String), Value> {
+    let mut all = statuses(mutants);
+    for r in all.values_mut() {
+        if r["limit"] == "clock" {
+            r.as_object_mut().unwrap().remove("detail");
+        }
+    }
+    all
+}
+
+/// The mutants.json entries without their results.
+fn listed(mutants: &Value) -> Vec<Value> {
+    mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let mut m = m.clone();
+            m.as_object_mut().unwrap().remove("scopes");
+            m
+        })
+        .collect()
+}
+
+/// The mutants `mutation-testing-report.json` in `dir` shows as not yet run.
+fn pending(dir: &Path) -> usize {
+    let doc = json(&dir.join("mutation-testing-report.json"));
+    doc["files"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|f| f["mutants"].as_array().unwrap())
+        .filter(|m| m["status"] == "Pending")
+        .count()
+}
+
+/// The top-level fields of an evaluation.json but its scopes.
+fn marks(evaluation: &Value) -> Vec<String> {
+    evaluation.as_object().unwrap().keys().cloned().collect()
+}
+
+/// Runs `args` unsharded and as `n` shards, merges the shards, and checks that the merged
+/// reports are the unsharded ones; returns the shard directories.
+fn sharded_equals_unsharded(args: &[&str], n: u32, root: &Path) -> Vec<PathBuf> {
+    let whole = root.join("whole");
+    let o = evaluate(args, &whole);
+    assert!(o.status.success(), "unsharded: {}", text(&o.stderr));
+    let mut shards = Vec::new();
+    for k in 1..=n {
+        let dir = root.join(format!("shard-{k}"));
+        let spec = format!("{k}/{n}");
+        let o = evaluate(&[args, &["--shard", &spec]].concat(), &dir);
+        assert!(o.status.success(), "shard {spec}: {}", text(&o.stderr));
+        assert!(text(&o.stdout).contains(&format!("shard {spec}")));
+        let e = json(&dir.join("evaluation.json"));
+        assert_eq!(e["shard"], spec.as_str(), "a shard's reports say so");
+        // Its schema JSON shows the other shards' mutants as Pending, and only those.
+        let others = json(&dir.join("mutants.json"))["mutants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["viable"] == true && m.get("skipped").is_none())
+            .filter(|m| m["scopes"].as_object().unwrap().is_empty())
+            .count();
+        assert!(others > 0, "shard {spec} ran every mutant");
+        assert_eq!(pending(&dir), others, "shard {spec}");
+        shards.push(dir);
+    }
+    let merged = root.join("merged");
+    let refs: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let o = merge(&refs, &merged);
+    assert!(o.status.success(), "merge: {}", text(&o.stderr));
+    let (e1, m1) = (
+        json(&whole.join("evaluation.json")),
+        json(&whole.join("mutants.json")),
+    );
+    let (e2, m2) = (
+        json(&merged.join("evaluation.json")),
+        json(&merged.join("mutants.json")),
+    );
+    assert_eq!(untimed(&e1), untimed(&e2));
+    assert_eq!(pending(&merged), 0, "the merged run ran every mutant");
+    assert_eq!(marks(&e1), marks(&e2));
+    assert_eq!(e1["benchmark"], e2["benchmark"]);
+    assert_eq!(listed(&m1), listed(&m2));
+    assert_eq!(untimed_statuses(&m1), untimed_statuses(&m2));
+    assert!(!statuses(&m1).is_empty());
+    // The CSV too, its timing columns aside.
+    let csv = |dir: &Path| -> Vec<Vec<String>> {
+        let text = std::fs::read_to_string(dir.join("evaluation.csv")).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        lines
+            .map(|l| {
+                l.split(',')
+                    .zip(&header)
+                    .filter(|(_, h)| !h.ends_with("_seconds"))
+                    .map(|(v, _)| v.to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(csv(&whole), csv(&merged));
+    shards
+}
+
+fn faulty_args(path: &Path) -> Vec<String> {
+    ["--benchmark-path", s(path)]
+        .iter()
+        .chain(&FAULTY_LIMITS)
+        .map(|a| a.to_string())
+        .collect()
+}
+
+#[test]
+fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let args = faulty_args(&path);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let shards = sharded_equals_unsharded(&args, 3, root.path());
+    let [one, two, three] = [&shards[0], &shards[1], &shards[2]].map(PathBuf::as_path);
+    let out = root.path().join("refused");
+    let refused = |o: Output, what: &str| {
+        assert_eq!(o.status.code(), Some(USAGE), "{what}: {}", text(&o.stderr));
+        let e = text(&o.stderr);
+        assert!(!out.join("evaluation.json").exists(), "{what}: no reports");
+        e
+    };
+
+    // A share missing.
+    let e = refused(merge(&[one, two], &out), "missing");
+    assert!(e.contains("shard(s) 3/3 of the run missing"), "{e}");
+    // A share twice.
+    let e = refused(merge(&[one, two, two, three], &out), "twice");
+    assert!(e.contains("shard 2/3 is given twice"), "{e}");
+    // A directory that is no shard: an unsharded run's.
+    let whole = root.path().join("whole");
+    let e = refused(merge(&[one, two, &whole], &out), "not a shard");
+    assert!(e.contains("is not a shard's directory"), "{e}");
+    // Shards of another run: other scopes, another split.
+    let other = root.path().join("other-3");
+    let o = evaluate(
+        &[
+            &args[..2],
+            &["--scopes", "1..1", "--shard", "3/3"],
+            &args[4..],
+        ]
+        .concat(),
+        &other,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let e = refused(merge(&[one, two, &other], &out), "other scopes");
+    assert!(
+        e.contains("is not of the same run") && e.contains("the scopes"),
+        "{e}"
+    );
+    let split = root.path().join("split-2");
+    let o = evaluate(&[&args[..], &["--shard", "2/2"]].concat(), &split);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let e = refused(merge(&[one, &split], &out), "other split");
+    assert!(e.contains("split the same way"), "{e}");
+
+    // Shards that agree on the run but not on what they generated: broken, never averaged.
+    let odd = root.path().join("odd-3");
+    std::fs::create_dir_all(&odd).unwrap();
+    let mut record = json(&three.join("shard.json"));
+    let inputs = record["scopes"][1]["inputs"].as_u64().unwrap();
+    record["scopes"][1]["inputs"] = (inputs + 1).into();
+    std::fs::write(odd.join("shard.json"), record.to_string()).unwrap();
+    let o = merge(&[one, two, &odd], &out);
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("disagree at scope 2 on inputs"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.join("evaluation.json").exists());
+
+    // Not into a shard's own directory.
+    let o = merge(&[one, two, three], two);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("is one of the shards"));
+    assert!(two.join("shard.json").exists());
+    // The order of the directories does not matter.
+    let o = merge(&[three, one, two], &root.path().join("reordered"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        json(&root.path().join("reordered/evaluation.json")),
+        json(&root.path().join("merged/evaluation.json")),
+        "the same reports, timings included (shard 1's)"
+    );
+
+    // A lone shard is not a run: the gate refuses it.
+    let baseline = root.path().join("baseline.json");
+    let o = ferastrau(&[
+        "gate",
+        "--baseline",
+        s(&baseline),
+        "--current",
+        s(one),
+        "--update-baseline",
+    ]);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("one shard of a run"));
+    assert!(!baseline.exists());
+    // Nor does the gate run one.
+    let mut gated = vec!["gate", "--baseline", s(&baseline)];
+    gated.extend_from_slice(&args);
+    gated.extend_from_slice(&["--shard", "1/3", "--out", s(&out)]);
+    let o = ferastrau(&gated);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("gate takes a whole run"));
+    // Nor does a shard resume as another shard.
+    let o = evaluate(&[&args[..], &["--shard", "2/3", "--resume"]].concat(), one);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("the shard (1/3 then, 2/3 now)"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Shard numbers are checked on the command line.
+    for bad in ["0/3", "4/3", "1/0", "two"] {
+        let o = evaluate(&[&args[..], &["--shard", bad]].concat(), &out);
+        assert_eq!(o.status.code(), Some(USAGE), "--shard {bad}");
+    }
+}
+
+#[test]
+fn three_shards_of_search_tree_merge_into_the_unsharded_run_and_gate_as_it() {
+    let root = tempfile::tempdir().unwrap();
+    let args = ["--benchmark", "search_tree", "--scopes", "1..3"];
+    sharded_equals_unsharded(&args, 3, root.path());
+    // The merged directory is a run the gate takes: as a baseline, and against it.
+    let baseline = root.path().join("baseline.json");
+    let merged = root.path().join("merged");
+    for extra in [&["--update-baseline"][..], &[]] {
+        let mut all = vec!["gate", "--baseline", s(&baseline), "--current", s(&merged)];
+        all.extend_from_slice(extra);
+        let o = ferastrau(&all);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let o = ferastrau(&[
+        "gate",
+        "--baseline",
+        s(&baseline),
+        "--current",
+        s(&root.path().join("whole")),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("gate passed"));
+}

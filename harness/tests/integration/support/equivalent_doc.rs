@@ -1,0 +1,464 @@
+//! `reports/<b>/EQUIVALENT.md`: the argued list of the mutants that survive a committed run at
+//! its largest scope, kept in step with that run's `mutants.json` and `evaluation.json`.
+//!
+//! A document is a hand-written head (title, what the outputs are, how the run was made)
+//! followed by a generated part: `## Summary` (the kill rates of the largest scope and a count
+//! of verdicts) and `## Survivors`, one entry per surviving mutant with its heading, its content
+//! key (the stable identity: ids move when the source changes), its diff, and the only other
+//! hand-written text, the argument, which starts with a bold verdict. Rendering keeps each
+//! argument by key, so regenerating after a new run drops the entries of mutants that are now
+//! killed and adds placeholders for new survivors; a document is current exactly when it equals
+//! its own re-rendering and holds no placeholder.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use ferastrau_mutator::{mutated_source, Mutant};
+use serde::Deserialize;
+
+pub const FILE: &str = "EQUIVALENT.md";
+/// The argument a new survivor gets until a person writes one; `check` refuses it.
+pub const PLACEHOLDER: &str = "**TODO.** Argue why this mutant survives.";
+const SUMMARY: &str = "## Summary";
+const SURVIVORS: &str = "## Survivors";
+const KEY_PREFIX: &str = "Key: `";
+
+/// What an argument concludes about its mutant, the bold first words of the argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// No input of any scope can tell the mutant from the original.
+    Equivalent,
+    /// No input the finitization can produce tells them apart (e.g. argument domains).
+    EquivalentOnInputs,
+    /// The mutant computes something else, but nothing the oracle compares shows it.
+    NotEquivalentUnobservable,
+    /// A larger scope (or another input domain) kills it; the argument says which.
+    NotEquivalent,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 4] = [
+        Verdict::Equivalent,
+        Verdict::EquivalentOnInputs,
+        Verdict::NotEquivalentUnobservable,
+        Verdict::NotEquivalent,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Equivalent => "Equivalent",
+            Verdict::EquivalentOnInputs => "Equivalent on the inputs",
+            Verdict::NotEquivalentUnobservable => "Not equivalent, unobservable",
+            Verdict::NotEquivalent => "Not equivalent",
+        }
+    }
+
+    /// The verdict an argument starts with (`**Equivalent.** …`), if any.
+    pub fn of(argument: &str) -> Option<Verdict> {
+        let rest = argument.strip_prefix("**")?;
+        let (label, after) = rest.split_once(".**")?;
+        if after.trim().is_empty() {
+            return None; // a verdict with no argument
+        }
+        Verdict::ALL.into_iter().find(|v| v.label() == label)
+    }
+}
+
+/// A mutant that survived the largest scope, with what its entry shows.
+#[derive(Clone, Debug)]
+pub struct Survivor {
+    pub mutant: Mutant,
+    pub key: String,
+    /// `-` lines of the source, then `+` lines of the mutant.
+    pub diff: String,
+    /// What the largest scope + 1 said (`ferastrau reproduce`), if it was tried.
+    pub next_scope: Option<NextScope>,
+}
+
+/// `mutants.json`'s `next_scope`: the survivor run again at the largest scope + 1.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum NextScope {
+    Survived { scope: u32 },
+    Killed { scope: u32, reason: String },
+    NotRun { scope: u32, why: String },
+}
+
+impl NextScope {
+    /// The line an entry shows under its key.
+    fn line(&self) -> String {
+        match self {
+            NextScope::Survived { scope } => format!("Scope {scope}: survives s+1."),
+            NextScope::Killed { scope, reason } => {
+                format!("Scope {scope}: killed at s+1 ({reason}).")
+            }
+            NextScope::NotRun { scope, why } => format!("Scope {scope}: s+1 not run ({why})."),
+        }
+    }
+}
+
+/// The largest scope's figures of `evaluation.json`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ScopeRow {
+    pub scope: u32,
+    pub mutants: u64,
+    pub killed: u64,
+    pub kill_rate: f64,
+    pub paper_mutants: u64,
+    pub paper_killed: u64,
+    pub paper_kill_rate: f64,
+}
+
+/// What a committed report says about its largest scope.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub benchmark: String,
+    pub largest: ScopeRow,
+    pub survivors: Vec<Survivor>,
+}
+
+#[derive(Deserialize)]
+struct Evaluation {
+    benchmark: String,
+    scopes: Vec<ScopeRow>,
+}
+
+#[derive(Deserialize)]
+struct Listed {
+    #[serde(flatten)]
+    mutant: Mutant,
+    key: Option<String>,
+    #[serde(default)]
+    scopes: BTreeMap<String, Status>,
+    #[serde(default)]
+    next_scope: Option<NextScope>,
+}
+
+#[derive(Deserialize)]
+struct Status {
+    status: Outcome,
+}
+
+/// A mutant's status at one scope in `mutants.json`; anything else fails to parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome {
+    Killed,
+    Survived,
+}
+
+#[derive(Deserialize)]
+struct MutantsFile {
+    benchmark: String,
+    mutants: Vec<Listed>,
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
+}
+
+/// Reads a report directory; the benchmark's source (for the diffs) is `crate_dir`.
+pub fn read_run(report_dir: &Path, crate_dir: &Path) -> Result<Run> {
+    let evaluation: Evaluation = read_json(&report_dir.join("evaluation.json"))?;
+    let listed: MutantsFile = read_json(&report_dir.join("mutants.json"))?;
+    if listed.benchmark != evaluation.benchmark {
+        bail!(
+            "{}: mutants.json is of {}, evaluation.json of {}",
+            report_dir.display(),
+            listed.benchmark,
+            evaluation.benchmark
+        );
+    }
+    let largest = evaluation
+        .scopes
+        .into_iter()
+        .max_by_key(|s| s.scope)
+        .with_context(|| format!("{}: evaluation.json has no scope", report_dir.display()))?;
+    let at = largest.scope.to_string();
+    let mut survivors = Vec::new();
+    for m in listed.mutants {
+        let Some(status) = m.scopes.get(&at) else {
+            continue; // not evaluated at all (not viable)
+        };
+        if status.status == Outcome::Killed {
+            continue;
+        }
+        let key = m.key.with_context(|| {
+            format!(
+                "{}: mutant {} has no key (a report older than keys: regenerate it)",
+                report_dir.display(),
+                m.mutant.id
+            )
+        })?;
+        let diff = line_diff(crate_dir, &m.mutant)?;
+        survivors.push(Survivor {
+            mutant: m.mutant,
+            key,
+            diff,
+            next_scope: m.next_scope,
+        });
+    }
+    survivors.sort_by_key(|s| s.mutant.id);
+    let alive = largest.mutants - largest.killed;
+    if survivors.len() as u64 != alive {
+        bail!(
+            "{}: evaluation.json counts {alive} survivors at scope {}, mutants.json {}",
+            report_dir.display(),
+            largest.scope,
+            survivors.len()
+        );
+    }
+    Ok(Run {
+        benchmark: evaluation.benchmark,
+        largest,
+        survivors,
+    })
+}
+
+/// The lines the mutant changes, before and after. Fails when the source no longer holds the
+/// text the report recorded (a report older than its source).
+fn line_diff(crate_dir: &Path, mutant: &Mutant) -> Result<String> {
+    let (original, mutated) = mutated_source(crate_dir, mutant)?;
+    let first = mutant.edit.start.line - 1;
+    let old_lines = mutant.edit.end.line - mutant.edit.start.line + 1;
+    let new_lines =
+        old_lines + mutant.edit.new.matches('\n').count() - mutant.edit.old.matches('\n').count();
+    let mut out = String::new();
+    for l in original.lines().skip(first).take(old_lines) {
+        writeln!(out, "-{l}").unwrap();
+    }
+    for l in mutated.lines().skip(first).take(new_lines) {
+        writeln!(out, "+{l}").unwrap();
+    }
+    Ok(out)
+}
+
+/// A parsed document: its hand-written head and arguments by key, in document order.
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    pub head: String,
+    pub arguments: Vec<(String, String)>,
+}
+
+pub fn parse(text: &str) -> Result<Doc> {
+    let (head, generated) = match text.find(&format!("\n{SUMMARY}\n")) {
+        Some(i) => (&text[..i + 1], &text[i + 1..]),
+        None => bail!("no `{SUMMARY}` section"),
+    };
+    let Some(body) = generated.split_once(&format!("\n{SURVIVORS}\n")) else {
+        bail!("no `{SURVIVORS}` section");
+    };
+    let mut arguments = Vec::new();
+    for entry in body.1.split("\n### ").skip(1) {
+        let key = entry
+            .lines()
+            .find_map(|l| l.strip_prefix(KEY_PREFIX)?.strip_suffix('`'))
+            .with_context(|| format!("entry `### {}` has no key line", first_line(entry)))?;
+        // The argument is what follows the diff block.
+        let after_diff = entry
+            .split_once("\n```diff\n")
+            .and_then(|(_, d)| d.split_once("\n```\n"))
+            .map(|(_, rest)| rest.trim().to_string())
+            .with_context(|| format!("entry `{key}` has no diff block"))?;
+        arguments.push((key.to_string(), after_diff));
+    }
+    Ok(Doc {
+        head: head.to_string(),
+        arguments,
+    })
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// The document for `run`, with `doc`'s head and its arguments kept by key (a placeholder for
+/// a survivor without one).
+pub fn render(doc: &Doc, run: &Run) -> String {
+    let arguments: BTreeMap<&str, &str> = doc
+        .arguments
+        .iter()
+        .map(|(k, a)| (k.as_str(), a.as_str()))
+        .collect();
+    let argument = |s: &Survivor| *arguments.get(s.key.as_str()).unwrap_or(&PLACEHOLDER);
+    let s = &run.largest;
+    let mut out = doc.head.clone();
+    writeln!(out, "{SUMMARY}\n").unwrap();
+    writeln!(
+        out,
+        "Generated from `reports/{b}/mutants.json` and `evaluation.json` (`FERASTRAU_BLESS=1 cargo \
+         test --release -p ferastrau --test integration equivalent::` rewrites everything below the head, \
+         keeping each argument by key). At scope {}: {} of {} mutants killed ({:.2}%); over the \
+         paper's three families (operator, variable, call), {} of {} ({:.2}%). {} survive:",
+        s.scope,
+        s.killed,
+        s.mutants,
+        s.kill_rate,
+        s.paper_killed,
+        s.paper_mutants,
+        s.paper_kill_rate,
+        run.survivors.len(),
+        b = run.benchmark,
+    )
+    .unwrap();
+    writeln!(out, "\n| verdict | survivors |\n|---|---|").unwrap();
+    let mut counts: BTreeMap<Option<Verdict>, usize> = BTreeMap::new();
+    for v in run.survivors.iter().map(|s| Verdict::of(argument(s))) {
+        *counts.entry(v).or_default() += 1;
+    }
+    for (v, n) in &counts {
+        let label = v.map_or("Not yet argued", Verdict::label);
+        writeln!(out, "| {label} | {n} |").unwrap();
+    }
+    let tried: Vec<&NextScope> = run
+        .survivors
+        .iter()
+        .filter_map(|s| s.next_scope.as_ref())
+        .collect();
+    if !tried.is_empty() {
+        let n = |f: fn(&NextScope) -> bool| tried.iter().filter(|t| f(t)).count();
+        writeln!(
+            out,
+            "\nAt scope {} (`ferastrau reproduce`): {} survive s+1, {} killed at s+1, {} not run.",
+            s.scope + 1,
+            n(|t| matches!(t, NextScope::Survived { .. })),
+            n(|t| matches!(t, NextScope::Killed { .. })),
+            n(|t| matches!(t, NextScope::NotRun { .. })),
+        )
+        .unwrap();
+    }
+    writeln!(out, "\n{SURVIVORS}").unwrap();
+    for sv in &run.survivors {
+        let m = &sv.mutant;
+        writeln!(
+            out,
+            "\n### {} · `{}` {}:{} · {}: `{}` → `{}`\n\n{KEY_PREFIX}{}`{}\n\n```diff\n{}```\n\n{}",
+            m.id,
+            m.function,
+            m.line,
+            m.column,
+            m.family.as_str(),
+            m.original,
+            m.replacement,
+            sv.key,
+            sv.next_scope
+                .as_ref()
+                .map(|n| format!("\n\n{}", n.line()))
+                .unwrap_or_default(),
+            sv.diff,
+            argument(sv),
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// Everything wrong with `text` as the document of `run`; empty when it is current.
+pub fn check(text: &str, run: &Run) -> Vec<String> {
+    let doc = match parse(text) {
+        Ok(d) => d,
+        Err(e) => return vec![format!("{e:#}")],
+    };
+    let mut problems = Vec::new();
+    if doc.head.contains("TODO") {
+        problems.push("the head still has a TODO".to_string());
+    }
+    let listed: BTreeSet<&str> = doc.arguments.iter().map(|(k, _)| k.as_str()).collect();
+    if listed.len() != doc.arguments.len() {
+        problems.push("a key has more than one entry".to_string());
+    }
+    let alive: BTreeSet<&str> = run.survivors.iter().map(|s| s.key.as_str()).collect();
+    for k in listed.difference(&alive) {
+        problems.push(format!("`{k}` has an entry but does not survive"));
+    }
+    for k in alive.difference(&listed) {
+        problems.push(format!("`{k}` survives but has no entry"));
+    }
+    for (k, a) in &doc.arguments {
+        if Verdict::of(a).is_none() && alive.contains(k.as_str()) {
+            problems.push(format!(
+                "`{k}`: the argument does not start with a verdict ({}) followed by a reason",
+                Verdict::ALL
+                    .map(|v| format!("**{}.**", v.label()))
+                    .join(", ")
+            ));
+        }
+    }
+    // Arguments point at each other by mutant id ("see 275"); ids move when the mutated
+    // functions change, so a reference must name an entry of this document.
+    let ids: BTreeSet<u32> = run.survivors.iter().map(|s| s.mutant.id).collect();
+    for (k, a) in &doc.arguments {
+        for id in references(a) {
+            if !ids.contains(&id) {
+                problems.push(format!(
+                    "`{k}` refers to mutant {id}, which has no entry here"
+                ));
+            }
+        }
+    }
+    // A kill at scope + 1 refutes every verdict but "not equivalent".
+    let arguments: BTreeMap<&str, &str> = doc
+        .arguments
+        .iter()
+        .map(|(k, a)| (k.as_str(), a.as_str()))
+        .collect();
+    for sv in &run.survivors {
+        if let (Some(NextScope::Killed { scope, .. }), Some(a)) =
+            (&sv.next_scope, arguments.get(sv.key.as_str()))
+        {
+            if let Some(v) = Verdict::of(a).filter(|v| *v != Verdict::NotEquivalent) {
+                problems.push(format!(
+                    "`{}` is argued \"{}\" but scope {scope} kills it",
+                    sv.key,
+                    v.label()
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        let expected = render(&doc, run);
+        if expected != text {
+            let line = expected
+                .lines()
+                .zip(text.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| expected.lines().count().min(text.lines().count()));
+            problems.push(format!(
+                "the generated part is stale from line {} (expected `{}`)",
+                line + 1,
+                expected.lines().nth(line).unwrap_or("<end>")
+            ));
+        }
+    }
+    problems
+}
+
+/// The mutant ids an argument refers to: the numbers after "see " (also "see 12, 14 and 20").
+pub fn references(argument: &str) -> Vec<u32> {
+    let mut ids = Vec::new();
+    for (i, _) in argument.match_indices("see ") {
+        let rest = argument[i + 4..].trim_start_matches("also ");
+        let list: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | ' ' | 'a' | 'n' | 'd'))
+            .collect();
+        ids.extend(
+            list.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse::<u32>().ok()),
+        );
+    }
+    ids
+}
+
+/// A new document's head, for a benchmark that has none yet.
+pub fn new_head(run: &Run) -> String {
+    format!(
+        "# {}: the mutants alive at scope {}\n\nTODO: how the run was made and what the outputs \
+         compare.\n",
+        run.benchmark, run.largest.scope
+    )
+}

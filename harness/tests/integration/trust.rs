@@ -1,0 +1,681 @@
+//! No wrong result ever exits 0 (issue 10): every way a run was seen to report a wrong kill
+//! rate with exit status 0, tried as an adversary would — an original that misbehaves, limits
+//! no program can meet, two runs on one directory or one crate, a crate edited under a running
+//! or resumed run, SIGKILL and SIGTERM at random moments.
+//!
+//! Exit statuses: 0 success, 2 usage (refused), 4 broken run, 130 interrupted (see the README).
+
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{
+    command, copy_fixture, edit, evaluate, fixture, json, processes_tagged, statuses, text,
+    untimed, FAULTY_LIMITS,
+};
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+
+const USAGE: i32 = 2;
+const BROKEN: i32 = 4;
+const INTERRUPTED: i32 = 130;
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// `ferastrau evaluate` on the `faulty` fixture at scopes 1..2 into `out`, with its original
+/// misbehaving as `mode` says (`None`: not at all).
+fn faulty(mode: Option<&str>, cmd: &str, out: &Path, extra: &[&str]) -> Output {
+    let path = fixture("faulty");
+    let mut args = vec![
+        cmd,
+        "--benchmark-path",
+        s(&path),
+        "--scopes",
+        "1..2",
+        "--original-timeout",
+        "2s",
+    ];
+    if !extra.contains(&"--memory-limit") {
+        args.extend(["--memory-limit", "256M"]);
+    }
+    if cmd == "evaluate" {
+        args.extend(["--out", s(out)]);
+        if !extra.contains(&"--timeout-floor") {
+            args.extend(["--timeout-floor", "300ms"]);
+        }
+    }
+    args.extend_from_slice(extra);
+    let mut c = command(&args);
+    match mode {
+        Some(m) => c.env("FAULTY_ORIGINAL", m),
+        None => c.env_remove("FAULTY_ORIGINAL"),
+    };
+    c.output().expect("ferastrau runs")
+}
+
+#[test]
+fn an_original_that_misbehaves_on_one_input_stops_the_run_naming_the_input() {
+    let cases = [
+        ("exit0", "it ends the process with exit status 0"),
+        ("exit1", "it ends the process with exit status 1"),
+        ("loop", "clock limit of 2.000 s"),
+        ("stack", "it overflows the stack"),
+        ("abort", "it aborts the process"),
+        ("memory", "memory allocation of"),
+        ("print", "it prints to stdout"),
+        ("panic", "the original gives up on 1"),
+        ("negative", "its post-state breaks the invariant"),
+        ("decode", "the decoder cannot read 1"),
+        ("invariant", "the invariant cannot judge 2"),
+        ("postcondition", "the postcondition cannot judge 1"),
+    ];
+    for (mode, what) in cases {
+        for cmd in ["evaluate", "check"] {
+            let out = tempfile::tempdir().unwrap();
+            let started = Instant::now();
+            let o = faulty(Some(mode), cmd, out.path(), &[]);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(BROKEN), "{cmd} {mode}: {err}");
+            assert!(
+                err.contains("at scope 1 on bump input #1"),
+                "{cmd} {mode}: {err}"
+            );
+            assert!(err.contains(what), "{cmd} {mode}: {err}");
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{cmd} {mode} took {:?}",
+                started.elapsed()
+            );
+            assert!(!out.path().join("evaluation.json").exists(), "{mode}");
+        }
+    }
+    // Korat's own calls into the benchmark (here its precondition) panicking.
+    let out = tempfile::tempdir().unwrap();
+    let o = faulty(Some("precondition"), "evaluate", out.path(), &[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(BROKEN), "{err}");
+    assert!(
+        err.contains("cannot generate the inputs of scope 1")
+            && err.contains("`bump`'s precondition")
+            && err.contains("the precondition cannot judge 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_failed_run_leaves_no_report_behind_and_reuses_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let good = faulty(None, "evaluate", out.path(), &[]);
+    assert!(good.status.success(), "{}", text(&good.stderr));
+    assert!(out.path().join("evaluation.json").exists());
+    assert!(out.path().join("report.html").exists());
+    // The same directory, now with an original that exits with status 0 on one input: twice,
+    // because the second run once found the first one's files and reported 100% killed.
+    for _ in 0..2 {
+        let o = faulty(Some("exit0"), "evaluate", out.path(), &[]);
+        assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
+        for f in [
+            "evaluation.json",
+            "evaluation.csv",
+            "mutants.json",
+            "report.html",
+            "mutation-testing-report.json",
+        ] {
+            assert!(
+                !out.path().join(f).exists(),
+                "{f} of the earlier run remains"
+            );
+        }
+    }
+}
+
+#[test]
+fn limits_the_original_cannot_meet_make_a_broken_run_not_a_perfect_score() {
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["--tick-factor", "0", "--tick-floor", "0"],
+            "--tick-factor",
+        ),
+        (&["--memory-limit", "4M"], "--memory-limit 4 MiB"),
+    ];
+    for (extra, hint) in cases {
+        let out = tempfile::tempdir().unwrap();
+        let o = faulty(None, "evaluate", out.path(), extra);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(BROKEN), "{extra:?}: {err}");
+        assert!(err.contains(hint), "{extra:?}: {err}");
+        assert!(!out.path().join("evaluation.json").exists(), "{extra:?}");
+    }
+}
+
+#[test]
+fn absurd_options_are_refused_before_anything_runs() {
+    let cases: [(&[&str], &str); 10] = [
+        (&["--jobs", "0"], "--jobs"),
+        (&["--jobs", "100000"], "--jobs"),
+        (&["--max-mutants", "0"], "--max-mutants"),
+        (&["--timeout-floor", "100000000000s"], "--timeout-floor"),
+        (&["--timeout-factor=-1"], "--timeout-factor"),
+        (&["--timeout-factor", "NaN"], "--timeout-factor"),
+        (&["--tick-factor", "99999999999999999999"], "--tick-factor"),
+        (&["--memory-limit", "0"], "--memory-limit"),
+        (&["--original-timeout", "0s"], "--original-timeout"),
+        (&["--timeout-floor", "0s"], "--timeout-floor"),
+    ];
+    for (extra, name) in cases {
+        let out = tempfile::tempdir().unwrap();
+        let started = Instant::now();
+        let o = faulty(None, "evaluate", out.path(), extra);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(USAGE), "{extra:?}: {err}");
+        assert!(err.contains(name), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{extra:?}");
+    }
+    // A fractional factor is a factor: accepted, and the worker agrees.
+    let out = tempfile::tempdir().unwrap();
+    let o = faulty(None, "evaluate", out.path(), &["--timeout-factor", "2.5"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+#[test]
+fn scopes_that_would_fill_the_disk_are_refused_before_they_are_generated() {
+    let out = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let chain = fixture("chain");
+    let o = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&chain),
+        "--scopes",
+        "1..100",
+        "--max-scratch",
+        "2M",
+        "--out",
+        s(out.path()),
+    ])
+    .output()
+    .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("--max-scratch"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(120));
+}
+
+#[test]
+fn a_second_run_on_the_same_output_directory_is_refused_and_the_first_is_unharmed() {
+    let out = tempfile::tempdir().unwrap();
+    let chain = fixture("chain");
+    let args = [
+        "evaluate",
+        "--benchmark-path",
+        s(&chain),
+        "--scopes",
+        "1..10",
+        "--jobs",
+        "1",
+        "--out",
+        s(out.path()),
+    ];
+    let first = command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lock = out.path().join(".ferastrau.lock");
+    let started = Instant::now();
+    while !std::fs::read_to_string(&lock).is_ok_and(|t| t.contains("pid")) {
+        assert!(started.elapsed() < Duration::from_secs(60), "no lock taken");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = command(&args).output().unwrap();
+    let err = text(&second.stderr);
+    assert_eq!(second.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("another ferastrau run"), "{err}");
+    assert!(err.contains(&format!("pid {}", first.id())), "{err}");
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let rows = json(&out.path().join("evaluation.json"));
+    assert_eq!(rows["scopes"].as_array().unwrap().len(), 10);
+
+    // The directory now holds chain's reports: another crate may not overwrite them.
+    let o = faulty(None, "evaluate", out.path(), &[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("holds the reports"), "{err}");
+}
+
+#[test]
+fn reports_go_to_an_untracked_directory_by_default_owned_by_one_crate() {
+    let cwd = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let o = command(&["evaluate", "--benchmark-path", s(&path), "--scopes", "1"])
+        .current_dir(cwd.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = cwd.path().join("ferastrau.out").join("faulty");
+    assert!(out.join("evaluation.json").exists());
+    assert!(out.join("mutants.json").exists());
+
+    // Another crate of the same name (a user's crate named like a built-in, say) does not
+    // overwrite them.
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("faulty");
+    copy_fixture("faulty", &other);
+    let o = command(&["evaluate", "--benchmark-path", s(&other), "--scopes", "1"])
+        .current_dir(cwd.path())
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("holds the reports of the crate at"), "{err}");
+}
+
+/// The replacement text of every call mutant, with its status at every scope.
+fn call_statuses(mutants: &serde_json::Value) -> Vec<(String, String, String)> {
+    let mut v = Vec::new();
+    for m in mutants["mutants"].as_array().unwrap() {
+        if m["family"] != "call" {
+            continue;
+        }
+        for (scope, r) in m["scopes"].as_object().unwrap() {
+            v.push((
+                m["replacement"].as_str().unwrap().to_string(),
+                scope.clone(),
+                r["status"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    v
+}
+
+/// Makes three of the fixture's failing functions harmless: their call mutants survive.
+fn tame(dir: &Path) {
+    let lib = dir.join("src").join("lib.rs");
+    edit(&lib, "panic!(\"boom at {x}\")", "x + 1");
+    edit(
+        &lib,
+        "pub fn die(_x: i64) -> i64 {\n    std::process::abort()",
+        "pub fn die(x: i64) -> i64 {\n    x + 1",
+    );
+    edit(
+        &lib,
+        "pub fn quit(_x: i64) -> i64 {\n    std::process::exit(0)",
+        "pub fn quit(x: i64) -> i64 {\n    x + 1",
+    );
+}
+
+fn survives(calls: &[(String, String, String)], callee: &str) -> bool {
+    calls
+        .iter()
+        .filter(|(c, ..)| c == callee)
+        .all(|(.., status)| status == "survived")
+}
+
+/// The clock limit is the one kill criterion that depends on the machine: a mutant stalled
+/// once (a loaded box descheduling it) is not killed, and a mutant that loops is, its detail
+/// saying the timeout was confirmed.
+#[test]
+fn a_stall_of_one_run_is_not_a_timeout_kill_and_a_loop_is_confirmed() {
+    let marker_dir = tempfile::tempdir().unwrap();
+    let marker = marker_dir.path().join("stalled");
+    let out = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let o = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&path),
+        "--scopes",
+        "1..2",
+        "--timeout-floor",
+        "300ms",
+        "--memory-limit",
+        "256M",
+        "--out",
+        s(out.path()),
+    ])
+    .env("FAULTY_STALL_ONCE", &marker)
+    .env_remove("FAULTY_ORIGINAL")
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(marker.exists(), "the stall mutant ran and stalled once");
+    let mutants = json(&out.path().join("mutants.json"));
+    let calls = call_statuses(&mutants);
+    assert!(survives(&calls, "stall"), "{calls:?}");
+    let spin = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["replacement"] == "spin")
+        .unwrap();
+    for scope in ["1", "2"] {
+        let r = &spin["scopes"][scope];
+        assert_eq!(r["reason"], "timeout", "{r}");
+        assert_eq!(r["limit"], "clock", "{r}");
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.contains("and again over"), "{detail}");
+    }
+}
+
+#[test]
+fn a_run_finishes_on_the_code_it_started_with_whatever_is_rebuilt_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = tempfile::tempdir().unwrap();
+    let args = [
+        "evaluate",
+        "--benchmark-path",
+        s(&krate),
+        "--scopes",
+        "1..3",
+        "--jobs",
+        "1",
+        "--timeout-floor",
+        "300ms",
+        "--memory-limit",
+        "256M",
+        "--out",
+        s(out.path()),
+    ];
+    let run = command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Stopped right after its first result: every later mutant runs after the rebuild.
+    let journal = out.path().join("journal.jsonl");
+    wait_for_results(&journal, 1, &run);
+    kill(Pid::from_raw(run.id() as i32), Signal::SIGSTOP).unwrap();
+
+    tame(&krate);
+    let other = tempfile::tempdir().unwrap();
+    let (_, edited) = evaluate(
+        &[
+            "--benchmark-path",
+            s(&krate),
+            "--scopes",
+            "1",
+            "--timeout-floor",
+            "300ms",
+        ],
+        other.path(),
+    );
+    assert!(survives(&call_statuses(&edited), "boom"), "the edit took");
+
+    kill(Pid::from_raw(run.id() as i32), Signal::SIGCONT).unwrap();
+    let done = run.wait_with_output().unwrap();
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let calls = call_statuses(&json(&out.path().join("mutants.json")));
+    for callee in ["boom", "die", "quit"] {
+        let mine: Vec<_> = calls.iter().filter(|(c, ..)| c == callee).collect();
+        assert_eq!(mine.len(), 3, "{callee}: {calls:?}");
+        assert!(
+            mine.iter().all(|(.., status)| status == "killed"),
+            "{callee} ran on the rebuilt code: {calls:?}"
+        );
+    }
+}
+
+#[test]
+fn two_crates_with_one_name_run_at_once_each_on_its_own_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let tamed = dir.path().join("faulty");
+    copy_fixture("faulty", &tamed);
+    tame(&tamed);
+    let original = fixture("faulty");
+    let (o1, o2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let start = |krate: &Path, out: &Path| {
+        command(
+            &[
+                &["evaluate", "--benchmark-path", s(krate)][..],
+                &FAULTY_LIMITS,
+                &["--out", s(out)],
+            ]
+            .concat(),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+    };
+    let (a, b) = (start(&original, o1.path()), start(&tamed, o2.path()));
+    for c in [a, b] {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let fierce = call_statuses(&json(&o1.path().join("mutants.json")));
+    let tame = call_statuses(&json(&o2.path().join("mutants.json")));
+    for callee in ["boom", "die", "quit"] {
+        assert!(
+            fierce
+                .iter()
+                .filter(|(c, ..)| c == callee)
+                .all(|(.., s)| s == "killed"),
+            "{callee}: {fierce:?}"
+        );
+        assert!(survives(&tame, callee), "{callee}: {tame:?}");
+    }
+}
+
+#[test]
+fn resuming_after_an_edit_or_with_other_options_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = tempfile::tempdir().unwrap();
+    let base = [
+        "--benchmark-path",
+        s(&krate),
+        "--scopes",
+        "1..2",
+        "--timeout-floor",
+        "300ms",
+    ];
+    let (e1, m1) = evaluate(&base, out.path());
+    let resume = |extra: &[&str]| {
+        let mut args = vec!["evaluate", "--resume", "--out", s(out.path())];
+        args.extend_from_slice(&base);
+        args.extend_from_slice(extra);
+        command(&args).output().unwrap()
+    };
+    let o = resume(&["--tick-factor", "7"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("limits"), "{err}");
+
+    let o = resume(&[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        statuses(&json(&out.path().join("mutants.json"))),
+        statuses(&m1)
+    );
+    assert_eq!(
+        untimed(&json(&out.path().join("evaluation.json"))),
+        untimed(&e1)
+    );
+
+    // A comment is enough: the journal's results belong to the source they were measured on.
+    let lib = krate.join("src").join("lib.rs");
+    let mut text_now = std::fs::read_to_string(&lib).unwrap();
+    text_now.push_str("// edited\n");
+    std::fs::write(&lib, text_now).unwrap();
+    let o = resume(&[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("the benchmark's source"), "{err}");
+}
+
+/// Waits until `journal` holds at least `n` results (while `child` runs).
+fn wait_for_results(journal: &Path, n: usize, child: &Child) {
+    let started = Instant::now();
+    while results(journal) < n {
+        assert!(started.elapsed() < Duration::from_secs(180), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+        let _ = child;
+    }
+}
+
+fn results(journal: &Path) -> usize {
+    std::fs::read_to_string(journal)
+        .map(|t| t.matches("\"kind\":\"result\"").count())
+        .unwrap_or(0)
+}
+
+/// A small deterministic generator for kill times (the seed is printed, so a failure can be
+/// replayed with `FERASTRAU_TEST_SEED`).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+}
+
+/// Waits until no process carries `tag` (the workers die with the harness).
+fn assert_no_worker_left(tag: &str) {
+    let started = Instant::now();
+    loop {
+        let left = processes_tagged(tag);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "processes outlived the harness: {left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn sigkill_and_sigterm_at_random_moments_lose_nothing_and_leave_no_worker() {
+    let whole = tempfile::tempdir().unwrap();
+    let cut = tempfile::tempdir().unwrap();
+    let chain = fixture("chain");
+    let args = [
+        "--benchmark-path",
+        s(&chain),
+        "--scopes",
+        "1..8",
+        "--jobs",
+        "2",
+    ];
+    let started = Instant::now();
+    let (e_whole, m_whole) = evaluate(&args, whole.path());
+    let span = started.elapsed().as_millis() as u64;
+
+    let seed = std::env::var("FERASTRAU_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        });
+    eprintln!("FERASTRAU_TEST_SEED={seed}");
+    let mut rng = Lcg(seed);
+    let tag = format!("FERASTRAU_TEST_TAG={seed}");
+    let journal = cut.path().join("journal.jsonl");
+    for round in 0..6 {
+        let signal = if round % 2 == 0 {
+            Signal::SIGKILL
+        } else {
+            Signal::SIGTERM
+        };
+        let mut all = vec!["evaluate", "--out", s(cut.path())];
+        all.extend_from_slice(&args);
+        if journal.exists() {
+            all.push("--resume");
+        }
+        let (key, value) = tag.split_once('=').unwrap();
+        let mut child = command(&all)
+            .env(key, value)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Not before the first few milliseconds: the signal handlers must be installed for
+        // SIGTERM to be caught at all.
+        let delay = Duration::from_millis(30 + rng.below(span));
+        std::thread::sleep(delay);
+        let _ = kill(Pid::from_raw(child.id() as i32), signal);
+        let status = child.wait().unwrap();
+        if signal == Signal::SIGTERM {
+            assert!(
+                status.success() || status.code() == Some(INTERRUPTED),
+                "round {round}: SIGTERM after {delay:?} ended with {status:?}"
+            );
+        }
+        assert_no_worker_left(&tag);
+    }
+    let mut all = vec!["--out", s(cut.path())];
+    all.extend_from_slice(&args);
+    if journal.exists() {
+        all.push("--resume");
+    }
+    let o = command(&[&["evaluate"][..], &all].concat())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "seed {seed}: {}", text(&o.stderr));
+    let (e_cut, m_cut) = (
+        json(&cut.path().join("evaluation.json")),
+        json(&cut.path().join("mutants.json")),
+    );
+    assert_eq!(statuses(&m_whole), statuses(&m_cut), "seed {seed}");
+    assert_eq!(untimed(&e_whole), untimed(&e_cut), "seed {seed}");
+}
+
+#[test]
+fn an_interrupt_during_generation_stops_the_run_at_once() {
+    let out = tempfile::tempdir().unwrap();
+    // `faulty`'s precondition sleeps for a minute in mode `slow`, after writing the marker:
+    // the signal lands inside generation (not in the build before it, however slow the
+    // machine).
+    let marker_dir = tempfile::tempdir().unwrap();
+    let marker = marker_dir.path().join("generating");
+    let faulty = fixture("faulty");
+    let child = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&faulty),
+        "--scopes",
+        "1",
+        "--out",
+        s(out.path()),
+    ])
+    .env("FAULTY_ORIGINAL", "slow")
+    .env("FAULTY_SLOW_MARKER", &marker)
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let started = Instant::now();
+    while !marker.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "generation never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let signalled = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(INTERRUPTED), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    assert!(
+        signalled.elapsed() < Duration::from_secs(3),
+        "took {:?} to stop",
+        signalled.elapsed()
+    );
+}

@@ -1,0 +1,7 @@
+//! The mutator's integration tests, one binary (one link instead of one per file).
+
+mod common;
+
+mod catalog;
+mod inference;
+mod pruning;
