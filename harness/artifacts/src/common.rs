@@ -1,0 +1,307 @@
+//! Types that more than one file holds: the closed sets of values (reasons, limits, statuses,
+//! families, probe kinds), a run's fingerprint, a scope's generation and original run, and a
+//! mutant's result at one scope as the journal and `shard.json` store it.
+
+use std::fmt;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Why a mutant was killed: the paper's criteria, plus a dead process. (The worker protocol's
+/// `ferastrau_worker::protocol::Reason`; the names are the same.)
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The post-state breaks the class invariant.
+    Invariant,
+    /// The return value, the abstract post-state or a panic differs from the original's.
+    Output,
+    /// Ran past a time limit (see `limit`).
+    Timeout,
+    /// The process ran out of its address space.
+    Memory,
+    /// The process died: stack overflow, abort, `exit`, a signal.
+    Crash,
+}
+
+impl Reason {
+    /// Every reason, in report order.
+    pub const ALL: [Reason; 5] = [
+        Reason::Invariant,
+        Reason::Output,
+        Reason::Timeout,
+        Reason::Memory,
+        Reason::Crash,
+    ];
+
+    /// The reason's name in the files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Invariant => "invariant",
+            Reason::Output => "output",
+            Reason::Timeout => "timeout",
+            Reason::Memory => "memory",
+            Reason::Crash => "crash",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which time limit a timeout hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// The deterministic tick budget.
+    Ticks,
+    /// The per-input wall-clock limit (the worker's watchdog).
+    Clock,
+    /// The whole process ran too long and the harness killed it.
+    Guard,
+}
+
+/// A mutant's fate at one scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Killed,
+    Survived,
+    /// Not run: the crate's `skip` list names it (the reason is the mutant's `skipped`).
+    Skipped,
+}
+
+/// The families of mutation operators: the paper's three and integer constants.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// A binary or compound-assignment operator to another of the same kind.
+    Operator,
+    /// A local, parameter or field read to another of the same type.
+    Variable,
+    /// A call of a crate function or method to another with a compatible signature.
+    Call,
+    /// An integer constant operand to its neighbours or to a variable of its type (not one of
+    /// the paper's families).
+    Constant,
+}
+
+/// Where a coverage probe counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeRole {
+    /// In a mutated function, while the original runs (code coverage).
+    Code,
+    /// In a specification function, while Korat generates (specification coverage).
+    Spec,
+}
+
+/// What a coverage probe counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeKind {
+    Statement,
+    /// One outcome of a branch (see `construct` and `outcome`).
+    Branch,
+}
+
+/// The construct a branch probe is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Construct {
+    #[serde(rename = "if")]
+    If,
+    #[serde(rename = "while")]
+    While,
+    #[serde(rename = "for")]
+    For,
+    #[serde(rename = "match")]
+    Match,
+    #[serde(rename = "&&")]
+    And,
+    #[serde(rename = "||")]
+    Or,
+    /// The `?` operator: outcomes `continue` and `return`.
+    #[serde(rename = "?")]
+    Try,
+}
+
+/// A coverage probe: one statement, or one outcome of one branch (the mutator's `Probe`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Probe {
+    pub id: u32,
+    pub role: ProbeRole,
+    /// `Type::method` or `function`.
+    pub function: String,
+    pub kind: ProbeKind,
+    /// For branches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construct: Option<Construct>,
+    /// For branches: `true`/`false`, for `?` `continue`/`return`, for `match` `arm N` (an
+    /// open set: a string).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// Relative to the crate directory.
+    pub file: String,
+    pub line: u32,
+}
+
+/// How a mutant's time is limited on each input (the worker protocol's `Limits`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Tick budget: `tick_factor` × the original's ticks on the input + `tick_floor`.
+    pub tick_factor: u64,
+    pub tick_floor: u64,
+    /// Clock limit: `timeout_factor` × the original's time on the input + `timeout_floor`.
+    pub timeout_factor: f64,
+    /// As serde writes a `std::time::Duration`: `{"secs": .., "nanos": ..}`.
+    pub timeout_floor: Duration,
+}
+
+/// Shard `index` of `count`, both from 1 (`--shard k/n`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Everything a run's results depend on: the journal is written under it, `shard.json` and
+/// the kill matrix's header name their run by it. Field order: the declaration order of
+/// `harness/src/fingerprint.rs`'s `Fingerprint`, as written there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fingerprint {
+    /// The `ferastrau` version that ran it.
+    pub tool: String,
+    /// The benchmark's package name and its directory.
+    pub benchmark: String,
+    pub crate_dir: String,
+    /// The content hash of the benchmark crate (16 hex digits).
+    pub source: String,
+    /// The content hash of the worker binary (the compiled metamutant).
+    pub worker: String,
+    /// The evaluated mutants (ids) and a hash of their catalog entries.
+    pub mutants: Vec<u32>,
+    pub catalog: String,
+    /// `--max-mutants` and `--seed`, when sampling.
+    pub sample: Option<(u32, u64)>,
+    /// The first and last scope.
+    pub scopes: (u32, u32),
+    pub limits: Limits,
+    /// Bytes of address space per worker process.
+    pub memory_limit: u64,
+    /// The original's clock limit per input, in milliseconds.
+    pub original_timeout_ms: u64,
+    /// `--shard k/n`: the run is one share of the run the other fields describe (always
+    /// written, `null` when unsharded; absent in journals older than sharding).
+    #[serde(default)]
+    pub shard: Option<Shard>,
+    /// The mutants the crate's `skip` list names, with their reasons: a list of pairs, not a
+    /// map, because the journal's header is read through an internally tagged enum, which
+    /// cannot read numbers back from JSON object keys.
+    #[serde(default)]
+    pub skipped: Vec<(u32, String)>,
+}
+
+/// A postcondition violation of the original.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Violation {
+    pub method: String,
+    pub input: String,
+    pub output: String,
+    pub message: String,
+}
+
+/// One scope's generation and original run (the journal's `scope` lines, `shard.json`'s
+/// `scopes`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeRun {
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub generation_seconds: f64,
+    pub checking_seconds: f64,
+    /// Bytes of stored inputs (absent in journals older than the disk check).
+    #[serde(default)]
+    pub bytes: u64,
+    /// Specification probes hit while Korat generated the scope's inputs.
+    pub spec_probes: Vec<u32>,
+    /// Code probes hit while the original ran on them.
+    pub code_probes: Vec<u32>,
+    /// Postcondition violations of the original, at most a few kept.
+    pub violations: Vec<Violation>,
+    /// All of them, counted.
+    pub violation_count: u64,
+}
+
+/// One mutant at one scope, as the journal's `result` lines and `shard.json`'s `results` hold
+/// it (declaration order). `mutants.json` holds the same without `mutant` and `scope`, keys
+/// sorted: [`crate::ScopeOutcome`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeResult {
+    pub mutant: u32,
+    pub scope: u32,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    /// For timeouts: which limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Limit>,
+    /// The first killing input: its method, its index in Korat's order, its rendering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Inputs the mutant ran on at this scope (up to and including the killing one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub executions: Option<u64>,
+}
+
+impl ScopeResult {
+    /// The result as `mutants.json` lists it under its scope.
+    pub fn outcome(&self) -> crate::ScopeOutcome {
+        crate::ScopeOutcome {
+            detail: self.detail.clone(),
+            executions: self.executions,
+            index: self.index,
+            input: self.input.clone(),
+            limit: self.limit,
+            method: self.method.clone(),
+            reason: self.reason,
+            status: self.status,
+        }
+    }
+}
+
+/// A kill-matrix row's lowest killing input (global index) and its reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FirstKill {
+    pub index: u64,
+    pub reason: Reason,
+}

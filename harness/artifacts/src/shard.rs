@@ -1,0 +1,88 @@
+//! `shard.json`: what one shard of a run leaves beside its reports for `merge`.
+//!
+//! Written by `harness/src/shard.rs` (`Record::write`) with `serde_json::to_string` of a
+//! struct: one line, fields in declaration order, no final newline; except `facts.listed`,
+//! which holds `serde_json::Value`s (the mutator's catalog entries with their keys added), so
+//! its keys are sorted.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::{Family, Fingerprint, Probe, ScopeResult, ScopeRun, Shard};
+use crate::mutants::Edit;
+use crate::{artifact, Layout};
+
+/// The version of `shard.json` this build reads and writes (the record's own `version`, 1
+/// since sharding exists).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// `shard.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShardRecord {
+    /// Stored as `"version"`, the name it had before this crate (see the crate's "Versions").
+    #[serde(rename = "version")]
+    pub schema_version: u32,
+    pub shard: Shard,
+    /// The run's fingerprint without the shard (`shard` is `null`): equal in every shard.
+    pub run: Fingerprint,
+    /// Every mutant the whole run evaluates, and this shard's share of them.
+    pub evaluated: Vec<u32>,
+    pub share: Vec<u32>,
+    /// What the reports are made of besides results (the same in every shard).
+    pub facts: Facts,
+    /// The scopes as this shard generated them and ran the original on them.
+    pub scopes: Vec<ScopeRun>,
+    /// The share's results.
+    pub results: Vec<ScopeResult>,
+}
+
+artifact!(ShardRecord, file: "shard.json", schema: "shard", version: SCHEMA_VERSION,
+    layout: Layout::Compact, key: "version", remedy: "re-run the shard");
+
+/// What a run's reports are made of besides the scopes and results (`evaluate::report::Facts`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Facts {
+    pub benchmark: String,
+    /// Every mutant of the run's catalog, as `mutants.json` lists it before results.
+    pub listed: Vec<ListedMutant>,
+    /// The evaluated mutants of the paper's three families.
+    pub paper: BTreeSet<u32>,
+    pub probes: Vec<Probe>,
+    /// Top-level marks of `evaluation.json`.
+    pub marks: Marks,
+    /// The listed viable mutants the crate's `skip` list names, with the reason (JSON keys:
+    /// the ids). Absent in records older than skip lists.
+    #[serde(default)]
+    pub skipped: BTreeMap<u32, String>,
+}
+
+/// The marks every shard's `evaluation.json` gets (a `serde_json::Map` in the harness, which
+/// only ever sets `in_diff`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Marks {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_diff: Option<String>,
+}
+
+/// A catalog entry with its key: [`crate::MutantEntry`] without results (keys sorted).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListedMutant {
+    pub column: u32,
+    pub edit: Edit,
+    pub family: Family,
+    pub file: String,
+    pub function: String,
+    pub id: u32,
+    /// `null` when the writer has no key for it (never, in practice).
+    pub key: Option<String>,
+    pub line: u32,
+    pub original: String,
+    pub replacement: String,
+    pub viable: Option<bool>,
+}
