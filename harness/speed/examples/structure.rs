@@ -1,4 +1,4 @@
-//! `cargo run --release -p ferastrau-speed --example structure -- BENCH SCOPE [JOBS]`: one
+//! `cargo run --profile bench -p ferastrau-speed --example structure -- BENCH SCOPE [JOBS]`: one
 //! structure-only search and nothing else, printing what it found and explored — small enough
 //! to run under `valgrind --tool=callgrind` for instruction counts per candidate. With
 //! `--digest`, also a digest of the valid inputs in order (a slower run, not for timing).
