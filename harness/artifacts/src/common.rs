@@ -67,6 +67,17 @@ pub enum Limit {
     Guard,
 }
 
+impl Limit {
+    /// The limit's name in the files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Ticks => "ticks",
+            Limit::Clock => "clock",
+            Limit::Guard => "guard",
+        }
+    }
+}
+
 /// A mutant's fate at one scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -131,6 +142,19 @@ pub enum Construct {
     /// The `?` operator: outcomes `continue` and `return`.
     #[serde(rename = "?")]
     Try,
+}
+
+impl Construct {
+    /// Every construct.
+    pub const ALL: [Construct; 7] = [
+        Construct::If,
+        Construct::While,
+        Construct::For,
+        Construct::Match,
+        Construct::And,
+        Construct::Or,
+        Construct::Try,
+    ];
 }
 
 /// A coverage probe: one statement, or one outcome of one branch (the mutator's `Probe`).

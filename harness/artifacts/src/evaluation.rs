@@ -46,6 +46,12 @@ artifact!(Evaluation, file: "evaluation.json", schema: "evaluation", version: SC
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShardLabel(pub Shard);
 
+impl std::fmt::Display for ShardLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 impl Serialize for ShardLabel {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(&self.0)
