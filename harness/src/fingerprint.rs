@@ -79,7 +79,30 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// Everything a run's results depend on.
+impl From<ferastrau_artifacts::Fingerprint> for Fingerprint {
+    fn from(f: ferastrau_artifacts::Fingerprint) -> Fingerprint {
+        Fingerprint {
+            tool: f.tool,
+            benchmark: f.benchmark,
+            crate_dir: f.crate_dir,
+            source: f.source,
+            worker: f.worker,
+            mutants: f.mutants,
+            catalog: f.catalog,
+            sample: f.sample.map(|(n, seed)| (n as usize, seed)),
+            scopes: f.scopes,
+            limits: f.limits.into(),
+            memory_limit: f.memory_limit,
+            original_timeout_ms: f.original_timeout_ms,
+            shard: f.shard.map(Into::into),
+            skipped: f.skipped,
+        }
+    }
+}
+
+/// Everything a run's results depend on (the files hold it as
+/// [`ferastrau_artifacts::Fingerprint`]: the same fields, the worker's and the shard's types
+/// as the files have them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// The `ferastrau` version that ran it.
@@ -112,6 +135,27 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
+    /// The fingerprint as the journal's header, `shard.json` and the kill matrix's header hold
+    /// it.
+    pub fn artifact(&self) -> ferastrau_artifacts::Fingerprint {
+        ferastrau_artifacts::Fingerprint {
+            tool: self.tool.clone(),
+            benchmark: self.benchmark.clone(),
+            crate_dir: self.crate_dir.clone(),
+            source: self.source.clone(),
+            worker: self.worker.clone(),
+            mutants: self.mutants.clone(),
+            catalog: self.catalog.clone(),
+            sample: self.sample.map(|(n, seed)| (n as u32, seed)),
+            scopes: self.scopes,
+            limits: self.limits.into(),
+            memory_limit: self.memory_limit,
+            original_timeout_ms: self.original_timeout_ms,
+            shard: self.shard.map(Into::into),
+            skipped: self.skipped.clone(),
+        }
+    }
+
     /// The parts of `self` that differ from `other`, in words.
     pub fn differences(&self, other: &Fingerprint) -> Vec<String> {
         let mut d = Vec::new();

@@ -3,58 +3,15 @@
 use std::ops::RangeInclusive;
 
 use anyhow::{bail, Result};
+use ferastrau_artifacts::{Artifact, Generators, Search};
 use ferastrau_worker::protocol::{Message, Request};
-use serde::{Deserialize, Serialize};
 
 use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;
 
-/// Korat's figures for one method at one scope.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-pub struct MethodStats {
-    pub method: String,
-    pub scope: u32,
-    pub inputs: u64,
-    pub candidates: u64,
-    pub seconds: f64,
-    pub state_space_log2: f64,
-    /// With `--generators`, the same search with the method's dedicated generators (the same
-    /// inputs, checked); absent for a method that has none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generators: Option<Saved>,
-}
-
-/// A search with dedicated generators beside the plain one.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq)]
-pub struct Saved {
-    pub candidates: u64,
-    pub seconds: f64,
-    /// The plain search's candidates less these.
-    pub candidates_saved: u64,
-}
-
-/// Korat's figures for one scope: the totals over the methods and the breakdown.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-pub struct ScopeStats {
-    pub scope: u32,
-    pub inputs: u64,
-    pub candidates: u64,
-    pub seconds: f64,
-    /// With `--generators`: the totals of the methods that have dedicated generators, with
-    /// them (and the plain totals of the others are not in it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generators: Option<Saved>,
-    pub methods: Vec<MethodStats>,
-    /// The first inputs of each method, rendered (only with `--print`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub examples: Vec<Example>,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-pub struct Example {
-    pub method: String,
-    pub text: String,
-}
+/// Korat's figures per method and scope, a search with dedicated generators beside the plain
+/// one, and a rendered input: as `generators.json` (and `generate --json`) holds them.
+pub use ferastrau_artifacts::{Example, MethodStats, Saved, ScopeStats};
 
 /// How `generate` searches.
 #[derive(Clone, Copy, Debug)]
@@ -70,12 +27,17 @@ pub struct Mode {
 
 /// The JSON document `generate --json` prints (and `reproduce` keeps as
 /// [`crate::reproduce::dedicated::FILE`]).
-pub fn document(bench: &BenchmarkCrate, mode: Mode, stats: &[ScopeStats]) -> serde_json::Value {
-    serde_json::json!({
-        "benchmark": bench.name,
-        "search": if mode.structure { "structure" } else { "inputs" },
-        "scopes": stats,
-    })
+pub fn document(bench: &BenchmarkCrate, mode: Mode, stats: &[ScopeStats]) -> Generators {
+    Generators {
+        benchmark: bench.name.clone(),
+        schema_version: Generators::SCHEMA_VERSION,
+        scopes: stats.to_vec(),
+        search: if mode.structure {
+            Search::Structure
+        } else {
+            Search::Inputs
+        },
+    }
 }
 
 /// Runs Korat for every scope through the benchmark's worker; with `mode.generators`, a

@@ -14,6 +14,7 @@ use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::{Artifact, Evaluation};
 
 use crate::exit_code::usage;
 use crate::worker::ferastrau_target;
@@ -106,10 +107,11 @@ fn check_owner(path: &Path, benchmark: &str, crate_dir: &Path) -> Result<()> {
     }
     // No owner recorded (reports written elsewhere and copied, or committed ones): the
     // reports' own benchmark name must match.
-    if let Ok(text) = std::fs::read_to_string(path.join("evaluation.json")) {
-        let named = serde_json::from_str::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|v| v["benchmark"].as_str().map(String::from));
+    let evaluation = path.join("evaluation.json");
+    if evaluation.is_file() {
+        // Reports this build cannot read name no benchmark: they are replaced like any
+        // unnamed ones.
+        let named = Evaluation::read(&evaluation).ok().map(|e| e.benchmark);
         if let Some(other) = named.filter(|n| n != benchmark) {
             return Err(usage(format!(
                 "{} holds the reports of benchmark {other}, not of {benchmark}; choose another --out",

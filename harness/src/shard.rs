@@ -17,8 +17,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
+
+use ferastrau_artifacts::Artifact;
 
 use crate::evaluate::report::Facts;
 use crate::evaluate::results::ScopeResult;
@@ -32,9 +34,6 @@ pub const MAX_SHARDS: u32 = 1024;
 /// The file a shard writes beside its reports.
 pub const RECORD: &str = "shard.json";
 
-/// Version of [`RECORD`]'s format.
-const VERSION: u32 = 1;
-
 /// Shard `index` of `count` (both from 1, as on the command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Shard {
@@ -45,6 +44,24 @@ pub struct Shard {
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl From<ferastrau_artifacts::Shard> for Shard {
+    fn from(s: ferastrau_artifacts::Shard) -> Shard {
+        Shard {
+            index: s.index,
+            count: s.count,
+        }
+    }
+}
+
+impl From<Shard> for ferastrau_artifacts::Shard {
+    fn from(s: Shard) -> ferastrau_artifacts::Shard {
+        ferastrau_artifacts::Shard {
+            index: s.index,
+            count: s.count,
+        }
     }
 }
 
@@ -91,84 +108,59 @@ impl Shard {
     }
 }
 
-/// What a shard leaves for [`merge`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Record {
-    pub version: u32,
-    pub shard: Shard,
-    /// The run's fingerprint, without the shard: equal in every shard of one run.
-    pub run: Fingerprint,
-    /// Every mutant the whole run evaluates, and this shard's share of them.
-    pub evaluated: Vec<u32>,
-    pub share: Vec<u32>,
-    /// What the reports are made of besides results (the same in every shard).
-    pub facts: Facts,
-    /// The scopes as this shard generated them and ran the original on them.
-    pub scopes: Vec<ScopeRun>,
-    /// The share's results.
-    pub results: Vec<ScopeResult>,
+/// What a shard leaves for [`merge`] (`shard.json`).
+pub use ferastrau_artifacts::ShardRecord;
+
+/// The record of `shard`'s share of the run `run` (the whole run's `evaluated` mutants).
+pub fn record(
+    shard: Shard,
+    run: &Fingerprint,
+    evaluated: &[u32],
+    facts: Facts,
+    scopes: Vec<ScopeRun>,
+    results: &[ScopeResult],
+) -> ShardRecord {
+    let mut run = run.clone();
+    run.shard = None;
+    ShardRecord {
+        schema_version: ShardRecord::SCHEMA_VERSION,
+        shard: shard.into(),
+        run: run.artifact(),
+        evaluated: evaluated.to_vec(),
+        share: shard.share(evaluated),
+        facts,
+        scopes,
+        results: results.iter().map(ScopeResult::artifact).collect(),
+    }
 }
 
-impl Record {
-    pub fn new(
-        shard: Shard,
-        run: &Fingerprint,
-        evaluated: &[u32],
-        facts: Facts,
-        scopes: Vec<ScopeRun>,
-        results: Vec<ScopeResult>,
-    ) -> Record {
-        let mut run = run.clone();
-        run.shard = None;
-        Record {
-            version: VERSION,
-            shard,
-            run,
-            evaluated: evaluated.to_vec(),
-            share: shard.share(evaluated),
-            facts,
-            scopes,
-            results,
-        }
-    }
+/// Writes `record` into the shard's directory `dir`.
+pub fn write(dir: &Path, record: ShardRecord) -> Result<()> {
+    record.write(&dir.join(RECORD))
+}
 
-    pub fn write(&self, dir: &Path) -> Result<()> {
-        let path = dir.join(RECORD);
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_string(self)?)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+/// Reads the record of the shard directory `dir`.
+pub fn read(dir: &Path) -> Result<ShardRecord> {
+    let path = dir.join(RECORD);
+    if !path.is_file() {
+        return Err(usage(format!(
+            "{} is not a shard's directory (it has no {RECORD}): merge takes the --out directories of `evaluate --shard k/n` runs",
+            dir.display()
+        )));
     }
-
-    /// Reads the record of the shard directory `dir`.
-    pub fn read(dir: &Path) -> Result<Record> {
-        let path = dir.join(RECORD);
-        let text = std::fs::read_to_string(&path).map_err(|_| {
-            usage(format!(
-                "{} is not a shard's directory (it has no {RECORD}): merge takes the --out directories of `evaluate --shard k/n` runs",
-                dir.display()
-            ))
-        })?;
-        let r: Record = serde_json::from_str(&text)
-            .map_err(|e| usage(format!("{} is not a shard record: {e}", path.display())))?;
-        if r.version != VERSION {
-            return Err(usage(format!(
-                "{} is a version {} shard record; this tool reads version {VERSION}",
-                path.display(),
-                r.version
-            )));
-        }
-        if r.share != r.shard.share(&r.evaluated)
-            || r.results.iter().any(|x| !r.share.contains(&x.mutant))
-        {
-            return Err(usage(format!(
-                "{}: the results are not shard {}'s share of the run (the file was edited)",
-                path.display(),
-                r.shard
-            )));
-        }
-        Ok(r)
+    // A record this build cannot read (another version, edited) is a usage error, naming it.
+    let r = ShardRecord::read(&path).map_err(|e| usage(format!("{e:#}")))?;
+    let shard = Shard::from(r.shard);
+    if r.share != shard.share(&r.evaluated)
+        || r.results.iter().any(|x| !r.share.contains(&x.mutant))
+    {
+        return Err(usage(format!(
+            "{}: the results are not shard {}'s share of the run (the file was edited)",
+            path.display(),
+            shard
+        )));
     }
+    Ok(r)
 }
 
 /// The shards of one run, put together: what an unsharded run would have produced.
@@ -206,10 +198,10 @@ fn scope_differences(a: &ScopeRun, b: &ScopeRun) -> Vec<&'static str> {
 /// runs, a shard given twice, a missing shard or a directory that is no shard, and (with
 /// [`broken`]) shards that disagree on what every one of them recomputed.
 pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
-    let mut records: BTreeMap<u32, (PathBuf, Record)> = BTreeMap::new();
-    let mut first: Option<(PathBuf, Record)> = None;
+    let mut records: BTreeMap<u32, (PathBuf, ShardRecord)> = BTreeMap::new();
+    let mut first: Option<(PathBuf, ShardRecord)> = None;
     for dir in dirs {
-        let r = Record::read(dir)?;
+        let r = read(dir)?;
         if let Some((d0, r0)) = &first {
             if r.shard.count != r0.shard.count {
                 return Err(usage(format!(
@@ -220,7 +212,8 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
                     r0.shard
                 )));
             }
-            let differences = r.run.differences(&r0.run);
+            let differences =
+                Fingerprint::from(r.run.clone()).differences(&Fingerprint::from(r0.run.clone()));
             if !differences.is_empty() {
                 return Err(usage(format!(
                     "{} (shard {}) is not of the same run as {} (shard {}): {}",
@@ -295,14 +288,14 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
     }
     let mut results: Vec<ScopeResult> = records
         .values()
-        .flat_map(|(_, r)| r.results.iter().cloned())
+        .flat_map(|(_, r)| r.results.iter().cloned().map(ScopeResult::from))
         .collect();
     results.sort_by_key(|r| (r.mutant, r.scope));
     // Timings are shard 1's (whatever the order of the directories): the rest of each scope
     // is the same in every shard.
     let (_, one) = &records[&1];
     Ok(Merged {
-        run: one.run.clone(),
+        run: one.run.clone().into(),
         evaluated: one.evaluated.clone(),
         facts: one.facts.clone(),
         scopes: one.scopes.clone(),

@@ -45,7 +45,9 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         eprint!("\r{:40}\r", "");
     }
     if json {
-        crate::term::print_json(&generate::document(&bench, mode, &stats))?;
+        crate::term::print_json(&serde_json::to_value(generate::document(
+            &bench, mode, &stats,
+        ))?)?;
     } else {
         print!(
             "{}",

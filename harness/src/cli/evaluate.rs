@@ -193,19 +193,16 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
             out_dir.join("journal.jsonl").display()
         ))));
     }
-    let facts = facts(&bench, &subject, &catalog, &a, &skipped);
-    let mut extra = serde_json::Map::new();
+    let facts = facts(&bench, &subject, &catalog, &a, &skipped)?;
     let broken_why = match a.shard {
         // A shard's share is not the run: `merge` judges the whole.
-        Some(shard) => {
-            extra.insert("shard".into(), serde_json::json!(shard.to_string()));
-            None
-        }
+        Some(_) => None,
         None => verdict(ev.broken.clone(), a.in_diff.is_some(), &viable),
     };
-    if let Some(why) = &broken_why {
-        extra.insert("broken".into(), serde_json::json!(why));
-    }
+    let extra = report::Extra {
+        broken: broken_why.clone(),
+        shard: a.shard,
+    };
     let rows = report::publish(
         &out_dir,
         &bench.dir,
@@ -234,15 +231,17 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         }
     }
     if let Some(shard) = a.shard {
-        crate::shard::Record::new(
-            shard,
-            &fingerprint,
-            &viable,
-            facts,
-            ev.scopes.clone(),
-            ev.results.clone(),
-        )
-        .write(&out_dir)?;
+        crate::shard::write(
+            &out_dir,
+            crate::shard::record(
+                shard,
+                &fingerprint,
+                &viable,
+                facts,
+                ev.scopes.clone(),
+                &ev.results,
+            ),
+        )?;
     }
     let title = match a.shard {
         Some(s) => format!(
@@ -317,20 +316,16 @@ fn facts(
     catalog: &ferastrau_mutator::Catalog,
     a: &EvaluateArgs,
     skipped: &BTreeMap<u32, String>,
-) -> report::Facts {
+) -> Result<report::Facts> {
     let paper: BTreeSet<u32> = catalog
         .viable()
         .filter(|m| m.family != ferastrau_mutator::Family::Constant)
         .filter(|m| !skipped.contains_key(&m.id))
         .map(|m| m.id)
         .collect();
-    let mut marks = serde_json::Map::new();
-    if let Some(diff) = &a.in_diff {
-        marks.insert(
-            "in_diff".into(),
-            serde_json::json!(diff.display().to_string()),
-        );
-    }
+    let marks = report::Marks {
+        in_diff: a.in_diff.as_ref().map(|diff| diff.display().to_string()),
+    };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;
     let keys: BTreeMap<u32, String> = all
@@ -341,21 +336,22 @@ fn facts(
     let listed = catalog
         .mutants
         .iter()
-        .map(|m| {
-            let mut v = serde_json::to_value(m).expect("mutants serialize");
-            v["key"] = serde_json::json!(keys.get(&m.id));
-            v
-        })
+        .map(|m| report::listed(m, keys.get(&m.id).cloned()))
         .collect();
-    report::Facts {
+    Ok(report::Facts {
         benchmark: bench.name.clone(),
         listed,
         paper,
-        probes: subject.meta.probes.clone(),
+        probes: subject
+            .meta
+            .probes
+            .iter()
+            .map(report::probe)
+            .collect::<Result<_>>()?,
         marks,
         skipped: catalog
             .viable()
             .filter_map(|m| Some((m.id, skipped.get(&m.id)?.clone())))
             .collect(),
-    }
+    })
 }

@@ -32,13 +32,13 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     // The verdict of the whole run, on the merged results: a shard does not judge its share.
     let why = verdict(
         health::verdict(&m.scopes, &m.results, m.evaluated.len()),
-        m.facts.marks.contains_key("in_diff"),
+        m.facts.marks.in_diff.is_some(),
         &m.evaluated,
     );
-    let mut extra = serde_json::Map::new();
-    if let Some(why) = &why {
-        extra.insert("broken".into(), serde_json::json!(why));
-    }
+    let extra = report::Extra {
+        broken: why.clone(),
+        shard: None,
+    };
     let rows = report::publish(
         &out.path,
         std::path::Path::new(&m.run.crate_dir),

@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use ferastrau_artifacts::{Artifact, Evaluation};
 
 use super::args::ReportArgs;
 use crate::exit_code::usage;
@@ -13,19 +14,17 @@ use crate::outdir::{recorded_owner, OutputDir};
 
 pub(super) fn cmd_report(a: ReportArgs) -> Result<()> {
     let evaluation = a.dir.join("evaluation.json");
-    let named: serde_json::Value = std::fs::read_to_string(&evaluation)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .ok_or_else(|| {
-            usage(format!(
-                "{} holds no evaluation.json: give the output directory of an `evaluate` or `merge`",
-                a.dir.display()
-            ))
-        })?;
-    let name = named["benchmark"]
-        .as_str()
-        .with_context(|| format!("{} names no benchmark", evaluation.display()))?
-        .to_string();
+    if !evaluation.is_file() {
+        return Err(usage(format!(
+            "{} holds no evaluation.json: give the output directory of an `evaluate` or `merge`",
+            a.dir.display()
+        )));
+    }
+    // One this build cannot read (not an evaluation.json, or a newer one): a usage error
+    // naming the file (and the versions).
+    let name = Evaluation::read(&evaluation)
+        .map_err(|e| usage(format!("{e:#}")))?
+        .benchmark;
     // The crate whose source the page shows: the one named, else the one that wrote the
     // directory, else the built-in benchmark of the reports' name.
     let path: Option<PathBuf> = a.benchmark_path.clone().or_else(|| {

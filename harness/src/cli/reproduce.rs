@@ -189,13 +189,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         &[],
     ))?;
 
-    let run_scopes: Vec<reproduce::OurScope> = {
-        #[derive(serde::Deserialize)]
-        struct Ev {
-            scopes: Vec<reproduce::OurScope>,
-        }
-        reproduce::read_json::<Ev>(&out.join("evaluation.json"))?.scopes
-    };
+    let (run_scopes, _) = reproduce::scopes(&out)?;
     let mutants_json = out.join("mutants.json");
     let survivors = next_scope::survivors(&mutants_json, largest)?;
     let next = largest + 1;

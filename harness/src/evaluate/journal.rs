@@ -17,8 +17,9 @@ use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 use base64::Engine;
+use ferastrau_artifacts::journal::{self, JournalHeader, JournalLine, MatrixRowLine};
+use ferastrau_artifacts::ReadError;
 use roaring::RoaringBitmap;
-use serde::{Deserialize, Serialize};
 
 use super::results::ScopeResult;
 use super::ScopeRun;
@@ -26,67 +27,48 @@ use crate::exit_code::usage;
 use crate::fingerprint::Fingerprint;
 use crate::matrix::{FirstKill, Row};
 
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum Line {
-    Header(Box<Fingerprint>),
-    Scope(ScopeRun),
-    Result(ScopeResult),
-    Row(RowLine),
-}
-
 /// A kill-matrix row as a journal line: its bitmaps in roaring's portable serialization,
 /// base64-encoded.
-#[derive(Serialize, Deserialize)]
-struct RowLine {
-    scope: u32,
-    /// The death cap the row was computed under (`--kill-matrix-max-deaths`): a row capped
-    /// under another is not this run's row.
-    max_deaths: u32,
-    mutant: u32,
-    kills: String,
-    unknown: String,
-    reasons: BTreeMap<ferastrau_worker::protocol::Reason, u64>,
-    deaths: u32,
-    first: Option<FirstKill>,
+fn row_line(scope: u32, max_deaths: u32, row: &Row) -> Result<MatrixRowLine> {
+    let encode = |b: &RoaringBitmap| -> Result<String> {
+        let mut bytes = Vec::with_capacity(b.serialized_size());
+        b.serialize_into(&mut bytes)?;
+        Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+    };
+    Ok(MatrixRowLine {
+        scope,
+        max_deaths,
+        mutant: row.mutant,
+        kills: encode(&row.kills)?,
+        unknown: encode(&row.unknown)?,
+        reasons: row.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
+        deaths: row.deaths,
+        first: row.first.map(|f| ferastrau_artifacts::FirstKill {
+            index: f.index,
+            reason: f.reason.into(),
+        }),
+    })
 }
 
-impl RowLine {
-    fn new(scope: u32, max_deaths: u32, row: &Row) -> Result<RowLine> {
-        let encode = |b: &RoaringBitmap| -> Result<String> {
-            let mut bytes = Vec::with_capacity(b.serialized_size());
-            b.serialize_into(&mut bytes)?;
-            Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
-        };
-        Ok(RowLine {
-            scope,
-            max_deaths,
-            mutant: row.mutant,
-            kills: encode(&row.kills)?,
-            unknown: encode(&row.unknown)?,
-            reasons: row.reasons.clone(),
-            deaths: row.deaths,
-            first: row.first,
-        })
-    }
-
-    /// The row, if the line decodes to a [consistent](Row::consistent) one; `None` for a
-    /// damaged line, which is then computed again.
-    fn row(&self) -> Option<Row> {
-        let decode = |s: &str| {
-            let bytes = base64::engine::general_purpose::STANDARD.decode(s).ok()?;
-            RoaringBitmap::deserialize_from(&bytes[..]).ok()
-        };
-        let row = Row {
-            mutant: self.mutant,
-            kills: decode(&self.kills)?,
-            unknown: decode(&self.unknown)?,
-            reasons: self.reasons.clone(),
-            deaths: self.deaths,
-            first: self.first,
-        };
-        row.consistent().then_some(row)
-    }
+/// The row of a journal line, if the line decodes to a [consistent](Row::consistent) one;
+/// `None` for a damaged line, which is then computed again.
+fn row(line: &MatrixRowLine) -> Option<Row> {
+    let decode = |s: &str| {
+        let bytes = base64::engine::general_purpose::STANDARD.decode(s).ok()?;
+        RoaringBitmap::deserialize_from(&bytes[..]).ok()
+    };
+    let row = Row {
+        mutant: line.mutant,
+        kills: decode(&line.kills)?,
+        unknown: decode(&line.unknown)?,
+        reasons: line.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
+        deaths: line.deaths,
+        first: line.first.map(|f| FirstKill {
+            index: f.index,
+            reason: f.reason.into(),
+        }),
+    };
+    row.consistent().then_some(row)
 }
 
 /// What a journal already holds.
@@ -103,12 +85,6 @@ pub struct Journal {
     file: Mutex<File>,
 }
 
-fn encode(line: &Line) -> Result<Vec<u8>> {
-    let mut text = serde_json::to_vec(line)?;
-    text.push(b'\n');
-    Ok(text)
-}
-
 impl Journal {
     /// Starts a new journal at `path` (atomically replacing any) for the run `fingerprint`.
     pub fn create(path: &Path, fingerprint: &Fingerprint) -> Result<Journal> {
@@ -121,15 +97,21 @@ impl Journal {
         let dir = path.parent().context("the journal has a directory")?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-        let mut text = encode(&Line::Header(Box::new(fingerprint.clone())))?;
+        let mut text = journal::encode(&JournalLine::Header(JournalHeader::new(
+            fingerprint.artifact(),
+        )))?;
         for s in recorded.scopes.values() {
-            text.extend(encode(&Line::Scope(s.clone()))?);
+            text.extend(journal::encode(&JournalLine::Scope(s.clone()))?);
         }
         for r in recorded.results.values() {
-            text.extend(encode(&Line::Result(r.clone()))?);
+            text.extend(journal::encode(&JournalLine::Result(r.artifact()))?);
         }
         for (&(scope, _), (max_deaths, row)) in &recorded.rows {
-            text.extend(encode(&Line::Row(RowLine::new(scope, *max_deaths, row)?))?);
+            text.extend(journal::encode(&JournalLine::Row(row_line(
+                scope,
+                *max_deaths,
+                row,
+            )?))?);
         }
         tmp.write_all(&text).context("cannot write the journal")?;
         tmp.as_file()
@@ -156,45 +138,41 @@ impl Journal {
                 path.display()
             ))
         })?;
-        let mut lines = text.lines();
-        match lines
-            .next()
-            .and_then(|l| serde_json::from_str::<Line>(l).ok())
-        {
-            Some(Line::Header(h)) => {
-                let differences = fingerprint.differences(&h);
-                if !differences.is_empty() {
-                    return Err(usage(format!(
-                        "cannot resume {}: changed since it was written: {} (run without --resume to start over)",
-                        path.display(),
-                        differences.join("; ")
-                    )));
-                }
-            }
-            _ => {
-                return Err(usage(format!(
+        let read =
+            journal::parse(&text, path).map_err(|e| match e.downcast_ref::<ReadError>() {
+                // Written by a newer ferastrau: say so, naming both versions.
+                Some(ReadError::Newer { .. }) => usage(format!("cannot resume: {e}")),
+                _ => usage(format!(
                     "cannot resume: {} is not a journal of this version (run without --resume)",
                     path.display()
-                )))
-            }
+                )),
+            })?;
+        let differences =
+            fingerprint.differences(&Fingerprint::from(read.header.fingerprint.clone()));
+        if !differences.is_empty() {
+            return Err(usage(format!(
+                "cannot resume {}: changed since it was written: {} (run without --resume to start over)",
+                path.display(),
+                differences.join("; ")
+            )));
         }
         let mut rec = Recorded::default();
-        for l in lines {
-            match serde_json::from_str::<Line>(l) {
-                Ok(Line::Scope(s)) => {
+        // Lines that did not parse (a torn last line) and headers in the middle are skipped.
+        for l in read.lines {
+            match l {
+                JournalLine::Scope(s) => {
                     rec.scopes.insert(s.scope, s);
                 }
-                Ok(Line::Result(r)) => {
-                    rec.results.insert((r.mutant, r.scope), r);
+                JournalLine::Result(r) => {
+                    rec.results.insert((r.mutant, r.scope), r.into());
                 }
-                Ok(Line::Row(line)) => {
-                    if let Some(row) = line.row() {
+                JournalLine::Row(line) => {
+                    if let Some(row) = row(&line) {
                         rec.rows
                             .insert((line.scope, line.mutant), (line.max_deaths, row));
                     }
                 }
-                // A header in the middle or a torn last line: skip it.
-                _ => {}
+                JournalLine::Header(_) => {}
             }
         }
         let j = Self::write_new(path, fingerprint, &rec)?;
@@ -202,20 +180,20 @@ impl Journal {
     }
 
     pub fn scope(&self, s: &ScopeRun) -> Result<()> {
-        self.append(&Line::Scope(s.clone()))
+        self.append(&JournalLine::Scope(s.clone()))
     }
 
     pub fn result(&self, r: &ScopeResult) -> Result<()> {
-        self.append(&Line::Result(r.clone()))
+        self.append(&JournalLine::Result(r.artifact()))
     }
 
     /// Records `row` of the kill matrix at `scope`, computed under the death cap `max_deaths`.
     pub fn row(&self, scope: u32, max_deaths: u32, row: &Row) -> Result<()> {
-        self.append(&Line::Row(RowLine::new(scope, max_deaths, row)?))
+        self.append(&JournalLine::Row(row_line(scope, max_deaths, row)?))
     }
 
-    fn append(&self, line: &Line) -> Result<()> {
-        let text = encode(line)?;
+    fn append(&self, line: &JournalLine) -> Result<()> {
+        let text = journal::encode(line)?;
         let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
         // One write per line: a crash tears at most the last line, which reading skips.
         f.write_all(&text).context("cannot write the journal")?;

@@ -10,40 +10,14 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use ferastrau_worker::protocol::{Fault, Message, Position, Request};
-use serde::{Deserialize, Serialize};
 
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::process::{Death, Ending, Finished, Isolation};
 use crate::worker::Worker;
 
-/// One scope's generation and original run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ScopeRun {
-    pub scope: u32,
-    pub inputs: u64,
-    pub candidates: u64,
-    pub generation_seconds: f64,
-    pub checking_seconds: f64,
-    /// Bytes of stored inputs.
-    #[serde(default)]
-    pub bytes: u64,
-    /// Specification probes hit while Korat generated the scope's inputs.
-    pub spec_probes: Vec<u32>,
-    /// Code probes hit while the original ran on them.
-    pub code_probes: Vec<u32>,
-    /// Postcondition violations of the original (counterexamples), at most a few kept.
-    pub violations: Vec<Violation>,
-    pub violation_count: u64,
-}
-
-/// A postcondition violation of the original.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Violation {
-    pub method: String,
-    pub input: String,
-    pub output: String,
-    pub message: String,
-}
+/// One scope's generation and original run (as the journal and `shard.json` hold it), and a
+/// postcondition violation of the original.
+pub use ferastrau_artifacts::{ScopeRun, Violation};
 
 /// Violations kept per scope in reports (the count is always complete).
 const KEPT_VIOLATIONS: usize = 20;

@@ -5,8 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use ferastrau_mutator::Probe;
-use serde::{Deserialize, Serialize};
+use ferastrau_artifacts::{
+    Artifact, Construct, Evaluation, EvaluationScope, KilledBy, ListedMutant, MutantEntry, Mutants,
+    Probe, ProbeKind, ProbeRole, ShardLabel,
+};
+use serde::Serialize;
 
 use ferastrau_worker::protocol::Reason;
 
@@ -14,27 +17,113 @@ use super::results::ScopeResult;
 use super::ScopeRun;
 
 /// What the reports of a run are made of besides the scopes and results: the same for every
-/// shard of a run, so that `merge` writes what `evaluate` would have.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Facts {
-    pub benchmark: String,
-    /// Every mutant of the run's catalog (sampled, filtered by a diff) as `mutants.json` lists
-    /// it, with its key.
-    pub listed: Vec<serde_json::Value>,
-    /// The evaluated mutants that belong to the paper's three families.
-    pub paper: BTreeSet<u32>,
-    pub probes: Vec<Probe>,
-    /// Top-level marks of `evaluation.json` (`in_diff`).
-    pub marks: serde_json::Map<String, serde_json::Value>,
-    /// The listed viable mutants the crate's `skip` list names, with the reason: not run, not
-    /// in the kill rate's denominator, but listed in every report.
-    #[serde(default)]
-    pub skipped: BTreeMap<u32, String>,
+/// shard of a run, so that `merge` writes what `evaluate` would have (`shard.json` holds it).
+pub use ferastrau_artifacts::Facts;
+/// Top-level marks of `evaluation.json` that every shard of a run gets (`in_diff`).
+pub use ferastrau_artifacts::Marks;
+
+/// The marks of one directory's `evaluation.json` besides the run's [`Marks`].
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    /// Why the run is broken: its figures stay inspectable, marked so that nothing reads them
+    /// as a pass.
+    pub broken: Option<String>,
+    /// The directory holds this shard's share of the run.
+    pub shard: Option<crate::shard::Shard>,
+}
+
+/// A mutator's probe as the reports hold it.
+pub fn probe(p: &ferastrau_mutator::Probe) -> Result<Probe> {
+    // The mutator's probe is the same record with its closed sets as strings.
+    Ok(Probe {
+        id: p.id,
+        role: match p.role.as_str() {
+            "code" => ProbeRole::Code,
+            "spec" => ProbeRole::Spec,
+            other => anyhow::bail!("probe {}: unknown role {other:?}", p.id),
+        },
+        function: p.function.clone(),
+        kind: match p.kind.as_str() {
+            "statement" => ProbeKind::Statement,
+            "branch" => ProbeKind::Branch,
+            other => anyhow::bail!("probe {}: unknown kind {other:?}", p.id),
+        },
+        construct: match p.construct.as_deref() {
+            None => None,
+            Some(c) => Some(
+                Construct::ALL
+                    .into_iter()
+                    .find(|&k| construct(k) == c)
+                    .with_context(|| format!("probe {}: unknown construct {c:?}", p.id))?,
+            ),
+        },
+        outcome: p.outcome.clone(),
+        file: p.file.clone(),
+        line: u32::try_from(p.line).context("a probe's line")?,
+    })
+}
+
+/// Where a probe is and what it sees, for people (the mutator's `Probe::place`).
+fn place(p: &Probe) -> String {
+    let what = match (&p.construct, &p.outcome) {
+        (Some(c), Some(o)) => format!("{} {o}", construct(*c)),
+        _ => match p.kind {
+            ProbeKind::Statement => "statement".to_string(),
+            ProbeKind::Branch => "branch".to_string(),
+        },
+    };
+    format!("{}:{} {}: {what}", p.file, p.line, p.function)
+}
+
+/// A construct as the mutator names it.
+fn construct(c: Construct) -> &'static str {
+    use Construct::*;
+    match c {
+        If => "if",
+        While => "while",
+        For => "for",
+        Match => "match",
+        And => "&&",
+        Or => "||",
+        Try => "?",
+    }
+}
+
+/// A catalog entry as `mutants.json` lists it, with its content key.
+pub fn listed(m: &ferastrau_mutator::Mutant, key: Option<String>) -> ListedMutant {
+    use ferastrau_artifacts::{Edit, Family, Pos};
+    let pos = |p: ferastrau_mutator::Pos| Pos {
+        column: p.column as u32,
+        line: p.line as u32,
+    };
+    ListedMutant {
+        column: m.column as u32,
+        edit: Edit {
+            end: pos(m.edit.end),
+            new: m.edit.new.clone(),
+            old: m.edit.old.clone(),
+            start: pos(m.edit.start),
+        },
+        family: match m.family {
+            ferastrau_mutator::Family::Operator => Family::Operator,
+            ferastrau_mutator::Family::Variable => Family::Variable,
+            ferastrau_mutator::Family::Call => Family::Call,
+            ferastrau_mutator::Family::Constant => Family::Constant,
+        },
+        file: m.file.clone(),
+        function: m.function.clone(),
+        id: m.id,
+        key,
+        line: m.line as u32,
+        original: m.original.clone(),
+        replacement: m.replacement.clone(),
+        viable: m.viable,
+    }
 }
 
 /// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir` (the
-/// benchmark crate at `crate_dir` supplies the source `report.html` shows), with
-/// `broken` marked if the run is broken and the extra `marks`; returns the rows.
+/// benchmark crate at `crate_dir` supplies the source `report.html` shows), with the marks of
+/// `extra`; returns the rows.
 pub fn publish(
     dir: &Path,
     crate_dir: &Path,
@@ -42,7 +131,7 @@ pub fn publish(
     scopes: &[ScopeRun],
     results: &[ScopeResult],
     evaluated: &[u32],
-    extra: &serde_json::Map<String, serde_json::Value>,
+    extra: &Extra,
 ) -> Result<Vec<Row>> {
     let mine: BTreeSet<u32> = evaluated.iter().copied().collect();
     let paper: BTreeSet<u32> = facts.paper.intersection(&mine).copied().collect();
@@ -56,21 +145,7 @@ pub fn publish(
         );
     }
     let rows = rows(scopes, &all, evaluated.len(), &paper, &facts.probes);
-    let mut marks = facts.marks.clone();
-    marks.extend(extra.clone());
-    let listed: Vec<serde_json::Value> = facts
-        .listed
-        .iter()
-        .map(|m| {
-            let mut m = m.clone();
-            let id = m["id"].as_u64().map(|id| id as u32);
-            if let Some(reason) = id.and_then(|id| facts.skipped.get(&id)) {
-                m["skipped"] = serde_json::json!(reason);
-            }
-            m
-        })
-        .collect();
-    write(dir, &facts.benchmark, &rows, &listed, &all, &marks)?;
+    write(dir, facts, &rows, &all, extra)?;
     // The page and the schema JSON, from the files just written and the crate's source.
     crate::html::write(dir, crate_dir)?;
     Ok(rows)
@@ -115,7 +190,7 @@ pub struct Row {
     pub uncovered_spec: Vec<String>,
 }
 
-fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64 {
+fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: ProbeRole, kind: ProbeKind) -> f64 {
     let all: Vec<u32> = probes
         .iter()
         .filter(|p| p.role == role && p.kind == kind)
@@ -129,11 +204,11 @@ fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: &str, kind: &str) -> f64
 }
 
 /// The places of the probes of `role` not in `hit`.
-fn unreached(probes: &[Probe], role: &str, hit: &BTreeSet<u32>) -> Vec<String> {
+fn unreached(probes: &[Probe], role: ProbeRole, hit: &BTreeSet<u32>) -> Vec<String> {
     probes
         .iter()
         .filter(|p| p.role == role && !hit.contains(&p.id))
-        .map(Probe::place)
+        .map(place)
         .collect()
 }
 
@@ -180,10 +255,15 @@ pub fn rows(
                 candidates: s.candidates,
                 generation_seconds: s.generation_seconds,
                 checking_seconds: s.checking_seconds,
-                statement_coverage: percent(&code, probes, "code", "statement"),
-                branch_coverage: percent(&code, probes, "code", "branch"),
-                spec_statement_coverage: percent(&spec, probes, "spec", "statement"),
-                spec_branch_coverage: percent(&spec, probes, "spec", "branch"),
+                statement_coverage: percent(&code, probes, ProbeRole::Code, ProbeKind::Statement),
+                branch_coverage: percent(&code, probes, ProbeRole::Code, ProbeKind::Branch),
+                spec_statement_coverage: percent(
+                    &spec,
+                    probes,
+                    ProbeRole::Spec,
+                    ProbeKind::Statement,
+                ),
+                spec_branch_coverage: percent(&spec, probes, ProbeRole::Spec, ProbeKind::Branch),
                 mutants,
                 killed,
                 kill_rate: rate(killed, mutants),
@@ -200,8 +280,8 @@ pub fn rows(
                     .iter()
                     .filter(|r| r.status == super::results::Status::Skipped)
                     .count(),
-                uncovered: unreached(probes, "code", &code),
-                uncovered_spec: unreached(probes, "spec", &spec),
+                uncovered: unreached(probes, ProbeRole::Code, &code),
+                uncovered_spec: unreached(probes, ProbeRole::Spec, &spec),
             }
         })
         .collect()
@@ -273,17 +353,11 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
     t
 }
 
-/// A report file written by [`write`], read back as `T`.
-pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a report", path.display()))
-}
-
 /// `--format json`'s document of a run whose reports are in `dir`: `evaluation.json` as
-/// written, with the directory and the number of mutants evaluated.
+/// written, with the directory and the number of mutants evaluated. (A document for stdout,
+/// which callers add their own keys to: a `serde_json::Value`, keys sorted as printed before.)
 pub fn json_document(dir: &Path, evaluated: usize) -> Result<serde_json::Value> {
-    let mut doc: serde_json::Value = read_json(&dir.join("evaluation.json"))?;
+    let mut doc = serde_json::to_value(Evaluation::read(&dir.join("evaluation.json"))?)?;
     doc["reports"] = serde_json::json!(dir.display().to_string());
     doc["evaluated"] = serde_json::json!(evaluated);
     Ok(doc)
@@ -321,90 +395,109 @@ pub fn clear(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes `evaluation.json`, `evaluation.csv` and `mutants.json` into `dir`; `marks` go to the
-/// top level of `evaluation.json`.
+impl Row {
+    /// The row as `evaluation.json` holds it.
+    fn evaluation_scope(&self) -> EvaluationScope {
+        EvaluationScope {
+            branch_coverage: self.branch_coverage,
+            candidates: self.candidates,
+            checking_seconds: self.checking_seconds,
+            generation_seconds: self.generation_seconds,
+            inputs: self.inputs,
+            kill_rate: self.kill_rate,
+            killed: self.killed as u32,
+            killed_by: KilledBy {
+                crash: self.killed_crash as u32,
+                invariant: self.killed_invariant as u32,
+                memory: self.killed_memory as u32,
+                output: self.killed_output as u32,
+                timeout: self.killed_timeout as u32,
+            },
+            killed_crash: self.killed_crash as u32,
+            killed_invariant: self.killed_invariant as u32,
+            killed_memory: self.killed_memory as u32,
+            killed_output: self.killed_output as u32,
+            killed_timeout: self.killed_timeout as u32,
+            mutants: self.mutants as u32,
+            paper_kill_rate: self.paper_kill_rate,
+            paper_killed: self.paper_killed as u32,
+            paper_mutants: self.paper_mutants as u32,
+            scope: self.scope,
+            skipped: self.skipped as u32,
+            spec_branch_coverage: self.spec_branch_coverage,
+            spec_statement_coverage: self.spec_statement_coverage,
+            statement_coverage: self.statement_coverage,
+            uncovered: self.uncovered.clone(),
+            uncovered_spec: Some(self.uncovered_spec.clone()),
+            violations: self.violations,
+        }
+    }
+}
+
+/// Writes `evaluation.json`, `evaluation.csv` and `mutants.json` into `dir`: the run's
+/// `facts` (its listed mutants, marked `skipped` where the crate's skip list names them, and
+/// its marks) and `extra`'s marks on `evaluation.json`.
 pub fn write(
     dir: &Path,
-    benchmark: &str,
+    facts: &Facts,
     rows: &[Row],
-    mutants: &[serde_json::Value],
     results: &[ScopeResult],
-    marks: &serde_json::Map<String, serde_json::Value>,
+    extra: &Extra,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let scopes: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            let mut v = serde_json::to_value(r).expect("rows serialize");
-            v["killed_by"] = serde_json::json!({
-                "invariant": r.killed_invariant, "output": r.killed_output,
-                "timeout": r.killed_timeout, "memory": r.killed_memory, "crash": r.killed_crash,
-            });
-            v["uncovered"] = serde_json::json!(r.uncovered);
-            v["uncovered_spec"] = serde_json::json!(r.uncovered_spec);
-            v
-        })
-        .collect();
-    let mut doc = serde_json::json!({ "benchmark": benchmark, "scopes": scopes });
-    // Marks on the whole run (`broken`: its figures stay inspectable, marked so that nothing
-    // reads them as a pass; `in_diff`: only some mutants were evaluated).
-    for (k, v) in marks {
-        doc[k] = v.clone();
+    Evaluation {
+        benchmark: facts.benchmark.clone(),
+        // Marks on the whole run (`broken`: its figures stay inspectable, marked so that
+        // nothing reads them as a pass; `in_diff`: only some mutants were evaluated).
+        broken: extra.broken.clone(),
+        in_diff: facts.marks.in_diff.clone(),
+        schema_version: Evaluation::SCHEMA_VERSION,
+        scopes: rows.iter().map(Row::evaluation_scope).collect(),
+        shard: extra.shard.map(|s| ShardLabel(s.into())),
     }
-    write_file(
-        &dir.join("evaluation.json"),
-        &serde_json::to_string_pretty(&doc)?,
-    )?;
+    .write(&dir.join("evaluation.json"))?;
 
     let mut csv = csv::Writer::from_writer(Vec::new());
     for r in rows {
         csv.serialize(r)?;
     }
     let bytes = csv.into_inner().context("cannot write csv")?;
-    write_file(
-        &dir.join("evaluation.csv"),
-        &String::from_utf8_lossy(&bytes),
-    )?;
+    ferastrau_artifacts::write_atomically(&dir.join("evaluation.csv"), &bytes)?;
 
-    let mut per: BTreeMap<u32, BTreeMap<String, &ScopeResult>> = BTreeMap::new();
+    let mut per: BTreeMap<u32, BTreeMap<u32, &ScopeResult>> = BTreeMap::new();
     for r in results {
-        per.entry(r.mutant)
-            .or_default()
-            .insert(r.scope.to_string(), r);
+        per.entry(r.mutant).or_default().insert(r.scope, r);
     }
-    let listed: Vec<serde_json::Value> = mutants
-        .iter()
-        .map(|m| {
-            let mut m = m.clone();
-            let id = m["id"].as_u64().unwrap_or(0) as u32;
-            let scopes: BTreeMap<String, serde_json::Value> = per
-                .get(&id)
-                .map(|s| {
-                    s.iter()
-                        .map(|(k, r)| {
-                            let mut v = serde_json::to_value(r).expect("results serialize");
-                            let o = v.as_object_mut().expect("an object");
-                            o.remove("mutant");
-                            o.remove("scope");
-                            (k.clone(), v)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            m["scopes"] = serde_json::to_value(scopes).expect("map serializes");
-            m
-        })
-        .collect();
-    let doc = serde_json::json!({ "benchmark": benchmark, "mutants": listed });
-    write_file(
-        &dir.join("mutants.json"),
-        &serde_json::to_string_pretty(&doc)?,
-    )
-}
-
-pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
-    // Write then rename: an interrupted write never leaves a half report.
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    Mutants {
+        benchmark: facts.benchmark.clone(),
+        mutants: facts
+            .listed
+            .iter()
+            .map(|m| MutantEntry {
+                column: m.column,
+                edit: m.edit.clone(),
+                family: m.family,
+                file: m.file.clone(),
+                function: m.function.clone(),
+                id: m.id,
+                key: m.key.clone(),
+                line: m.line,
+                next_scope: None,
+                original: m.original.clone(),
+                replacement: m.replacement.clone(),
+                scopes: per
+                    .get(&m.id)
+                    .map(|s| {
+                        s.iter()
+                            .map(|(&scope, r)| (scope, r.artifact().outcome()))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                skipped: facts.skipped.get(&m.id).cloned(),
+                viable: m.viable,
+            })
+            .collect(),
+        schema_version: Mutants::SCHEMA_VERSION,
+    }
+    .write(&dir.join("mutants.json"))
 }

@@ -4,14 +4,7 @@ use ferastrau_worker::protocol::{Limit, Reason};
 use serde::{Deserialize, Serialize};
 
 /// A mutant's fate at one scope.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Killed,
-    Survived,
-    /// Not run: the crate's `skip` list names it (the reason is the mutant's `skipped`).
-    Skipped,
-}
+pub use ferastrau_artifacts::Status;
 
 /// One mutant at one scope.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +32,23 @@ pub struct ScopeResult {
 }
 
 impl ScopeResult {
+    /// The result as the journal, `shard.json` and (without mutant and scope) `mutants.json`
+    /// store it.
+    pub fn artifact(&self) -> ferastrau_artifacts::ScopeResult {
+        ferastrau_artifacts::ScopeResult {
+            mutant: self.mutant,
+            scope: self.scope,
+            status: self.status,
+            reason: self.reason.map(Into::into),
+            limit: self.limit.map(Into::into),
+            method: self.method.clone(),
+            index: self.index,
+            input: self.input.clone(),
+            detail: self.detail.clone(),
+            executions: self.executions,
+        }
+    }
+
     pub fn killed(&self) -> bool {
         self.status == Status::Killed
     }
@@ -65,6 +75,23 @@ impl ScopeResult {
             input: None,
             detail: None,
             executions: Some(executions),
+        }
+    }
+}
+
+impl From<ferastrau_artifacts::ScopeResult> for ScopeResult {
+    fn from(r: ferastrau_artifacts::ScopeResult) -> ScopeResult {
+        ScopeResult {
+            mutant: r.mutant,
+            scope: r.scope,
+            status: r.status,
+            reason: r.reason.map(Into::into),
+            limit: r.limit.map(Into::into),
+            method: r.method,
+            index: r.index,
+            input: r.input,
+            detail: r.detail,
+            executions: r.executions,
         }
     }
 }

@@ -80,7 +80,7 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
         Verdict::Failed
     };
     if verdict == Verdict::Updated {
-        file.version = VERSION;
+        file.schema_version = VERSION;
         file.benchmarks
             .insert(run.benchmark.clone(), run.figures.clone());
         write_baseline(baseline, &file)?;
@@ -189,7 +189,7 @@ mod tests {
             scopes: [(
                 3,
                 ScopeFigures {
-                    mutants: mutants.len(),
+                    mutants: mutants.len() as u32,
                     killed: 0,
                     kill_rate: rate,
                     statement_coverage: st,
@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn the_written_baseline_reads_back_the_same() {
         let mut b = Baseline {
-            version: VERSION,
+            schema_version: VERSION,
             ..Baseline::default()
         };
         b.benchmarks.insert(

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::{Artifact, Evaluation, Mutants, Status};
 
 use super::baseline::{BenchmarkBaseline, ScopeFigures};
 use crate::exit_code::usage;
@@ -27,78 +28,56 @@ pub struct Run {
 impl Run {
     /// Reads `evaluation.json` and `mutants.json` from `dir`.
     pub fn read(dir: &Path) -> Result<Run> {
-        let evaluation = read_json(&dir.join("evaluation.json"))?;
-        let mutants = read_json(&dir.join("mutants.json"))?;
-        let benchmark = evaluation["benchmark"]
-            .as_str()
-            .context("evaluation.json names no benchmark")?
-            .to_string();
-        if evaluation.get("shard").is_some() {
+        let evaluation: Evaluation = read(&dir.join("evaluation.json"))?;
+        let mutants: Mutants = read(&dir.join("mutants.json"))?;
+        let benchmark = evaluation.benchmark;
+        if evaluation.shard.is_some() {
             return Err(usage(format!(
                 "{} holds one shard of a run: merge the shards (`ferastrau merge`) and gate the result",
                 dir.display()
             )));
         }
-        let broken = evaluation["broken"].as_str().map(String::from);
-        let partial = evaluation.get("in_diff").is_some();
+        let broken = evaluation.broken;
+        let partial = evaluation.in_diff.is_some();
         let mut figures = BenchmarkBaseline::default();
-        for s in evaluation["scopes"]
-            .as_array()
-            .context("evaluation.json has no scopes")?
-        {
-            let scope = s["scope"].as_u64().context("a scope without a number")? as u32;
+        for s in &evaluation.scopes {
             let f: ScopeFigures = ScopeFigures {
-                mutants: s["mutants"].as_u64().unwrap_or(0) as usize,
-                killed: s["killed"].as_u64().unwrap_or(0) as usize,
-                kill_rate: s["kill_rate"].as_f64().unwrap_or(0.0),
-                statement_coverage: s["statement_coverage"].as_f64().unwrap_or(0.0),
-                branch_coverage: s["branch_coverage"].as_f64().unwrap_or(0.0),
+                mutants: s.mutants,
+                killed: s.killed,
+                kill_rate: s.kill_rate,
+                statement_coverage: s.statement_coverage,
+                branch_coverage: s.branch_coverage,
             };
-            figures.scopes.insert(scope, f);
+            figures.scopes.insert(s.scope, f);
         }
         let mut places = BTreeMap::new();
         let mut skipped = BTreeMap::new();
         let mut edits = BTreeMap::new();
-        for m in mutants["mutants"]
-            .as_array()
-            .context("mutants.json has no mutants")?
-        {
-            let results = m["scopes"].as_object();
-            let Some(results) = results.filter(|r| !r.is_empty()) else {
+        for m in mutants.mutants {
+            if m.scopes.is_empty() {
                 continue; // not evaluated (not viable)
-            };
-            let key = m["key"]
-                .as_str()
-                .with_context(|| {
-                    format!(
-                        "{} has mutants without keys: re-run `evaluate` with this version",
-                        dir.join("mutants.json").display()
-                    )
-                })?
-                .to_string();
-            if let Some(reason) = m["skipped"].as_str() {
-                skipped.insert(key, reason.to_string());
+            }
+            let key = m.key.with_context(|| {
+                format!(
+                    "{} has mutants without keys: re-run `evaluate` with this version",
+                    dir.join("mutants.json").display()
+                )
+            })?;
+            if let Some(reason) = m.skipped {
+                skipped.insert(key, reason);
                 continue;
             }
-            let killed: Vec<u32> = results
+            let killed: Vec<u32> = m
+                .scopes
                 .iter()
-                .filter(|(_, r)| r["status"] == "killed")
-                .filter_map(|(s, _)| s.parse().ok())
+                .filter(|(_, r)| r.status == Status::Killed)
+                .map(|(&s, _)| s)
                 .collect();
             places.insert(
                 key.clone(),
-                format!(
-                    "{}:{}:{} {}",
-                    m["file"].as_str().unwrap_or("?"),
-                    m["line"],
-                    m["column"],
-                    m["function"].as_str().unwrap_or("?")
-                ),
+                format!("{}:{}:{} {}", m.file, m.line, m.column, m.function),
             );
-            edits.insert(
-                key.clone(),
-                m["edit"]["new"].as_str().unwrap_or("?").to_string(),
-            );
+            edits.insert(key.clone(), m.edit.new);
             figures.mutants.insert(key, killed);
         }
         Ok(Run {
@@ -123,8 +102,9 @@ impl Run {
     }
 }
 
-fn read_json(path: &Path) -> Result<serde_json::Value> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))
+/// Reads a report of the run: a missing one is a usage error; one this build cannot read (not
+/// this format, or written by a newer ferastrau) an error naming the file and its version.
+fn read<T: Artifact>(path: &Path) -> Result<T> {
+    std::fs::metadata(path).map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+    T::read(path)
 }

@@ -17,7 +17,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 use ferastrau_worker::protocol::Reason;
 
-use crate::evaluate::report::write_file;
+use ferastrau_artifacts::write_atomically;
 use model::{Fate, Report};
 
 /// The files [`write`] produces.
@@ -28,9 +28,16 @@ pub const FILES: [&str; 2] = ["report.html", "mutation-testing-report.json"];
 pub fn write(dir: &Path, crate_dir: &Path) -> Result<Report> {
     let report = Report::read(dir, crate_dir)?;
     agree(&report)?;
-    write_file(&dir.join(FILES[0]), &page::page(&report).into_string())?;
+    write_atomically(
+        &dir.join(FILES[0]),
+        page::page(&report).into_string().as_bytes(),
+    )?;
+    // Stryker's mutation-testing-report-schema: not a file of ours, built by `schema`.
     let doc = schema::document(&report);
-    write_file(&dir.join(FILES[1]), &serde_json::to_string_pretty(&doc)?)?;
+    write_atomically(
+        &dir.join(FILES[1]),
+        serde_json::to_string_pretty(&doc)?.as_bytes(),
+    )?;
     Ok(report)
 }
 
@@ -42,16 +49,19 @@ fn agree(report: &Report) -> Result<()> {
         let n = |f: Fate| counts.get(&f).copied().unwrap_or(0);
         let mut listed: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         for r in Reason::ALL {
-            let want = row.killed_by.get(&r).copied().unwrap_or(0);
+            let want = row.killed_by.get(r.into()) as usize;
             listed.insert(r.as_str(), (n(Fate::Killed(r)), want));
         }
         let killed: usize = Reason::ALL.iter().map(|&r| n(Fate::Killed(r))).sum();
-        listed.insert("killed", (killed, row.killed));
+        listed.insert("killed", (killed, row.killed as usize));
         listed.insert(
             "survived",
-            (n(Fate::Survived), row.mutants.saturating_sub(row.killed)),
+            (
+                n(Fate::Survived),
+                row.mutants.saturating_sub(row.killed) as usize,
+            ),
         );
-        listed.insert("skipped", (n(Fate::Skipped), row.skipped));
+        listed.insert("skipped", (n(Fate::Skipped), row.skipped as usize));
         let wrong: Vec<String> = listed
             .iter()
             .filter(|(_, (got, want))| got != want)

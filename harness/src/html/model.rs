@@ -8,91 +8,65 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::{Artifact, MutantEntry, Mutants};
 use ferastrau_mutator::Mutant;
-use ferastrau_worker::protocol::{Limit, Reason};
-use serde::Deserialize;
+use ferastrau_worker::protocol::Reason;
 
-use crate::evaluate::report::read_json;
 use crate::evaluate::results::Status;
 
-/// `evaluation.json`.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Evaluation {
-    pub benchmark: String,
-    pub scopes: Vec<ScopeRow>,
-    /// Set when the run is broken: its figures mean nothing.
-    #[serde(default)]
-    pub broken: Option<String>,
-    /// Set when only the mutants on a diff's lines were evaluated.
-    #[serde(default)]
-    pub in_diff: Option<String>,
-    /// Set when the directory holds one shard's share (`k/n`).
-    #[serde(default)]
-    pub shard: Option<String>,
-}
+/// What a mutant did at one scope (`mutants.json`'s per-scope entry).
+pub use ferastrau_artifacts::ScopeOutcome as Outcome;
+/// `evaluation.json`, and one scope's row of it.
+pub use ferastrau_artifacts::{Evaluation, EvaluationScope as ScopeRow};
 
-/// One scope's row of `evaluation.json`.
-#[derive(Clone, Debug, Deserialize)]
-pub struct ScopeRow {
-    pub scope: u32,
-    pub inputs: u64,
-    pub statement_coverage: f64,
-    pub branch_coverage: f64,
-    pub spec_statement_coverage: f64,
-    pub spec_branch_coverage: f64,
-    pub mutants: usize,
-    pub killed: usize,
-    pub kill_rate: f64,
-    pub killed_by: BTreeMap<Reason, usize>,
-    pub paper_mutants: usize,
-    pub paper_killed: usize,
-    pub paper_kill_rate: f64,
-    #[serde(default)]
-    pub violations: u64,
-    #[serde(default)]
-    pub skipped: usize,
-}
-
-/// `mutants.json`.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Mutants {
-    pub benchmark: String,
-    pub mutants: Vec<Listed>,
-}
-
-/// One mutant of `mutants.json`: the catalog's entry, its key, and what it did per scope.
-#[derive(Clone, Debug, Deserialize)]
+/// One mutant of `mutants.json` as the page shows it: the catalog's entry (as the mutator
+/// diffs it), its key, and what it did per scope.
+#[derive(Clone, Debug)]
 pub struct Listed {
-    #[serde(flatten)]
     pub mutant: Mutant,
-    #[serde(default)]
     pub key: Option<String>,
     /// The crate's `skip` list names it, for this reason.
-    #[serde(default)]
     pub skipped: Option<String>,
-    /// By scope (the keys are the scopes' numbers).
-    #[serde(default)]
-    pub scopes: BTreeMap<String, Outcome>,
+    /// By scope.
+    pub scopes: BTreeMap<u32, Outcome>,
 }
 
-/// What a mutant did at one scope (`mutants.json`'s per-scope entry).
-#[derive(Clone, Debug, Deserialize)]
-pub struct Outcome {
-    pub status: Status,
-    #[serde(default)]
-    pub reason: Option<Reason>,
-    #[serde(default)]
-    pub limit: Option<Limit>,
-    #[serde(default)]
-    pub method: Option<String>,
-    #[serde(default)]
-    pub index: Option<u64>,
-    #[serde(default)]
-    pub input: Option<String>,
-    #[serde(default)]
-    pub detail: Option<String>,
-    #[serde(default)]
-    pub executions: Option<u64>,
+impl From<MutantEntry> for Listed {
+    fn from(m: MutantEntry) -> Listed {
+        use ferastrau_artifacts::Family as F;
+        use ferastrau_mutator::{Edit, Family, Pos};
+        let pos = |p: ferastrau_artifacts::Pos| Pos {
+            line: p.line as usize,
+            column: p.column as usize,
+        };
+        Listed {
+            mutant: Mutant {
+                id: m.id,
+                family: match m.family {
+                    F::Operator => Family::Operator,
+                    F::Variable => Family::Variable,
+                    F::Call => Family::Call,
+                    F::Constant => Family::Constant,
+                },
+                function: m.function,
+                file: m.file,
+                line: m.line as usize,
+                column: m.column as usize,
+                original: m.original,
+                replacement: m.replacement,
+                viable: m.viable,
+                edit: Edit {
+                    start: pos(m.edit.start),
+                    end: pos(m.edit.end),
+                    old: m.edit.old,
+                    new: m.edit.new,
+                },
+            },
+            key: m.key,
+            skipped: m.skipped,
+            scopes: m.scopes,
+        }
+    }
 }
 
 /// A mutant's fate at one scope, as the page colours it and counts it.
@@ -153,10 +127,10 @@ impl Listed {
         if self.skipped.is_some() {
             return Fate::Skipped;
         }
-        match self.scopes.get(&scope.to_string()) {
+        match self.scopes.get(&scope) {
             None => Fate::NotRun,
             Some(o) => match (o.status, o.reason) {
-                (Status::Killed, Some(r)) => Fate::Killed(r),
+                (Status::Killed, Some(r)) => Fate::Killed(r.into()),
                 // A kill without a reason is not something the journal writes; show it as
                 // the crash it would have to be rather than dropping it from the counts.
                 (Status::Killed, None) => Fate::Killed(Reason::Crash),
@@ -170,9 +144,8 @@ impl Listed {
     pub fn first_kill(&self) -> Option<(u32, &Outcome)> {
         self.scopes
             .iter()
-            .filter(|(_, o)| o.status == Status::Killed)
-            .filter_map(|(s, o)| Some((s.parse().ok()?, o)))
-            .min_by_key(|(s, _)| *s)
+            .find(|(_, o)| o.status == Status::Killed)
+            .map(|(&s, o)| (s, o))
     }
 }
 
@@ -191,8 +164,8 @@ impl Report {
     /// Reads the reports in `dir`; the sources and diffs come from the benchmark crate at
     /// `crate_dir`, which must still hold the text every mutant replaces.
     pub fn read(dir: &Path, crate_dir: &Path) -> Result<Report> {
-        let evaluation: Evaluation = read_json(&dir.join("evaluation.json"))?;
-        let listed: Mutants = read_json(&dir.join("mutants.json"))?;
+        let evaluation = Evaluation::read(&dir.join("evaluation.json"))?;
+        let listed = Mutants::read(&dir.join("mutants.json"))?;
         anyhow::ensure!(
             listed.benchmark == evaluation.benchmark,
             "{}: mutants.json is of {}, evaluation.json of {}",
@@ -202,7 +175,8 @@ impl Report {
         );
         let mut sources = BTreeMap::new();
         let mut diffs = BTreeMap::new();
-        for m in &listed.mutants {
+        let mutants: Vec<Listed> = listed.mutants.into_iter().map(Listed::from).collect();
+        for m in &mutants {
             if !sources.contains_key(&m.mutant.file) {
                 let path = crate_dir.join(&m.mutant.file);
                 let text = std::fs::read_to_string(&path)
@@ -220,7 +194,7 @@ impl Report {
         }
         Ok(Report {
             evaluation,
-            mutants: listed.mutants,
+            mutants,
             sources,
             diffs,
         })

@@ -150,7 +150,7 @@ fn scope_table(rows: &[ScopeRow]) -> Markup {
                         td { b { (format!("{:.2}", r.kill_rate)) } }
                         td { (format!("{:.2}", r.paper_kill_rate)) " (" (r.paper_killed) "/" (r.paper_mutants) ")" }
                         td.by {
-                            @for (reason, n) in r.killed_by.iter().filter(|(_, n)| **n > 0) {
+                            @for (reason, n) in ferastrau_artifacts::Reason::ALL.iter().map(|&x| (x, r.killed_by.get(x))).filter(|(_, n)| *n > 0) {
                                 span { (reason.as_str()) " " (n) } " "
                             }
                         }
@@ -232,7 +232,7 @@ fn mutant(m: &Listed, report: &Report, last: u32) -> Markup {
                     table.fates {
                         tr { th { "scope" } th { "fate" } th { "inputs run" } th { "killing input" } }
                         @for row in &report.evaluation.scopes {
-                            @let o = m.scopes.get(&row.scope.to_string());
+                            @let o = m.scopes.get(&row.scope);
                             @let f = m.fate(row.scope);
                             tr {
                                 td { (row.scope) }

@@ -79,10 +79,11 @@ pub fn document(report: &Report) -> Value {
         .map(|(id, name)| json!({ "id": id, "name": name }))
         .collect();
     let mut config = json!({ "benchmark": report.evaluation.benchmark, "scope": scope });
+    let shard = report.evaluation.shard.map(|s| s.to_string());
     for (k, v) in [
         ("broken", &report.evaluation.broken),
         ("in_diff", &report.evaluation.in_diff),
-        ("shard", &report.evaluation.shard),
+        ("shard", &shard),
     ] {
         if let Some(v) = v {
             config[k] = json!(v);
@@ -116,7 +117,7 @@ fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value
         },
         "status": status(fate),
     });
-    let here = m.scopes.get(&scope.to_string());
+    let here = m.scopes.get(&scope);
     if let Some(n) = here.and_then(|o| o.executions) {
         v["testsCompleted"] = json!(n);
     }
@@ -159,7 +160,9 @@ mod tests {
         for (k, x) in extra.as_object().unwrap() {
             v[k] = x.clone();
         }
-        serde_json::from_value(v).unwrap()
+        serde_json::from_value::<ferastrau_artifacts::MutantEntry>(v)
+            .unwrap()
+            .into()
     }
 
     fn at_2(extra: Value) -> (Fate, Value) {

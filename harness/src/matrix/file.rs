@@ -8,14 +8,12 @@
 //! whose rows disagree with the header's counts, is refused (exit status 2): a damaged matrix
 //! must not become a number.
 
-use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use ferastrau_worker::protocol::Reason;
+use ferastrau_artifacts::{Artifact, KillMatrixHeader};
 use roaring::RoaringBitmap;
-use serde::{Deserialize, Serialize};
 
 use super::{FirstKill, Header, KillMatrix, Row};
 use crate::exit_code::usage;
@@ -23,32 +21,10 @@ use crate::fingerprint::Hasher;
 
 const MAGIC: &[u8; 4] = b"FKM1";
 /// The header's `format`: bumped when the layout changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = KillMatrixHeader::SCHEMA_VERSION;
 
 /// A row's summary in the JSON header (the bitmaps are in the binary file).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RowSummary {
-    pub mutant: u32,
-    /// Killing inputs.
-    pub kills: u64,
-    /// Inputs whose outcome is unknown (0: the row is complete).
-    pub unknown: u64,
-    pub reasons: BTreeMap<Reason, u64>,
-    pub deaths: u32,
-    pub first: Option<FirstKill>,
-}
-
-/// The JSON header file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct HeaderFile {
-    format: u32,
-    #[serde(flatten)]
-    header: Header,
-    /// Size and FNV-1a hash of the binary file.
-    bin_bytes: u64,
-    bin_hash: String,
-    rows: Vec<RowSummary>,
-}
+pub use ferastrau_artifacts::RowSummary;
 
 /// The directory of a run's kill matrices.
 pub fn dir(out: &Path) -> PathBuf {
@@ -84,9 +60,19 @@ pub fn write(out: &Path, m: &KillMatrix) -> Result<u64> {
         bitmap_bytes(&r.kills, &mut bytes)?;
         bitmap_bytes(&r.unknown, &mut bytes)?;
     }
-    let head = HeaderFile {
-        format: FORMAT,
-        header: m.header.clone(),
+    let h = &m.header;
+    let head = KillMatrixHeader {
+        schema_version: FORMAT,
+        benchmark: h.benchmark.clone(),
+        scope: h.scope,
+        inputs: h.inputs,
+        methods: h.methods.clone(),
+        max_deaths: h.max_deaths,
+        fingerprint: h.fingerprint.artifact(),
+        disagreements: h.disagreements.clone(),
+        seconds: h.seconds,
+        skipped: h.skipped,
+        resumed: h.resumed,
         bin_bytes: bytes.len() as u64,
         bin_hash: Hasher::default().feed(&bytes).hex(),
         rows: m
@@ -96,17 +82,19 @@ pub fn write(out: &Path, m: &KillMatrix) -> Result<u64> {
                 mutant: r.mutant,
                 kills: r.kills.len(),
                 unknown: r.unknown.len(),
-                reasons: r.reasons.clone(),
+                reasons: r.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
                 deaths: r.deaths,
-                first: r.first,
+                first: r.first.map(|f| ferastrau_artifacts::FirstKill {
+                    index: f.index,
+                    reason: f.reason.into(),
+                }),
             })
             .collect(),
     };
     std::fs::File::create(&bin)
         .and_then(|mut f| f.write_all(&bytes))
         .with_context(|| format!("cannot write {}", bin.display()))?;
-    let text = serde_json::to_string_pretty(&head)? + "\n";
-    std::fs::write(&json, text).with_context(|| format!("cannot write {}", json.display()))?;
+    head.write(&json)?;
     Ok(bytes.len() as u64)
 }
 
@@ -158,13 +146,9 @@ fn read_bitmap(bytes: &mut &[u8], path: &Path) -> Result<RoaringBitmap> {
 pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
     let (json, bin) = paths(out, scope);
     let text = std::fs::read_to_string(&json).map_err(|e| bad(&json, e))?;
-    let head: HeaderFile = serde_json::from_str(&text).map_err(|e| bad(&json, e))?;
-    if head.format != FORMAT {
-        return Err(bad(
-            &json,
-            format!("format {} (this tool reads {FORMAT})", head.format),
-        ));
-    }
+    // Not a header of this format (damaged, or written by a newer ferastrau): refused, naming
+    // the file and, for a newer one, both versions.
+    let head = KillMatrixHeader::from_text(&text, &json).map_err(|e| usage(format!("{e:#}")))?;
     let bytes = std::fs::read(&bin).map_err(|e| bad(&bin, e))?;
     if bytes.len() as u64 != head.bin_bytes {
         return Err(bad(
@@ -193,7 +177,7 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
         ));
     }
     let mut rows = Vec::with_capacity(n);
-    let inputs = head.header.inputs;
+    let inputs = head.inputs;
     for s in &head.rows {
         let mut id = [0u8; 4];
         rest.read_exact(&mut id)
@@ -202,9 +186,12 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
             mutant: s.mutant,
             kills: read_bitmap(&mut rest, &bin)?,
             unknown: read_bitmap(&mut rest, &bin)?,
-            reasons: s.reasons.clone(),
+            reasons: s.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
             deaths: s.deaths,
-            first: s.first,
+            first: s.first.map(|f| FirstKill {
+                index: f.index,
+                reason: f.reason.into(),
+            }),
         };
         let consistent = u32::from_le_bytes(id) == s.mutant
             && row.kills.len() == s.kills
@@ -223,15 +210,26 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
     if !rest.is_empty() {
         return Err(bad(&bin, "bytes after the last row"));
     }
-    let offsets_ok = head.header.methods.iter().map(|m| m.inputs).sum::<u64>() == inputs;
-    if !offsets_ok || head.header.scope != scope {
+    let offsets_ok = head.methods.iter().map(|m| m.inputs).sum::<u64>() == inputs;
+    if !offsets_ok || head.scope != scope {
         return Err(bad(
             &json,
             "its methods' inputs do not add up to its scope's",
         ));
     }
     Ok(KillMatrix {
-        header: head.header,
+        header: Header {
+            benchmark: head.benchmark,
+            scope: head.scope,
+            inputs: head.inputs,
+            methods: head.methods,
+            max_deaths: head.max_deaths,
+            fingerprint: head.fingerprint.into(),
+            disagreements: head.disagreements,
+            seconds: head.seconds,
+            skipped: head.skipped,
+            resumed: head.resumed,
+        },
         rows,
     })
 }

@@ -23,14 +23,7 @@ use crate::evaluate::results::ScopeResult;
 use crate::fingerprint::Fingerprint;
 
 /// One method's slice of the global index space.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MethodRange {
-    pub name: String,
-    /// The global index of the method's first input.
-    pub offset: u64,
-    /// Its number of inputs at the scope.
-    pub inputs: u64,
-}
+pub use ferastrau_artifacts::MethodRange;
 
 /// The first killing input of a row, to compare with the first-kill run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

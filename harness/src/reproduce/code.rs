@@ -4,21 +4,19 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use ferastrau_artifacts::Artifact;
 use ferastrau_mutator::FnSize;
-use serde::{Deserialize, Serialize};
 
 /// The file a run's code facts are kept in, inside its report directory.
 pub const FILE: &str = "code.json";
 
 /// The sample a run evaluated.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-pub struct Sample {
-    pub max_mutants: u32,
-    pub seed: u64,
-}
+pub use ferastrau_artifacts::Sample;
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+/// `code.json` as the tables use it (the file is [`ferastrau_artifacts::CodeFacts`]: the same
+/// fields, the mutator's function sizes).
+#[derive(Clone, Debug, PartialEq)]
 pub struct CodeFacts {
     /// The crate's `mutate` functions, in source order.
     pub functions: Vec<FnSize>,
@@ -53,9 +51,47 @@ impl CodeFacts {
     }
 
     pub fn write(&self, dir: &Path) -> Result<()> {
-        let path = dir.join(FILE);
-        let text = serde_json::to_string_pretty(self)? + "\n";
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        ferastrau_artifacts::CodeFacts {
+            schema_version: ferastrau_artifacts::CodeFacts::SCHEMA_VERSION,
+            functions: self
+                .functions
+                .iter()
+                .map(|f| ferastrau_artifacts::FnSize {
+                    function: f.function.clone(),
+                    file: f.file.clone(),
+                    line: f.line as u32,
+                    ncnb_lines: f.ncnb_lines as u32,
+                    branches: f.branches as u32,
+                })
+                .collect(),
+            mutants_all: self.mutants_all as u32,
+            mutants_viable: self.mutants_viable as u32,
+            mutants_evaluated: self.mutants_evaluated as u32,
+            sample: self.sample,
+        }
+        .write(&dir.join(FILE))
+    }
+
+    /// Reads the code facts of the report directory `dir`.
+    pub fn read(dir: &Path) -> Result<CodeFacts> {
+        let c = ferastrau_artifacts::CodeFacts::read(&dir.join(FILE))?;
+        Ok(CodeFacts {
+            functions: c
+                .functions
+                .into_iter()
+                .map(|f| FnSize {
+                    function: f.function,
+                    file: f.file,
+                    line: f.line as usize,
+                    ncnb_lines: f.ncnb_lines as usize,
+                    branches: f.branches as usize,
+                })
+                .collect(),
+            mutants_all: c.mutants_all as usize,
+            mutants_viable: c.mutants_viable as usize,
+            mutants_evaluated: c.mutants_evaluated as usize,
+            sample: c.sample,
+        })
     }
 }
 

@@ -12,7 +12,8 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
+use ferastrau_artifacts::{Artifact, Generators};
+use serde::Serialize;
 
 use crate::generate::{self, Mode, ScopeStats};
 use crate::locate::BenchmarkCrate;
@@ -65,11 +66,6 @@ impl Dedicated {
     }
 }
 
-#[derive(Deserialize)]
-struct File {
-    scopes: Vec<ScopeStats>,
-}
-
 /// Measures `scopes` of `bench` with and without its generators and writes [`FILE`] into
 /// `dir`; a benchmark without generators gets none (a stale one is removed). Returns whether
 /// it has generators.
@@ -89,8 +85,7 @@ pub fn measure(bench: &BenchmarkCrate, scopes: RangeInclusive<u32>, dir: &Path) 
         }
         return Ok(false);
     }
-    let text = serde_json::to_string_pretty(&generate::document(bench, mode, &stats))? + "\n";
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    generate::document(bench, mode, &stats).write(&path)?;
     Ok(true)
 }
 
@@ -100,7 +95,7 @@ pub fn read(dir: &Path) -> Result<Vec<Dedicated>> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let file: File = super::read_json(&path)?;
+    let file = Generators::read(&path)?;
     Ok(file.scopes.iter().filter_map(Dedicated::of).collect())
 }
 

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::paper::Paper;
 use super::tables::{self, Table1Row, Table4Row};
-use super::{OurScope, Run};
+use super::{Label as _, OurScope, Run};
 
 pub const FILE: &str = "REPRODUCTION.md";
 /// The explanations of disagreements, beside `REPRODUCTION.md`.
@@ -182,7 +182,8 @@ fn verdict(held: usize, of: usize) -> String {
 /// random subsets R(s) of T(s), each as large as T(s − 1), kill fewer of the paper's three
 /// families than T(s − 1) does (Table 3's `<` against T(s − 1)); `=` or `>` is against it.
 fn randomness(t3: &[crate::subsets::Report], benchmarks: usize) -> String {
-    use crate::subsets::{sample::Verdict, Families};
+    use crate::subsets::sample::{Symbol as _, Verdict};
+    use crate::subsets::Families;
     if t3.is_empty() {
         return "- **Randomness**: *pending* — it needs Table 3 (random subsets of scope s the size of scope s − 1), which no benchmark here has yet (see \"Table 3\" below).\n\n".into();
     }
@@ -511,16 +512,17 @@ mod tests {
     /// A Table 3 report (the committed SearchTree one) with the paper's-families verdict
     /// against T(s − 1) set to `verdict`.
     fn table3(benchmark: &str, verdict: &str) -> crate::subsets::Report {
+        use crate::subsets::sample::{Symbol as _, Verdict};
+        use ferastrau_artifacts::Artifact as _;
         let path = crate::locate::workspace_root().join("reports/search_tree/table3.json");
-        let mut doc: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        doc["benchmark"] = benchmark.into();
-        for row in doc["rows"].as_array_mut().unwrap() {
-            if row["families"] == "paper" {
-                row["verdict_previous"] = verdict.into();
+        let mut r = crate::subsets::Report::read(&path).unwrap();
+        r.benchmark = benchmark.into();
+        for row in &mut r.rows {
+            if row.families == crate::subsets::Families::Paper {
+                row.verdict_previous = Some(Verdict::parse(verdict).expect("a verdict"));
             }
         }
-        serde_json::from_value(doc).unwrap()
+        r
     }
 
     #[test]

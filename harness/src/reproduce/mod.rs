@@ -19,10 +19,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::{Artifact, Evaluation};
 use serde::{Deserialize, Serialize};
 
 pub use code::CodeFacts;
-pub use next_scope::NextScope;
+pub use next_scope::{Label, NextScope};
 pub use paper::Paper;
 
 /// One scope of our `evaluation.json`, the fields the tables use.
@@ -46,11 +47,36 @@ pub struct OurScope {
     pub skipped: u32,
 }
 
-#[derive(Deserialize)]
-struct EvaluationFile {
-    scopes: Vec<OurScope>,
-    #[serde(default)]
-    broken: Option<String>,
+impl From<&ferastrau_artifacts::EvaluationScope> for OurScope {
+    fn from(s: &ferastrau_artifacts::EvaluationScope) -> OurScope {
+        OurScope {
+            scope: s.scope,
+            inputs: s.inputs,
+            candidates: s.candidates,
+            generation_seconds: s.generation_seconds,
+            checking_seconds: s.checking_seconds,
+            statement_coverage: s.statement_coverage,
+            branch_coverage: s.branch_coverage,
+            spec_statement_coverage: s.spec_statement_coverage,
+            spec_branch_coverage: s.spec_branch_coverage,
+            mutants: s.mutants,
+            killed: s.killed,
+            kill_rate: s.kill_rate,
+            killed_by: ferastrau_artifacts::Reason::ALL
+                .iter()
+                .map(|&r| (r.as_str().to_string(), s.killed_by.get(r)))
+                .collect(),
+            paper_kill_rate: s.paper_kill_rate,
+            skipped: s.skipped,
+        }
+    }
+}
+
+/// The scopes of the run whose reports are in `dir` (its `evaluation.json`), as the tables use
+/// them, and why it is broken if it is.
+pub fn scopes(dir: &Path) -> Result<(Vec<OurScope>, Option<String>)> {
+    let ev = Evaluation::read(&dir.join("evaluation.json"))?;
+    Ok((ev.scopes.iter().map(OurScope::from).collect(), ev.broken))
 }
 
 /// A mutant that survived the run's largest scope, with what scope + 1 said.
@@ -84,20 +110,20 @@ impl Run {
     /// run is refused: its figures are not results.
     pub fn read(reports: &Path, name: &str, class: &str) -> Result<Run> {
         let dir = reports.join(name);
-        let ev: EvaluationFile = read_json(&dir.join("evaluation.json"))?;
-        if let Some(why) = ev.broken {
+        let (scopes, broken) = scopes(&dir)?;
+        if let Some(why) = broken {
             anyhow::bail!(
                 "{}: a broken run ({why}); its figures are not results",
                 dir.display()
             );
         }
-        let code: CodeFacts = read_json(&dir.join(code::FILE))?;
-        let largest = ev.scopes.iter().map(|s| s.scope).max().unwrap_or(0);
+        let code = CodeFacts::read(&dir)?;
+        let largest = scopes.iter().map(|s| s.scope).max().unwrap_or(0);
         let survivors = next_scope::survivors(&dir.join("mutants.json"), largest)?;
         Ok(Run {
             name: name.to_string(),
             class: class.to_string(),
-            scopes: ev.scopes,
+            scopes,
             code,
             survivors,
             dedicated: dedicated::read(&dir)?,
@@ -108,8 +134,6 @@ impl Run {
         self.scopes.iter().max_by_key(|s| s.scope)
     }
 }
-
-pub use crate::evaluate::report::read_json;
 
 /// The benchmarks to render, in the paper's order (Table 1's rows), with their class names;
 /// benchmarks the paper lacks follow, named by their crate.
@@ -148,7 +172,7 @@ pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf
     for run in &runs {
         let path = out.join(&run.name).join(crate::subsets::TABLE3_JSON);
         if path.exists() {
-            t3.push(read_json::<crate::subsets::Report>(&path)?);
+            t3.push(crate::subsets::Report::read(&path)?);
         }
     }
     let notes = document::Notes::read(&out.join(document::NOTES_FILE))?;

@@ -6,26 +6,22 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
+use anyhow::Result;
+use ferastrau_artifacts::{Artifact, Mutants, Status};
 
 use super::{OurScope, Survivor};
 
-/// What scope + 1 said about a survivor of the largest scope.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum NextScope {
-    /// It survives scope + 1 too.
-    Survived { scope: u32 },
-    /// Scope + 1 kills it: it was not equivalent.
-    Killed { scope: u32, reason: String },
-    /// Scope + 1 was not run, and why (too large for the budget, say).
-    NotRun { scope: u32, why: String },
+/// What scope + 1 said about a survivor of the largest scope (`mutants.json`'s `next_scope`).
+pub use ferastrau_artifacts::NextScope;
+
+/// A mark's label, for tables and documents.
+pub trait Label {
+    /// `survives s+1`, `killed at s+1`, `s+1 not run`.
+    fn label(&self) -> &'static str;
 }
 
-impl NextScope {
-    /// For tables and documents: `survives s+1`, `killed at s+1`, `s+1 not run`.
-    pub fn label(&self) -> &'static str {
+impl Label for NextScope {
+    fn label(&self) -> &'static str {
         match self {
             NextScope::Survived { .. } => "survives s+1",
             NextScope::Killed { .. } => "killed at s+1",
@@ -36,26 +32,20 @@ impl NextScope {
 
 /// The survivors of `largest` in a `mutants.json`, with their `next_scope` marks if any.
 pub fn survivors(mutants_json: &Path, largest: u32) -> Result<Vec<Survivor>> {
-    let doc: serde_json::Value = super::read_json(mutants_json)?;
     let mut out = Vec::new();
-    for m in doc["mutants"].as_array().into_iter().flatten() {
-        if m["scopes"][largest.to_string()]["status"] != "survived" {
+    for m in Mutants::read(mutants_json)?.mutants {
+        let Some(o) = m
+            .scopes
+            .get(&largest)
+            .filter(|o| o.status == Status::Survived)
+        else {
             continue;
-        }
-        let next_scope = match m.get("next_scope") {
-            None => None,
-            Some(v) => Some(
-                serde_json::from_value(v.clone())
-                    .with_context(|| format!("{}: a bad next_scope", mutants_json.display()))?,
-            ),
         };
         out.push(Survivor {
-            executions: m["scopes"][largest.to_string()]["executions"]
-                .as_u64()
-                .unwrap_or_default(),
-            id: m["id"].as_u64().unwrap_or_default() as u32,
-            key: m["key"].as_str().unwrap_or_default().to_string(),
-            next_scope,
+            executions: o.executions.unwrap_or_default(),
+            id: m.id,
+            key: m.key.unwrap_or_default(),
+            next_scope: m.next_scope,
         });
     }
     Ok(out)
@@ -63,36 +53,32 @@ pub fn survivors(mutants_json: &Path, largest: u32) -> Result<Vec<Survivor>> {
 
 /// The outcome at `scope` of each mutant in a `mutants.json` (the run at scope + 1).
 pub fn outcomes(mutants_json: &Path, scope: u32) -> Result<BTreeMap<u32, NextScope>> {
-    let doc: serde_json::Value = super::read_json(mutants_json)?;
     let mut out = BTreeMap::new();
-    for m in doc["mutants"].as_array().into_iter().flatten() {
-        let id = m["id"].as_u64().unwrap_or_default() as u32;
-        let s = &m["scopes"][scope.to_string()];
-        let mark = match s["status"].as_str() {
-            Some("survived") => NextScope::Survived { scope },
-            Some("killed") => NextScope::Killed {
+    for m in Mutants::read(mutants_json)?.mutants {
+        let mark = match m.scopes.get(&scope) {
+            Some(o) if o.status == Status::Survived => NextScope::Survived { scope },
+            Some(o) if o.status == Status::Killed => NextScope::Killed {
                 scope,
-                reason: s["reason"].as_str().unwrap_or_default().to_string(),
+                // A kill without a reason is not something the journal writes: a crash is
+                // what it would have to be (as `report.html` shows it).
+                reason: o.reason.unwrap_or(ferastrau_artifacts::Reason::Crash),
             },
             _ => continue,
         };
-        out.insert(id, mark);
+        out.insert(m.id, mark);
     }
     Ok(out)
 }
 
 /// Writes `marks` into `mutants.json` as each mutant's `next_scope` (others untouched).
 pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()> {
-    let mut doc: serde_json::Value = super::read_json(mutants_json)?;
-    for m in doc["mutants"].as_array_mut().into_iter().flatten() {
-        let id = m["id"].as_u64().unwrap_or_default() as u32;
-        if let Some(mark) = marks.get(&id) {
-            m["next_scope"] = serde_json::to_value(mark)?;
+    let mut doc = Mutants::read(mutants_json)?;
+    for m in &mut doc.mutants {
+        if let Some(mark) = marks.get(&m.id) {
+            m.next_scope = Some(mark.clone());
         }
     }
-    let text = serde_json::to_string_pretty(&doc)? + "\n";
-    std::fs::write(mutants_json, text)
-        .with_context(|| format!("cannot write {}", mutants_json.display()))
+    doc.write(mutants_json)
 }
 
 /// An estimate of the seconds that running the survivors at scope s + 1 takes, from the
@@ -154,17 +140,29 @@ mod tests {
     fn marks_round_trip_through_mutants_json() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mutants.json");
-        std::fs::write(
-            &path,
-            r#"{"mutants": [{"id": 1, "key": "a", "scopes": {"2": {"status": "survived"}}},
-                            {"id": 2, "key": "b", "scopes": {"2": {"status": "killed", "reason": "output"}}}]}"#,
-        )
-        .unwrap();
+        let entry = |id: u32, key: &str, status: &str| {
+            serde_json::json!({
+                "column": 1, "family": "operator", "file": "src/lib.rs", "function": "f",
+                "id": id, "key": key, "line": 1, "original": "<", "replacement": "<=",
+                "viable": true,
+                "edit": { "start": { "line": 1, "column": 1 }, "end": { "line": 1, "column": 2 },
+                          "old": "<", "new": "<=" },
+                "scopes": { "2": if status == "killed" {
+                    serde_json::json!({ "status": "killed", "reason": "output" })
+                } else {
+                    serde_json::json!({ "status": status })
+                } },
+            })
+        };
+        let doc = serde_json::json!({
+            "benchmark": "b", "mutants": [entry(1, "a", "survived"), entry(2, "b", "killed")],
+        });
+        std::fs::write(&path, doc.to_string()).unwrap();
         let marks = BTreeMap::from([(
             1,
             NextScope::Killed {
                 scope: 3,
-                reason: "invariant".into(),
+                reason: ferastrau_artifacts::Reason::Invariant,
             },
         )]);
         mark(&path, &marks).unwrap();

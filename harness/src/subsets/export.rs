@@ -10,33 +10,15 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use ferastrau_artifacts::Artifact;
 use ferastrau_worker::protocol::{Message, Request};
-use serde::{Deserialize, Serialize};
 
 use crate::exit_code::usage;
 use crate::matrix::KillMatrix;
 use crate::process::Isolation;
 
-/// One input of the reduced suite.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SuiteInput {
-    pub method: String,
-    /// Its index in T(s) (method-major, generation order).
-    pub global_index: u64,
-    /// Its index among the method's inputs at scope s.
-    pub index: u64,
-    pub input: String,
-}
-
-/// The reduced suite's file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SuiteFile {
-    pub benchmark: String,
-    pub scope: u32,
-    /// |T(s)|, for the reduction's ratio.
-    pub of: u64,
-    pub inputs: Vec<SuiteInput>,
-}
+/// One input of the reduced suite, and the reduced suite's file (`reduced-suite.json`).
+pub use ferastrau_artifacts::{ReducedSuite as SuiteFile, SuiteInput};
 
 /// Renders `suite` (global indices of `m`'s scope) with the run's crate.
 pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
@@ -101,6 +83,7 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
         });
     }
     Ok(SuiteFile {
+        schema_version: SuiteFile::SCHEMA_VERSION,
         benchmark: m.header.benchmark.clone(),
         scope,
         of: m.header.inputs,
@@ -110,11 +93,7 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
 
 /// Writes `reduced-suite.json` and `reduced-suite.txt` into `dir`.
 pub fn write(dir: &Path, suite: &SuiteFile) -> Result<()> {
-    std::fs::write(
-        dir.join("reduced-suite.json"),
-        serde_json::to_string_pretty(suite)? + "\n",
-    )
-    .context("cannot write reduced-suite.json")?;
+    suite.write(&dir.join("reduced-suite.json"))?;
     let mut text = format!(
         "# {} at scope {}: {} of {} inputs kill every mutant all of them kill (greedy set cover)\n",
         suite.benchmark,

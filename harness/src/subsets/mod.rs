@@ -21,12 +21,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::{Artifact, Evaluation, Family, Mutants};
 use roaring::RoaringBitmap;
-use serde::{Deserialize, Serialize};
 
 use crate::exit_code::{broken, usage};
 use crate::matrix::{KillMatrix, Row};
-use sample::{Comparison, Summary, Verdict};
+use sample::{Compare as _, Comparison};
 
 /// Table 3 of a run, as JSON (read back by `reproduce`).
 pub const TABLE3_JSON: &str = "table3.json";
@@ -49,157 +49,25 @@ pub struct Options {
     pub seed: u64,
 }
 
-/// Which mutants a figure is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Families {
-    /// Every evaluated mutant (evaluate's `kill_rate`).
-    All,
-    /// The paper's three families: operator, variable, call (evaluate's `paper_kill_rate`).
-    Paper,
-}
+/// Everything `subsets` computes for one run (`table3.json`).
+pub use ferastrau_artifacts::Table3 as Report;
+/// Table 3 of a run and its reduction, as `table3.json` holds them: which mutants a figure is
+/// over, a suite's kills, the exact expectation over random subsets, a row over one set of
+/// families, the paper's line, the held-out measure and the greedy reduction.
+pub use ferastrau_artifacts::{
+    Expected, Families, HeldOut, Kills, PaperLine, Reduction, Table3Row,
+};
 
-/// A suite's kills among a set of mutants.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Kills {
-    pub killed: u64,
-    pub kill_rate: f64,
-    /// With incomplete rows: the most it could be.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub killed_high: Option<u64>,
-}
-
-/// The exact expectation over random subsets (in mutants and in percent).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Expected {
-    pub killed: f64,
-    pub kill_rate: f64,
-    /// With incomplete rows: the expectation if every unknown input killed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kill_rate_high: Option<f64>,
-}
-
-/// Table 3 over one set of families.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Table3Row {
-    pub families: Families,
-    pub mutants: u64,
-    /// T(s−1), from the run's first-kill results.
-    pub previous: Kills,
-    /// T(s), from the matrix.
-    pub exhaustive: Kills,
-    /// R(s): the exact expectation.
-    pub expected: Expected,
-    /// R(s): the draws' kill rates (known kills).
-    pub samples: Option<Summary>,
-    pub vs_previous: Comparison,
-    pub vs_exhaustive: Comparison,
-    /// What most draws say against T(s−1) and T(s).
-    pub verdict_previous: Option<Verdict>,
-    pub verdict_exhaustive: Option<Verdict>,
-}
-
-/// The paper's Table 3 line for the benchmark.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PaperLine {
-    pub benchmark: String,
-    pub scope: u32,
-    pub random_kill_rate: f64,
-    pub vs_previous: Option<Verdict>,
-    pub vs_exhaustive: Option<Verdict>,
-}
-
-/// Random subsets of the same size on the held-out half.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HeldOut {
-    /// Mutants of half A (the cover is chosen on them) and half B (it is measured on them).
-    pub chosen_on: u64,
-    pub measured_on: u64,
-    /// The cover chosen on A: its size and its kills on B.
-    pub size: u64,
-    pub reduced: Kills,
-    /// All of T(s) on B (the most any subset can kill).
-    pub exhaustive: Kills,
-    /// Random subsets of `size` inputs on B: exact expectation and draws.
-    pub random_expected: Expected,
-    pub random_samples: Option<Summary>,
-    /// How the draws compare with the reduced suite on B (`<`: random worse).
-    pub random_vs_reduced: Comparison,
-}
-
-/// The greedy reduction of T(s).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Reduction {
-    /// Inputs chosen over every evaluated mutant (kills all T(s) kills), in the order chosen.
-    pub size: u64,
-    pub suite: Vec<u64>,
-    /// The same mutants' kill rate with the reduced suite and with T(s) (equal by
-    /// construction; both given so that a reader checks it).
-    pub kill_rate: f64,
-    pub exhaustive_kill_rate: f64,
-    pub held_out: HeldOut,
-}
-
-/// Everything `subsets` computes for one run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    pub benchmark: String,
-    pub scope: u32,
-    /// |T(s)| and |R(s)| = |T(s−1)|.
-    pub inputs: u64,
-    pub subset_size: u64,
-    pub samples: u64,
-    pub seed: u64,
-    /// Rows the matrix left incomplete (their figures are bounded, see `*_high`).
-    pub incomplete_mutants: Vec<u32>,
-    /// Where the matrix disagreed with the first-kill run (from its header).
-    pub disagreements: Vec<String>,
-    pub rows: Vec<Table3Row>,
-    pub paper: Option<PaperLine>,
-    pub reduction: Reduction,
-}
-
-/// A scope's line of `evaluation.json`, as far as `subsets` needs it.
-#[derive(Clone, Debug, Deserialize)]
-struct ScopeLine {
-    scope: u32,
-    inputs: u64,
-    mutants: u64,
-    killed: u64,
-    paper_mutants: u64,
-    paper_killed: u64,
-}
-
-#[derive(Deserialize)]
-struct Evaluation {
-    benchmark: String,
-    scopes: Vec<ScopeLine>,
-    #[serde(default)]
-    broken: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct MutantLine {
-    id: u32,
-    family: String,
-}
-
-#[derive(Deserialize)]
-struct MutantsFile {
-    mutants: Vec<MutantLine>,
-}
-
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| usage(format!("{} is unreadable: {e}", path.display())))
+/// Reads a report of the run: one missing or unreadable is a usage error naming it.
+fn read<T: Artifact>(path: &Path) -> Result<T> {
+    T::read(path).map_err(|e| usage(format!("{e:#}")))
 }
 
 fn kills(killed: u64, high: u64, of: u64) -> Kills {
     Kills {
-        killed,
+        killed: killed as u32,
         kill_rate: percent(killed as f64, of),
-        killed_high: (high != killed).then_some(high),
+        killed_high: (high != killed).then_some(high as u32),
     }
 }
 
@@ -243,7 +111,7 @@ fn suite_kills(rows: &[&Row], suite: Option<&RoaringBitmap>) -> Kills {
 /// Computes the report of the run in `dir` (its `evaluation.json`, `mutants.json` and the
 /// matrix of its largest scope).
 pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Report> {
-    let eval: Evaluation = read_json(&dir.join("evaluation.json"))?;
+    let eval: Evaluation = read(&dir.join("evaluation.json"))?;
     if let Some(why) = &eval.broken {
         return Err(broken(format!(
             "{} is a broken run ({why}): its kill rates mean nothing",
@@ -274,13 +142,13 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
             s.saturating_sub(1)
         ))
     })?;
-    if here.inputs != m.header.inputs || here.mutants != m.rows.len() as u64 {
+    if here.inputs != m.header.inputs || u64::from(here.mutants) != m.rows.len() as u64 {
         return Err(usage(format!(
             "{}: the kill matrix of scope {s} ({} inputs, {} mutants) is not of this run's evaluation ({} inputs, {} mutants)",
             dir.display(), m.header.inputs, m.rows.len(), here.inputs, here.mutants
         )));
     }
-    let families: BTreeMap<u32, String> = read_json::<MutantsFile>(&dir.join("mutants.json"))?
+    let families: BTreeMap<u32, Family> = read::<Mutants>(&dir.join("mutants.json"))?
         .mutants
         .into_iter()
         .map(|x| (x.id, x.family))
@@ -289,9 +157,9 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
         .rows
         .iter()
         .map(|r| r.mutant)
-        .filter(|id| families.get(id).is_some_and(|f| f != "constant"))
+        .filter(|id| families.get(id).is_some_and(|&f| f != Family::Constant))
         .collect();
-    if paper_ids.len() as u64 != here.paper_mutants {
+    if paper_ids.len() as u64 != u64::from(here.paper_mutants) {
         return Err(usage(format!(
             "{}: mutants.json gives {} mutants of the paper's families, evaluation.json {}",
             dir.display(),
@@ -321,7 +189,7 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
                 exhaustive.killed
             )));
         }
-        Ok(table_row(f, rows, n, r, prev_killed, exhaustive, opts))
+        Ok(table_row(f, rows, n, r, prev_killed.into(), exhaustive, opts))
     })
     .collect::<Result<Vec<_>>>()?;
     let paper = match paper {
@@ -329,6 +197,7 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
         None => None,
     };
     Ok(Report {
+        schema_version: Report::SCHEMA_VERSION,
         benchmark: eval.benchmark,
         scope: s,
         inputs: n,
@@ -362,10 +231,10 @@ fn table_row(
     let lows: Vec<u64> = draws.iter().map(|d| d.low).collect();
     let vs_previous = Comparison::of(&draws, prev_killed);
     // T(s) as a reference: its known kills; with unknowns, a draw could match a higher count.
-    let vs_exhaustive = Comparison::of(&draws, exhaustive.killed);
+    let vs_exhaustive = Comparison::of(&draws, exhaustive.killed.into());
     Table3Row {
         families,
-        mutants: of,
+        mutants: of as u32,
         previous: kills(prev_killed, prev_killed, of),
         expected: expected(rows, n, r),
         exhaustive,
@@ -399,10 +268,10 @@ fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
         exhaustive_kill_rate: suite_kills(&all, None).kill_rate,
         suite,
         held_out: HeldOut {
-            chosen_on: ra.len() as u64,
-            measured_on: rb.len() as u64,
+            chosen_on: ra.len() as u32,
+            measured_on: rb.len() as u32,
             size,
-            random_vs_reduced: Comparison::of(&draws, reduced.killed),
+            random_vs_reduced: Comparison::of(&draws, reduced.killed.into()),
             reduced,
             exhaustive: suite_kills(&rb, None),
             random_expected: expected(&rb, n, size),
@@ -432,8 +301,7 @@ pub fn compute_and_write(
 
 /// Writes `table3.{json,csv,md}` of `report` into `dir`.
 pub fn write(dir: &Path, report: &Report) -> Result<()> {
-    let json = serde_json::to_string_pretty(report)? + "\n";
-    std::fs::write(dir.join(TABLE3_JSON), json).context("cannot write table3.json")?;
+    report.write(&dir.join(TABLE3_JSON))?;
     std::fs::write(
         dir.join("table3.csv"),
         render::csv(std::slice::from_ref(report))?,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::sample::{Summary, Verdict};
+use super::sample::{Summary, Symbol as _, Verdict};
 use super::{Families, PaperLine, Report, Table3Row};
 use crate::exit_code::usage;
 

@@ -8,7 +8,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
-use serde::{Deserialize, Serialize};
 
 use crate::matrix::Row;
 
@@ -48,16 +47,11 @@ pub fn draws(rows: &[&Row], n: u64, r: u64, k: u64, seed: u64) -> Vec<Draw> {
         .collect()
 }
 
-/// Mean, minimum, quartiles and maximum of a sample, as percentages of `of`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Summary {
-    pub mean: f64,
-    pub min: f64,
-    pub q1: f64,
-    pub median: f64,
-    pub q3: f64,
-    pub max: f64,
-}
+/// Mean, minimum, quartiles and maximum of a sample, as percentages of `of`; how draws
+/// compare with a reference suite's kill count (the paper's `<`, `=`, `>`, and
+/// `undetermined` when a draw's unknown inputs could put it on either side); the paper's
+/// verdict symbols. As `table3.json` holds them.
+pub use ferastrau_artifacts::{Comparison, Summary, Verdict};
 
 /// The quantile `q` of sorted `v` (linear interpolation between order statistics).
 fn quantile(v: &[f64], q: f64) -> f64 {
@@ -86,29 +80,14 @@ pub fn summary(counts: &[u64], of: u64) -> Option<Summary> {
     })
 }
 
-/// How draws compare with a reference suite's kill count: the paper's `<` (random worse),
-/// `=` and `>`; `undetermined` when a draw's unknown inputs could put it on either side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Comparison {
-    pub worse: u64,
-    pub equal: u64,
-    pub better: u64,
-    pub undetermined: u64,
+/// The paper's verdict symbols, written and read.
+pub trait Symbol: Sized {
+    fn symbol(self) -> &'static str;
+    fn parse(s: &str) -> Option<Self>;
 }
 
-/// The paper's verdict symbols.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
-    #[serde(rename = "<")]
-    Worse,
-    #[serde(rename = "=")]
-    Equal,
-    #[serde(rename = ">")]
-    Better,
-}
-
-impl Verdict {
-    pub fn symbol(self) -> &'static str {
+impl Symbol for Verdict {
+    fn symbol(self) -> &'static str {
         match self {
             Verdict::Worse => "<",
             Verdict::Equal => "=",
@@ -116,7 +95,7 @@ impl Verdict {
         }
     }
 
-    pub fn parse(s: &str) -> Option<Verdict> {
+    fn parse(s: &str) -> Option<Verdict> {
         match s.trim() {
             "<" => Some(Verdict::Worse),
             "=" => Some(Verdict::Equal),
@@ -126,9 +105,17 @@ impl Verdict {
     }
 }
 
-impl Comparison {
+/// Draws compared with a reference suite.
+pub trait Compare: Sized {
     /// Compares every draw with a reference that kills `reference` mutants.
-    pub fn of(draws: &[Draw], reference: u64) -> Comparison {
+    fn of(draws: &[Draw], reference: u64) -> Self;
+    /// What most draws say (ties: the order `<`, `=`, `>`); `None` when most are
+    /// undetermined or there are none.
+    fn verdict(&self) -> Option<Verdict>;
+}
+
+impl Compare for Comparison {
+    fn of(draws: &[Draw], reference: u64) -> Comparison {
         let mut c = Comparison::default();
         for d in draws {
             if d.high < reference {
@@ -144,9 +131,7 @@ impl Comparison {
         c
     }
 
-    /// What most draws say (ties: the order `<`, `=`, `>`); `None` when most are
-    /// undetermined or there are none.
-    pub fn verdict(&self) -> Option<Verdict> {
+    fn verdict(&self) -> Option<Verdict> {
         let best = [
             (self.worse, Verdict::Worse),
             (self.equal, Verdict::Equal),
