@@ -194,9 +194,7 @@ pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finis
             Ok(())
         });
     }
-    let mut child = cmd
-        .spawn()
-        .with_context(|| format!("cannot start {}", exe.display()))?;
+    let mut child = spawn(&mut cmd).with_context(|| format!("cannot start {}", exe.display()))?;
     // Only the child may hold the write end now, so the reader sees the end of the stream
     // when the child ends.
     drop(cmd);
@@ -215,6 +213,27 @@ pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finis
         garbled,
         stderr,
     })
+}
+
+/// Starts `cmd`, again while the kernel answers "text file busy" (`ETXTBSY`). A worker binary
+/// is written under a temporary name and renamed into place, and while it is being written
+/// another thread of this process may fork: the child holds the writable descriptor until it
+/// execs, and executing the binary in that window fails although nothing is wrong with it (it
+/// happened in the tests, which run many workers at once). The window is a fork's length, so a
+/// few short waits always outlast it; any other error is returned at once.
+fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
+    let mut attempt = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e)
+                if e.raw_os_error() == Some(nix::errno::Errno::ETXTBSY as i32) && attempt < 50 =>
+            {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(2 * attempt));
+            }
+            result => return result,
+        }
+    }
 }
 
 fn wait(child: &mut Child, deadline: Option<Instant>) -> Result<Ending> {
@@ -269,4 +288,30 @@ fn collect_stderr(child: &mut Child) -> std::thread::JoinHandle<String> {
         }
         String::from_utf8_lossy(&keep).into_owned()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A binary that some process still holds open for writing cannot be executed (`ETXTBSY`);
+    /// [`spawn`] starts it once the writer is gone instead of failing the run.
+    #[test]
+    fn a_binary_still_open_for_writing_starts_once_the_writer_closes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("true");
+        std::fs::copy("/bin/true", &exe).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let writer = std::fs::OpenOptions::new().write(true).open(&exe).unwrap();
+        let busy = Command::new(&exe).spawn().unwrap_err();
+        assert_eq!(busy.raw_os_error(), Some(nix::errno::Errno::ETXTBSY as i32));
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            drop(writer);
+        });
+        let mut child = spawn(&mut Command::new(&exe)).unwrap();
+        assert!(child.wait().unwrap().success());
+        closer.join().unwrap();
+    }
 }

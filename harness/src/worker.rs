@@ -198,11 +198,14 @@ impl Worker {
             let tmp = tempfile::NamedTempFile::new_in(dir).context("cannot create a file")?;
             std::fs::copy(&built, tmp.path())
                 .with_context(|| format!("cannot copy {}", built.display()))?;
-            tmp.persist(&exe)
-                .with_context(|| format!("cannot write {}", exe.display()))?;
-            // persist keeps the temporary file's mode (0600): make it executable.
+            // Executable before it is renamed into place (the temporary file is 0600): another
+            // run that finds the name must be able to execute what it finds.
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755))?;
+            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755))?;
+            drop(
+                tmp.persist(&exe)
+                    .with_context(|| format!("cannot write {}", exe.display()))?,
+            );
         }
         crate::detail!("worker binary: {}", exe.display());
         Ok(Worker {
