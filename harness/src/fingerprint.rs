@@ -13,28 +13,23 @@ use serde::{Deserialize, Serialize};
 /// FNV-1a, 64 bits: a stable content hash (the same on every machine and toolchain, unlike
 /// std's `DefaultHasher`) for change detection and content-addressed file names. Not meant to
 /// resist an adversary.
-#[derive(Clone, Copy)]
-pub struct Hasher(u64);
-
-impl Default for Hasher {
-    fn default() -> Self {
-        Hasher(0xcbf2_9ce4_8422_2325)
-    }
-}
+/// The `fnv` crate's, as the mutator's cache keys are.
+#[derive(Default)]
+pub struct Hasher(fnv::FnvHasher);
 
 impl Hasher {
     /// Feeds `bytes`, then a separator, so that ("ab", "c") and ("a", "bc") differ.
     pub fn feed(&mut self, bytes: &[u8]) -> &mut Self {
-        for b in bytes.iter().chain(&[0xff]) {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
+        use std::hash::Hasher as _;
+        self.0.write(bytes);
+        self.0.write_u8(0xff);
         self
     }
 
     /// The hash as 16 hex digits.
     pub fn hex(&self) -> String {
-        format!("{:016x}", self.0)
+        use std::hash::Hasher as _;
+        format!("{:016x}", self.0.finish())
     }
 }
 

@@ -55,9 +55,9 @@ mod candidate;
 mod finitization;
 pub mod generators;
 mod parts;
-mod reach;
 mod search;
 mod transfer;
+mod unread;
 mod visited;
 
 pub use candidate::Candidate;

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::candidate::{first_cells, Candidate, Cell, Recorder};
 use crate::finitization::{Entry, Finitization};
-use crate::reach::Reach;
+use crate::unread::Reach;
 
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
 /// field is enumerated, isomorphic candidates included).

@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 
 use crate::candidate::{first_cells, Candidate, Cell, Recorder};
 use crate::finitization::Finitization;
-use crate::reach::Reach;
+use crate::unread::Reach;
 
 /// Carries structures from one finitization into another; see the module doc.
 pub struct Transfer<'a> {

@@ -1,23 +1,23 @@
 //! The digest of the code that generates metamutants: every file of the mutator's `src/` and of
-//! the runtime crate the generated code calls (`runtime/src/`). `build.rs` computes it at
+//! the runtime crate the generated code calls (`probes/src/`). `build.rs` computes it at
 //! compile time (this file is included there), so a cached metamutant is reused only if the
 //! code that generated it is the code that would generate it now, and a module added later is
 //! covered without anyone listing it.
 
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 /// The directories, relative to the mutator's manifest directory, whose files generate or
 /// are called by the metamutant.
-pub const GENERATOR_DIRS: [&str; 2] = ["src", "runtime/src"];
+pub const GENERATOR_DIRS: [&str; 2] = ["src", "probes/src"];
 
 /// FNV-1a over the relative path and contents of every file under `dirs`, in sorted order.
 pub fn digest(dirs: &[PathBuf]) -> std::io::Result<String> {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = fnv::FnvHasher::default();
+    // Each piece followed by a separator, so that ("ab", "c") and ("a", "bc") differ.
     let mut feed = |bytes: &[u8]| {
-        for b in bytes.iter().chain(&[0xff]) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.write(bytes);
+        h.write_u8(0xff);
     };
     for (i, dir) in dirs.iter().enumerate() {
         let mut files = Vec::new();
@@ -29,7 +29,7 @@ pub fn digest(dirs: &[PathBuf]) -> std::io::Result<String> {
             feed(&std::fs::read(&f)?);
         }
     }
-    Ok(format!("{h:016x}"))
+    Ok(format!("{:016x}", h.finish()))
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -82,7 +82,7 @@ mod tests {
         std::fs::write(tmp.path().join("src/rewrite/extra/new.rs"), "fn f() {}\n").unwrap();
         let with_module = digest(&dirs(tmp.path())).unwrap();
         assert_ne!(before, with_module, "a new nested module is covered");
-        std::fs::write(tmp.path().join("runtime/src/lib.rs"), "// edited\n").unwrap();
+        std::fs::write(tmp.path().join("probes/src/lib.rs"), "// edited\n").unwrap();
         assert_ne!(
             with_module,
             digest(&dirs(tmp.path())).unwrap(),

@@ -86,5 +86,5 @@ pub fn check_declared_names(crate_dir: &Path) -> anyhow::Result<Result<(), Strin
 /// The `ferastrau-probes` crate this mutator was built beside: the default for
 /// [`build_metamutant`]'s `probes_dir` when running from the Ferastrau workspace.
 pub fn default_probes_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("probes")
 }

@@ -2,6 +2,7 @@
 //! switches, plus coverage probes; compile-pruned, and cached while nothing changes.
 
 use std::collections::BTreeSet;
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -86,12 +87,11 @@ impl Loaded {
 
     /// FNV-1a over everything the result depends on.
     fn fingerprint(&self, probes_dir: &Path) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut h = fnv::FnvHasher::default();
+        // Each piece followed by a separator, as in `generator::digest`.
         let mut feed = |bytes: &[u8]| {
-            for b in bytes.iter().chain(&[0xff]) {
-                h ^= u64::from(*b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
+            h.write(bytes);
+            h.write_u8(0xff);
         };
         feed(env!("CARGO_PKG_VERSION").as_bytes());
         feed(GENERATOR_DIGEST.as_bytes());
@@ -103,7 +103,7 @@ impl Loaded {
             feed(f.rel.as_bytes());
             feed(f.text.as_bytes());
         }
-        format!("{h:016x}")
+        format!("{:016x}", h.finish())
     }
 }
 

@@ -7,6 +7,7 @@
 //! This crate names benchmarks on purpose: it is the only place that does, besides the
 //! benchmarks themselves.
 
+use std::hash::Hasher;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -25,14 +26,18 @@ static DIGEST: AtomicBool = AtomicBool::new(false);
 /// The digest of the last search [`count`] ran with [`DIGEST`] on.
 static LAST_DIGEST: AtomicU64 = AtomicU64::new(0);
 
-/// FNV-1a over `words`, continuing from `h`.
-fn fnv(mut h: u64, words: impl IntoIterator<Item = u32>) -> u64 {
+/// FNV-1a over the little-endian bytes of `words`, continuing from `h`.
+fn fnv(h: u64, words: impl IntoIterator<Item = u32>) -> u64 {
+    let mut hasher = fnv::FnvHasher::with_key(h);
     for w in words {
-        for b in w.to_le_bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
+        hasher.write(&w.to_le_bytes());
     }
-    h
+    hasher.finish()
+}
+
+/// FNV-1a's offset basis: the digest of nothing.
+fn fnv_start() -> u64 {
+    fnv::FnvHasher::default().finish()
 }
 
 fn count(
@@ -58,7 +63,7 @@ fn count(
         korat::Options::default(),
         jobs,
         pred,
-        || 0xcbf2_9ce4_8422_2325u64,
+        fnv_start,
         |h, c| {
             let s = c.structure_slots();
             *h = fnv(fnv(*h, c.state().iter().copied()), s.iter().copied());
@@ -66,9 +71,9 @@ fn count(
             ControlFlow::Continue(())
         },
     );
-    let d = parts.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &p| {
-        fnv(h, [p as u32, (p >> 32) as u32])
-    });
+    let d = parts
+        .iter()
+        .fold(fnv_start(), |h, &p| fnv(h, [p as u32, (p >> 32) as u32]));
     LAST_DIGEST.store(d, Ordering::Relaxed);
     stats
 }

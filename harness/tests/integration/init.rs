@@ -284,7 +284,7 @@ fn worker_repository(dest: &Path) {
     ws.insert(
         "members".into(),
         toml::Value::Array(
-            ["korat", "mutator/runtime", "harness/worker"]
+            ["korat", "mutator/probes", "harness/worker"]
                 .map(|m| toml::Value::String(m.into()))
                 .to_vec(),
         ),
@@ -292,7 +292,7 @@ fn worker_repository(dest: &Path) {
     ws.remove("default-members");
     std::fs::create_dir_all(dest).unwrap();
     std::fs::write(dest.join("Cargo.toml"), toml::to_string(&manifest).unwrap()).unwrap();
-    for member in ["korat", "mutator/runtime", "harness/worker"] {
+    for member in ["korat", "mutator/probes", "harness/worker"] {
         std::fs::create_dir_all(dest.join(member).parent().unwrap()).unwrap();
         let o = Command::new("cp")
             .arg("-r")

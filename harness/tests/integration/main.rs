@@ -6,6 +6,7 @@ mod common;
 mod support;
 
 mod cli;
+mod design;
 mod equivalent;
 mod evaluate;
 mod gate;
