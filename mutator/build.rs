@@ -1,6 +1,8 @@
 //! Compiles the digest of the metamutant's generator (see `src/generator.rs`) into the
 //! mutator as `FERASTRAU_GENERATOR_DIGEST`.
 
+#[path = "src/content_hash.rs"]
+mod content_hash;
 #[path = "src/generator.rs"]
 mod generator;
 

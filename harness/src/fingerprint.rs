@@ -10,28 +10,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-/// FNV-1a, 64 bits: a stable content hash (the same on every machine and toolchain, unlike
-/// std's `DefaultHasher`) for change detection and content-addressed file names. Not meant to
-/// resist an adversary.
-/// The `fnv` crate's, as the mutator's cache keys are.
-#[derive(Default)]
-pub struct Hasher(fnv::FnvHasher);
-
-impl Hasher {
-    /// Feeds `bytes`, then a separator, so that ("ab", "c") and ("a", "bc") differ.
-    pub fn feed(&mut self, bytes: &[u8]) -> &mut Self {
-        use std::hash::Hasher as _;
-        self.0.write(bytes);
-        self.0.write_u8(0xff);
-        self
-    }
-
-    /// The hash as 16 hex digits.
-    pub fn hex(&self) -> String {
-        use std::hash::Hasher as _;
-        format!("{:016x}", self.0.finish())
-    }
-}
+/// The workspace's one content hash (FNV-1a, 64 bits), the mutator's: fingerprints and
+/// content-addressed binary names hash as the metamutant's cache key does.
+pub use ferastrau_mutator::ContentHash as Hasher;
 
 /// The hash of a file's contents.
 pub fn file_hash(path: &Path) -> Result<String> {

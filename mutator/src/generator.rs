@@ -4,8 +4,9 @@
 //! code that generated it is the code that would generate it now, and a module added later is
 //! covered without anyone listing it.
 
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
+
+use crate::content_hash::ContentHash;
 
 /// The directories, relative to the mutator's manifest directory, whose files generate or
 /// are called by the metamutant.
@@ -13,23 +14,18 @@ pub const GENERATOR_DIRS: [&str; 2] = ["src", "probes/src"];
 
 /// FNV-1a over the relative path and contents of every file under `dirs`, in sorted order.
 pub fn digest(dirs: &[PathBuf]) -> std::io::Result<String> {
-    let mut h = fnv::FnvHasher::default();
-    // Each piece followed by a separator, so that ("ab", "c") and ("a", "bc") differ.
-    let mut feed = |bytes: &[u8]| {
-        h.write(bytes);
-        h.write_u8(0xff);
-    };
+    let mut h = ContentHash::default();
     for (i, dir) in dirs.iter().enumerate() {
         let mut files = Vec::new();
         collect(dir, &mut files)?;
         files.sort();
         for f in files {
             let rel = f.strip_prefix(dir).unwrap_or(&f);
-            feed(format!("{i}/{}", rel.to_string_lossy()).as_bytes());
-            feed(&std::fs::read(&f)?);
+            h.feed(format!("{i}/{}", rel.to_string_lossy()).as_bytes());
+            h.feed(&std::fs::read(&f)?);
         }
     }
-    Ok(format!("{:016x}", h.finish()))
+    Ok(h.hex())
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

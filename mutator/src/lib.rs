@@ -28,6 +28,7 @@
 
 mod catalog;
 pub mod compile;
+mod content_hash;
 mod diff;
 #[cfg(test)]
 mod generator;
@@ -47,6 +48,7 @@ use std::path::{Path, PathBuf};
 
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use compile::Compiler;
+pub use content_hash::ContentHash;
 pub use diff::{diff, mutated_source, single_mutant_crate};
 pub use key::keys;
 pub use manifest::{Manifest, Skip, SkipTarget};

@@ -2,7 +2,6 @@
 //! switches, plus coverage probes; compile-pruned, and cached while nothing changes.
 
 use std::collections::BTreeSet;
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -11,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Catalog, Mutant, Probe};
 use crate::compile::Compiler;
+use crate::content_hash::ContentHash;
 use crate::items::{build_index, Selection};
 use crate::manifest::Manifest;
 use crate::prune::{compile_errors, ArmMap, CompileError};
@@ -87,23 +87,18 @@ impl Loaded {
 
     /// FNV-1a over everything the result depends on.
     fn fingerprint(&self, probes_dir: &Path) -> String {
-        let mut h = fnv::FnvHasher::default();
-        // Each piece followed by a separator, as in `generator::digest`.
-        let mut feed = |bytes: &[u8]| {
-            h.write(bytes);
-            h.write_u8(0xff);
-        };
-        feed(env!("CARGO_PKG_VERSION").as_bytes());
-        feed(GENERATOR_DIGEST.as_bytes());
-        feed(probes_dir.to_string_lossy().as_bytes());
+        let mut h = ContentHash::default();
+        h.feed(env!("CARGO_PKG_VERSION").as_bytes());
+        h.feed(GENERATOR_DIGEST.as_bytes());
+        h.feed(probes_dir.to_string_lossy().as_bytes());
         for t in &self.manifest.texts {
-            feed(t.as_bytes());
+            h.feed(t.as_bytes());
         }
         for f in &self.sources.files {
-            feed(f.rel.as_bytes());
-            feed(f.text.as_bytes());
+            h.feed(f.rel.as_bytes());
+            h.feed(f.text.as_bytes());
         }
-        format!("{:016x}", h.finish())
+        h.hex()
     }
 }
 
