@@ -70,7 +70,7 @@ impl From<ferastrau_artifacts::Fingerprint> for Fingerprint {
             limits: f.limits.into(),
             memory_limit: f.memory_limit,
             original_timeout_ms: f.original_timeout_ms,
-            shard: f.shard.map(Into::into),
+            shard: f.shard,
             skipped: f.skipped,
         }
     }
@@ -102,7 +102,7 @@ pub struct Fingerprint {
     pub original_timeout_ms: u64,
     /// `--shard k/n`: this run is one share of the run the other fields describe.
     #[serde(default)]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<ferastrau_artifacts::Shard>,
     /// The mutants the crate's `skip` list names, with their reasons (a list of pairs, not a
     /// map: the journal's header is read through an internally tagged enum, which cannot read
     /// numbers back from JSON object keys).
@@ -127,7 +127,7 @@ impl Fingerprint {
             limits: self.limits.into(),
             memory_limit: self.memory_limit,
             original_timeout_ms: self.original_timeout_ms,
-            shard: self.shard.map(Into::into),
+            shard: self.shard,
             skipped: self.skipped.clone(),
         }
     }
@@ -187,7 +187,8 @@ impl Fingerprint {
             self.skipped != other.skipped,
             "the skip list ([package.metadata.ferastrau] skip)".into(),
         );
-        let shard = |s: Option<crate::shard::Shard>| s.map_or("none".into(), |s| s.to_string());
+        let shard =
+            |s: Option<ferastrau_artifacts::Shard>| s.map_or("none".into(), |s| s.to_string());
         part(
             self.shard != other.shard,
             format!(

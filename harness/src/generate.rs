@@ -25,8 +25,8 @@ pub struct Mode {
     pub generators: bool,
 }
 
-/// The JSON document `generate --json` prints (and `reproduce` keeps as
-/// [`crate::reproduce::dedicated::FILE`]).
+/// The JSON document `generate --json` prints (the artifact
+/// [`ferastrau_artifacts::Generators`]).
 pub fn document(bench: &BenchmarkCrate, mode: Mode, stats: &[ScopeStats]) -> Generators {
     Generators {
         benchmark: bench.name.clone(),

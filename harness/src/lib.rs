@@ -1,7 +1,9 @@
-//! Ferastrau's harness: locating benchmark crates, building their worker processes, and the
-//! commands of the `ferastrau` binary.
+//! Ferastrau's pipeline: locating a benchmark crate, building its worker processes and
+//! metamutant, generating inputs, running the original and the mutants, kill matrices, shards
+//! and their merge, the gate, and the reports. Stages import downward only: the report and the
+//! gate read the artifacts (`ferastrau-artifacts`) that the runs wrote. The `ferastrau` binary
+//! (`harness/cli`) drives it.
 
-pub mod cli;
 pub mod evaluate;
 pub mod exit_code;
 pub mod fingerprint;
@@ -15,10 +17,11 @@ pub mod locate;
 pub mod matrix;
 pub mod outdir;
 pub mod process;
-pub mod reproduce;
+pub mod runner;
 pub mod scopes;
 pub mod shard;
 pub mod subject;
 pub mod subsets;
+pub mod target_dir;
 pub mod term;
 pub mod worker;

@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, Evaluation};
 
 use crate::exit_code::usage;
-use crate::worker::ferastrau_target;
+use crate::target_dir::ferastrau_target;
 
 const LOCK: &str = ".ferastrau.lock";
 const OWNER: &str = ".ferastrau-owner";
@@ -173,7 +173,7 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::locate::{known_benchmarks, workspace_root};
-    use crate::worker::scratch_dir;
+    use crate::target_dir::scratch_dir;
 
     /// The README's main command, run at the repository's root, leaves `git status` clean: all
     /// it writes is the default output directory (`ferastrau.out/<benchmark>/`: reports, lock,

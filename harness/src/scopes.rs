@@ -1,4 +1,4 @@
-//! Scope ranges on the command line: `3` or `1..7` (both ends included, as in the paper).
+//! Scope ranges on the command line: `3` or `1..7` (both ends included).
 
 use std::ops::RangeInclusive;
 

@@ -13,100 +13,24 @@
 //! shards (a machine that generated other inputs is an error, never averaged).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
 use ferastrau_artifacts::Artifact;
 
-use crate::evaluate::report::Facts;
-use crate::evaluate::results::ScopeResult;
-use crate::evaluate::ScopeRun;
 use crate::exit_code::{broken, usage};
 use crate::fingerprint::Fingerprint;
-
-/// The most shards a run may be split into.
-pub const MAX_SHARDS: u32 = 1024;
+use crate::runner::results::ScopeResult;
+use ferastrau_artifacts::Facts;
+use ferastrau_artifacts::ScopeRun;
 
 /// The file a shard writes beside its reports.
 pub const RECORD: &str = "shard.json";
 
-/// Shard `index` of `count` (both from 1, as on the command line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl From<ferastrau_artifacts::Shard> for Shard {
-    fn from(s: ferastrau_artifacts::Shard) -> Shard {
-        Shard {
-            index: s.index,
-            count: s.count,
-        }
-    }
-}
-
-impl From<Shard> for ferastrau_artifacts::Shard {
-    fn from(s: Shard) -> ferastrau_artifacts::Shard {
-        ferastrau_artifacts::Shard {
-            index: s.index,
-            count: s.count,
-        }
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// `k/n` with 1 ≤ k ≤ n ≤ [`MAX_SHARDS`].
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("{s:?} is not a shard: k/n, e.g. 2/8");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if count == 0 || count > MAX_SHARDS {
-            return Err(format!(
-                "{s:?}: the number of shards must be from 1 to {MAX_SHARDS}"
-            ));
-        }
-        if index == 0 || index > count {
-            return Err(format!(
-                "{s:?}: the shard must be from 1 to {count} (shards count from 1)"
-            ));
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl Shard {
-    /// The clap value parser.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        s.parse()
-    }
-
-    /// This shard's share of `mutants` (the run's evaluated mutants, in id order): those whose
-    /// position modulo `count` is `index - 1`.
-    pub fn share(&self, mutants: &[u32]) -> Vec<u32> {
-        mutants
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i as u32 % self.count == self.index - 1)
-            .map(|(_, &m)| m)
-            .collect()
-    }
-}
+/// Shard `index` of `count` (both from 1, as on the command line): the type `shard.json`
+/// holds, with its parser and its share of the mutants.
+pub use ferastrau_artifacts::{Shard, MAX_SHARDS};
 
 /// What a shard leaves for [`merge`] (`shard.json`).
 pub use ferastrau_artifacts::ShardRecord;
@@ -124,7 +48,7 @@ pub fn record(
     run.shard = None;
     ShardRecord {
         schema_version: ShardRecord::SCHEMA_VERSION,
-        shard: shard.into(),
+        shard,
         run: run.artifact(),
         evaluated: evaluated.to_vec(),
         share: shard.share(evaluated),
@@ -150,7 +74,7 @@ pub fn read(dir: &Path) -> Result<ShardRecord> {
     }
     // A record this build cannot read (another version, edited) is a usage error, naming it.
     let r = ShardRecord::read(&path).map_err(|e| usage(format!("{e:#}")))?;
-    let shard = Shard::from(r.shard);
+    let shard = r.shard;
     if r.share != shard.share(&r.evaluated)
         || r.results.iter().any(|x| !r.share.contains(&x.mutant))
     {

@@ -17,7 +17,8 @@ use anyhow::{Context, Result};
 use ferastrau_mutator::{Compiler, Metamutant};
 
 use crate::locate::BenchmarkCrate;
-use crate::worker::{build_dir, lock_file, scratch_dir, work_dir, Worker, WorkerCrate};
+use crate::target_dir::{build_dir, lock_file, scratch_dir, work_dir};
+use crate::worker::{Worker, WorkerCrate};
 
 /// A metamutant ready to run.
 pub struct Subject {

@@ -15,9 +15,10 @@ use anyhow::{bail, Context, Result};
 use ferastrau_mutator::compile;
 use ferastrau_worker::protocol::{Message, Request};
 
-use crate::fingerprint::{file_hash, Hasher};
+use crate::fingerprint::file_hash;
 use crate::locate::{workspace_root, BenchmarkCrate};
 use crate::process::{self, Finished, Isolation};
+use crate::target_dir::{build_dir, ferastrau_target, identity};
 
 /// A built worker binary for one benchmark crate.
 #[derive(Clone, Debug)]
@@ -28,53 +29,6 @@ pub struct Worker {
     pub hash: String,
     /// The benchmark package the worker links.
     pub package: String,
-}
-
-/// Ferastrau's scratch space in the workspace's target directory.
-pub fn ferastrau_target() -> PathBuf {
-    workspace_root().join("target").join("ferastrau")
-}
-
-/// Where worker builds share their compiled dependencies.
-pub fn build_dir() -> PathBuf {
-    ferastrau_target().join("build")
-}
-
-/// A name for `bench` that two crates of the same package name in different directories do
-/// not share: `<name>-<hash of its directory>`.
-pub fn identity(bench: &BenchmarkCrate) -> String {
-    let h = Hasher::default()
-        .feed(bench.dir.to_string_lossy().as_bytes())
-        .hex();
-    format!("{}-{}", bench.name, &h[..8])
-}
-
-/// Ferastrau's scratch directory for `bench` (`target/ferastrau/<identity>/<leaf>`): workers
-/// and the metamutant.
-pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
-    ferastrau_target().join(identity(bench)).join(leaf)
-}
-
-/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
-pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
-    scratch_dir(bench, &format!("worker-{variant}"))
-}
-
-/// An exclusive advisory lock on `path`, held until the returned file is dropped; waits for
-/// another holder.
-pub fn lock_file(path: &Path) -> Result<std::fs::File> {
-    if let Some(d) = path.parent() {
-        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-    }
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    f.lock()
-        .with_context(|| format!("cannot lock {}", path.display()))?;
-    Ok(f)
 }
 
 /// For a crate that takes `ferastrau-worker` from git: a `[patch]` that builds this
@@ -154,7 +108,7 @@ impl WorkerCrate {
 impl Worker {
     /// Generates (in `work_dir`) and builds (profile `ferastrau`) the worker for `bench`, then
     /// copies the binary to its content-addressed place. Cheap when nothing changed (cargo's
-    /// own freshness check). The caller holds the crate's build lock (see [`crate::subject`]).
+    /// own freshness check). The caller holds the crate's build lock.
     pub fn build_for(bench: &BenchmarkCrate, work_dir: &Path) -> Result<Worker> {
         let WorkerCrate { package, manifest } = WorkerCrate::write(bench, work_dir)?;
         let built = compile::profile_dir(&build_dir()).join(&package);

@@ -1,7 +1,7 @@
 //! `code.json`: what Table 1 says about a run's code — the mutated functions with their sizes
 //! and the mutant counts — kept beside the reports so that rendering needs no build.
 //!
-//! Written by `harness/src/reproduce/code.rs` (`CodeFacts::write`, called by `reproduce`)
+//! Written by `harness/paper/src/code.rs` (`CodeFacts::write`, called by `reproduce`)
 //! through `serde_json::to_string_pretty` and a newline: fields in declaration order. Read by
 //! `reproduce::Run::read`.
 

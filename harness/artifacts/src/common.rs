@@ -207,6 +207,52 @@ impl fmt::Display for Shard {
     }
 }
 
+/// The most shards a run may be split into.
+pub const MAX_SHARDS: u32 = 1024;
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `k/n` with 1 ≤ k ≤ n ≤ [`MAX_SHARDS`].
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("{s:?} is not a shard: k/n, e.g. 2/8");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u32, u32) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || count > MAX_SHARDS {
+            return Err(format!(
+                "{s:?}: the number of shards must be from 1 to {MAX_SHARDS}"
+            ));
+        }
+        if index == 0 || index > count {
+            return Err(format!(
+                "{s:?}: the shard must be from 1 to {count} (shards count from 1)"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The clap value parser.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        s.parse()
+    }
+
+    /// This shard's share of `mutants` (the run's evaluated mutants, in id order): those whose
+    /// position modulo `count` is `index - 1`.
+    pub fn share(&self, mutants: &[u32]) -> Vec<u32> {
+        mutants
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i as u32 % self.count == self.index - 1)
+            .map(|(_, &m)| m)
+            .collect()
+    }
+}
+
 /// Everything a run's results depend on: the journal is written under it, `shard.json` and
 /// the kill matrix's header name their run by it. Field order: the declaration order of
 /// `harness/src/fingerprint.rs`'s `Fingerprint`, as written there.

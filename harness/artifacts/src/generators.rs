@@ -1,7 +1,7 @@
 //! `generators.json`: generation with a benchmark's dedicated generators beside the plain
 //! generation, measured in one run (Table 2's `ded.` column).
 //!
-//! Written by `harness/src/reproduce/dedicated.rs` (`measure`) as the document
+//! Written by `harness/paper/src/dedicated.rs` (`measure`) as the document
 //! `generate --generators --json` prints (`generate::document`), a `serde_json::Value`: every
 //! key of every object is in alphabetical order, so the fields below are declared in that
 //! order. Read by `dedicated::read`.

@@ -1,7 +1,7 @@
 //! `mutants.json`: every listed mutant with its status per scope.
 //!
 //! `harness/src/evaluate/report.rs` (`write`) builds it as a `serde_json::Value` from the
-//! mutator's catalog entries, and `harness/src/reproduce/next_scope.rs` (`mark`) rewrites it
+//! mutator's catalog entries, and `harness/paper/src/next_scope.rs` (`mark`) rewrites it
 //! with each survivor's `next_scope`: every key of every object is in alphabetical order, so
 //! the fields below are declared in that order.
 

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use ferastrau_worker::protocol::Reason;
 
-use super::results::ScopeResult;
 use super::ScopeRun;
+use crate::runner::results::ScopeResult;
 
 /// Share of a scope's mutants killed the same infrastructure way (timeout, memory, crash)
 /// above which the run is taken for broken: no test suite kills nine in ten mutants by running
@@ -60,7 +60,7 @@ pub fn verdict(scopes: &[ScopeRun], results: &[ScopeResult], mutants: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::results::Status;
+    use crate::runner::results::Status;
 
     fn scope(code: &[u32]) -> ScopeRun {
         ScopeRun {

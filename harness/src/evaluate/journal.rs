@@ -4,7 +4,7 @@
 //! JSON lines: a header holding the run's [`Fingerprint`], then `scope` lines (a scope's
 //! generation and original run), `result` lines (one mutant at one scope) and, with
 //! `--kill-matrix`, `row` lines (one mutant's kill-matrix row at one scope: a matrix at a
-//! paper's largest scope runs for hours, and an interrupt must not lose the rows done). A line
+//! large scope runs for hours, and an interrupt must not lose the rows done). A line
 //! cut short by a crash is ignored on reading. Resuming rewrites the journal without such lines
 //! atomically (a new file, synced, renamed over the old one): a signal or a crash at any
 //! moment leaves either the old journal or the new one, never a truncated one.
@@ -21,11 +21,11 @@ use ferastrau_artifacts::journal::{self, JournalHeader, JournalLine, MatrixRowLi
 use ferastrau_artifacts::ReadError;
 use roaring::RoaringBitmap;
 
-use super::results::ScopeResult;
 use super::ScopeRun;
 use crate::exit_code::usage;
 use crate::fingerprint::Fingerprint;
 use crate::matrix::{FirstKill, Row};
+use crate::runner::results::ScopeResult;
 
 /// A kill-matrix row as a journal line: its bitmaps in roaring's portable serialization,
 /// base64-encoded.

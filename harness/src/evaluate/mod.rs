@@ -1,4 +1,5 @@
-//! `ferastrau evaluate` and `ferastrau check`: the experiment of the paper's Sec. 7.2 and 8.
+//! `ferastrau evaluate` and `ferastrau check`: generate each scope's inputs, run the original
+//! and every mutant on them under limits, and judge.
 //!
 //! Per scope: Korat generates and stores every method's inputs (counting specification
 //! coverage), the original runs on all of them (checking postconditions, counting code
@@ -14,8 +15,6 @@ pub mod journal;
 pub mod prepare;
 pub mod reach;
 pub mod report;
-pub mod results;
-pub mod runner;
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,11 +28,11 @@ use crate::exit_code::{broken, usage, Interrupted};
 use crate::fingerprint::Fingerprint;
 use crate::interrupt;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
+use crate::runner::results::ScopeResult;
+use crate::runner::{run_mutants, RunConfig, Timing};
 use crate::worker::Worker;
 use journal::{Journal, Recorded};
 pub use prepare::{render_at, Preparation, ScopeRun, Violation};
-use results::ScopeResult;
-use runner::{run_mutants, RunConfig, Timing};
 
 /// Options of an evaluation run.
 #[derive(Clone, Debug)]

@@ -1,4 +1,4 @@
-//! Reports of an evaluation: the paper's Table 4 rows on stdout, `evaluation.json`,
+//! Reports of an evaluation: a row per scope on stdout, `evaluation.json`,
 //! `evaluation.csv` and `mutants.json` on disk.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use ferastrau_worker::protocol::Reason;
 
-use super::results::ScopeResult;
 use super::ScopeRun;
+use crate::runner::results::ScopeResult;
 
 /// What the reports of a run are made of besides the scopes and results: the same for every
 /// shard of a run, so that `merge` writes what `evaluate` would have (`shard.json` holds it).
@@ -29,7 +29,7 @@ pub struct Extra {
     /// as a pass.
     pub broken: Option<String>,
     /// The directory holds this shard's share of the run.
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<ferastrau_artifacts::Shard>,
 }
 
 /// A mutator's probe as the reports hold it.
@@ -121,12 +121,11 @@ pub fn listed(m: &ferastrau_mutator::Mutant, key: Option<String>) -> ListedMutan
     }
 }
 
-/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir` (the
-/// benchmark crate at `crate_dir` supplies the source `report.html` shows), with the marks of
-/// `extra`; returns the rows.
+/// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with the
+/// marks of `extra`; returns the rows. (The HTML page is drawn from them afterwards, by
+/// [`crate::html`]: the reports do not know who reads them.)
 pub fn publish(
     dir: &Path,
-    crate_dir: &Path,
     facts: &Facts,
     scopes: &[ScopeRun],
     results: &[ScopeResult],
@@ -134,7 +133,7 @@ pub fn publish(
     extra: &Extra,
 ) -> Result<Vec<Row>> {
     let mine: BTreeSet<u32> = evaluated.iter().copied().collect();
-    let paper: BTreeSet<u32> = facts.paper.intersection(&mine).copied().collect();
+    let classic: BTreeSet<u32> = facts.paper.intersection(&mine).copied().collect();
     let mut all = results.to_vec();
     for s in scopes {
         all.extend(
@@ -144,10 +143,8 @@ pub fn publish(
                 .map(|&m| ScopeResult::skipped(m, s.scope)),
         );
     }
-    let rows = rows(scopes, &all, evaluated.len(), &paper, &facts.probes);
+    let rows = rows(scopes, &all, evaluated.len(), &classic, &facts.probes);
     write(dir, facts, &rows, &all, extra)?;
-    // The page and the schema JSON, from the files just written and the crate's source.
-    crate::html::write(dir, crate_dir)?;
     Ok(rows)
 }
 
@@ -171,8 +168,8 @@ pub struct Row {
     pub killed_timeout: usize,
     pub killed_memory: usize,
     pub killed_crash: usize,
-    /// The same count over the paper's three families only (operator, variable, call; not
-    /// our constant family), for a like-for-like comparison with the paper's kill rates.
+    /// The same count over the three classic families only (operator, variable, call; not
+    /// the constant family), for a like-for-like comparison with published kill rates.
     pub paper_mutants: usize,
     pub paper_killed: usize,
     pub paper_kill_rate: f64,
@@ -224,13 +221,13 @@ fn rate(killed: usize, mutants: usize) -> f64 {
     }
 }
 
-/// Computes the rows from the scopes' runs and the mutants' results; `paper` holds the ids of
-/// the evaluated mutants that belong to the paper's three families.
+/// Computes the rows from the scopes' runs and the mutants' results; `classic` holds the ids
+/// of the evaluated mutants that belong to the three classic families.
 pub fn rows(
     scopes: &[ScopeRun],
     results: &[ScopeResult],
     mutants: usize,
-    paper: &BTreeSet<u32>,
+    classic: &BTreeSet<u32>,
     probes: &[Probe],
 ) -> Vec<Row> {
     scopes
@@ -247,7 +244,7 @@ pub fn rows(
             let killed = here.iter().filter(|r| r.killed()).count();
             let paper_killed = here
                 .iter()
-                .filter(|r| r.killed() && paper.contains(&r.mutant))
+                .filter(|r| r.killed() && classic.contains(&r.mutant))
                 .count();
             Row {
                 scope: s.scope,
@@ -272,13 +269,13 @@ pub fn rows(
                 killed_timeout: by(Reason::Timeout),
                 killed_memory: by(Reason::Memory),
                 killed_crash: by(Reason::Crash),
-                paper_mutants: paper.len(),
+                paper_mutants: classic.len(),
                 paper_killed,
-                paper_kill_rate: rate(paper_killed, paper.len()),
+                paper_kill_rate: rate(paper_killed, classic.len()),
                 violations: s.violation_count,
                 skipped: here
                     .iter()
-                    .filter(|r| r.status == super::results::Status::Skipped)
+                    .filter(|r| r.status == crate::runner::results::Status::Skipped)
                     .count(),
                 uncovered: unreached(probes, ProbeRole::Code, &code),
                 uncovered_spec: unreached(probes, ProbeRole::Spec, &spec),
@@ -299,7 +296,7 @@ fn rate_cell(killed: usize, mutants: usize, text: String) -> String {
     }
 }
 
-/// The stdout table, shaped like the paper's Table 4 (coloured: print it with `anstream`).
+/// The stdout table, a row per scope (coloured: print it with `anstream`).
 pub fn table(benchmark: &str, rows: &[Row]) -> String {
     let mut t = format!(
         "{}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
@@ -366,35 +363,6 @@ pub fn json_document(dir: &Path, evaluated: usize) -> Result<serde_json::Value> 
 /// The report files [`write`] produces, in an output directory.
 pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json"];
 
-/// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
-/// report behind that could be read as its own.
-pub fn clear(dir: &Path) -> Result<()> {
-    let all = FILES.iter().chain(&crate::html::FILES);
-    for f in all.chain(&[crate::shard::RECORD]) {
-        match std::fs::remove_file(dir.join(f)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
-            }
-            _ => {}
-        }
-    }
-    // An earlier run's kill matrices and what `subsets` made of them describe another run.
-    let matrices = crate::matrix::file::dir(dir);
-    if matrices.exists() {
-        std::fs::remove_dir_all(&matrices)
-            .with_context(|| format!("cannot remove {}", matrices.display()))?;
-    }
-    for f in crate::subsets::FILES {
-        match std::fs::remove_file(dir.join(f)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
 impl Row {
     /// The row as `evaluation.json` holds it.
     fn evaluation_scope(&self) -> EvaluationScope {
@@ -453,7 +421,7 @@ pub fn write(
         in_diff: facts.marks.in_diff.clone(),
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
-        shard: extra.shard.map(|s| ShardLabel(s.into())),
+        shard: extra.shard.map(ShardLabel),
     }
     .write(&dir.join("evaluation.json"))?;
 

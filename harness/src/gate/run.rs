@@ -21,7 +21,7 @@ pub struct Run {
     pub skipped: BTreeMap<String, String>,
     /// Where each key's mutant is, for messages: `src/tree.rs:67:15 SearchTree::add`.
     pub(crate) places: BTreeMap<String, String>,
-    /// The mutants' readable edits, by key (the paper's `left/*temp*/` form).
+    /// The mutants' readable edits, by key (`left/*temp*/`: the edit inline).
     pub(crate) edits: BTreeMap<String, String>,
 }
 

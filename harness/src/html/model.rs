@@ -12,7 +12,7 @@ use ferastrau_artifacts::{Artifact, MutantEntry, Mutants};
 use ferastrau_mutator::Mutant;
 use ferastrau_worker::protocol::Reason;
 
-use crate::evaluate::results::Status;
+use ferastrau_artifacts::Status;
 
 /// What a mutant did at one scope (`mutants.json`'s per-scope entry).
 pub use ferastrau_artifacts::ScopeOutcome as Outcome;

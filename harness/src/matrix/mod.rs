@@ -7,7 +7,7 @@
 //! [`RoaringBitmap`] of killing global indices, the count of kills per reason, and a second
 //! bitmap of the inputs whose outcome is **unknown** (see [`run`]): a mutant that kills its
 //! process too often is not re-run on every input, and the inputs left are marked, never
-//! guessed. Everything computed from the matrix ([`crate::subsets`]) bounds what is unknown
+//! guessed. Everything computed from the matrix (the `subsets` command) bounds what is unknown
 //! instead of treating it as a survival.
 
 pub mod file;
@@ -19,8 +19,8 @@ use ferastrau_worker::protocol::Reason;
 use roaring::RoaringBitmap;
 use serde::{Deserialize, Serialize};
 
-use crate::evaluate::results::ScopeResult;
 use crate::fingerprint::Fingerprint;
+use crate::runner::results::ScopeResult;
 
 /// One method's slice of the global index space.
 pub use ferastrau_artifacts::MethodRange;
@@ -206,7 +206,7 @@ impl KillMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::results::Status;
+    use crate::runner::results::Status;
 
     fn matrix(rows: Vec<Row>) -> KillMatrix {
         let fingerprint: Fingerprint = serde_json::from_value(serde_json::json!({

@@ -18,13 +18,13 @@ use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
 use super::{FirstKill, Header, KillMatrix, MethodRange, Row};
-use crate::evaluate::results::ScopeResult;
-use crate::evaluate::runner::{classify, RunConfig};
-use crate::evaluate::ScopeRun;
 use crate::exit_code::Interrupted;
 use crate::fingerprint::Fingerprint;
 use crate::process::{Death, Ending, Isolation};
+use crate::runner::results::ScopeResult;
+use crate::runner::{classify, RunConfig};
 use crate::worker::Worker;
+use ferastrau_artifacts::ScopeRun;
 
 /// A matrix child runs every input, where a first-kill child usually stops early, and a
 /// mutant that times out by ticks on every input takes many times the original's time: its
@@ -242,7 +242,7 @@ fn reusable(
 
 /// Every row of `mutants` at `scope`, in parallel on the run's thread pool, and the pairs
 /// reach selection settled without a run, and how many rows came from `journal` instead of a
-/// run; with `progress`, a bar of the rows done (a matrix at a paper's largest scope takes an
+/// run; with `progress`, a bar of the rows done (a matrix at a large scope takes an
 /// hour or more).
 #[allow(clippy::too_many_arguments)]
 fn rows(

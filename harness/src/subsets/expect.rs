@@ -2,7 +2,7 @@
 //!
 //! A mutant killed by `k` of `n` inputs survives a uniformly random `r`-subset when the subset
 //! avoids all `k`: with probability C(n−k, r) / C(n, r). The binomials overflow any float at
-//! the paper's scopes (n = 2.58 M, r = 160 k), so the ratio is computed as a sum of logs:
+//! large scopes (n = 2.58 M, r = 160 k), so the ratio is computed as a sum of logs:
 //! C(n−k, r)/C(n, r) = Π_{i<k} (n−r−i)/(n−i) = Π_{i<r} (n−k−i)/(n−i), whichever product is
 //! shorter, each factor taken as `ln_1p` of a small negative number (no cancellation).
 

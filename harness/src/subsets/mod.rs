@@ -1,12 +1,12 @@
-//! `ferastrau subsets`: what the kill matrix says about smaller suites — the paper's random
-//! subsets (Sec. 8.5, Table 3) and a greedy test-suite reduction evaluated on held-out mutants.
+//! What the kill matrix says about smaller suites: random subsets of the exhaustive suite and a
+//! greedy test-suite reduction evaluated on held-out mutants (the `subsets` command).
 //!
 //! For a run evaluated over scopes `..=s` with `--kill-matrix`, R(s) is a uniformly random
 //! subset of T(s) with |R(s)| = |T(s−1)|. From scope s's matrix: the exact expected kill rate
 //! of R(s) ([`expect`]), `samples` seeded draws ([`sample`]) with their distribution and how
-//! each compares with T(s−1) (the first-kill run's kill count at s−1) and T(s), and the
-//! paper's verdicts beside ours. The kill rate's denominator is evaluate's: the evaluated
-//! mutants (viable, sampled, not skipped), over all four families and over the paper's three.
+//! each compares with T(s−1) (the first-kill run's kill count at s−1) and T(s). The kill
+//! rate's denominator is evaluate's: the evaluated mutants (viable, sampled, not skipped),
+//! over all four families and over the three classic ones (operator, variable, call).
 //! Rows the matrix left incomplete are bounded: the expectation and every draw are given as
 //! (known kills) .. (known kills + unknown inputs), and comparisons they could tip are
 //! `undetermined`.
@@ -14,13 +14,12 @@
 pub mod expect;
 pub mod export;
 pub mod reduce;
-pub mod render;
 pub mod sample;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ferastrau_artifacts::{Artifact, Evaluation, Family, Mutants};
 use roaring::RoaringBitmap;
 
@@ -28,7 +27,7 @@ use crate::exit_code::{broken, usage};
 use crate::matrix::{KillMatrix, Row};
 use sample::{Compare as _, Comparison};
 
-/// Table 3 of a run, as JSON (read back by `reproduce`).
+/// The comparison and the reduction of a run, as JSON.
 pub const TABLE3_JSON: &str = "table3.json";
 
 /// What `subsets` writes into a run's directory (removed when a new run starts there).
@@ -51,9 +50,9 @@ pub struct Options {
 
 /// Everything `subsets` computes for one run (`table3.json`).
 pub use ferastrau_artifacts::Table3 as Report;
-/// Table 3 of a run and its reduction, as `table3.json` holds them: which mutants a figure is
-/// over, a suite's kills, the exact expectation over random subsets, a row over one set of
-/// families, the paper's line, the held-out measure and the greedy reduction.
+/// The comparison and the reduction of a run, as `table3.json` holds them: which mutants a
+/// figure is over, a suite's kills, the exact expectation over random subsets, a row over one
+/// set of families, a reference line, the held-out measure and the greedy reduction.
 pub use ferastrau_artifacts::{
     Expected, Families, HeldOut, Kills, PaperLine, Reduction, Table3Row,
 };
@@ -110,7 +109,8 @@ fn suite_kills(rows: &[&Row], suite: Option<&RoaringBitmap>) -> Kills {
 
 /// Computes the report of the run in `dir` (its `evaluation.json`, `mutants.json` and the
 /// matrix of its largest scope).
-pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Report> {
+/// The report's `paper` line is left empty: a reference to compare with is the caller's to add.
+pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
     let eval: Evaluation = read(&dir.join("evaluation.json"))?;
     if let Some(why) = &eval.broken {
         return Err(broken(format!(
@@ -138,7 +138,7 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
     let here = line(s).ok_or_else(|| usage(format!("evaluation.json has no scope {s}")))?;
     let prev = s.checked_sub(1).and_then(line).ok_or_else(|| {
         usage(format!(
-            "Table 3 compares with scope {}: evaluate scopes 1..{s}",
+            "the random subsets compare with scope {}: evaluate scopes 1..{s}",
             s.saturating_sub(1)
         ))
     })?;
@@ -153,17 +153,17 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
         .into_iter()
         .map(|x| (x.id, x.family))
         .collect();
-    let paper_ids: BTreeSet<u32> = m
+    let classic_ids: BTreeSet<u32> = m
         .rows
         .iter()
         .map(|r| r.mutant)
         .filter(|id| families.get(id).is_some_and(|&f| f != Family::Constant))
         .collect();
-    if paper_ids.len() as u64 != u64::from(here.paper_mutants) {
+    if classic_ids.len() as u64 != u64::from(here.paper_mutants) {
         return Err(usage(format!(
-            "{}: mutants.json gives {} mutants of the paper's families, evaluation.json {}",
+            "{}: mutants.json gives {} mutants of the three classic families, evaluation.json {}",
             dir.display(),
-            paper_ids.len(),
+            classic_ids.len(),
             here.paper_mutants
         )));
     }
@@ -171,7 +171,7 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
     let three: Vec<&Row> = m
         .rows
         .iter()
-        .filter(|r| paper_ids.contains(&r.mutant))
+        .filter(|r| classic_ids.contains(&r.mutant))
         .collect();
     let n = m.header.inputs;
     let r = prev.inputs;
@@ -192,10 +192,6 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
         Ok(table_row(f, rows, n, r, prev_killed.into(), exhaustive, opts))
     })
     .collect::<Result<Vec<_>>>()?;
-    let paper = match paper {
-        Some(p) => render::paper_line(p, &eval.benchmark, s)?,
-        None => None,
-    };
     Ok(Report {
         schema_version: Report::SCHEMA_VERSION,
         benchmark: eval.benchmark,
@@ -212,7 +208,7 @@ pub fn compute(dir: &Path, opts: &Options, paper: Option<&Path>) -> Result<Repor
             .collect(),
         disagreements: m.header.disagreements.clone(),
         rows: table,
-        paper,
+        paper: None,
         reduction: reduction(&m, opts),
     })
 }
@@ -280,37 +276,10 @@ fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
     }
 }
 
-/// `subsets` on one run's directory: computes its Table 3 and reduction, writes
-/// `table3.{json,csv,md}` there and, with `render_suite`, the reduced suite as inputs
-/// (`reduced-suite.{json,txt}`, which rebuilds the run's crate to render them).
-pub fn compute_and_write(
-    dir: &Path,
-    opts: &Options,
-    paper: Option<&Path>,
-    render_suite: bool,
-) -> Result<Report> {
-    let report = compute(dir, opts, paper)?;
-    write(dir, &report)?;
-    if render_suite {
-        let m = crate::matrix::file::read(dir, report.scope)?;
-        let suite = export::render(&m, &report.reduction.suite)?;
-        export::write(dir, &suite)?;
-    }
-    Ok(report)
-}
-
-/// Writes `table3.{json,csv,md}` of `report` into `dir`.
-pub fn write(dir: &Path, report: &Report) -> Result<()> {
-    report.write(&dir.join(TABLE3_JSON))?;
-    std::fs::write(
-        dir.join("table3.csv"),
-        render::csv(std::slice::from_ref(report))?,
-    )
-    .context("cannot write table3.csv")?;
-    std::fs::write(
-        dir.join("table3.md"),
-        render::markdown(std::slice::from_ref(report)),
-    )
-    .context("cannot write table3.md")?;
-    Ok(())
+/// Writes the reduced suite of `report` (the run in `dir`) as inputs:
+/// `reduced-suite.{json,txt}`, which rebuilds the run's crate to render them.
+pub fn write_reduced_suite(dir: &Path, report: &Report) -> Result<()> {
+    let m = crate::matrix::file::read(dir, report.scope)?;
+    let suite = export::render(&m, &report.reduction.suite)?;
+    export::write(dir, &suite)
 }

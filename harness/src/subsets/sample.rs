@@ -48,9 +48,8 @@ pub fn draws(rows: &[&Row], n: u64, r: u64, k: u64, seed: u64) -> Vec<Draw> {
 }
 
 /// Mean, minimum, quartiles and maximum of a sample, as percentages of `of`; how draws
-/// compare with a reference suite's kill count (the paper's `<`, `=`, `>`, and
-/// `undetermined` when a draw's unknown inputs could put it on either side); the paper's
-/// verdict symbols. As `table3.json` holds them.
+/// compare with a reference suite's kill count (`<`, `=`, `>`, and `undetermined` when a
+/// draw's unknown inputs could put it on either side); the verdict symbols. As `table3.json` holds them.
 pub use ferastrau_artifacts::{Comparison, Summary, Verdict};
 
 /// The quantile `q` of sorted `v` (linear interpolation between order statistics).
@@ -80,7 +79,7 @@ pub fn summary(counts: &[u64], of: u64) -> Option<Summary> {
     })
 }
 
-/// The paper's verdict symbols, written and read.
+/// The verdict symbols, written and read.
 pub trait Symbol: Sized {
     fn symbol(self) -> &'static str;
     fn parse(s: &str) -> Option<Self>;

@@ -1,0 +1,384 @@
+//! The arguments of each command (clap derive structs).
+
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+
+use super::parse::{parse_factor, parse_percent, parse_positive_duration, parse_size};
+use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
+use ferastrau_harness::scopes::parse_scopes;
+
+/// What a command prints on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Table,
+    /// One JSON document, and nothing else on stdout (notes go to stderr).
+    Json,
+}
+
+/// `--format` (and its older spelling `--json`), on every command that prints a table.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct Output {
+    /// What to print on stdout: the table, or one JSON document with the same figures.
+    #[arg(long, value_enum, default_value_t = Format::Table, value_name = "FORMAT")]
+    pub format: Format,
+    /// The same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl Output {
+    /// Whether stdout gets one JSON document instead of the table.
+    pub fn json(self) -> bool {
+        self.json || self.format == Format::Json
+    }
+}
+
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args)]
+pub struct InitArgs {
+    /// The new crate's directory (created; refused if it exists and is not empty).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The package name (ASCII letters, digits, `_`, `-`; starting with a letter).
+    #[arg(long)]
+    pub name: String,
+    /// Depend on the worker library at this path (a checkout's `harness/worker`) instead of
+    /// the checkout this binary was built from.
+    #[arg(long, value_name = "DIR", conflicts_with = "git")]
+    pub worker_path: Option<PathBuf>,
+    /// Depend on the worker library of this git repository instead (cargo finds the
+    /// `ferastrau-worker` package in it).
+    #[arg(long, value_name = "URL")]
+    pub git: Option<String>,
+    /// With --git: the commit, tag or branch name to pin.
+    #[arg(long, value_name = "REV", requires = "git")]
+    pub rev: Option<String>,
+}
+
+#[derive(Args)]
+pub struct GateArgs {
+    /// The baseline file (JSON, one section per benchmark; written by --update-baseline).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: PathBuf,
+    /// Gate the reports of an `evaluate` that already ran (its --out directory) instead of
+    /// running one.
+    #[arg(long, value_name = "DIR")]
+    pub current: Option<PathBuf>,
+    /// Fail when any scope's kill rate is under this percentage.
+    #[arg(long, value_name = "PCT", value_parser = parse_percent)]
+    pub min_kill_rate: Option<f64>,
+    /// Points the kill rate may fall under the baseline's before the gate fails.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = parse_percent)]
+    pub tolerance: f64,
+    /// Fail when a mutant the baseline does not know (new code) survives.
+    #[arg(long)]
+    pub fail_on_new_survivors: bool,
+    /// Make this run the benchmark's baseline (prints what changed; refused for a broken run).
+    #[arg(long)]
+    pub update_baseline: bool,
+    /// The evaluation to run when --current is not given.
+    #[command(flatten)]
+    pub run: EvaluateArgs,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The output directories of the shards (`evaluate --shard k/n --out DIR`), all n of them.
+    #[arg(required = true, value_name = "DIR")]
+    pub shards: Vec<PathBuf>,
+    /// Where the merged reports go (locked while merging, like evaluate's).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args)]
+pub struct OverheadArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The scope whose inputs both builds run on.
+    #[arg(long, default_value_t = 6)]
+    pub scope: u32,
+    /// Runs per build; the best counts.
+    #[arg(long, default_value_t = 5)]
+    pub repeat: u32,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// Which benchmark crate to work on.
+#[derive(Args)]
+pub struct Target {
+    /// A built-in benchmark (a directory under benchmarks/).
+    #[arg(long, default_value = "search_tree", conflicts_with = "benchmark_path")]
+    pub benchmark: String,
+    /// A benchmark crate anywhere on disk (your own).
+    #[arg(long, value_name = "DIR")]
+    pub benchmark_path: Option<PathBuf>,
+}
+
+impl Target {
+    pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
+        locate_declared(Some(&self.benchmark), self.benchmark_path.as_deref())
+    }
+}
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..7`.
+    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    pub scopes: RangeInclusive<u32>,
+    #[command(flatten)]
+    pub output: Output,
+    /// Show the first N inputs of each method at each scope.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub print: usize,
+    /// Report the structure-only search of each method (structures found, candidates
+    /// explored, seconds) without enumerating the arguments its precondition never reads:
+    /// the figure that compares with Korat 1.0 and the paper's "gen" column.
+    #[arg(long, conflicts_with = "print")]
+    pub structure: bool,
+    /// Search again with the benchmark's dedicated generators (its invariant's variant whose
+    /// reads rule out the values that cannot satisfy it) and report their candidates, seconds
+    /// and the candidates saved beside the plain search's; the inputs must be the same. The
+    /// paper's "ded." column. Methods without generators show `—`.
+    #[arg(long)]
+    pub generators: bool,
+    /// Threads of each search (default: every core); the inputs and counts do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// A deterministic sample of the mutants.
+#[derive(Args)]
+pub struct Sampling {
+    /// Keep at most N mutants: a family-stratified sample (the paper used 200–300).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_mutants: Option<u32>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[derive(Args)]
+pub struct MutantsArgs {
+    #[command(flatten)]
+    pub target: Target,
+    #[command(flatten)]
+    pub output: Output,
+    /// Show a mutant (by id), or `all`, as a unified diff of the benchmark's source.
+    #[arg(long, value_name = "ID|all")]
+    pub diff: Option<String>,
+    #[command(flatten)]
+    pub sampling: Sampling,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..7`.
+    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    pub scopes: RangeInclusive<u32>,
+    #[command(flatten)]
+    pub original: OriginalLimits,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// The limits generation and the original run under (the mutants' own, and a clock limit).
+#[derive(Args, Clone)]
+pub struct OriginalLimits {
+    /// Address-space limit of every worker process: generation, the original, each mutant
+    /// (e.g. `1G`, `512M`).
+    #[arg(long, default_value = "1G", value_parser = parse_size, value_name = "SIZE")]
+    pub memory_limit: u64,
+    /// Clock limit of the original on one input (decoding, the call, the checks); an original
+    /// that runs longer stops the run, naming the input.
+    #[arg(long, default_value = "10s", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub original_timeout: Duration,
+    /// Scratch space the stored inputs of all scopes may take; a scope estimated to need more
+    /// is refused before it is generated.
+    #[arg(long, default_value = "20G", value_parser = parse_size, value_name = "SIZE")]
+    pub max_scratch: u64,
+}
+
+#[derive(Args)]
+pub struct EvaluateArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..7`.
+    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    pub scopes: RangeInclusive<u32>,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// Deterministic time limit per input: a mutant may run this many times the original's
+    /// ticks (loop iterations and calls of the mutated code)...
+    #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub tick_factor: u64,
+    /// ...plus this many.
+    #[arg(long, default_value_t = 10_000, value_name = "T", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000_000))]
+    pub tick_floor: u64,
+    /// Wall-clock limit per input, the paper's `10 × T_original + 1 s`: the factor...
+    #[arg(long, default_value_t = 10.0, value_name = "F", value_parser = parse_factor)]
+    pub timeout_factor: f64,
+    /// ...and the floor (e.g. `1s`, `250ms`; not zero: a limit of zero would depend on when
+    /// the watchdog looks).
+    #[arg(long, default_value = "1s", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub timeout_floor: Duration,
+    #[command(flatten)]
+    pub original: OriginalLimits,
+    /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Evaluate only the mutants on lines this unified diff (e.g. `git diff main`) adds or
+    /// changes: a fast check for a pull request. The reports say so, and `gate` then compares
+    /// mutants only, not kill rates or coverage.
+    #[arg(long, value_name = "FILE")]
+    pub in_diff: Option<PathBuf>,
+    /// Evaluate only share k of n of the mutants (1 ≤ k ≤ n), e.g. one job of a CI matrix or
+    /// a Slurm array; `ferastrau merge` combines the n shard directories into the run's
+    /// reports. Every shard regenerates the inputs itself.
+    #[arg(long, value_name = "K/N", value_parser = ferastrau_artifacts::Shard::parse)]
+    pub shard: Option<ferastrau_artifacts::Shard>,
+    /// After the first-kill run, run every mutant on every input of every scope (no
+    /// first-kill stop) and write which inputs kill which mutants to DIR/kill-matrix/
+    /// (for `ferastrau subsets`).
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
+    /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
+    #[arg(long, value_name = "N", default_value_t = ferastrau_harness::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub kill_matrix_max_deaths: u32,
+    /// Continue an interrupted run from its journal (refused if anything it depends on
+    /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
+    #[arg(long)]
+    pub resume: bool,
+    /// Run every mutant on every input. By default a mutant runs only on the inputs whose
+    /// original run reaches its mutation point (on the others it cannot differ), and one that
+    /// no input reaches runs no process; the results are the same, only slower without it.
+    #[arg(long)]
+    pub no_reach: bool,
+    /// Mutants one child process runs in turn (default: enough for eight processes per job,
+    /// at most 32). A process that dies in a mutant after the first is replaced and that
+    /// mutant run again first in a fresh one, so deaths are judged alone; 1 isolates every
+    /// mutant, for a crate whose code under test keeps state in statics. The results are the
+    /// same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub mutants_per_process: Option<u16>,
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Evaluate only these mutants (ids, comma-separated; after sampling), e.g. the survivors
+    /// of a run, again at a larger scope. An id the run would not evaluate is refused.
+    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    pub only_mutants: Vec<u32>,
+    // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// An output directory of `evaluate` or `merge` (holding evaluation.json and mutants.json).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The built-in benchmark whose source the page shows (default: the one that wrote DIR,
+    /// else the built-in benchmark the reports name).
+    #[arg(long, conflicts_with = "benchmark_path")]
+    pub benchmark: Option<String>,
+    /// The benchmark crate whose source the page shows, anywhere on disk.
+    #[arg(long, value_name = "DIR")]
+    pub benchmark_path: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SubsetsArgs {
+    /// Output directories of runs made with `evaluate --kill-matrix` over scopes 1..s (or
+    /// s−1..s); each gets table3.{json,csv,md} and reduced-suite.{json,txt}.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Random subsets drawn per comparison.
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
+    /// Seed of the draws and of the held-out split of the mutants (same seed, same output).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The paper's Table 3 as CSV (benchmark,scope,random_kill_rate,vs_exhaustive_scope_minus_1,
+    /// vs_exhaustive_scope), shown beside ours.
+    #[arg(long, value_name = "FILE")]
+    pub paper: Option<PathBuf>,
+    /// Also write the tables of all DIRs together as one Markdown file.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Do not render the reduced suite (which rebuilds the run's crate and regenerates scope s).
+    #[arg(long)]
+    pub no_render: bool,
+}
+
+#[derive(Args)]
+pub struct ReproduceArgs {
+    /// Where everything goes: `<out>/<benchmark>/` per benchmark (as `evaluate --out`), the
+    /// tables, the figure and REPRODUCTION.md.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub out: PathBuf,
+    /// The paper's tables, `table1.csv` and `table4.csv` (default: `<out>/paper/`).
+    #[arg(long, value_name = "DIR")]
+    pub paper: Option<PathBuf>,
+    /// The benchmarks to evaluate, comma-separated crate names (default: every one in the
+    /// paper's Table 1). The tables and REPRODUCTION.md cover these and every other benchmark
+    /// that already has a report under `--out`.
+    #[arg(long, value_name = "B,...", value_delimiter = ',')]
+    pub benchmarks: Vec<String>,
+    /// Where the benchmark crates are (default: this repository's `benchmarks/`).
+    #[arg(long, value_name = "DIR")]
+    pub benchmarks_dir: Option<PathBuf>,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// Continue: a benchmark whose directory holds a journal resumes from it.
+    #[arg(long)]
+    pub resume: bool,
+    /// Keep at most N mutants per benchmark (default 300; a crate whose manifest says
+    /// `[package.metadata.ferastrau] reproduce-all-mutants = true` gets all unless given).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_mutants: Option<u32>,
+    /// Every viable mutant of every benchmark, no sample (the paper used 205–297 per
+    /// benchmark, which the default sample of 300 stays comparable with).
+    #[arg(long, conflicts_with = "max_mutants")]
+    pub all_mutants: bool,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Evaluate nothing: render the tables, figure and REPRODUCTION.md from the reports under
+    /// `--out`.
+    #[arg(long)]
+    pub render_only: bool,
+    /// Time the survivors of a benchmark's largest scope s may take at s + 1 (estimated from
+    /// the growth of the last scopes); over it they are marked "s+1 not run" with the estimate.
+    #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub next_scope_budget: Duration,
+    /// Table 3 too: each benchmark again at its two largest scopes with `evaluate
+    /// --kill-matrix` (same sample), then `subsets` (random subsets beside the paper's
+    /// `table3.csv`, the reduced suite), into `<out>/<benchmark>/table3.json` and
+    /// `reduced-suite.{json,txt}`. One more pass over every input per mutant: hours for all ten.
+    #[arg(long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: random subsets drawn per comparison (seeded by --seed).
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub random_samples: u64,
+}

@@ -1,0 +1,327 @@
+//! `generate`, `mutants`, `check`, `overhead` and `gate`: the commands around `evaluate`.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use super::args::*;
+use super::evaluate::Show;
+use ferastrau_harness::evaluate::Preparation;
+use ferastrau_harness::exit_code::{broken, usage};
+use ferastrau_harness::generate;
+use ferastrau_harness::outdir::Scratch;
+use ferastrau_harness::subject;
+use ferastrau_harness::term::{paint, style};
+use ferastrau_worker::protocol::{Message, Request};
+
+pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let worker = subject::original_worker(&bench)?;
+    let progress = ferastrau_harness::term::progress();
+    let json = a.output.json();
+    let mode = generate::Mode {
+        jobs: a
+            .jobs
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        structure: a.structure,
+        generators: a.generators,
+    };
+    let stats = generate::generate(&worker, a.scopes, a.print, mode, |s| {
+        if progress {
+            eprint!("\rscope {} done ({} inputs)   ", s.scope, s.inputs);
+        }
+        ferastrau_harness::detail!(
+            "scope {}: {} inputs in {:.2} s",
+            s.scope,
+            s.inputs,
+            s.seconds
+        );
+        if !json && a.print > 0 {
+            print!("{}", generate::render_examples(s));
+        }
+    })?;
+    if progress {
+        eprint!("\r{:40}\r", "");
+    }
+    if json {
+        ferastrau_harness::term::print_json(&serde_json::to_value(generate::document(
+            &bench, mode, &stats,
+        ))?)?;
+    } else {
+        print!(
+            "{}",
+            generate::render_table(&bench, &stats, a.structure, a.generators)
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn sampled(
+    catalog: ferastrau_mutator::Catalog,
+    s: &Sampling,
+) -> ferastrau_mutator::Catalog {
+    match s.max_mutants {
+        Some(n) => ferastrau_mutator::sample(&catalog, n as usize, s.seed),
+        None => catalog,
+    }
+}
+
+pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
+    if a.diff.is_some() && a.output.json() {
+        return Err(usage(
+            "--diff prints a unified diff, not JSON: leave out --format json",
+        ));
+    }
+    let bench = a.target.locate()?;
+    let meta = subject::metamutant(&bench)?;
+    let catalog = sampled(meta.catalog, &a.sampling);
+    match a.diff.as_deref() {
+        Some("all") => {
+            for m in &catalog.mutants {
+                print!("{}", ferastrau_mutator::diff(&bench.dir, m)?);
+            }
+        }
+        Some(id) => {
+            let id: u32 = id
+                .parse()
+                .map_err(|_| usage(format!("--diff takes a mutant id or `all`, not {id:?}")))?;
+            let m = catalog
+                .get(id)
+                .ok_or_else(|| usage(format!("{} has no mutant {id}", bench.name)))?;
+            print!("{}", ferastrau_mutator::diff(&bench.dir, m)?);
+        }
+        None if a.output.json() => println!("{}", catalog.to_json()),
+        None => print!("{}", catalog.table()),
+    }
+    Ok(())
+}
+
+/// A preparation of scopes into `scratch` under `limits`, for `check` and `overhead`.
+fn preparation(
+    scratch: &Scratch,
+    limits: &OriginalLimits,
+    methods: Vec<String>,
+    coverage: bool,
+) -> Preparation {
+    Preparation {
+        inputs_dir: scratch.path().join("inputs"),
+        scratch_dir: scratch.path().to_path_buf(),
+        coverage,
+        memory_limit: Some(limits.memory_limit),
+        original_timeout: limits.original_timeout,
+        max_bytes: limits.max_scratch,
+        methods,
+        reach: false,
+    }
+}
+
+pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let worker = subject::original_worker(&bench)?;
+    let scratch = Scratch::new()?;
+    let prep = preparation(&scratch, &a.original, worker.methods()?, false);
+    let json = a.output.json();
+    if !json {
+        anstream::println!(
+            "{}",
+            paint(
+                style::HEAD,
+                format!(
+                    "{:>5} {:>10} {:>9} {:>10}",
+                    "scope", "# inputs", "check [s]", "violations"
+                )
+            )
+        );
+    }
+    let mut first_bad = None;
+    let mut used = 0;
+    let mut rows = Vec::new();
+    for scope in a.scopes {
+        let run = prep.scope(&worker, scope, used)?;
+        used += run.bytes;
+        if !json {
+            let violations = format!("{:>10}", run.violation_count);
+            anstream::println!(
+                "{:>5} {:>10} {:>9.2} {}",
+                scope,
+                run.inputs,
+                run.checking_seconds,
+                if run.violation_count > 0 {
+                    paint(style::BAD, violations)
+                } else {
+                    violations
+                }
+            );
+        }
+        rows.push(serde_json::json!({
+            "scope": scope,
+            "inputs": run.inputs,
+            "checking_seconds": run.checking_seconds,
+            "violations": run.violation_count,
+        }));
+        if first_bad.is_none() && run.violation_count > 0 {
+            first_bad = Some(run);
+        }
+    }
+    // The smallest counterexample: smallest scope, then shortest rendering.
+    let smallest = first_bad.as_ref().map(|run| {
+        let v = run
+            .violations
+            .iter()
+            .min_by_key(|v| (v.input.len(), v.input.clone()))
+            .expect("a violating scope keeps its violations");
+        // Renderings usually start with the method's name; name it when they do not.
+        let input = if v.input.starts_with(&v.method) {
+            v.input.clone()
+        } else {
+            format!("{} on {}", v.method, v.input)
+        };
+        (run, v, input)
+    });
+    if json {
+        let counterexample = smallest.as_ref().map(|(run, v, input)| {
+            serde_json::json!({
+                "scope": run.scope, "method": v.method, "input": input,
+                "output": v.output, "message": v.message,
+            })
+        });
+        ferastrau_harness::term::print_json(&serde_json::json!({
+            "benchmark": bench.name,
+            "scopes": rows,
+            "counterexample": counterexample,
+        }))?;
+    }
+    match smallest {
+        None => {
+            if !json {
+                anstream::println!(
+                    "{}",
+                    paint(
+                        style::GOOD,
+                        "no violation: the original meets its postconditions on every input"
+                    )
+                );
+            }
+            Ok(())
+        }
+        Some((run, v, input)) => Err(broken(format!(
+            "{} violation(s) at scope {}; smallest counterexample: {input} -> {}: {}",
+            run.violation_count, run.scope, v.output, v.message
+        ))),
+    }
+}
+
+pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
+    if a.run.shard.is_some() {
+        return Err(usage(
+            "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
+        ));
+    }
+    // With --format json the gate's document is the only thing on stdout: the evaluation it
+    // runs prints nothing (its reports are in their directory, named in the document).
+    let json = a.run.output.json();
+    let show = if json { Show::Nothing } else { Show::Table };
+    let dir = match a.current {
+        Some(dir) => dir,
+        None => super::evaluate::run_evaluation(a.run, show)?,
+    };
+    let thresholds = ferastrau_harness::gate::Thresholds {
+        min_kill_rate: a.min_kill_rate,
+        tolerance: a.tolerance,
+        fail_on_new_survivors: a.fail_on_new_survivors,
+    };
+    ferastrau_harness::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, json)
+}
+
+pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
+    if a.scope == 0 {
+        return Err(usage("scope 0 is empty: scopes start at 1"));
+    }
+    let bench = a.target.locate()?;
+    let original = subject::original_worker(&bench)?;
+    let subject = subject::prepare(&bench)?;
+    let scratch = Scratch::new()?;
+    let limits = OriginalLimits {
+        memory_limit: 1 << 30,
+        original_timeout: Duration::from_secs(10),
+        max_scratch: 20 << 30,
+    };
+    let prep = preparation(&scratch, &limits, original.methods()?, false);
+    prep.scope(&original, a.scope, 0)?;
+    let replay = |w: &ferastrau_harness::worker::Worker| -> Result<(u64, f64)> {
+        let request = Request::Replay {
+            scope: a.scope,
+            dir: prep.inputs_dir.clone(),
+            repeat: a.repeat,
+        };
+        w.call(&request)?
+            .into_iter()
+            .find_map(|m| match m {
+                Message::Replay {
+                    executions,
+                    seconds,
+                } => Some((executions, seconds)),
+                _ => None,
+            })
+            .context("the worker sent no timing")
+    };
+    let (executions, plain) = replay(&original)?;
+    let (_, meta) = replay(&subject.worker)?;
+    if a.output.json() {
+        ferastrau_harness::term::print_json(&serde_json::json!({
+            "benchmark": bench.name,
+            "scope": a.scope,
+            "repeat": a.repeat,
+            "executions": executions,
+            "untouched_seconds": plain,
+            "metamutant_seconds": meta,
+            "ratio": meta / plain,
+        }))?;
+    } else {
+        println!(
+            "{} scope {}: {} executions; untouched crate {:.4} s, metamutant (no mutant active) {:.4} s: {:.2}x",
+            bench.name,
+            a.scope,
+            executions,
+            plain,
+            meta,
+            meta / plain
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
+    use ferastrau_harness::init::{init, WorkerSource};
+    let worker = match (a.worker_path, a.git) {
+        (Some(p), _) => {
+            // A relative path would be relative to the new crate in its Cargo.toml: make it
+            // absolute here, where the user meant it.
+            if !p.join("Cargo.toml").is_file() {
+                return Err(usage(format!(
+                    "--worker-path {}: no Cargo.toml there (give the checkout's harness/worker directory)",
+                    p.display()
+                )));
+            }
+            WorkerSource::Path(
+                p.canonicalize()
+                    .with_context(|| format!("cannot read {}", p.display()))?,
+            )
+        }
+        (None, Some(url)) => WorkerSource::Git { url, rev: a.rev },
+        (None, None) => WorkerSource::this_checkout(),
+    };
+    let files = init(&a.dir, &a.name, &worker)?;
+    let dir = a.dir.display();
+    println!("wrote a benchmark crate `{}` in {dir}:", a.name);
+    for f in files {
+        println!("  {f}");
+    }
+    println!(
+        "next: (cd {dir} && cargo test), then\n  ferastrau generate --benchmark-path {dir} --scopes 1..4\n  \
+         ferastrau check --benchmark-path {dir} --scopes 1..4\n  \
+         ferastrau evaluate --benchmark-path {dir} --scopes 1..4"
+    );
+    Ok(())
+}

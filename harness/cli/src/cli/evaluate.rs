@@ -1,0 +1,382 @@
+//! `evaluate`: the experiment, and the fingerprint its journal is written under.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::args::*;
+use super::commands::sampled;
+use ferastrau_harness::evaluate::{self, report};
+use ferastrau_harness::exit_code::{broken, usage};
+use ferastrau_harness::fingerprint::{tree_hash, Fingerprint, Hasher};
+use ferastrau_harness::locate::BenchmarkCrate;
+use ferastrau_harness::outdir::OutputDir;
+use ferastrau_harness::subject;
+
+/// The fingerprint of an evaluation: everything its results depend on.
+fn fingerprint(
+    bench: &BenchmarkCrate,
+    subject: &subject::Subject,
+    catalog: &ferastrau_mutator::Catalog,
+    viable: &[u32],
+    skipped: &BTreeMap<u32, String>,
+    a: &EvaluateArgs,
+    limits: ferastrau_worker::Limits,
+) -> Result<Fingerprint> {
+    let mut h = Hasher::default();
+    for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
+        h.feed(serde_json::to_string(m)?.as_bytes());
+    }
+    Ok(Fingerprint {
+        tool: env!("CARGO_PKG_VERSION").to_string(),
+        benchmark: bench.name.clone(),
+        crate_dir: bench.dir.display().to_string(),
+        source: tree_hash(&bench.dir)?,
+        worker: subject.worker.hash.clone(),
+        mutants: viable.to_vec(),
+        catalog: h.hex(),
+        sample: a
+            .sampling
+            .max_mutants
+            .map(|n| (n as usize, a.sampling.seed)),
+        scopes: (*a.scopes.start(), *a.scopes.end()),
+        limits,
+        memory_limit: a.original.memory_limit,
+        original_timeout_ms: a.original.original_timeout.as_millis() as u64,
+        shard: a.shard,
+        skipped: skipped.clone().into_iter().collect(),
+    })
+}
+
+/// The mutant phase's figures: the `runner:` line of the table and `runner` in the JSON.
+#[derive(Clone, Copy, serde::Serialize)]
+struct Runner {
+    executions: u64,
+    /// Executions a run on every input would have made that reach selection skipped.
+    skipped: u64,
+    /// Mutants no input reached: they ran no process.
+    unreached_mutants: u64,
+    seconds: f64,
+    jobs: usize,
+    processes: u64,
+    overhead_ms_per_process: f64,
+    /// `None` when no process ran an input (every mutant unreached).
+    harness_over_bare_loop: Option<f64>,
+}
+
+impl std::fmt::Display for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let all = self.executions + self.skipped;
+        write!(
+            f,
+            "runner: {} mutant×input executions, {} skipped ({:.1}%: inputs that do not reach the mutant) in {:.2} s with {} jobs ({:.0}/s); {} processes ({} mutants reached by no input ran none), {:.1} ms overhead each; harness/bare-loop time ",
+            self.executions,
+            self.skipped,
+            if all == 0 { 0.0 } else { 100.0 * self.skipped as f64 / all as f64 },
+            self.seconds,
+            self.jobs,
+            self.executions as f64 / self.seconds,
+            self.processes,
+            self.unreached_mutants,
+            self.overhead_ms_per_process,
+        )?;
+        match self.harness_over_bare_loop {
+            Some(r) => write!(f, "{r:.2}×"),
+            None => write!(f, "n/a"),
+        }
+    }
+}
+
+/// What an evaluation prints on stdout.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Show {
+    /// The table and the summary lines.
+    Table,
+    /// One JSON document: `evaluation.json`'s figures, the reports' directory and the runner's.
+    Json,
+    /// Nothing: the caller (`gate --format json`) prints its own document.
+    Nothing,
+}
+
+/// `ferastrau evaluate`: runs an evaluation and prints it as `--format` says.
+pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
+    let show = if a.output.json() {
+        Show::Json
+    } else {
+        Show::Table
+    };
+    run_evaluation(a, show)
+}
+
+/// Runs an evaluation; returns the directory its reports went to.
+pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
+    let bench = a.target.locate()?;
+    let out_dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name));
+    // Taken before anything is built or written: a second run on the same directory fails at
+    // once instead of mixing its results into this one's.
+    let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
+    clear_reports(&out.path)?;
+    let subject = subject::prepare(&bench)?;
+    // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
+    let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
+        .map_err(|e| usage(format!("{e:#}")))?;
+    let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
+    if let Some(diff) = &a.in_diff {
+        let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
+        catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
+    }
+    if !a.only_mutants.is_empty() {
+        if let Some(id) = a
+            .only_mutants
+            .iter()
+            .find(|id| !catalog.viable().any(|m| m.id == **id))
+        {
+            return Err(usage(format!(
+                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable or not sampled)"
+            )));
+        }
+        catalog.mutants.retain(|m| a.only_mutants.contains(&m.id));
+    }
+    // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
+    let viable: Vec<u32> = catalog
+        .viable()
+        .map(|m| m.id)
+        .filter(|m| !skipped.contains_key(m))
+        .collect();
+    // A shard evaluates its share of what the whole run evaluates, sampled the same way.
+    let share = a.shard.map_or_else(|| viable.clone(), |s| s.share(&viable));
+    let limits = ferastrau_worker::Limits {
+        tick_factor: a.tick_factor,
+        tick_floor: a.tick_floor,
+        timeout_factor: a.timeout_factor,
+        timeout_floor: a.timeout_floor,
+    };
+    let opts = evaluate::Options {
+        scopes: a.scopes.clone(),
+        jobs: a.jobs.map(usize::from).unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        }),
+        limits,
+        memory_limit: a.original.memory_limit,
+        original_timeout: a.original.original_timeout,
+        max_scratch: a.original.max_scratch,
+        resume: a.resume,
+        reach: !a.no_reach,
+        progress: ferastrau_harness::term::progress(),
+        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
+        per_process: a.mutants_per_process.map(usize::from),
+    };
+    if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
+        return Err(usage(
+            "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
+        ));
+    }
+    let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
+    let started = std::time::Instant::now();
+    let ev = evaluate::evaluate(
+        &out,
+        &fingerprint,
+        &subject.worker,
+        &subject.methods,
+        &share,
+        &opts,
+    )?;
+    if ev.interrupted {
+        return Err(anyhow::Error::new(
+            ferastrau_harness::exit_code::Interrupted(format!(
+                "interrupted; the results so far are in {}; continue with --resume",
+                out_dir.join("journal.jsonl").display()
+            )),
+        ));
+    }
+    let facts = facts(&bench, &subject, &catalog, &a, &skipped)?;
+    let broken_why = match a.shard {
+        // A shard's share is not the run: `merge` judges the whole.
+        Some(_) => None,
+        None => verdict(ev.broken.clone(), a.in_diff.is_some(), &viable),
+    };
+    let extra = report::Extra {
+        broken: broken_why.clone(),
+        shard: a.shard,
+    };
+    let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    // The page and the schema JSON, from the reports just written and the crate's source.
+    ferastrau_harness::html::write(&out_dir, &bench.dir)?;
+    for m in &ev.matrices {
+        let bytes = ferastrau_harness::matrix::file::write(&out_dir, m)?;
+        ferastrau_harness::note!(
+            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
+            m.header.scope,
+            m.rows.len(),
+            m.header.inputs,
+            m.header.seconds,
+            bytes,
+            ferastrau_harness::matrix::file::dir(&out_dir).display()
+        );
+        for d in &m.header.disagreements {
+            ferastrau_harness::warning!(
+                "kill matrix at scope {} disagrees with the first-kill run: {d}",
+                m.header.scope
+            );
+        }
+    }
+    if let Some(shard) = a.shard {
+        ferastrau_harness::shard::write(
+            &out_dir,
+            ferastrau_harness::shard::record(
+                shard,
+                &fingerprint,
+                &viable,
+                facts,
+                ev.scopes.clone(),
+                &ev.results,
+            ),
+        )?;
+    }
+    let title = match a.shard {
+        Some(s) => format!(
+            "{} (shard {s}: {} of {} mutants)",
+            bench.name,
+            share.len(),
+            viable.len()
+        ),
+        None => bench.name.clone(),
+    };
+    for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
+        ferastrau_harness::warning!(
+            "the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
+            s.violation_count,
+            s.scope
+        );
+    }
+    let t = &ev.timing;
+    let runner = (t.children > 0 || t.unreached > 0).then(|| Runner {
+        executions: t.executions,
+        skipped: t.skipped,
+        unreached_mutants: t.unreached,
+        seconds: ev.mutant_phase_seconds,
+        jobs: opts.jobs,
+        processes: t.children,
+        overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
+            / t.children.max(1) as f64,
+        harness_over_bare_loop: (t.work_seconds > 0.0)
+            .then(|| ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds),
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    match show {
+        Show::Nothing => {}
+        Show::Json => {
+            let mut doc = report::json_document(&out_dir, share.len())?;
+            doc["seconds"] = serde_json::json!(seconds);
+            doc["runner"] = serde_json::to_value(runner)?;
+            ferastrau_harness::term::print_json(&doc)?;
+        }
+        Show::Table => {
+            anstream::print!("{}", report::table(&title, &rows));
+            if let Some(r) = runner.filter(|_| ferastrau_harness::term::notes()) {
+                println!("{r}");
+            }
+            println!(
+                "{} mutants in {seconds:.1} s; reports in {}",
+                share.len(),
+                out_dir.display()
+            );
+        }
+    }
+    if let Some(why) = broken_why {
+        return Err(broken(format!(
+            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
+            out_dir.display()
+        )));
+    }
+    Ok(out_dir)
+}
+
+/// The broken-run verdict of a whole run: a diff that touches no mutated code leaves nothing
+/// to judge, which is not a broken run.
+pub(super) fn verdict(broken: Option<String>, in_diff: bool, evaluated: &[u32]) -> Option<String> {
+    broken.filter(|_| !(in_diff && evaluated.is_empty()))
+}
+
+/// What the reports are made of besides results: the listed mutants with their keys, the
+/// paper's families, the probes and the run's marks.
+fn facts(
+    bench: &BenchmarkCrate,
+    subject: &subject::Subject,
+    catalog: &ferastrau_mutator::Catalog,
+    a: &EvaluateArgs,
+    skipped: &BTreeMap<u32, String>,
+) -> Result<report::Facts> {
+    let paper: BTreeSet<u32> = catalog
+        .viable()
+        .filter(|m| m.family != ferastrau_mutator::Family::Constant)
+        .filter(|m| !skipped.contains_key(&m.id))
+        .map(|m| m.id)
+        .collect();
+    let marks = report::Marks {
+        in_diff: a.in_diff.as_ref().map(|diff| diff.display().to_string()),
+    };
+    // Keys over the whole catalog, so that a sample's keys are those of the full run.
+    let all = &subject.meta.catalog.mutants;
+    let keys: BTreeMap<u32, String> = all
+        .iter()
+        .map(|m| m.id)
+        .zip(ferastrau_mutator::keys(all))
+        .collect();
+    let listed = catalog
+        .mutants
+        .iter()
+        .map(|m| report::listed(m, keys.get(&m.id).cloned()))
+        .collect();
+    Ok(report::Facts {
+        benchmark: bench.name.clone(),
+        listed,
+        paper,
+        probes: subject
+            .meta
+            .probes
+            .iter()
+            .map(report::probe)
+            .collect::<Result<_>>()?,
+        marks,
+        skipped: catalog
+            .viable()
+            .filter_map(|m| Some((m.id, skipped.get(&m.id)?.clone())))
+            .collect(),
+    })
+}
+
+/// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
+/// report behind that could be read as its own.
+pub fn clear_reports(dir: &Path) -> Result<()> {
+    let all = report::FILES.iter().chain(&ferastrau_harness::html::FILES);
+    for f in all.chain(&[ferastrau_harness::shard::RECORD]) {
+        match std::fs::remove_file(dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
+            }
+            _ => {}
+        }
+    }
+    // An earlier run's kill matrices and what `subsets` made of them describe another run.
+    let matrices = ferastrau_harness::matrix::file::dir(dir);
+    if matrices.exists() {
+        std::fs::remove_dir_all(&matrices)
+            .with_context(|| format!("cannot remove {}", matrices.display()))?;
+    }
+    for f in ferastrau_harness::subsets::FILES {
+        match std::fs::remove_file(dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("cannot remove {}", dir.join(f).display()))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

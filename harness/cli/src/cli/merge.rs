@@ -1,0 +1,71 @@
+//! `merge`: the shards of a run put back together, written as `evaluate` writes one run.
+
+use anyhow::Result;
+
+use super::args::MergeArgs;
+use super::evaluate::verdict;
+use ferastrau_harness::evaluate::{health, report};
+use ferastrau_harness::exit_code::{broken, usage};
+use ferastrau_harness::outdir::OutputDir;
+use ferastrau_harness::shard;
+
+pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
+    // Merging into a shard's own directory would remove the record it was merged from.
+    let same = |p: &std::path::Path| p.canonicalize().ok();
+    if let Some(d) = a
+        .shards
+        .iter()
+        .find(|d| same(d).is_some() && same(d) == same(&a.out))
+    {
+        return Err(usage(format!(
+            "--out {} is one of the shards: merge into a directory of its own",
+            d.display()
+        )));
+    }
+    let m = shard::merge(&a.shards)?;
+    let out = OutputDir::take(
+        &a.out,
+        &m.facts.benchmark,
+        std::path::Path::new(&m.run.crate_dir),
+    )?;
+    super::evaluate::clear_reports(&out.path)?;
+    // The verdict of the whole run, on the merged results: a shard does not judge its share.
+    let why = verdict(
+        health::verdict(&m.scopes, &m.results, m.evaluated.len()),
+        m.facts.marks.in_diff.is_some(),
+        &m.evaluated,
+    );
+    let extra = report::Extra {
+        broken: why.clone(),
+        shard: None,
+    };
+    let rows = report::publish(
+        &out.path,
+        &m.facts,
+        &m.scopes,
+        &m.results,
+        &m.evaluated,
+        &extra,
+    )?;
+    ferastrau_harness::html::write(&out.path, std::path::Path::new(&m.run.crate_dir))?;
+    if a.output.json() {
+        let mut doc = report::json_document(&out.path, m.evaluated.len())?;
+        doc["shards"] = serde_json::json!(a.shards.len());
+        ferastrau_harness::term::print_json(&doc)?;
+    } else {
+        anstream::print!("{}", report::table(&m.facts.benchmark, &rows));
+        println!(
+            "{} shards of {} mutants merged; reports in {}",
+            a.shards.len(),
+            m.evaluated.len(),
+            out.path.display()
+        );
+    }
+    if let Some(why) = why {
+        return Err(broken(format!(
+            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
+            out.path.display()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! The `ferastrau` command line.
+
+use std::process::ExitCode;
+
+use ferastrau::cli::{parse_from, run};
+use ferastrau_harness::exit_code::{self, Exit};
+use ferastrau_harness::term::{paint, style};
+
+/// An error line on stderr, its `error:` coloured where colour is on.
+fn error(message: &str) {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    anstream::eprintln!("{} {message}", paint(style::BAD, "error:"));
+}
+
+fn main() -> ExitCode {
+    // `ferastrau ... | head`: end quietly when stdout closes, as a Unix filter does, instead
+    // of panicking on the failed write. (No pipe the harness writes to is at risk: it never
+    // writes to a child's stdin.)
+    // SAFETY: restoring the default disposition of one signal before any thread starts.
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGPIPE,
+            nix::sys::signal::SigHandler::SigDfl,
+        )
+    };
+    let cli = match parse_from(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version, coloured by clap as `--color` says.
+            let _ = e.print();
+            return Exit::Success.into();
+        }
+        Err(e) => {
+            // One line: clap's first, without the usage block. (`--color` is not set yet:
+            // `anstream`'s own detection decides, NO_COLOR included.)
+            let text = e.to_string();
+            error(text.lines().next().unwrap_or("bad arguments"));
+            return Exit::Usage.into();
+        }
+    };
+    if let Err(e) = ferastrau_harness::interrupt::install() {
+        error(&format!("{e:#}"));
+        return Exit::Error.into();
+    }
+    match run(cli) {
+        Ok(()) => Exit::Success.into(),
+        Err(e) => {
+            error(&format!("{e:#}"));
+            exit_code::of(&e).into()
+        }
+    }
+}

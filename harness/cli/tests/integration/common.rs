@@ -1,0 +1,142 @@
+//! Helpers shared by the command-line tests: run the real `ferastrau` binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `faulty` fixture's usual run: scopes 1..2 under limits that let its misbehaving mutants
+/// die quickly (a clock timeout of 300 ms, 256 MiB of address space).
+pub const FAULTY_LIMITS: [&str; 6] = [
+    "--scopes",
+    "1..2",
+    "--timeout-floor",
+    "300ms",
+    "--memory-limit",
+    "256M",
+];
+
+pub fn ferastrau(args: &[&str]) -> Output {
+    command(args).output().expect("the ferastrau binary runs")
+}
+
+/// The `ferastrau` binary with `args`, not yet started.
+pub fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ferastrau"));
+    c.args(args);
+    c
+}
+
+/// The purpose-built crate `testdata/<name>` (see `testdata/README.md`).
+pub fn fixture(name: &str) -> PathBuf {
+    ferastrau_harness::locate::workspace_root()
+        .join("testdata")
+        .join(name)
+}
+
+/// `ferastrau <cmd> --benchmark-path testdata/<name> <args>`, run to its end.
+pub fn on_fixture(cmd: &str, name: &str, args: &[&str]) -> Output {
+    let path = fixture(name);
+    let mut all = vec![cmd, "--benchmark-path", path.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    ferastrau(&all)
+}
+
+/// Copies the fixture `name` to `dest` (a crate outside the repository, like a user's), its
+/// dependency on the worker library made absolute.
+pub fn copy_fixture(name: &str, dest: &Path) {
+    let src = fixture(name);
+    std::fs::create_dir_all(dest.join("src")).unwrap();
+    let worker = ferastrau_harness::locate::workspace_root().join("harness/worker");
+    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
+        .unwrap()
+        .replace(
+            "\"../../harness/worker\"",
+            &format!("{:?}", worker.display().to_string()),
+        );
+    std::fs::write(dest.join("Cargo.toml"), manifest).unwrap();
+    for f in std::fs::read_dir(src.join("src")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), dest.join("src").join(f.file_name())).unwrap();
+    }
+}
+
+/// Replaces `from` by `to` in `file`, which must contain it.
+pub fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{} has no {from:?}", file.display());
+    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+}
+
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+pub fn json(path: &Path) -> serde_json::Value {
+    let t = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&t).expect("valid JSON")
+}
+
+/// Runs `evaluate` into `out` and returns the reports (evaluation, mutants).
+pub fn evaluate(args: &[&str], out: &Path) -> (serde_json::Value, serde_json::Value) {
+    let mut all = vec!["evaluate"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out", out.to_str().expect("utf-8 path")]);
+    let o = ferastrau(&all);
+    assert!(o.status.success(), "evaluate failed: {}", text(&o.stderr));
+    (
+        json(&out.join("evaluation.json")),
+        json(&out.join("mutants.json")),
+    )
+}
+
+/// Status per (mutant, scope) of a mutants.json, without anything time-dependent.
+pub fn statuses(
+    mutants: &serde_json::Value,
+) -> std::collections::BTreeMap<(u64, String), serde_json::Value> {
+    let mut out = std::collections::BTreeMap::new();
+    for m in mutants["mutants"].as_array().expect("mutants") {
+        let id = m["id"].as_u64().unwrap();
+        for (scope, r) in m["scopes"].as_object().expect("scopes") {
+            out.insert((id, scope.clone()), r.clone());
+        }
+    }
+    out
+}
+
+/// The evaluation rows without their timings.
+pub fn untimed(evaluation: &serde_json::Value) -> Vec<serde_json::Value> {
+    evaluation["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            let o = s.as_object_mut().unwrap();
+            o.remove("generation_seconds");
+            o.remove("checking_seconds");
+            s
+        })
+        .collect()
+}
+
+/// The processes (other than this one) whose environment holds `tag`: a test's way to find
+/// the workers a harness it started left behind.
+pub fn processes_tagged(tag: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let me = std::process::id().to_string();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) || name == me {
+            continue;
+        }
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|kv| kv == tag.as_bytes()) {
+            let cmd = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            found.push(format!("{name}: {}", text(&cmd).replace('\0', " ")));
+        }
+    }
+    found
+}

@@ -1,0 +1,347 @@
+//! `ferastrau init` and a user's crate outside the workspace: the skeleton is generated,
+//! checked and evaluated as is, with exact counts; the metadata's names and the
+//! `--benchmark-path` are checked before any work, each mistake with its own message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::*;
+
+/// The valid inputs of the skeleton per scope 1..=3 as (add, remove_first): subsets of 1..=n
+/// (2^n) times the n values of `x`, and the 2^n − 1 non-empty subsets. The generated crate's
+/// own tests (run below by `cargo test`) check the same figures against the brute force.
+const SKELETON_INPUTS: [(u64, u64); 3] = [(2, 1), (8, 3), (24, 7)];
+
+fn workspace_root() -> PathBuf {
+    ferastrau_harness::locate::workspace_root()
+}
+
+/// A new crate written by `init` into a temporary directory outside the workspace.
+fn init_crate(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(
+        !tmp.path().starts_with(workspace_root()),
+        "the temporary directory must lie outside the workspace"
+    );
+    let dir = tmp.path().join(name);
+    let o = ferastrau(&["init", dir.to_str().unwrap(), "--name", name]);
+    assert!(o.status.success(), "init: {}", text(&o.stderr));
+    (tmp, dir)
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn a_crate_from_init_outside_the_workspace_is_generated_checked_and_evaluated() {
+    let (tmp, dir) = init_crate("my-set");
+
+    // The crate's own tests pass, its exact counts and the brute-force check among them.
+    // Dependencies compiled for the workers are reused (the same release profile).
+    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--release", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env(
+            "CARGO_TARGET_DIR",
+            workspace_root().join("target/ferastrau/build"),
+        )
+        .output()
+        .unwrap();
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "cargo test: {out}{}", text(&o.stderr));
+    for t in [
+        "korat_finds_exactly_the_counted_inputs",
+        "korat_is_sound_complete_and_optimal_against_brute_force",
+        "the_original_meets_its_postconditions",
+    ] {
+        assert!(out.contains(&format!("test {t} ... ok")), "{t}: {out}");
+    }
+
+    // The skeleton is formatted as rustfmt would, whatever the crate's name.
+    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["fmt", "--check", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "cargo fmt --check: {}", text(&o.stdout));
+
+    let o = ferastrau(&[
+        "generate",
+        "--benchmark-path",
+        path_str(&dir),
+        "--scopes",
+        "1..3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "generate: {}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let scopes = doc["scopes"].as_array().unwrap();
+    assert_eq!(scopes.len(), 3);
+    for (s, (add, remove_first)) in scopes.iter().zip(SKELETON_INPUTS) {
+        let per_method: Vec<(&str, u64)> = s["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["method"].as_str().unwrap(), m["inputs"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(
+            per_method,
+            [("add", add), ("remove_first", remove_first)],
+            "scope {}",
+            s["scope"]
+        );
+        assert_eq!(s["inputs"].as_u64(), Some(add + remove_first));
+    }
+
+    let o = ferastrau(&[
+        "check",
+        "--benchmark-path",
+        path_str(&dir),
+        "--scopes",
+        "1..3",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "check: {out}{}", text(&o.stderr));
+    assert!(out.contains("no violation"), "{out}");
+
+    let (evaluation, mutants) = evaluate(
+        &["--benchmark-path", path_str(&dir), "--scopes", "1..3"],
+        &tmp.path().join("out"),
+    );
+    assert!(evaluation.get("broken").is_none(), "{evaluation}");
+    let rows = evaluation["scopes"].as_array().unwrap();
+    let inputs: Vec<u64> = rows.iter().map(|r| r["inputs"].as_u64().unwrap()).collect();
+    let expected: Vec<u64> = SKELETON_INPUTS.iter().map(|(a, r)| a + r).collect();
+    assert_eq!(inputs, expected);
+    for r in rows {
+        assert!(r["mutants"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["kill_rate"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["violations"].as_u64(), Some(0), "{r}");
+    }
+    assert!(!mutants["mutants"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn every_command_refuses_an_unknown_name_in_the_metadata_before_any_work() {
+    let (_tmp, dir) = init_crate("typo-set");
+    let manifest = dir.join("Cargo.toml");
+    for (from, to, named) in [
+        (
+            "\"IntSet::contains\"",
+            "\"IntSet::contain\"",
+            "IntSet::contain",
+        ),
+        ("\"rep_ok\"", "\"rep_okay\"", "rep_okay"),
+    ] {
+        edit(&manifest, from, to);
+        for command in ["generate", "check", "mutants", "evaluate"] {
+            let mut args = vec![command, "--benchmark-path", path_str(&dir)];
+            if command != "mutants" {
+                args.extend(["--scopes", "1"]);
+            }
+            if command == "evaluate" {
+                args.extend(["--out", "/nonexistent/never-written"]);
+            }
+            let o = ferastrau(&args);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+            assert!(
+                err.contains(&format!("no function `{named}`")) && err.contains("did you mean"),
+                "{command}: {err}"
+            );
+            assert_eq!(err.trim().lines().count(), 1, "{command}: {err}");
+        }
+        edit(&manifest, to, from);
+    }
+}
+
+#[test]
+fn benchmark_paths_get_accurate_messages_and_a_manifest_counts_as_its_crate() {
+    let (tmp, dir) = init_crate("path-set");
+    std::fs::create_dir(tmp.path().join("empty")).unwrap();
+    for (path, expect) in [
+        (tmp.path().join("missing"), "does not exist"),
+        (dir.join("src/lib.rs"), "is a file, not a crate"),
+        (
+            tmp.path().join("empty"),
+            "is not a benchmark crate: it has no Cargo.toml",
+        ),
+    ] {
+        let o = ferastrau(&[
+            "generate",
+            "--benchmark-path",
+            path_str(&path),
+            "--scopes",
+            "1",
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{}: {err}", path.display());
+        assert!(err.contains(expect), "{}: {err}", path.display());
+        assert!(err.contains(path_str(&path)), "names the path: {err}");
+    }
+    // A path to the manifest itself is the crate it describes.
+    let o = ferastrau(&[
+        "generate",
+        "--benchmark-path",
+        path_str(&dir.join("Cargo.toml")),
+        "--scopes",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["benchmark"], "path-set");
+    let (add, remove_first) = SKELETON_INPUTS[1];
+    assert_eq!(
+        doc["scopes"][0]["inputs"].as_u64(),
+        Some(add + remove_first)
+    );
+}
+
+#[test]
+fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let taken = tmp.path().join("taken");
+    std::fs::create_dir(&taken).unwrap();
+    std::fs::write(taken.join("notes.txt"), "mine").unwrap();
+    for (dir, name, expect) in [
+        (taken.clone(), "fine", "is not empty"),
+        (tmp.path().join("a"), "my set", "not a valid crate name"),
+        (tmp.path().join("b"), "fn", "not a valid crate name"),
+    ] {
+        let o = ferastrau(&["init", path_str(&dir), "--name", name]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(expect), "{name}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(taken.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(!tmp.path().join("a").exists() && !tmp.path().join("b").exists());
+
+    // The default: a path dependency on this checkout's worker library, absolute.
+    let default = tmp.path().join("default");
+    let o = ferastrau(&["init", path_str(&default), "--name", "d"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let manifest = std::fs::read_to_string(default.join("Cargo.toml")).unwrap();
+    let worker = workspace_root().join("harness/worker");
+    assert!(
+        manifest.contains(&format!(
+            "ferastrau-worker = {{ path = {:?} }}",
+            path_str(&worker)
+        )),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\n[workspace]\n"), "{manifest}");
+
+    // --git: a git dependency, pinned when asked.
+    let git = tmp.path().join("git");
+    let o = ferastrau(&[
+        "init",
+        path_str(&git),
+        "--name",
+        "g",
+        "--git",
+        "https://example.org/ferastrau.git",
+        "--rev",
+        "v0.1.0",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let manifest = std::fs::read_to_string(git.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains(
+            "ferastrau-worker = { git = \"https://example.org/ferastrau.git\", rev = \"v0.1.0\" }"
+        ),
+        "{manifest}"
+    );
+    // --worker-path must name a crate directory.
+    let o = ferastrau(&[
+        "init",
+        path_str(&tmp.path().join("w")),
+        "--name",
+        "w",
+        "--worker-path",
+        path_str(tmp.path()),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("no Cargo.toml there"));
+}
+
+/// A git repository holding the worker library and what it depends on (Korat, the probes),
+/// with the workspace's inherited fields: what `--git URL` points at.
+fn worker_repository(dest: &Path) {
+    let root = workspace_root();
+    let mut manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let ws = manifest["workspace"].as_table_mut().unwrap();
+    ws.insert(
+        "members".into(),
+        toml::Value::Array(
+            ["korat", "mutator/probes", "harness/worker"]
+                .map(|m| toml::Value::String(m.into()))
+                .to_vec(),
+        ),
+    );
+    ws.remove("default-members");
+    std::fs::create_dir_all(dest).unwrap();
+    std::fs::write(dest.join("Cargo.toml"), toml::to_string(&manifest).unwrap()).unwrap();
+    for member in ["korat", "mutator/probes", "harness/worker"] {
+        std::fs::create_dir_all(dest.join(member).parent().unwrap()).unwrap();
+        let o = Command::new("cp")
+            .arg("-r")
+            .arg(root.join(member))
+            .arg(dest.join(member))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "cp {member}: {}", text(&o.stderr));
+    }
+    for args in [
+        vec!["init", "-q"],
+        vec!["add", "-A"],
+        vec![
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "worker",
+        ],
+    ] {
+        let o = Command::new("git")
+            .args(&args)
+            .current_dir(dest)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+    }
+}
+
+#[test]
+fn a_crate_that_takes_the_worker_library_from_git_is_evaluated_like_one_with_a_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    worker_repository(&repo);
+    let dir = tmp.path().join("git-set");
+    let url = format!("file://{}", repo.display());
+    let o = ferastrau(&["init", path_str(&dir), "--name", "git-set", "--git", &url]);
+    assert!(o.status.success(), "init: {}", text(&o.stderr));
+    // Without the harness's patch the worker library from git reads another copy of the
+    // probes than the metamutant sets: no coverage, every mutant the original, a broken run.
+    let (evaluation, _) = evaluate(
+        &["--benchmark-path", path_str(&dir), "--scopes", "1..2"],
+        &tmp.path().join("out"),
+    );
+    assert!(evaluation.get("broken").is_none(), "{evaluation}");
+    let rows = evaluation["scopes"].as_array().unwrap();
+    let inputs: Vec<u64> = rows.iter().map(|r| r["inputs"].as_u64().unwrap()).collect();
+    assert_eq!(inputs, [3, 11]);
+    for r in rows {
+        assert!(r["kill_rate"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["statement_coverage"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}

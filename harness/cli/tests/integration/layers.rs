@@ -1,0 +1,156 @@
+//! The pipeline's modules import downward only: no top-level module of `ferastrau-harness`
+//! (`harness/src/<module>.rs` or `harness/src/<module>/`) uses, directly or through others, a
+//! module that uses it back. (Once 22 files imported each other in one circle: the report
+//! writer knew every reader.) A use is a `crate::<module>` path outside the `#[cfg(test)]`
+//! tail of a file, doc links included: a doc link is a dependency a reader follows.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use ferastrau_harness::locate::workspace_root;
+
+/// Top-level module → the top-level modules it names through `crate::`.
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The modules each file of the crate rooted at `src` names.
+fn graph(src: &Path) -> Graph {
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    collect(src, src, &mut texts);
+    let modules: BTreeSet<String> = texts
+        .keys()
+        .map(|f| module_of(f))
+        .filter(|m| m != "lib" && m != "main")
+        .collect();
+    let mut g = Graph::new();
+    for (file, text) in &texts {
+        let from = module_of(file);
+        if !modules.contains(&from) {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let uses = g.entry(from.clone()).or_default();
+        for (i, _) in code.match_indices("crate::") {
+            let name: String = code[i + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            // `ferastrau_harness::x` from a doc of this crate is not a `crate::` path.
+            let before = &code[..i];
+            if before.ends_with('_') || before.ends_with(|c: char| c.is_ascii_alphanumeric()) {
+                continue;
+            }
+            if name != from && modules.contains(&name) {
+                uses.insert(name);
+            }
+        }
+    }
+    g
+}
+
+fn collect(src: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(src, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path
+                .strip_prefix(src)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string();
+            out.insert(rel, std::fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+/// `evaluate/report.rs` → `evaluate`, `shard.rs` → `shard`.
+fn module_of(file: &str) -> String {
+    let first = file.split('/').next().unwrap();
+    first.strip_suffix(".rs").unwrap_or(first).to_string()
+}
+
+/// Every circle of `g`, each as a path that starts and ends at the same module.
+fn circles(g: &Graph) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    for start in g.keys() {
+        // Breadth-first from `start`'s uses back to `start`: the shortest circle through it.
+        let mut came_from: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut frontier: Vec<&str> = vec![start];
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        'search: while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for m in frontier {
+                for u in g.get(m).into_iter().flatten() {
+                    if u == start {
+                        let mut path = vec![start.clone(), m.to_string()];
+                        let mut at = m;
+                        while at != start {
+                            at = came_from[at];
+                            path.push(at.to_string());
+                        }
+                        path.reverse();
+                        path.pop();
+                        path.push(start.clone());
+                        found.push(path);
+                        break 'search;
+                    }
+                    if seen.insert(u) {
+                        came_from.insert(u, m);
+                        next.push(u.as_str());
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_of_the_pipeline_imports_one_that_imports_it_back() {
+    let g = graph(&workspace_root().join("harness/src"));
+    assert!(g.len() > 15, "the pipeline's modules were not found: {g:?}");
+    let found = circles(&g);
+    assert!(
+        found.is_empty(),
+        "import circles in harness/src (move what both need to a lower module):\n{}",
+        found
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn a_circle_through_a_third_module_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("report")).unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "pub mod run; pub mod report; pub mod html;",
+    )
+    .unwrap();
+    std::fs::write(src.join("run.rs"), "use crate::report::Row;").unwrap();
+    std::fs::write(src.join("report/mod.rs"), "/// See [`crate::html`].").unwrap();
+    std::fs::write(
+        src.join("html.rs"),
+        "use crate::run::X;\n#[cfg(test)]\nmod t { use crate::report::Y; }",
+    )
+    .unwrap();
+    let found = circles(&graph(src));
+    assert!(
+        found.contains(&vec![
+            "html".to_string(),
+            "run".to_string(),
+            "report".to_string(),
+            "html".to_string()
+        ]),
+        "{found:?}"
+    );
+    // A use only under `#[cfg(test)]` is not an edge; without the doc link there is no circle.
+    std::fs::write(src.join("report/mod.rs"), "pub struct Row;").unwrap();
+    assert!(circles(&graph(src)).is_empty());
+}

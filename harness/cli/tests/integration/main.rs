@@ -1,0 +1,25 @@
+//! The harness's integration tests, one binary: a module per concern. One binary links once
+//! (each test binary was a separate link of the whole harness) and its tests share one pool of
+//! test threads.
+
+mod common;
+mod support;
+
+mod cli;
+mod design;
+mod equivalent;
+mod evaluate;
+mod gate;
+mod html;
+mod init;
+mod layers;
+mod matrix;
+mod metamutant;
+mod paper;
+mod reach;
+mod reproduce;
+mod shard;
+mod skip;
+mod snapshots;
+mod terminal;
+mod trust;

@@ -1,0 +1,432 @@
+//! The kill matrix (`evaluate --kill-matrix`) and what `subsets` computes from it: the
+//! matrix agrees with the first-kill run, a death costs one process and is recorded at its
+//! input, a capped row is marked unknown and bounded, Table 3 and the reduction are
+//! deterministic and as expected, and a damaged matrix is refused.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::common::*;
+use ferastrau_harness::matrix::file;
+use roaring::RoaringBitmap;
+
+/// `chain` at scopes 1..3 with the kill matrix into `out`, with `extra` options.
+fn chain_matrix(out: &Path, extra: &[&str]) {
+    let path = fixture("chain");
+    let mut args = vec![
+        "--benchmark-path",
+        path.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+        "--kill-matrix",
+    ];
+    args.extend_from_slice(extra);
+    evaluate(&args, out);
+}
+
+/// One `chain` run at scopes 1..3 with the matrix, shared by the tests (read-only).
+fn chain_run() -> &'static Path {
+    static RUN: OnceLock<tempfile::TempDir> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        chain_matrix(&tmp.path().join("chain"), &[]);
+        tmp
+    })
+    .path()
+}
+
+fn chain_out() -> PathBuf {
+    chain_run().join("chain")
+}
+
+/// A copy of the chain run's reports, to damage or to run `subsets` on.
+fn chain_copy(dest: &Path) {
+    let src = chain_out();
+    std::fs::create_dir_all(dest.join("kill-matrix")).unwrap();
+    for f in ["evaluation.json", "mutants.json"] {
+        std::fs::copy(src.join(f), dest.join(f)).unwrap();
+    }
+    for e in std::fs::read_dir(src.join("kill-matrix")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dest.join("kill-matrix").join(e.file_name())).unwrap();
+    }
+}
+
+fn subsets(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["subsets", dir.to_str().unwrap(), "--random-samples", "200"];
+    args.extend_from_slice(extra);
+    ferastrau(&args)
+}
+
+#[test]
+fn every_row_agrees_with_the_first_kill_run() {
+    let out = chain_out();
+    let mutants = json(&out.join("mutants.json"));
+    let evaluation = json(&out.join("evaluation.json"));
+    let statuses = statuses(&mutants);
+    let mut killed_somewhere = 0;
+    for scope in 1..=3u32 {
+        let m = file::read(&out, scope).expect("a readable matrix");
+        let line = &evaluation["scopes"][(scope - 1) as usize];
+        assert_eq!(m.header.inputs, line["inputs"].as_u64().unwrap());
+        assert_eq!(m.rows.len() as u64, line["mutants"].as_u64().unwrap());
+        assert!(
+            m.header.disagreements.is_empty(),
+            "{:?}",
+            m.header.disagreements
+        );
+        let mut killed = 0;
+        for row in &m.rows {
+            assert!(row.complete(), "mutant {} incomplete", row.mutant);
+            assert_eq!(row.reasons.values().sum::<u64>(), row.kills.len());
+            let r = &statuses[&(u64::from(row.mutant), scope.to_string())];
+            match r["status"].as_str().unwrap() {
+                "killed" => {
+                    killed += 1;
+                    let method = r["method"].as_str().unwrap();
+                    let range = m.header.methods.iter().find(|x| x.name == method).unwrap();
+                    let first = row.first.expect("a killed mutant has a first kill");
+                    assert_eq!(
+                        first.index,
+                        range.offset + r["index"].as_u64().unwrap(),
+                        "mutant {} at scope {scope}",
+                        row.mutant
+                    );
+                    assert_eq!(first.reason.as_str(), r["reason"].as_str().unwrap());
+                    assert_eq!(Some(first.index as u32), row.kills.min());
+                }
+                "survived" => assert!(row.kills.is_empty(), "mutant {}", row.mutant),
+                s => panic!("status {s}"),
+            }
+        }
+        assert_eq!(killed, line["killed"].as_u64().unwrap());
+        // No first-kill stop: some mutant is killed by more than one input.
+        killed_somewhere += m.rows.iter().filter(|r| r.kills.len() > 1).count();
+    }
+    assert!(killed_somewhere > 0);
+}
+
+#[test]
+fn reach_selection_skips_pairs_and_leaves_every_row_as_it_is() {
+    // The same chain run with every mutant on every input: identical rows, nothing skipped;
+    // the shared run (reach selection, the default) settled some pairs without running them.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("chain");
+    chain_matrix(&out, &["--no-reach"]);
+    for scope in 1..=3u32 {
+        let all = file::read(&out, scope).expect("a readable matrix");
+        let reach = file::read(&chain_out(), scope).expect("a readable matrix");
+        assert_eq!(all.header.skipped, 0, "--no-reach skips nothing");
+        if scope == 3 {
+            assert!(reach.header.skipped > 0, "reach selection skipped nothing");
+        }
+        assert_eq!(all.rows.len(), reach.rows.len());
+        for (a, r) in all.rows.iter().zip(&reach.rows) {
+            assert_eq!(
+                (a.mutant, &a.kills, &a.unknown, &a.reasons, a.first),
+                (r.mutant, &r.kills, &r.unknown, &r.reasons, r.first),
+                "scope {scope}"
+            );
+        }
+    }
+}
+
+#[test]
+fn deaths_are_kills_at_their_input_and_a_capped_row_is_unknown_not_survived() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let run = |cap: &str, out: &Path| {
+        let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
+        args.extend_from_slice(&FAULTY_LIMITS);
+        args.extend_from_slice(&["--kill-matrix", "--kill-matrix-max-deaths", cap]);
+        evaluate(&args, out);
+        file::read(out, 2).expect("a readable matrix")
+    };
+    let full = run("64", &tmp.path().join("full"));
+    let capped = run("1", &tmp.path().join("capped"));
+    let n = full.header.inputs;
+    assert!(n >= 2, "the test needs two inputs or more");
+    let dying: Vec<_> = full.rows.iter().filter(|r| r.deaths > 0).collect();
+    assert!(
+        dying.len() >= 4,
+        "faulty's crashing, aborting, hogging mutants"
+    );
+    for r in &dying {
+        // One death per input, each recorded as a kill at that input.
+        assert_eq!(u64::from(r.deaths), n, "mutant {}", r.mutant);
+        assert_eq!(r.kills.len(), n);
+        assert!(r.complete());
+        let c = capped.rows.iter().find(|c| c.mutant == r.mutant).unwrap();
+        assert_eq!(c.deaths, 1);
+        assert_eq!(c.kills.len(), 1);
+        assert_eq!(c.unknown.len(), n - 1, "the rest is unknown, not survived");
+        assert!(c.kills.is_disjoint(&c.unknown));
+    }
+    // Rows without deaths are the same whatever the cap.
+    for r in full.rows.iter().filter(|r| r.deaths == 0) {
+        let c = capped.rows.iter().find(|c| c.mutant == r.mutant).unwrap();
+        assert_eq!((&c.kills, c.complete()), (&r.kills, true));
+    }
+    // subsets names the incomplete rows and bounds their figures.
+    let o = subsets(&tmp.path().join("capped"), &["--no-render"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let t = json(&tmp.path().join("capped/table3.json"));
+    let incomplete: Vec<u64> = t["incomplete_mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    let expect: Vec<u64> = dying.iter().map(|r| u64::from(r.mutant)).collect();
+    assert_eq!(incomplete, expect);
+}
+
+#[test]
+fn table3_and_reduction_are_deterministic_and_as_expected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b, c) = (
+        tmp.path().join("a"),
+        tmp.path().join("b"),
+        tmp.path().join("c"),
+    );
+    for d in [&a, &b, &c] {
+        chain_copy(d);
+    }
+    for (d, seed) in [(&a, "5"), (&b, "5"), (&c, "6")] {
+        let o = subsets(d, &["--seed", seed]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    for f in [
+        "table3.json",
+        "table3.csv",
+        "table3.md",
+        "reduced-suite.json",
+    ] {
+        assert_eq!(read(&a, f), read(&b, f), "{f}: same seed, same output");
+    }
+    assert_ne!(
+        read(&a, "table3.json"),
+        read(&c, "table3.json"),
+        "another seed draws others"
+    );
+    insta::assert_snapshot!("chain_table3_csv", read(&a, "table3.csv"));
+
+    // The exact expectation, recomputed here the plain way: a mutant with k of N inputs
+    // killing survives r random inputs with probability Π_{i<k} (N−r−i)/(N−i).
+    let m = file::read(&a, 3).unwrap();
+    let t = json(&a.join("table3.json"));
+    let (n, r) = (m.header.inputs, t["subset_size"].as_u64().unwrap());
+    assert_eq!(
+        r,
+        m.header
+            .inputs
+            .min(file::read(&a, 2).unwrap().header.inputs)
+    );
+    let plain: f64 = m
+        .rows
+        .iter()
+        .map(|row| {
+            let survive: f64 = (0..row.kills.len())
+                .map(|i| (n as f64 - r as f64 - i as f64).max(0.0) / (n - i) as f64)
+                .product();
+            1.0 - survive
+        })
+        .sum::<f64>()
+        * 100.0
+        / m.rows.len() as f64;
+    let all = &t["rows"][0];
+    assert_eq!(all["families"], "all");
+    let got = all["expected"]["kill_rate"].as_f64().unwrap();
+    assert!((got - plain).abs() < 0.006, "expected {got}, plain {plain}");
+    // The draws' mean is near it (200 draws).
+    let mean = all["samples"]["mean"].as_f64().unwrap();
+    assert!((mean - plain).abs() < 2.0, "mean {mean}, exact {plain}");
+
+    // The reduced suite kills every mutant T(3) kills, and the file names those inputs.
+    let suite: RoaringBitmap = t["reduction"]["suite"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_u64().unwrap() as u32)
+        .collect();
+    assert!(suite.len() < m.header.inputs);
+    for r in &m.rows {
+        assert_eq!(
+            r.kills.is_empty(),
+            r.kills.is_disjoint(&suite),
+            "mutant {}",
+            r.mutant
+        );
+    }
+    let exported = json(&a.join("reduced-suite.json"));
+    let inputs = exported["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len() as u64, suite.len());
+    for i in inputs {
+        let g = i["global_index"].as_u64().unwrap();
+        let (method, index) = m.locate(g).unwrap();
+        assert_eq!(i["method"], m.header.methods[method].name.as_str());
+        assert_eq!(i["index"].as_u64().unwrap(), index);
+        assert!(i["input"].as_str().unwrap().contains(" on "), "{i}");
+    }
+    let txt = read(&a, "reduced-suite.txt");
+    assert_eq!(txt.lines().count(), inputs.len() + 1);
+}
+
+#[test]
+fn a_damaged_matrix_is_refused_never_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    type Damage = fn(&Path);
+    let damage: [(&str, Damage); 5] = [
+        ("truncated", |d| {
+            let p = d.join("kill-matrix/scope-3.bin");
+            let b = std::fs::read(&p).unwrap();
+            std::fs::write(&p, &b[..b.len() - 7]).unwrap();
+        }),
+        ("flipped", |d| {
+            let p = d.join("kill-matrix/scope-3.bin");
+            let mut b = std::fs::read(&p).unwrap();
+            let i = b.len() / 2;
+            b[i] ^= 0x10;
+            std::fs::write(&p, b).unwrap();
+        }),
+        ("header counts", |d| {
+            let p = d.join("kill-matrix/scope-3.json");
+            let t = std::fs::read_to_string(&p).unwrap();
+            let mut v: serde_json::Value = serde_json::from_str(&t).unwrap();
+            let rows = v["rows"].as_array_mut().unwrap();
+            let row = rows
+                .iter_mut()
+                .find(|r| r["kills"].as_u64() > Some(0))
+                .unwrap();
+            row["kills"] = serde_json::json!(row["kills"].as_u64().unwrap() + 1);
+            std::fs::write(&p, v.to_string()).unwrap();
+        }),
+        ("header garbage", |d| {
+            std::fs::write(d.join("kill-matrix/scope-3.json"), "{\"format\": 1").unwrap();
+        }),
+        ("missing", |d| {
+            std::fs::remove_dir_all(d.join("kill-matrix")).unwrap();
+        }),
+    ];
+    for (what, f) in damage {
+        let d = tmp.path().join(what.replace(' ', "-"));
+        chain_copy(&d);
+        f(&d);
+        let o = subsets(&d, &["--no-render"]);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", text(&o.stderr));
+        assert!(!d.join("table3.json").exists(), "{what}: nothing written");
+    }
+}
+
+/// The rows of a finished matrix as comparable values (bitmaps, reasons, deaths, first kill).
+fn rows_of(out: &Path, scope: u32) -> Vec<String> {
+    let m = file::read(out, scope).expect("a readable matrix");
+    m.rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {:?} {:?} {:?} {} {:?}",
+                r.mutant, r.kills, r.unknown, r.reasons, r.deaths, r.first
+            )
+        })
+        .collect()
+}
+
+/// The journal's kill-matrix row lines.
+fn journaled_rows(journal: &Path) -> Vec<String> {
+    std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"row\""))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Starts `evaluate` on `faulty` with the matrix into `out`, waits until the journal holds more
+/// than `rows` rows, and signals it; returns whether it was still running to be signalled.
+fn interrupt_after_rows(
+    out: &Path,
+    rows: usize,
+    resume: bool,
+    signal: nix::sys::signal::Signal,
+) -> Option<std::process::Output> {
+    use nix::sys::signal::kill;
+    use nix::unistd::Pid;
+    use std::process::Stdio;
+    let path = fixture("faulty");
+    let mut args = vec!["evaluate", "--benchmark-path", path.to_str().unwrap()];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.extend_from_slice(&["--kill-matrix", "--out", out.to_str().unwrap()]);
+    if resume {
+        args.push("--resume");
+    }
+    let mut child = command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let journal = out.join("journal.jsonl");
+    let started = std::time::Instant::now();
+    while journaled_rows(&journal).len() <= rows {
+        if child.try_wait().unwrap().is_some() {
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "the run ended ({:?}) with no kill-matrix row in its journal beyond {rows}: {}",
+                o.status,
+                text(&o.stderr)
+            );
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(600));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    kill(Pid::from_raw(child.id() as i32), signal).unwrap();
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn an_interrupted_matrix_resumes_with_the_rows_it_has_and_ends_as_a_whole_run() {
+    use nix::sys::signal::Signal;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = fixture("faulty");
+    let whole = tmp.path().join("whole");
+    let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    args.push("--kill-matrix");
+    evaluate(&args, &whole);
+
+    let cut = tmp.path().join("cut");
+    let journal = cut.join("journal.jsonl");
+    // Ctrl-C during the matrix: exit status 130, the rows done kept in the journal.
+    let o = interrupt_after_rows(&cut, 0, false, Signal::SIGINT).unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let kept = journaled_rows(&journal);
+    assert!(!kept.is_empty());
+
+    // Damage: one row's bitmap garbled, one torn row line at the end. Both are computed
+    // again, never read as rows.
+    let text_now = std::fs::read_to_string(&journal).unwrap();
+    let garbled = kept[0].replacen("\"kills\":\"", "\"kills\":\"AAAA", 1);
+    let torn = &kept[kept.len() - 1][..kept[kept.len() - 1].len() / 2];
+    let damaged = text_now.replacen(&kept[0], &garbled, 1) + torn;
+    std::fs::write(&journal, damaged).unwrap();
+
+    // kill -9 once more rows are in, then resume to the end.
+    interrupt_after_rows(&cut, kept.len(), true, Signal::SIGKILL);
+    let mut resume = args.clone();
+    resume.push("--resume");
+    evaluate(&resume, &cut);
+
+    let mut resumed = 0;
+    for scope in 1..=2 {
+        assert_eq!(
+            rows_of(&cut, scope),
+            rows_of(&whole, scope),
+            "scope {scope}"
+        );
+        resumed += file::read(&cut, scope).unwrap().header.resumed;
+    }
+    assert!(resumed >= 1, "no row was taken from the journal");
+}

@@ -1,0 +1,64 @@
+//! What the mutator and the harness print for `testdata/chain`, as reviewed snapshots
+//! (`harness/cli/tests/integration/snapshots/`): the mutant catalog (`mutants --json`), Korat's generation
+//! (`generate --json`, timings redacted) and the table `evaluate` prints (timings and paths
+//! redacted). A change to a mutation operator, to generation or to the runner shows up here as
+//! a short snapshot diff (`cargo insta review`, or `INSTA_UPDATE=always` and `git diff`)
+//! instead of a diff of the committed multi-megabyte reports. `testdata/README.md` walks
+//! through one.
+
+use crate::common::{on_fixture, text};
+
+/// `ferastrau <cmd>` on `testdata/chain`, which must succeed; its stdout.
+fn stdout(cmd: &str, args: &[&str]) -> String {
+    let o = on_fixture(cmd, "chain", args);
+    assert!(o.status.success(), "{cmd} {args:?}: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+#[test]
+fn the_mutant_catalog() {
+    let out = stdout("mutants", &["--json"]);
+    let catalog: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    insta::assert_json_snapshot!("mutants", catalog);
+}
+
+#[test]
+fn generation_without_timings() {
+    let out = stdout("generate", &["--scopes", "1..5", "--json"]);
+    let generation: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    insta::assert_json_snapshot!("generate", generation, {
+        ".scopes[].seconds" => "[seconds]",
+        ".scopes[].methods[].seconds" => "[seconds]",
+        // A float's last digit depends on serde_json's parser (its `float_roundtrip` feature is
+        // switched on by a dev-dependency's feature unification), not on the engine.
+        ".scopes[].methods[].state_space_log2" => insta::rounded_redaction(9),
+    });
+}
+
+#[test]
+fn the_evaluation_table_without_timings() {
+    let out = tempfile::tempdir().unwrap();
+    let table = stdout(
+        "evaluate",
+        &[
+            "--scopes",
+            "1..4",
+            "--jobs",
+            "2",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    insta::with_settings!({filters => vec![
+        // The table's two time columns: generation and checking seconds.
+        (r"(?m)^(\s+\d+)\s+\d+\.\d+(\s+[\d.]+\s+[\d.]+\s+\d+)\s+\d+\.\d+", "$1    [gen]$2    [chk]"),
+        // The runner's and the run's summary lines.
+        (r"in \d+\.\d+ s", "in [s]"),
+        (r"\(\d+/s\)", "([rate])"),
+        (r"\d+\.\d+ ms overhead", "[ms] overhead"),
+        (r"time \d+\.\d+×", "time [ratio]"),
+        (r"reports in .*", "reports in [out]"),
+    ]}, {
+        insta::assert_snapshot!("evaluate_table", table);
+    });
+}

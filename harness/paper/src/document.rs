@@ -1,0 +1,582 @@
+//! `REPRODUCTION.md`: the tables in Markdown, a verdict per hypothesis of the paper computed
+//! from our data by a stated rule, and every disagreement with the paper, explained (by a
+//! note in `disagreements.toml`, written by a person) or listed as open.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+use super::paper::Paper;
+use super::tables::{self, Table1Row, Table4Row};
+use super::{Label as _, OurScope, Run};
+
+pub const FILE: &str = "REPRODUCTION.md";
+/// The explanations of disagreements, beside `REPRODUCTION.md`.
+pub const NOTES_FILE: &str = "disagreements.toml";
+
+/// Seconds of generation and checking at the mutation-adequate scope under which Feasibility
+/// holds for a benchmark.
+pub const FEASIBLE_SECONDS: f64 = 60.0;
+/// Kill rate or coverage points by which ours may differ from the paper's at the largest scope
+/// before it is a disagreement.
+pub const RATE_TOLERANCE: f64 = 3.0;
+/// Relative difference of Table 1's lines or branches beyond which they disagree.
+pub const SIZE_TOLERANCE: f64 = 0.25;
+/// How many mutants per benchmark the paper instructed its Ferastrau to generate (Section 6).
+pub const PAPER_MUTANTS: std::ops::RangeInclusive<usize> = 200..=300;
+
+/// What kind of figure disagrees.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Inputs,
+    KillRate,
+    Coverage,
+    Size,
+    Mutants,
+    MutatedFunctions,
+    /// Table 3 computed at another scope than the paper's.
+    RandomSubsets,
+}
+
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Inputs => "inputs",
+            Kind::KillRate => "kill_rate",
+            Kind::Coverage => "coverage",
+            Kind::Size => "size",
+            Kind::Mutants => "mutants",
+            Kind::MutatedFunctions => "mutated_functions",
+            Kind::RandomSubsets => "random_subsets",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Note {
+    benchmark: String,
+    kind: Kind,
+    explanation: String,
+}
+
+#[derive(Debug, Deserialize, Default)]
+struct NotesFile {
+    #[serde(default)]
+    note: Vec<Note>,
+}
+
+/// Explanations by (crate name, kind).
+#[derive(Debug, Default)]
+pub struct Notes(BTreeMap<(String, Kind), String>);
+
+impl Notes {
+    /// Reads `disagreements.toml` (`[[note]] benchmark = "av_tree" kind = "inputs"
+    /// explanation = "..."`); a missing file is no notes.
+    pub fn read(path: &Path) -> Result<Notes> {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Ok(Notes::default());
+        };
+        let file: NotesFile =
+            toml::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
+        Ok(Notes(
+            file.note
+                .into_iter()
+                .map(|n| ((n.benchmark, n.kind), n.explanation))
+                .collect(),
+        ))
+    }
+}
+
+/// A figure of ours that disagrees with the paper's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disagreement {
+    pub benchmark: String,
+    pub class: String,
+    pub kind: Kind,
+    pub what: String,
+}
+
+/// The smallest scope from which the kill rate no longer changes (the mutation-adequate scope
+/// of the run), with that rate.
+pub fn adequate_scope(scopes: &[(u32, f64)]) -> Option<(u32, f64)> {
+    let last = scopes.last()?.1;
+    let mut s = scopes.last()?.0;
+    for (scope, rate) in scopes.iter().rev() {
+        if (rate - last).abs() > 1e-9 {
+            break;
+        }
+        s = *scope;
+    }
+    Some((s, last))
+}
+
+/// The smallest scope at which statement and branch coverage reach their largest values.
+pub fn coverage_scope(scopes: &[OurScope]) -> Option<u32> {
+    let st = scopes
+        .iter()
+        .map(|s| s.statement_coverage)
+        .fold(0.0, f64::max);
+    let br = scopes.iter().map(|s| s.branch_coverage).fold(0.0, f64::max);
+    scopes
+        .iter()
+        .find(|s| s.statement_coverage >= st && s.branch_coverage >= br)
+        .map(|s| s.scope)
+}
+
+/// One benchmark's findings for the three hypotheses we can judge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Findings {
+    pub class: String,
+    pub largest: u32,
+    pub adequate: (u32, f64),
+    pub paper_adequate: Option<(u32, f64)>,
+    pub mutation: bool,
+    pub coverage_scope: u32,
+    pub kill_at_coverage: f64,
+    pub coverage: bool,
+    pub feasibility_seconds: f64,
+    pub feasibility: bool,
+}
+
+pub fn findings(paper: &Paper, run: &Run) -> Option<Findings> {
+    let rates: Vec<(u32, f64)> = run.scopes.iter().map(|s| (s.scope, s.kill_rate)).collect();
+    let adequate = adequate_scope(&rates)?;
+    let largest = run.largest()?.scope;
+    let paper_rates: Vec<(u32, f64)> = paper
+        .table4
+        .get(&run.name)
+        .map(|rows| rows.iter().map(|r| (r.scope, r.kill_rate)).collect())
+        .unwrap_or_default();
+    let cov = coverage_scope(&run.scopes)?;
+    let at = |scope: u32| run.scopes.iter().find(|s| s.scope == scope);
+    let kill_at_coverage = at(cov)?.kill_rate;
+    let adequate_row = at(adequate.0)?;
+    let seconds = adequate_row.generation_seconds + adequate_row.checking_seconds;
+    Some(Findings {
+        class: run.class.clone(),
+        largest,
+        adequate,
+        paper_adequate: adequate_scope(&paper_rates),
+        mutation: adequate.0 < largest,
+        coverage_scope: cov,
+        kill_at_coverage,
+        coverage: kill_at_coverage < adequate.1,
+        feasibility_seconds: seconds,
+        feasibility: seconds <= FEASIBLE_SECONDS,
+    })
+}
+
+fn verdict(held: usize, of: usize) -> String {
+    match held {
+        _ if of == 0 => "no data".into(),
+        h if h == of => format!("**supported** ({h} of {of} benchmarks)"),
+        0 => format!("**not supported** (0 of {of} benchmarks)"),
+        h => format!("**partly supported** ({h} of {of} benchmarks)"),
+    }
+}
+
+/// The Randomness verdict from the benchmarks' Table 3: it holds for a benchmark when most
+/// random subsets R(s) of T(s), each as large as T(s − 1), kill fewer of the paper's three
+/// families than T(s − 1) does (Table 3's `<` against T(s − 1)); `=` or `>` is against it.
+fn randomness(t3: &[ferastrau_harness::subsets::Report], benchmarks: usize) -> String {
+    use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
+    use ferastrau_harness::subsets::Families;
+    if t3.is_empty() {
+        return "- **Randomness**: *pending* — it needs Table 3 (random subsets of scope s the size of scope s − 1), which no benchmark here has yet (see \"Table 3\" below).\n\n".into();
+    }
+    let verdicts: Vec<(&str, Option<Verdict>)> = t3
+        .iter()
+        .map(|r| {
+            let row = r.rows.iter().find(|row| row.families == Families::Paper);
+            (
+                r.benchmark.as_str(),
+                row.and_then(|row| row.verdict_previous),
+            )
+        })
+        .collect();
+    let held = verdicts
+        .iter()
+        .filter(|(_, v)| *v == Some(Verdict::Worse))
+        .count();
+    let each: Vec<String> = verdicts
+        .iter()
+        .map(|(b, v)| format!("{b} `{}`", v.map_or("?", |v| v.symbol())))
+        .collect();
+    format!(
+        "- **Randomness**: {} over the benchmarks with Table 3 ({} of {benchmarks} have it; R(s) against T(s − 1): {}). Rule: holds for a benchmark when most of the seeded random subsets R(s) of T(s), each of |T(s − 1)| inputs, kill fewer of the paper's three families than T(s − 1).\n\n",
+        verdict(held, verdicts.len()),
+        t3.len(),
+        each.join(", ")
+    )
+}
+
+/// Every disagreement of our figures with the paper's.
+pub fn disagreements(
+    paper: &Paper,
+    runs: &[Run],
+    t1: &[Table1Row],
+    t3: &[ferastrau_harness::subsets::Report],
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    // Table 3 at another scope than the paper's: its R(s) is then of another size, and the
+    // paper's verdicts are beside ours only as the nearest comparison.
+    for r in t3 {
+        let Some(p) = r.paper.as_ref().filter(|p| p.scope != r.scope) else {
+            continue;
+        };
+        let Some(run) = runs.iter().find(|run| run.name == r.benchmark) else {
+            continue;
+        };
+        out.push(Disagreement {
+            benchmark: run.name.clone(),
+            class: run.class.clone(),
+            kind: Kind::RandomSubsets,
+            what: format!(
+                "Table 3 at scope {} (|R| = |T({})| = {}), the paper's at scope {}",
+                r.scope,
+                r.scope - 1,
+                r.subset_size,
+                p.scope
+            ),
+        });
+    }
+    let mut push = |run: &Run, kind: Kind, what: String| {
+        out.push(Disagreement {
+            benchmark: run.name.clone(),
+            class: run.class.clone(),
+            kind,
+            what,
+        })
+    };
+    for (run, row) in runs.iter().zip(t1) {
+        if !row.outside_table1.is_empty() {
+            push(
+                run,
+                Kind::MutatedFunctions,
+                format!(
+                    "mutates functions Table 1 does not list: {}",
+                    row.outside_table1
+                        .iter()
+                        .map(|f| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        let far = |c: &tables::Cell| match (c.paper, c.ours) {
+            (Some(p), Some(o)) if p > 0.0 => ((o - p) / p).abs() > SIZE_TOLERANCE,
+            _ => false,
+        };
+        if far(&row.ncnb_lines) || far(&row.branches) {
+            push(
+                run,
+                Kind::Size,
+                format!(
+                    "lines {}, branches {} (paper / ours)",
+                    tables::md_cell(&row.ncnb_lines, true),
+                    tables::md_cell(&row.branches, true)
+                ),
+            );
+        }
+        // The paper instructed its Ferastrau to generate 200–300 mutants per benchmark (its
+        // Section 6), and its Table 1 counts are what that gave: the mutants we evaluate (a
+        // sample of at most 300 where a benchmark has more) agree when they are in that range.
+        if !PAPER_MUTANTS.contains(&row.mutants_evaluated) {
+            push(
+                run,
+                Kind::Mutants,
+                format!(
+                    "{} mutants evaluated, outside the paper's {}–{} (its Table 1: {}; we generate {})",
+                    row.mutants_evaluated,
+                    PAPER_MUTANTS.start(),
+                    PAPER_MUTANTS.end(),
+                    row.mutants.paper.map_or("—".to_string(), |p| format!("{p:.0}")),
+                    row.mutants.ours.map_or("—".to_string(), |o| format!("{o:.0}")),
+                ),
+            );
+        }
+        let differing: Vec<String> = run
+            .scopes
+            .iter()
+            .filter_map(|s| {
+                let p = paper.row(&run.name, s.scope)?;
+                (p.inputs != s.inputs)
+                    .then(|| format!("scope {}: {} / {}", s.scope, p.inputs, s.inputs))
+            })
+            .collect();
+        if !differing.is_empty() {
+            push(
+                run,
+                Kind::Inputs,
+                format!("inputs differ (paper / ours): {}", differing.join("; ")),
+            );
+        }
+        let Some(last) = run.largest() else { continue };
+        let Some(p) = paper.row(&run.name, last.scope) else {
+            continue;
+        };
+        if (last.kill_rate - p.kill_rate).abs() > RATE_TOLERANCE {
+            push(
+                run,
+                Kind::KillRate,
+                format!(
+                    "kill rate at scope {}: {:.2} / {:.2} % (paper / ours; {:.2} over the paper's three families)",
+                    last.scope, p.kill_rate, last.kill_rate, last.paper_kill_rate
+                ),
+            );
+        }
+        if (last.statement_coverage - p.statement_coverage).abs() > RATE_TOLERANCE
+            || (last.branch_coverage - p.branch_coverage).abs() > RATE_TOLERANCE
+        {
+            push(
+                run,
+                Kind::Coverage,
+                format!(
+                    "code coverage at scope {}: statement {:.2} / {:.2}, branch {:.2} / {:.2} % (paper / ours)",
+                    last.scope,
+                    p.statement_coverage,
+                    last.statement_coverage,
+                    p.branch_coverage,
+                    last.branch_coverage
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// The whole document.
+pub fn reproduction(
+    paper: &Paper,
+    runs: &[Run],
+    t1: &[Table1Row],
+    t2: &[Table4Row],
+    t4: &[Table4Row],
+    t3: &[ferastrau_harness::subsets::Report],
+    notes: &Notes,
+) -> String {
+    let mut md = String::from(
+        "# Reproduction of the paper's evaluation\n\n\
+         Generated by `ferastrau reproduce` (do not edit: edit `disagreements.toml` for the \
+         explanations, then `ferastrau reproduce --render-only`). The paper's figures come from \
+         `paper/` (transcribed from *An Evaluation of Exhaustive Testing for Data Structures*, \
+         Marinov, Andoni, Daniliuc, Khurshid, Rinard, 2003); ours from each benchmark's \
+         `evaluation.json`, `mutants.json` and `code.json` in this directory. Every cell is \
+         `paper / ours (ours − paper)`; \"—\" is a figure that side does not have. Our \
+         `ded. s` is generation with the benchmark's dedicated generators (`generators.json`, \
+         one thread, inputs counted, neither listed nor stored; \"—\" for a benchmark without them), shown beside \
+         the plain generation of the same run in Tables 2 and 4's `ded. candidates / plain` \
+         column. Seconds are the paper's \
+         on a 1.8 GHz Pentium 4 and ours on a shared 2-core machine: compare their growth, not \
+         their values.\n\n",
+    );
+    let fs: Vec<Findings> = runs.iter().filter_map(|r| findings(paper, r)).collect();
+    md += "## Hypotheses\n\n";
+    md += "The paper states four hypotheses, named here by their names only; each verdict below is computed from our runs by the rule given with it.\n\n";
+    let held = |f: fn(&Findings) -> bool| fs.iter().filter(|x| f(x)).count();
+    md += &format!(
+        "- **Mutation**: {}. Rule: a benchmark's *mutation-adequate scope* is the smallest scope from which its kill rate no longer changes up to the largest scope run; the hypothesis holds for it when that scope is below the largest (the last scope adds no kill).\n",
+        verdict(held(|f| f.mutation), fs.len())
+    );
+    md += &format!(
+        "- **Coverage**: {}. Rule: holds for a benchmark when, at the smallest scope reaching its largest statement and branch coverage, fewer mutants die than at the mutation-adequate scope (complete coverage is reached before the kill rate stops rising).\n",
+        verdict(held(|f| f.coverage), fs.len())
+    );
+    md += &format!(
+        "- **Feasibility**: {}. Rule: holds for a benchmark when generating the inputs and checking the original on them at the mutation-adequate scope takes at most {FEASIBLE_SECONDS:.0} s (ours, on this machine).\n",
+        verdict(held(|f| f.feasibility), fs.len())
+    );
+    md += &randomness(t3, runs.len());
+    md += "| benchmark | largest scope | adequate scope, kill % (paper's) | Mutation | full-coverage scope, kill % there | Coverage | seconds at adequate scope | Feasibility |\n|---|---|---|---|---|---|---|---|\n";
+    let yes = |b: bool| if b { "holds" } else { "does not hold" };
+    for f in &fs {
+        let paper_adequate = f
+            .paper_adequate
+            .map(|(s, r)| format!("{s}, {r:.2}"))
+            .unwrap_or_else(|| "—".into());
+        md += &format!(
+            "| {} | {} | {}, {:.2} ({}) | {} | {}, {:.2} | {} | {:.2} | {} |\n",
+            f.class,
+            f.largest,
+            f.adequate.0,
+            f.adequate.1,
+            paper_adequate,
+            yes(f.mutation),
+            f.coverage_scope,
+            f.kill_at_coverage,
+            yes(f.coverage),
+            f.feasibility_seconds,
+            yes(f.feasibility)
+        );
+    }
+    md += "\n## Table 1: benchmarks, mutated functions, sizes, mutants\n\n";
+    md += "Lines and branches are counted on the syntax tree of our mutated functions (`ferastrau_mutator::function_sizes`): non-comment non-blank lines from `fn` to the closing brace; branches are decision points — each `if` (an `else if` is one more), loop condition, `&&`, `||`, `?`, and n − 1 per `match` of n arms. \"mutated functions outside Table 1\" are ours that the paper's list does not name (Table 1 names *some* helpers; a function a listed method is no more than a call to is mutated with it, see each benchmark's README). Mutants: all of ours, then how many compile, then which the run evaluated; the paper's are what its Ferastrau was instructed to generate, 200–300 per benchmark (its Section 6), so the mutants we evaluate agree when they are in that range.\n\n";
+    md += &tables::table1_markdown(t1);
+    md += "\n## Table 2: the two largest scopes\n\n";
+    md += &tables::table4_markdown(t2);
+    md += "\n## Table 3: random subsets\n\n";
+    if t3.is_empty() {
+        md += "*Pending*: no benchmark here has `table3.json` (written by `ferastrau reproduce --kill-matrix`, or by `ferastrau subsets` from an `evaluate --kill-matrix` run). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
+    } else {
+        md += &format!(
+            "From `table3.json` of {} of the {} benchmarks (`reproduce --kill-matrix`{}). A scope written `4 (paper 5)` is ours beside the paper's: the paper's columns are then of its scope (see \"Disagreements with the paper\").\n\n",
+            t3.len(),
+            runs.len(),
+            if t3.len() < runs.len() { "; the others have no kill matrix yet" } else { "" }
+        );
+        md += &crate::table3::markdown(t3);
+    }
+    md += "\n## Table 4: every scope\n\n";
+    md += &tables::table4_markdown(t4);
+    md += "\n## Figure 9\n\n![Kill rate and statement coverage versus scope, ours and the paper's](figure9.svg)\n";
+    md += "\n## Survivors of the largest scope at scope + 1\n\n";
+    md += "Every mutant alive at a run's largest scope s is run again at s + 1 when the estimate fits the budget (`mutants.json`: `next_scope`).\n\n| benchmark | survivors at s | survive s+1 | killed at s+1 | s+1 not run |\n|---|---|---|---|---|\n";
+    for run in runs {
+        let count = |label: &str| {
+            run.survivors
+                .iter()
+                .filter(|s| s.next_scope.as_ref().map(|n| n.label()) == Some(label))
+                .count()
+        };
+        let unmarked = run
+            .survivors
+            .iter()
+            .filter(|s| s.next_scope.is_none())
+            .count();
+        let mut not_run = count("s+1 not run").to_string();
+        let why: Vec<String> = run
+            .survivors
+            .iter()
+            .filter_map(|s| match &s.next_scope {
+                Some(super::NextScope::NotRun { why, .. }) => Some(why.clone()),
+                _ => None,
+            })
+            .take(1)
+            .collect();
+        if let Some(w) = why.first() {
+            not_run += &format!(" ({w})");
+        }
+        if unmarked > 0 {
+            not_run += &format!("; {unmarked} not yet tried");
+        }
+        md += &format!(
+            "| {} | {} | {} | {} | {} |\n",
+            run.class,
+            run.survivors.len(),
+            count("survives s+1"),
+            count("killed at s+1"),
+            not_run
+        );
+        for s in &run.survivors {
+            if let Some(super::NextScope::Killed { scope, reason }) = &s.next_scope {
+                md += &format!("|  | `{}` killed at {scope} ({reason}) | | | |\n", s.key);
+            }
+        }
+    }
+    md += "\n## Disagreements with the paper\n\n";
+    md += &format!("A figure disagrees when input counts differ at any scope, the kill rate or a code coverage at the largest scope differs by more than {RATE_TOLERANCE} points, Table 1's lines or branches differ by more than {:.0}%, the mutants we evaluate are outside the {}–{} the paper's Ferastrau was instructed to generate, we mutate functions Table 1 does not list, or Table 3 is at another scope than the paper's. Explained ones carry the explanation from `disagreements.toml`; the others are open.\n\n", SIZE_TOLERANCE * 100.0, PAPER_MUTANTS.start(), PAPER_MUTANTS.end());
+    let all = disagreements(paper, runs, t1, t3);
+    let (explained, open): (Vec<_>, Vec<_>) = all
+        .iter()
+        .partition(|d| notes.0.contains_key(&(d.benchmark.clone(), d.kind)));
+    md += "### Explained\n\n";
+    if explained.is_empty() {
+        md += "None.\n";
+    }
+    for d in explained {
+        md += &format!(
+            "- **{}**, {}: {}. {}\n",
+            d.class,
+            d.kind.as_str(),
+            d.what,
+            notes.0[&(d.benchmark.clone(), d.kind)].trim()
+        );
+    }
+    md += "\n### Open\n\n";
+    if open.is_empty() {
+        md += "None.\n";
+    }
+    for d in open {
+        md += &format!("- **{}**, {}: {}.\n", d.class, d.kind.as_str(), d.what);
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Table 3 report (the committed SearchTree one) with the paper's-families verdict
+    /// against T(s − 1) set to `verdict`.
+    fn table3(benchmark: &str, verdict: &str) -> ferastrau_harness::subsets::Report {
+        use ferastrau_artifacts::Artifact as _;
+        use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
+        let path =
+            ferastrau_harness::locate::workspace_root().join("reports/search_tree/table3.json");
+        let mut r = ferastrau_harness::subsets::Report::read(&path).unwrap();
+        r.benchmark = benchmark.into();
+        for row in &mut r.rows {
+            if row.families == ferastrau_harness::subsets::Families::Paper {
+                row.verdict_previous = Some(Verdict::parse(verdict).expect("a verdict"));
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn randomness_holds_where_random_subsets_kill_fewer_than_the_scope_below() {
+        assert!(randomness(&[], 10).contains("*pending*"));
+        let one = randomness(&[table3("a", "<")], 10);
+        assert!(one.contains("**supported** (1 of 1 benchmarks)"), "{one}");
+        assert!(one.contains("1 of 10 have it"), "{one}");
+        let mixed = randomness(&[table3("a", "<"), table3("b", "="), table3("c", ">")], 3);
+        assert!(mixed.contains("**partly supported** (1 of 3"), "{mixed}");
+        assert!(mixed.contains("a `<`, b `=`, c `>`"), "{mixed}");
+        let none = randomness(&[table3("a", "=")], 1);
+        assert!(none.contains("**not supported**"), "{none}");
+    }
+
+    #[test]
+    fn the_adequate_scope_is_where_the_kill_rate_stops_changing() {
+        assert_eq!(
+            adequate_scope(&[(1, 10.0), (2, 50.0), (3, 50.0)]),
+            Some((2, 50.0))
+        );
+        assert_eq!(
+            adequate_scope(&[(1, 10.0), (2, 50.0), (3, 60.0)]),
+            Some((3, 60.0))
+        );
+        // A rate that dips and comes back counts from its last change only.
+        assert_eq!(
+            adequate_scope(&[(1, 50.0), (2, 40.0), (3, 50.0)]),
+            Some((3, 50.0))
+        );
+        assert_eq!(adequate_scope(&[]), None);
+    }
+
+    #[test]
+    fn notes_parse_and_a_bad_kind_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(NOTES_FILE);
+        std::fs::write(
+            &p,
+            "[[note]]\nbenchmark = \"b\"\nkind = \"inputs\"\nexplanation = \"why\"\n",
+        )
+        .unwrap();
+        let n = Notes::read(&p).unwrap();
+        assert_eq!(n.0[&("b".to_string(), Kind::Inputs)], "why");
+        std::fs::write(
+            &p,
+            "[[note]]\nbenchmark = \"b\"\nkind = \"speed\"\nexplanation = \"why\"\n",
+        )
+        .unwrap();
+        assert!(Notes::read(&p).is_err());
+        assert!(Notes::read(&dir.path().join("none.toml"))
+            .unwrap()
+            .0
+            .is_empty());
+    }
+}

@@ -1,0 +1,187 @@
+//! `ferastrau reproduce`: the paper's Tables 1, 2 and 4 and Figure 9 from our runs, beside the
+//! paper's own figures, and `REPRODUCTION.md` with a verdict per hypothesis.
+//!
+//! The evaluation itself is `evaluate`'s (the CLI runs it per benchmark into
+//! `<out>/<benchmark>/`); this module only reads what the runs wrote — `evaluation.json`,
+//! `mutants.json` and the crate's size facts `code.json` — and renders. Rendering never runs
+//! anything, so `reproduce --render-only` re-renders committed reports and the tests render
+//! small runs.
+
+pub mod code;
+pub mod dedicated;
+pub mod document;
+pub mod figure;
+pub mod next_scope;
+pub mod paper;
+pub mod table3;
+pub mod tables;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use ferastrau_artifacts::{Artifact, Evaluation};
+use serde::{Deserialize, Serialize};
+
+pub use code::CodeFacts;
+pub use next_scope::{Label, NextScope};
+pub use paper::Paper;
+
+/// One scope of our `evaluation.json`, the fields the tables use.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct OurScope {
+    pub scope: u32,
+    pub inputs: u64,
+    pub candidates: u64,
+    pub generation_seconds: f64,
+    pub checking_seconds: f64,
+    pub statement_coverage: f64,
+    pub branch_coverage: f64,
+    pub spec_statement_coverage: f64,
+    pub spec_branch_coverage: f64,
+    pub mutants: u32,
+    pub killed: u32,
+    pub kill_rate: f64,
+    pub killed_by: BTreeMap<String, u32>,
+    pub paper_kill_rate: f64,
+    #[serde(default)]
+    pub skipped: u32,
+}
+
+impl From<&ferastrau_artifacts::EvaluationScope> for OurScope {
+    fn from(s: &ferastrau_artifacts::EvaluationScope) -> OurScope {
+        OurScope {
+            scope: s.scope,
+            inputs: s.inputs,
+            candidates: s.candidates,
+            generation_seconds: s.generation_seconds,
+            checking_seconds: s.checking_seconds,
+            statement_coverage: s.statement_coverage,
+            branch_coverage: s.branch_coverage,
+            spec_statement_coverage: s.spec_statement_coverage,
+            spec_branch_coverage: s.spec_branch_coverage,
+            mutants: s.mutants,
+            killed: s.killed,
+            kill_rate: s.kill_rate,
+            killed_by: ferastrau_artifacts::Reason::ALL
+                .iter()
+                .map(|&r| (r.as_str().to_string(), s.killed_by.get(r)))
+                .collect(),
+            paper_kill_rate: s.paper_kill_rate,
+            skipped: s.skipped,
+        }
+    }
+}
+
+/// The scopes of the run whose reports are in `dir` (its `evaluation.json`), as the tables use
+/// them, and why it is broken if it is.
+pub fn scopes(dir: &Path) -> Result<(Vec<OurScope>, Option<String>)> {
+    let ev = Evaluation::read(&dir.join("evaluation.json"))?;
+    Ok((ev.scopes.iter().map(OurScope::from).collect(), ev.broken))
+}
+
+/// A mutant that survived the run's largest scope, with what scope + 1 said.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Survivor {
+    pub id: u32,
+    pub key: String,
+    pub next_scope: Option<NextScope>,
+    /// Inputs it ran at the largest scope (fewer than the scope's inputs under reach
+    /// selection): what its run at scope + 1 grows from.
+    pub executions: u64,
+}
+
+/// Everything the reports say about one benchmark.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The crate name (`search_tree`), also the report directory's name.
+    pub name: String,
+    /// The paper's class name (`SearchTree`), or the crate name when the paper lacks it.
+    pub class: String,
+    pub scopes: Vec<OurScope>,
+    pub code: CodeFacts,
+    pub survivors: Vec<Survivor>,
+    /// Generation with the dedicated generators, per measured scope (none without them).
+    pub dedicated: Vec<dedicated::Dedicated>,
+}
+
+impl Run {
+    /// Reads `<reports>/<name>/`: `evaluation.json`, `mutants.json`, `code.json` and, if the
+    /// benchmark has dedicated generators, `generators.json`. A broken
+    /// run is refused: its figures are not results.
+    pub fn read(reports: &Path, name: &str, class: &str) -> Result<Run> {
+        let dir = reports.join(name);
+        let (scopes, broken) = scopes(&dir)?;
+        if let Some(why) = broken {
+            anyhow::bail!(
+                "{}: a broken run ({why}); its figures are not results",
+                dir.display()
+            );
+        }
+        let code = CodeFacts::read(&dir)?;
+        let largest = scopes.iter().map(|s| s.scope).max().unwrap_or(0);
+        let survivors = next_scope::survivors(&dir.join("mutants.json"), largest)?;
+        Ok(Run {
+            name: name.to_string(),
+            class: class.to_string(),
+            scopes,
+            code,
+            survivors,
+            dedicated: dedicated::read(&dir)?,
+        })
+    }
+
+    pub fn largest(&self) -> Option<&OurScope> {
+        self.scopes.iter().max_by_key(|s| s.scope)
+    }
+}
+
+/// The benchmarks to render, in the paper's order (Table 1's rows), with their class names;
+/// benchmarks the paper lacks follow, named by their crate.
+pub fn ordered(paper: &Paper, names: &[String]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for k in paper.order.iter().filter(|k| names.contains(k)) {
+        out.push((k.clone(), paper.table1[k].benchmark.clone()));
+    }
+    for n in names {
+        if !out.iter().any(|(k, _)| k == n) {
+            out.push((n.clone(), n.clone()));
+        }
+    }
+    out
+}
+
+/// Renders every table, the figure and `REPRODUCTION.md` into `out` from the runs under it.
+/// Returns the files written.
+pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf>> {
+    let runs: Vec<Run> = ordered(paper, names)
+        .iter()
+        .map(|(name, class)| Run::read(out, name, class))
+        .collect::<Result<_>>()?;
+    let mut written = Vec::new();
+    let t1 = tables::table1(paper, &runs);
+    let t4 = tables::table4(paper, &runs, false);
+    let t2 = tables::table4(paper, &runs, true);
+    written.extend(tables::write_table1(out, &t1)?);
+    written.extend(tables::write_table4(out, "table4", &t4)?);
+    written.extend(tables::write_table4(out, "table2", &t2)?);
+    let svg = out.join(figure::FILE);
+    figure::draw(&svg, paper, &runs)?;
+    written.push(svg);
+    // Table 3 where `ferastrau subsets` wrote it (a kill matrix is not part of every run).
+    let mut t3 = Vec::new();
+    for run in &runs {
+        let path = out
+            .join(&run.name)
+            .join(ferastrau_harness::subsets::TABLE3_JSON);
+        if path.exists() {
+            t3.push(ferastrau_harness::subsets::Report::read(&path)?);
+        }
+    }
+    let notes = document::Notes::read(&out.join(document::NOTES_FILE))?;
+    let md = document::reproduction(paper, &runs, &t1, &t2, &t4, &t3, &notes);
+    let path = out.join(document::FILE);
+    std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
+    written.push(path);
+    Ok(written)
+}

@@ -1,0 +1,424 @@
+//! Running one mutant in child processes of the metamutant worker, so that a hung, exploding
+//! or crashing mutant costs only itself.
+//!
+//! One child runs several mutants in turn, each over a range of scopes, and sends a message per
+//! finished scope (starting a process costs more than a small scope's whole run). If the child
+//! dies (stack overflow, abort, memory limit, `exit`, the guard timer) in the first mutant it
+//! ran, the scope it was in is recorded as killed with the reason read from how it died, the
+//! input is read from its cursor file, and a new child takes the remaining scopes and mutants.
+//! If it dies in a later mutant, nothing is recorded: a new child runs that mutant first, so
+//! that a death is only ever judged in a fresh process (never one an earlier mutant could have
+//! left short of memory). Whatever the mutant prints, and however it exits, only the worker's
+//! messages on the protocol channel count.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use ferastrau_worker::protocol::{Due, Kill, Limit, Message, Reason, Request};
+use ferastrau_worker::Limits;
+
+pub mod results;
+
+use crate::process::{Death, Ending, Isolation};
+use crate::worker::Worker;
+use results::{ScopeResult, Status};
+
+/// Limits and places shared by every mutant of a run.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Where the scopes' inputs and the original's times are stored.
+    pub inputs_dir: PathBuf,
+    /// Where each mutant's cursor file goes.
+    pub scratch_dir: PathBuf,
+    pub methods: Vec<String>,
+    pub limits: ferastrau_worker::Limits,
+    /// Address-space limit of a mutant process, in bytes.
+    pub memory_limit: u64,
+    /// The original's total seconds per scope (for the whole-process guard).
+    pub original_seconds: Vec<(u32, f64)>,
+    /// Run each mutant only on the inputs that reach its mutation point.
+    pub reach: bool,
+}
+
+impl RunConfig {
+    /// How long a child may run over `scopes` before it is killed as a whole: generous, since
+    /// per-input limits are enforced inside the child; this only catches a child that stopped
+    /// responding to them.
+    pub(crate) fn guard(
+        &self,
+        scopes: &std::ops::RangeInclusive<u32>,
+        limits: &Limits,
+    ) -> Duration {
+        let original: f64 = self
+            .original_seconds
+            .iter()
+            .filter(|(s, _)| scopes.contains(s))
+            .map(|(_, t)| t)
+            .sum();
+        let floor = limits
+            .timeout_floor
+            .min(Duration::from_secs(3600))
+            .saturating_mul(2);
+        Duration::from_secs(60)
+            .saturating_add(floor)
+            .saturating_add(Duration::from_secs_f64((original * 20.0).min(1e7)))
+    }
+
+    /// The guard of a child running `due` in turn: the sum of each mutant's own.
+    fn batch_guard(&self, due: &[Due], last: u32, limits: &Limits) -> Duration {
+        due.iter()
+            .map(|d| self.guard(&(d.from..=last), limits))
+            .fold(Duration::ZERO, Duration::saturating_add)
+    }
+
+    fn kill_result(&self, mutant: u32, scope: u32, kill: Kill) -> ScopeResult {
+        ScopeResult {
+            mutant,
+            scope,
+            status: Status::Killed,
+            reason: Some(kill.reason),
+            limit: kill.limit,
+            method: self.methods.get(kill.method).cloned(),
+            index: Some(kill.index),
+            input: kill.input,
+            detail: Some(kill.detail),
+            executions: None,
+        }
+    }
+
+    /// The kill of a child that died inside `mutant`'s `scope`, at the input its cursor file
+    /// names.
+    fn death_result(&self, mutant: u32, scope: u32, death: &Death, cursor: &Path) -> ScopeResult {
+        let (reason, limit, detail) = classify(death);
+        let pos = ferastrau_worker::cursor::read_file(cursor)
+            .filter(|w| w.scope == scope && w.mutant == mutant)
+            .map(|w| w.position());
+        ScopeResult {
+            mutant,
+            scope,
+            status: Status::Killed,
+            reason: Some(reason),
+            limit,
+            method: pos.and_then(|p| self.methods.get(p.method).cloned()),
+            index: pos.map(|p| p.index),
+            input: None,
+            detail: Some(detail),
+            executions: None,
+        }
+    }
+}
+
+/// How much wider the clock limits of a confirmation run are (factor and floor alike).
+///
+/// The clock limit is the one kill criterion that depends on the machine rather than on the
+/// mutant: a process descheduled for a second on a loaded box looks like a loop. Ticks are
+/// deterministic and catch every loop in code that ticks, so a clock timeout is rare (no
+/// committed report has one) and confirming it costs little; an equivalent mutant killed by
+/// load would be a wrong kill rate with exit status 0.
+pub const CONFIRM_FACTOR: u32 = 10;
+
+/// Where a mutant's time went, for the runner's own performance figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// Child processes started.
+    pub children: u64,
+    /// Their wall-clock time, start to exit.
+    pub child_seconds: f64,
+    /// Seconds the children spent on inputs (as they report it).
+    pub work_seconds: f64,
+    /// Mutant × input executions.
+    pub executions: u64,
+    /// Executions a run on every input would have made that reach selection skipped.
+    pub skipped: u64,
+    /// Mutants that no input reached at any scope they were due: no process ran them.
+    pub unreached: u64,
+}
+
+impl Timing {
+    /// Counts one scope a child reported finished.
+    fn scope(&mut self, seconds: f64, executions: u64, skipped: u64) {
+        self.work_seconds += seconds;
+        self.executions += executions;
+        self.skipped += skipped;
+    }
+
+    pub fn add(&mut self, o: &Timing) {
+        self.children += o.children;
+        self.child_seconds += o.child_seconds;
+        self.work_seconds += o.work_seconds;
+        self.executions += o.executions;
+        self.skipped += o.skipped;
+        self.unreached += o.unreached;
+    }
+}
+
+/// The kill reason of a child that died inside a scope: (reason, timeout limit, detail).
+pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
+    match death {
+        Death::Guard => (
+            Reason::Timeout,
+            Some(Limit::Guard),
+            "the process ran past its overall time limit".into(),
+        ),
+        Death::Memory(m) => (Reason::Memory, None, m.clone()),
+        Death::StackOverflow => (Reason::Crash, None, "stack overflow".into()),
+        Death::Panic(p) => (
+            Reason::Crash,
+            None,
+            format!("panicked outside the judged call: {p}"),
+        ),
+        Death::Signal(s) => (
+            Reason::Crash,
+            None,
+            format!("the process was killed by signal {s}"),
+        ),
+        Death::Exit(c) => (
+            Reason::Crash,
+            None,
+            format!("the process exited with status {c} in the middle of a run"),
+        ),
+        Death::Interrupted => unreachable!("interrupted runs record nothing"),
+    }
+}
+
+/// One child process running the mutants of `due` in turn, each up to scope `last`, under
+/// `limits`; `None` if interrupted.
+fn spawn(
+    worker: &Worker,
+    due: &[Due],
+    last: u32,
+    limits: Limits,
+    cfg: &RunConfig,
+    cursor: &Path,
+    timing: &mut Timing,
+) -> Result<Option<crate::process::Finished>> {
+    let _ = std::fs::remove_file(cursor);
+    let isolation = Isolation {
+        memory_limit: Some(cfg.memory_limit),
+        stdout: None,
+        guard: Some(cfg.batch_guard(due, last, &limits)),
+    };
+    let request = Request::Mutants {
+        mutants: due.to_vec(),
+        to: last,
+        dir: cfg.inputs_dir.clone(),
+        cursor: cursor.to_path_buf(),
+        limits,
+        reach: cfg.reach,
+    };
+    let started = Instant::now();
+    let f = worker.run(&request, &isolation)?;
+    timing.children += 1;
+    timing.child_seconds += started.elapsed().as_secs_f64();
+    Ok((!matches!(f.ending, Ending::Interrupted)).then_some(f))
+}
+
+/// The result of a finished scope as the child reported it.
+fn scope_result(
+    cfg: &RunConfig,
+    mutant: u32,
+    scope: u32,
+    kill: &Option<Kill>,
+    executions: u64,
+) -> ScopeResult {
+    let mut r = match kill {
+        Some(k) => cfg.kill_result(mutant, scope, k.clone()),
+        None => ScopeResult::survived(mutant, scope, executions),
+    };
+    r.executions = Some(executions);
+    r
+}
+
+/// Runs `first`'s scope again in a new child with clock limits [`CONFIRM_FACTOR`] times
+/// wider (the tick budget unchanged) and returns what that run finds: the clock timeout
+/// again (confirmed, its detail says so), another kill, or survival. `None` if interrupted.
+/// The inputs before the timed-out one behave as before (the code is deterministic), so the
+/// confirmation's first kill can only be at that input or later.
+fn confirm_clock_timeout(
+    worker: &Worker,
+    first: ScopeResult,
+    cfg: &RunConfig,
+    cursor: &Path,
+    timing: &mut Timing,
+) -> Result<Option<ScopeResult>> {
+    let (mutant, scope) = (first.mutant, first.scope);
+    let limits = Limits {
+        timeout_factor: cfg.limits.timeout_factor * f64::from(CONFIRM_FACTOR),
+        timeout_floor: cfg.limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
+        ..cfg.limits
+    };
+    let due = [Due {
+        mutant,
+        from: scope,
+    }];
+    let Some(f) = spawn(worker, &due, scope, limits, cfg, cursor, timing)? else {
+        return Ok(None);
+    };
+    for m in &f.messages {
+        match m {
+            Message::Scope {
+                mutant: m,
+                scope: s,
+                kill,
+                executions,
+                skipped,
+                seconds,
+            } if *s == scope && *m == mutant => {
+                timing.scope(*seconds, *executions, *skipped);
+                return Ok(Some(scope_result(cfg, mutant, scope, kill, *executions)));
+            }
+            Message::ClockTimeout { limit, .. } => {
+                let detail = first.detail.clone().unwrap_or_default();
+                return Ok(Some(ScopeResult {
+                    detail: Some(format!(
+                        "{detail}, and again over {:.3} s when re-run with the clock limits {CONFIRM_FACTOR}x wider",
+                        limit.as_secs_f64()
+                    )),
+                    ..first
+                }));
+            }
+            Message::Error { message } => {
+                bail!("the worker failed on mutant {mutant}: {message}")
+            }
+            _ => {}
+        }
+    }
+    if f.completed() {
+        bail!("the worker finished mutant {mutant} without a result for scope {scope}");
+    }
+    Ok(Some(cfg.death_result(mutant, scope, &f.death(), cursor)))
+}
+
+/// Runs the mutants of `due` (each from its first scope) up to scope `last`, several to a
+/// child process, returning one result per mutant and scope (fewer if interrupted). Kills by a
+/// dead process carry the input's position but not its rendering (see the caller). A clock
+/// timeout counts only once confirmed ([`confirm_clock_timeout`]).
+pub fn run_mutants(
+    worker: &Worker,
+    due: &[Due],
+    last: u32,
+    cfg: &RunConfig,
+) -> Result<(Vec<ScopeResult>, Timing)> {
+    let mut timing = Timing::default();
+    let mut done: Vec<ScopeResult> = Vec::new();
+    let mut queue: VecDeque<Due> = due.iter().copied().filter(|d| d.from <= last).collect();
+    // Mutants run by one call are run by no other at the same time: the first one's id names
+    // the cursor file uniquely.
+    let Some(first) = queue.front() else {
+        return Ok((done, timing));
+    };
+    let cursor = cfg
+        .scratch_dir
+        .join(format!("mutant-{}.cursor", first.mutant));
+    'children: while !queue.is_empty() && !crate::interrupt::requested() {
+        let batch: Vec<Due> = queue.iter().copied().collect();
+        let Some(f) = spawn(worker, &batch, last, cfg.limits, cfg, &cursor, &mut timing)? else {
+            break;
+        };
+        // Whether the mutant at the head of the queue is still the child's first one.
+        let mut fresh = true;
+        let mut clock_timeout = false;
+        for m in &f.messages {
+            match m {
+                Message::Scope {
+                    mutant,
+                    scope,
+                    kill,
+                    executions,
+                    skipped,
+                    seconds,
+                } => {
+                    head_at(&queue, *mutant, *scope)?;
+                    timing.scope(*seconds, *executions, *skipped);
+                    done.push(scope_result(cfg, *mutant, *scope, kill, *executions));
+                    if advance(&mut queue, scope + 1, last) {
+                        fresh = false;
+                    }
+                }
+                Message::ClockTimeout { position, limit } => {
+                    // The watchdog ends the process after this message, on purpose.
+                    clock_timeout = true;
+                    let head = *queue
+                        .front()
+                        .context("a clock timeout after every mutant")?;
+                    head_at(&queue, head.mutant, position.scope)?;
+                    let kill = Kill {
+                        reason: Reason::Timeout,
+                        limit: Some(Limit::Clock),
+                        method: position.method,
+                        index: position.index,
+                        input: None,
+                        detail: format!(
+                            "over the clock limit of {:.3} s on one input",
+                            limit.as_secs_f64()
+                        ),
+                    };
+                    let first = cfg.kill_result(head.mutant, position.scope, kill);
+                    match confirm_clock_timeout(worker, first, cfg, &cursor, &mut timing)? {
+                        Some(r) => done.push(r),
+                        None => break 'children,
+                    }
+                    advance(&mut queue, position.scope + 1, last);
+                }
+                Message::Error { message } => {
+                    // Only the worker itself sends this (the code under test cannot reach
+                    // the channel by accident): a harness bug or a damaged work directory.
+                    let on = queue
+                        .front()
+                        .map_or(String::new(), |d| format!(" on mutant {}", d.mutant));
+                    bail!("the worker failed{on}: {message}")
+                }
+                _ => {}
+            }
+        }
+        let Some(&head) = queue.front() else {
+            break;
+        };
+        if f.completed() {
+            bail!(
+                "the worker finished without results for mutant {} from scope {}",
+                head.mutant,
+                head.from
+            );
+        }
+        if clock_timeout {
+            // Ended on purpose after a clock timeout: a new child takes the rest.
+            continue;
+        }
+        if fresh {
+            // The child died inside the first mutant it ran: that is the mutant's doing.
+            done.push(cfg.death_result(head.mutant, head.from, &f.death(), &cursor));
+            advance(&mut queue, head.from + 1, last);
+        }
+        // Otherwise it died in a mutant that followed others: the next child runs that one
+        // first, and its death (if it dies again) is judged there.
+    }
+    let _ = std::fs::remove_file(&cursor);
+    Ok((done, timing))
+}
+
+/// Checks that the head of the queue is `mutant` due at `scope`: the worker reports each
+/// mutant's scopes in order, a mutant's before the next one's.
+fn head_at(queue: &VecDeque<Due>, mutant: u32, scope: u32) -> Result<()> {
+    match queue.front() {
+        Some(d) if d.mutant == mutant && d.from == scope => Ok(()),
+        Some(d) => bail!(
+            "the worker reported mutant {mutant} at scope {scope} out of turn (mutant {} at scope {} was due)",
+            d.mutant,
+            d.from
+        ),
+        None => bail!("the worker reported mutant {mutant} at scope {scope} after every mutant"),
+    }
+}
+
+/// Moves the head of the queue on to scope `next`, dropping it past `last`; whether it was
+/// dropped (done with every scope).
+fn advance(queue: &mut VecDeque<Due>, next: u32, last: u32) -> bool {
+    let Some(d) = queue.front_mut() else {
+        return false;
+    };
+    d.from = d.from.max(next);
+    d.from > last && queue.pop_front().is_some()
+}

@@ -1,0 +1,58 @@
+//! Ferastrau's places in the workspace's target directory (`target/ferastrau/`): the shared
+//! build directory of workers, each benchmark crate's scratch, and advisory locks on them.
+//! The lowest layer: the worker builder, the subject's preparation and the output directory's
+//! sealed scratch all find their files here.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::fingerprint::Hasher;
+use crate::locate::{workspace_root, BenchmarkCrate};
+
+/// Ferastrau's scratch space in the workspace's target directory.
+pub fn ferastrau_target() -> PathBuf {
+    workspace_root().join("target").join("ferastrau")
+}
+
+/// Where worker builds share their compiled dependencies.
+pub fn build_dir() -> PathBuf {
+    ferastrau_target().join("build")
+}
+
+/// A name for `bench` that two crates of the same package name in different directories do
+/// not share: `<name>-<hash of its directory>`.
+pub fn identity(bench: &BenchmarkCrate) -> String {
+    let h = Hasher::default()
+        .feed(bench.dir.to_string_lossy().as_bytes())
+        .hex();
+    format!("{}-{}", bench.name, &h[..8])
+}
+
+/// Ferastrau's scratch directory for `bench` (`target/ferastrau/<identity>/<leaf>`): workers
+/// and the metamutant.
+pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
+    ferastrau_target().join(identity(bench)).join(leaf)
+}
+
+/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
+pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
+    scratch_dir(bench, &format!("worker-{variant}"))
+}
+
+/// An exclusive advisory lock on `path`, held until the returned file is dropped; waits for
+/// another holder.
+pub fn lock_file(path: &Path) -> Result<std::fs::File> {
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    f.lock()
+        .with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(f)
+}
