@@ -32,6 +32,21 @@ impl OutputDir {
     /// Creates (if needed) and takes `path` for the benchmark crate at `crate_dir` named
     /// `benchmark`.
     pub fn take(path: &Path, benchmark: &str, crate_dir: &Path) -> Result<OutputDir> {
+        let out = OutputDir::lock(path)?;
+        out.claim(benchmark, crate_dir)?;
+        Ok(out)
+    }
+
+    /// Refuses the directory of another crate's reports; claims `self` for the benchmark
+    /// crate at `crate_dir` otherwise.
+    pub fn claim(&self, benchmark: &str, crate_dir: &Path) -> Result<()> {
+        check_owner(&self.path, benchmark, crate_dir)
+    }
+
+    /// Creates (if needed) and locks `path`, a directory that is empty or ferastrau's, before
+    /// it is known whose reports it will hold (`merge` learns that from the shards).
+    pub fn lock(path: &Path) -> Result<OutputDir> {
+        refuse_foreign(path)?;
         std::fs::create_dir_all(path)
             .with_context(|| format!("cannot create {}", path.display()))?;
         let lock_path = path.join(LOCK);
@@ -66,12 +81,34 @@ impl OutputDir {
         f.set_len(0)?;
         f.rewind()?;
         f.write_all(me.as_bytes())?;
-        check_owner(path, benchmark, crate_dir)?;
         Ok(OutputDir {
             path: path.to_path_buf(),
             _lock: f,
         })
     }
+}
+
+/// Refuses an existing, non-empty directory that no ferastrau run wrote (no owner stamp, no
+/// lock, no `evaluation.json`): a run clears the reports it finds before writing its own, and
+/// a user's `report.html` or `kill-matrix/` in a directory chosen by mistake is not its to
+/// remove.
+fn refuse_foreign(path: &Path) -> Result<()> {
+    let Ok(mut entries) = std::fs::read_dir(path) else {
+        return Ok(()); // missing: created below (an error to read it is create_dir_all's)
+    };
+    if entries.next().is_none() {
+        return Ok(());
+    }
+    if [OWNER, LOCK, "evaluation.json"]
+        .iter()
+        .any(|f| path.join(f).exists())
+    {
+        return Ok(());
+    }
+    Err(usage(format!(
+        "--out {} is a directory with files no ferastrau run wrote; choose a new or empty directory (nothing was changed)",
+        path.display()
+    )))
 }
 
 /// Seconds since the epoch, for the lock file (no clock formatting crate needed to tell two

@@ -135,6 +135,27 @@ pub enum Death {
     Interrupted,
 }
 
+impl Death {
+    /// Whether the death came from outside the process, not from the code it ran: a signal
+    /// that safe code under test does not send itself and that is not one of Ferastrau's own
+    /// limits (those end as [`Death::Guard`] or [`Death::Memory`]). SIGKILL is the kernel's
+    /// OOM killer, a cgroup or a user's `kill -9`; SIGBUS a store to a mapped file whose file
+    /// system filled up; SIGTERM, SIGHUP, SIGINT and SIGQUIT someone stopping processes;
+    /// SIGXFSZ, SIGXCPU and SIGPIPE limits and pipes the environment set. Such a death says
+    /// nothing about the mutant and must never count as a kill.
+    pub fn is_from_outside(&self) -> bool {
+        use nix::sys::signal::Signal::*;
+        let Death::Signal(s) = self else {
+            return false;
+        };
+        [
+            SIGKILL, SIGBUS, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGXFSZ, SIGXCPU, SIGPIPE,
+        ]
+        .iter()
+        .any(|&sig| sig as i32 == *s)
+    }
+}
+
 impl std::fmt::Display for Death {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -27,6 +27,10 @@ pub struct Evaluation {
     /// (`--in-diff`): kill rates and coverage are not the whole crate's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_diff: Option<String>,
+    /// Set (to their ids) when only the mutants `--only-mutants` named were evaluated: like
+    /// `in_diff`, a subset, gated mutant by mutant and never a baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_mutants: Option<Vec<u32>>,
     /// See the crate's "Versions" (0 when absent: a file of the tool before versions).
     #[serde(default)]
     pub schema_version: u32,

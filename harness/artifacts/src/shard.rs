@@ -61,12 +61,15 @@ pub struct Facts {
 }
 
 /// The marks every shard's `evaluation.json` gets (a `serde_json::Map` in the harness, which
-/// only ever sets `in_diff`).
+/// only ever sets `in_diff` and `only_mutants`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Marks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_diff: Option<String>,
+    /// The mutants `--only-mutants` named, when it was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_mutants: Option<Vec<u32>>,
 }
 
 /// A catalog entry with its key: [`crate::MutantEntry`] without results (keys sorted).

@@ -12,9 +12,10 @@ use ferastrau_worker::protocol::Reason;
 use super::ScopeRun;
 use crate::runner::results::ScopeResult;
 
-/// Share of a scope's mutants killed the same infrastructure way (timeout, memory, crash)
-/// above which the run is taken for broken: no test suite kills nine in ten mutants by running
-/// out of time.
+/// Share of a scope's mutants killed by their process's ending (timeout, memory, crash, all
+/// together) above which the run is taken for broken: no test suite kills nine in ten mutants
+/// by running out of time or crashing, whatever the mix (70% crashes and 25% timeouts is as
+/// suspect as 95% of either).
 const INFRASTRUCTURE_SHARE: f64 = 0.9;
 /// Below this many mutants a scope is too small to judge by shares.
 const MIN_MUTANTS: usize = 10;
@@ -44,14 +45,15 @@ pub fn verdict(scopes: &[ScopeRun], results: &[ScopeResult], mutants: usize) -> 
                 *by.entry(reason).or_default() += 1;
             }
         }
-        for (reason, n) in by {
-            if n as f64 > INFRASTRUCTURE_SHARE * here.len() as f64 {
-                return Some(format!(
-                    "{n} of {} mutants were killed by {reason} at scope {}: the limits or the machine killed them, not the tests",
-                    here.len(),
-                    s.scope
-                ));
-            }
+        let n: usize = by.values().sum();
+        if n as f64 > INFRASTRUCTURE_SHARE * here.len() as f64 {
+            let mix: Vec<String> = by.iter().map(|(r, k)| format!("{k} {r}")).collect();
+            return Some(format!(
+                "{n} of {} mutants were killed by their process's ending at scope {} ({}): the limits or the machine killed them, not the tests",
+                here.len(),
+                s.scope,
+                mix.join(", ")
+            ));
         }
     }
     None
@@ -84,7 +86,11 @@ mod tests {
     fn timeouts_everywhere_are_broken_and_a_normal_mix_is_not() {
         let all_timeouts: Vec<_> = (1..=20).map(|m| result(m, Some(Reason::Timeout))).collect();
         let v = verdict(&[scope(&[1])], &all_timeouts, 20).expect("broken");
-        assert!(v.contains("20 of 20 mutants were killed by timeout"), "{v}");
+        assert!(
+            v.contains("20 of 20 mutants were killed by their process's ending"),
+            "{v}"
+        );
+        assert!(v.contains("(20 timeout)"), "{v}");
 
         let mixed: Vec<_> = (1..=20)
             .map(|m| {
@@ -115,5 +121,37 @@ mod tests {
         assert!(verdict(&[scope(&[1])], &[], 0)
             .unwrap()
             .contains("no mutant"));
+    }
+
+    /// The mix counts together: 14 crashes and 5 timeouts of 20 (95%) are broken, though
+    /// neither reason alone passes 90%.
+    #[test]
+    fn infrastructure_reasons_count_together() {
+        let mixed: Vec<_> = (1..=20)
+            .map(|m| match m {
+                1..=14 => result(m, Some(Reason::Crash)),
+                15..=19 => result(m, Some(Reason::Timeout)),
+                _ => result(m, Some(Reason::Output)),
+            })
+            .collect();
+        let v = verdict(&[scope(&[1])], &mixed, 20).expect("broken");
+        assert!(v.contains("19 of 20"), "{v}");
+        assert!(
+            v.contains("5 timeout, 14 crash") || v.contains("14 crash, 5 timeout"),
+            "{v}"
+        );
+        // 17 of 20 (85%) is a weak suite's business, not a broken run.
+        let fewer: Vec<_> = mixed
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                if i < 3 {
+                    result(r.mutant, None)
+                } else {
+                    r.clone()
+                }
+            })
+            .collect();
+        assert_eq!(verdict(&[scope(&[1])], &fewer, 20), None);
     }
 }

@@ -419,6 +419,7 @@ pub fn write(
         // nothing reads them as a pass; `in_diff`: only some mutants were evaluated).
         broken: extra.broken.clone(),
         in_diff: facts.marks.in_diff.clone(),
+        only_mutants: facts.marks.only_mutants.clone(),
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
         shard: extra.shard.map(ShardLabel),

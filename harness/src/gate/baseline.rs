@@ -45,6 +45,22 @@ pub fn write_baseline(path: &Path, baseline: &Baseline) -> Result<()> {
     Ok(())
 }
 
+/// An exclusive lock for updating the baseline at `path`, held until dropped; waits for
+/// another holder. The lock is on the file's directory, not the file: the file is replaced by
+/// an atomic rename, so a lock on it would be on an inode the next reader never opens, and a
+/// lock file beside it would be one more file in the user's repository.
+pub fn lock_for_update(path: &Path) -> Result<std::fs::File> {
+    let dir = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let f = std::fs::File::open(&dir).with_context(|| format!("cannot open {}", dir.display()))?;
+    f.lock()
+        .with_context(|| format!("cannot lock {} to update {}", dir.display(), path.display()))?;
+    Ok(f)
+}
+
 /// The baseline as JSON with one line per mutant, so that a change of baseline reads as a
 /// short diff in review.
 #[cfg(test)]

@@ -36,21 +36,36 @@ use baseline::VERSION;
 /// one document holding the same ([`document`]).
 pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: bool) -> Result<()> {
     let run = Run::read(dir)?;
+    // Reports that disagree with each other (a merge or a run that failed half-way, a file
+    // edited by hand) are refused, as `report` refuses them.
+    crate::html::check(dir).map_err(|e| {
+        broken(format!(
+            "the reports in {} cannot be gated: {e:#}",
+            dir.display()
+        ))
+    })?;
     if let Some(why) = &run.broken {
         return Err(broken(format!(
             "the run in {} is broken, it cannot pass a gate or become a baseline: {why}",
             dir.display()
         )));
     }
+    // An update reads, changes and rewrites the file under a lock: six updates at once (one
+    // per benchmark, as a CI matrix runs them) must keep every section.
+    let _lock = if update {
+        Some(baseline::lock_for_update(baseline)?)
+    } else {
+        None
+    };
     let mut file = read_baseline(baseline)?;
     let base = file.benchmarks.get(&run.benchmark).cloned();
     let empty = BenchmarkBaseline::default();
     let reference = base.as_ref().unwrap_or(&empty);
-    let mut c = compare(reference, &run.figures, t, run.partial);
+    let mut c = compare(reference, &run.figures, t, run.partial.is_some());
     c.note_skipped(reference, &run.skipped);
-    if update && run.partial {
+    if let Some(why) = run.partial.as_ref().filter(|_| update) {
         return Err(usage(format!(
-            "the run in {} evaluated only the mutants of a diff (--in-diff): it cannot become a baseline",
+            "the run in {} {why}: a subset cannot become a baseline (evaluate the whole crate)",
             dir.display()
         )));
     }

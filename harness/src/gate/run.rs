@@ -13,9 +13,10 @@ use crate::exit_code::usage;
 pub struct Run {
     pub benchmark: String,
     pub broken: Option<String>,
-    /// Only the mutants on a diff's lines were evaluated (`evaluate --in-diff`): the kill rate
-    /// and coverage are not comparable with the baseline's, only each mutant's status is.
-    pub partial: bool,
+    /// Why only a subset of the crate's mutants was evaluated (`--in-diff`, `--only-mutants`):
+    /// the kill rate and coverage are not comparable with the baseline's, only each mutant's
+    /// status is.
+    pub partial: Option<String>,
     pub figures: BenchmarkBaseline,
     /// Mutants the crate's `skip` list names (not run), by key, with the reason.
     pub skipped: BTreeMap<String, String>,
@@ -38,7 +39,17 @@ impl Run {
             )));
         }
         let broken = evaluation.broken;
-        let partial = evaluation.in_diff.is_some();
+        // A subset of the crate's mutants: its figures are not the crate's.
+        let partial = match (&evaluation.in_diff, &evaluation.only_mutants) {
+            (Some(diff), _) => Some(format!(
+                "evaluated only the mutants of a diff (--in-diff {diff})"
+            )),
+            (None, Some(ids)) => Some(format!(
+                "evaluated only {} mutant(s) named by --only-mutants",
+                ids.len()
+            )),
+            (None, None) => None,
+        };
         let mut figures = BenchmarkBaseline::default();
         for s in &evaluation.scopes {
             let f: ScopeFigures = ScopeFigures {

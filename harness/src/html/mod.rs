@@ -41,6 +41,12 @@ pub fn write(dir: &Path, crate_dir: &Path) -> Result<Report> {
     Ok(report)
 }
 
+/// Checks that the reports in `dir` agree with each other (see [`write`]'s check): what the
+/// gate reads must be what `report` would draw.
+pub fn check(dir: &Path) -> Result<()> {
+    agree(&Report::read_reports(dir)?)
+}
+
 /// The fates counted from `mutants.json` must be the counts `evaluation.json` holds at every
 /// scope: the page and the schema JSON show the former, the tables the latter.
 fn agree(report: &Report) -> Result<()> {

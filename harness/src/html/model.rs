@@ -164,6 +164,28 @@ impl Report {
     /// Reads the reports in `dir`; the sources and diffs come from the benchmark crate at
     /// `crate_dir`, which must still hold the text every mutant replaces.
     pub fn read(dir: &Path, crate_dir: &Path) -> Result<Report> {
+        let mut report = Report::read_reports(dir)?;
+        for m in &report.mutants {
+            if !report.sources.contains_key(&m.mutant.file) {
+                let path = crate_dir.join(&m.mutant.file);
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                report.sources.insert(m.mutant.file.clone(), text);
+            }
+            let diff = ferastrau_mutator::diff(crate_dir, &m.mutant).with_context(|| {
+                format!(
+                    "the reports in {} do not match the source in {}",
+                    dir.display(),
+                    crate_dir.display()
+                )
+            })?;
+            report.diffs.insert(m.mutant.id, diff);
+        }
+        Ok(report)
+    }
+
+    /// Reads the reports in `dir` alone: no sources, no diffs.
+    pub fn read_reports(dir: &Path) -> Result<Report> {
         let evaluation = Evaluation::read(&dir.join("evaluation.json"))?;
         let listed = Mutants::read(&dir.join("mutants.json"))?;
         anyhow::ensure!(
@@ -173,30 +195,11 @@ impl Report {
             listed.benchmark,
             evaluation.benchmark
         );
-        let mut sources = BTreeMap::new();
-        let mut diffs = BTreeMap::new();
-        let mutants: Vec<Listed> = listed.mutants.into_iter().map(Listed::from).collect();
-        for m in &mutants {
-            if !sources.contains_key(&m.mutant.file) {
-                let path = crate_dir.join(&m.mutant.file);
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                sources.insert(m.mutant.file.clone(), text);
-            }
-            let diff = ferastrau_mutator::diff(crate_dir, &m.mutant).with_context(|| {
-                format!(
-                    "the reports in {} do not match the source in {}",
-                    dir.display(),
-                    crate_dir.display()
-                )
-            })?;
-            diffs.insert(m.mutant.id, diff);
-        }
         Ok(Report {
             evaluation,
-            mutants,
-            sources,
-            diffs,
+            mutants: listed.mutants.into_iter().map(Listed::from).collect(),
+            sources: BTreeMap::new(),
+            diffs: BTreeMap::new(),
         })
     }
 

@@ -6,7 +6,8 @@
 //! recorded as a kill with the reason the death gives — exactly as the first-kill run records
 //! it — and a new child takes every input not yet known, from the last reported chunk on. A
 //! death by the whole-process guard says the child as a whole was slow, not that its input
-//! kills: that input is marked unknown. After `max_deaths` deaths the row stops and the
+//! kills, and a death from outside (`Death::is_from_outside`: SIGKILL, SIGBUS, ...) says
+//! nothing of the mutant: that input is marked unknown. After `max_deaths` deaths the row stops and the
 //! inputs left are marked unknown, so that a mutant that crashes on every input costs a
 //! bounded number of processes and never a silently wrong entry.
 
@@ -194,7 +195,9 @@ pub fn row(
         known.insert(g as u32);
         match (&death, clock) {
             (_, Some(_)) => kill(&mut row, g, 1, Reason::Timeout),
-            (Death::Guard, None) => {
+            // The guard says the child as a whole was slow; a death from outside (SIGKILL,
+            // SIGBUS, ...) says nothing of the mutant: neither blames the input.
+            (d, None) if *d == Death::Guard || d.is_from_outside() => {
                 row.unknown.insert(g as u32);
             }
             (d, None) => kill(&mut row, g, 1, classify(d).0),

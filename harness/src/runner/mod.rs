@@ -3,13 +3,16 @@
 //!
 //! One child runs several mutants in turn, each over a range of scopes, and sends a message per
 //! finished scope (starting a process costs more than a small scope's whole run). If the child
-//! dies (stack overflow, abort, memory limit, `exit`, the guard timer) in the first mutant it
-//! ran, the scope it was in is recorded as killed with the reason read from how it died, the
-//! input is read from its cursor file, and a new child takes the remaining scopes and mutants.
-//! If it dies in a later mutant, nothing is recorded: a new child runs that mutant first, so
-//! that a death is only ever judged in a fresh process (never one an earlier mutant could have
-//! left short of memory). Whatever the mutant prints, and however it exits, only the worker's
-//! messages on the protocol channel count.
+//! dies in a later mutant, nothing is recorded: a new child runs that mutant first, so that a
+//! death is only ever judged in a fresh process (never one an earlier mutant could have left
+//! short of memory). If it dies (stack overflow, abort, memory limit, `exit`, the guard timer)
+//! in the first mutant it ran, the death is evidence, not yet a verdict ([`judge_death`]): the
+//! scope runs again in a fresh process, and only a second death the mutant could have caused
+//! makes a kill (its reason read from how it died, the input from the cursor file). A death
+//! from outside ([`Death::is_from_outside`]: SIGKILL, SIGBUS, ...) is never a kill: the scope
+//! is retried, and a run where it persists stops as broken. Clock timeouts are confirmed in the
+//! same way, with wider limits. Whatever the mutant prints, and however it exits, only the
+//! worker's messages on the protocol channel count.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -21,6 +24,7 @@ use ferastrau_worker::Limits;
 
 pub mod results;
 
+use crate::exit_code::broken;
 use crate::process::{Death, Ending, Isolation};
 use crate::worker::Worker;
 use results::{ScopeResult, Status};
@@ -61,7 +65,7 @@ impl RunConfig {
             .timeout_floor
             .min(Duration::from_secs(3600))
             .saturating_mul(2);
-        Duration::from_secs(60)
+        guard_base()
             .saturating_add(floor)
             .saturating_add(Duration::from_secs_f64((original * 20.0).min(1e7)))
     }
@@ -108,6 +112,16 @@ impl RunConfig {
             executions: None,
         }
     }
+}
+
+/// The guard's fixed part: a minute; in Ferastrau's own fault-injection tests (see
+/// `ferastrau_worker::fault`), `FERASTRAU_FAULT_GUARD_MS` milliseconds, so that a stopped
+/// worker meets its guard in seconds.
+fn guard_base() -> Duration {
+    std::env::var("FERASTRAU_FAULT_GUARD_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(Duration::from_secs(60), Duration::from_millis)
 }
 
 /// How much wider the clock limits of a confirmation run are (factor and floor alike).
@@ -231,24 +245,26 @@ fn scope_result(
     r
 }
 
-/// Runs `first`'s scope again in a new child with clock limits [`CONFIRM_FACTOR`] times
-/// wider (the tick budget unchanged) and returns what that run finds: the clock timeout
-/// again (confirmed, its detail says so), another kill, or survival. `None` if interrupted.
-/// The inputs before the timed-out one behave as before (the code is deterministic), so the
-/// confirmation's first kill can only be at that input or later.
-fn confirm_clock_timeout(
+/// What a fresh child running one mutant at one scope came to.
+enum Rerun {
+    /// It finished the scope: killed or survived, as judged inside.
+    Finished(ScopeResult),
+    /// Its watchdog saw an input run past the clock limit (the kill it would be, the limit).
+    ClockTimeout(Kill, Duration),
+    /// It died before finishing the scope.
+    Died(Death),
+}
+
+/// Runs `mutant` at `scope` alone in a new child under `limits`; `None` if interrupted.
+fn rerun(
     worker: &Worker,
-    first: ScopeResult,
+    mutant: u32,
+    scope: u32,
+    limits: Limits,
     cfg: &RunConfig,
     cursor: &Path,
     timing: &mut Timing,
-) -> Result<Option<ScopeResult>> {
-    let (mutant, scope) = (first.mutant, first.scope);
-    let limits = Limits {
-        timeout_factor: cfg.limits.timeout_factor * f64::from(CONFIRM_FACTOR),
-        timeout_floor: cfg.limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
-        ..cfg.limits
-    };
+) -> Result<Option<Rerun>> {
     let due = [Due {
         mutant,
         from: scope,
@@ -267,17 +283,19 @@ fn confirm_clock_timeout(
                 seconds,
             } if *s == scope && *m == mutant => {
                 timing.scope(*seconds, *executions, *skipped);
-                return Ok(Some(scope_result(cfg, mutant, scope, kill, *executions)));
+                return Ok(Some(Rerun::Finished(scope_result(
+                    cfg,
+                    mutant,
+                    scope,
+                    kill,
+                    *executions,
+                ))));
             }
-            Message::ClockTimeout { limit, .. } => {
-                let detail = first.detail.clone().unwrap_or_default();
-                return Ok(Some(ScopeResult {
-                    detail: Some(format!(
-                        "{detail}, and again over {:.3} s when re-run with the clock limits {CONFIRM_FACTOR}x wider",
-                        limit.as_secs_f64()
-                    )),
-                    ..first
-                }));
+            Message::ClockTimeout { position, limit } => {
+                return Ok(Some(Rerun::ClockTimeout(
+                    clock_kill(position, *limit),
+                    *limit,
+                )));
             }
             Message::Error { message } => {
                 bail!("the worker failed on mutant {mutant}: {message}")
@@ -288,7 +306,116 @@ fn confirm_clock_timeout(
     if f.completed() {
         bail!("the worker finished mutant {mutant} without a result for scope {scope}");
     }
-    Ok(Some(cfg.death_result(mutant, scope, &f.death(), cursor)))
+    Ok(Some(Rerun::Died(f.death())))
+}
+
+/// The kill a clock timeout at `position` would be, before it is confirmed.
+fn clock_kill(position: &ferastrau_worker::protocol::Position, limit: Duration) -> Kill {
+    Kill {
+        reason: Reason::Timeout,
+        limit: Some(Limit::Clock),
+        method: position.method,
+        index: position.index,
+        input: None,
+        detail: format!(
+            "over the clock limit of {:.3} s on one input",
+            limit.as_secs_f64()
+        ),
+    }
+}
+
+/// Runs `first`'s scope again in a new child with clock limits [`CONFIRM_FACTOR`] times
+/// wider (the tick budget unchanged) and returns what that run finds: the clock timeout
+/// again (confirmed, its detail says so), another kill, or survival. `None` if interrupted.
+/// The inputs before the timed-out one behave as before (the code is deterministic), so the
+/// confirmation's first kill can only be at that input or later.
+fn confirm_clock_timeout(
+    worker: &Worker,
+    first: ScopeResult,
+    cfg: &RunConfig,
+    cursor: &Path,
+    timing: &mut Timing,
+) -> Result<Option<ScopeResult>> {
+    let (mutant, scope) = (first.mutant, first.scope);
+    let limits = Limits {
+        timeout_factor: cfg.limits.timeout_factor * f64::from(CONFIRM_FACTOR),
+        timeout_floor: cfg.limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
+        ..cfg.limits
+    };
+    Ok(
+        match rerun(worker, mutant, scope, limits, cfg, cursor, timing)? {
+            None => None,
+            Some(Rerun::Finished(r)) => Some(r),
+            Some(Rerun::ClockTimeout(_, limit)) => {
+                let detail = first.detail.clone().unwrap_or_default();
+                Some(ScopeResult {
+                    detail: Some(format!(
+                        "{detail}, and again over {:.3} s when re-run with the clock limits {CONFIRM_FACTOR}x wider",
+                        limit.as_secs_f64()
+                    )),
+                    ..first
+                })
+            }
+            Some(Rerun::Died(death)) => {
+                judge_death(worker, mutant, scope, death, cfg, cursor, timing)?
+            }
+        },
+    )
+}
+
+/// How many deaths from outside in a row one mutant's scope may meet before the run stops:
+/// a fault that passes (a `kill -9`, a stopped machine) is retried, one that persists (a
+/// full scratch disk, an OOM killer that picks every worker) makes every verdict suspect.
+pub const OUTSIDE_DEATHS: u32 = 3;
+
+/// The verdict on `mutant` at `scope` after its first child died there of `death`: the scope
+/// runs again in fresh children until it either finishes (that is the verdict: the death was
+/// not the mutant's doing, e.g. a worker stopped past the guard) or dies a second time of a
+/// cause the mutant could have produced (a confirmed kill, reported as the first such death
+/// was). Deaths from outside ([`Death::is_from_outside`]) never
+/// count: after [`OUTSIDE_DEATHS`] of them the run stops as broken (exit status 4), naming
+/// the fault. `None` if interrupted.
+fn judge_death(
+    worker: &Worker,
+    mutant: u32,
+    scope: u32,
+    death: Death,
+    cfg: &RunConfig,
+    cursor: &Path,
+    timing: &mut Timing,
+) -> Result<Option<ScopeResult>> {
+    let mut death = death;
+    let mut outside = 0;
+    // The first death the mutant could have caused, as a kill: read at once, while the cursor
+    // file still names its input. A second such death confirms it (the first is the one the
+    // report shows, as an unconfirmed run would have: a memory death's allocation size, say,
+    // differs from one process to the next).
+    let mut evidence: Option<ScopeResult> = None;
+    loop {
+        if death.is_from_outside() {
+            outside += 1;
+            if outside >= OUTSIDE_DEATHS {
+                return Err(broken(format!(
+                    "infrastructure failure: the worker process running mutant {mutant} at scope {scope} {death} {outside} times in a row, \
+                     a death the code under test cannot cause (the OOM killer or a cgroup limit for signal 9, a full scratch file system \
+                     for signal 7 (SIGBUS)); no verdict was recorded for it: free the resource and run again with --resume"
+                )));
+            }
+        } else if let Some(kill) = evidence.take() {
+            return Ok(Some(kill));
+        } else {
+            evidence = Some(cfg.death_result(mutant, scope, &death, cursor));
+        }
+        match rerun(worker, mutant, scope, cfg.limits, cfg, cursor, timing)? {
+            None => return Ok(None),
+            Some(Rerun::Finished(r)) => return Ok(Some(r)),
+            Some(Rerun::ClockTimeout(kill, _)) => {
+                let first = cfg.kill_result(mutant, scope, kill);
+                return confirm_clock_timeout(worker, first, cfg, cursor, timing);
+            }
+            Some(Rerun::Died(again)) => death = again,
+        }
+    }
 }
 
 /// Runs the mutants of `due` (each from its first scope) up to scope `last`, several to a
@@ -344,18 +471,8 @@ pub fn run_mutants(
                         .front()
                         .context("a clock timeout after every mutant")?;
                     head_at(&queue, head.mutant, position.scope)?;
-                    let kill = Kill {
-                        reason: Reason::Timeout,
-                        limit: Some(Limit::Clock),
-                        method: position.method,
-                        index: position.index,
-                        input: None,
-                        detail: format!(
-                            "over the clock limit of {:.3} s on one input",
-                            limit.as_secs_f64()
-                        ),
-                    };
-                    let first = cfg.kill_result(head.mutant, position.scope, kill);
+                    let first =
+                        cfg.kill_result(head.mutant, position.scope, clock_kill(position, *limit));
                     match confirm_clock_timeout(worker, first, cfg, &cursor, &mut timing)? {
                         Some(r) => done.push(r),
                         None => break 'children,
@@ -388,8 +505,21 @@ pub fn run_mutants(
             continue;
         }
         if fresh {
-            // The child died inside the first mutant it ran: that is the mutant's doing.
-            done.push(cfg.death_result(head.mutant, head.from, &f.death(), &cursor));
+            // The child died inside the first mutant it ran: evidence against the mutant,
+            // judged by running the scope again in a fresh child.
+            let judged = judge_death(
+                worker,
+                head.mutant,
+                head.from,
+                f.death(),
+                cfg,
+                &cursor,
+                &mut timing,
+            )?;
+            match judged {
+                Some(r) => done.push(r),
+                None => break 'children,
+            }
             advance(&mut queue, head.from + 1, last);
         }
         // Otherwise it died in a mutant that followed others: the next child runs that one

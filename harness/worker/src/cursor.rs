@@ -47,15 +47,21 @@ impl Where {
 }
 
 /// Maps the cursor file at `path` (created or truncated to its size) for this process.
+///
+/// The file's bytes are written, not merely sized: a sized file is sparse, and on a full file
+/// system the first store through the mapping would kill the process with SIGBUS, a death
+/// that would look like the mutant's. Written, a full disk is an error here, before any
+/// mutant runs.
 pub fn open(path: &Path) -> std::io::Result<()> {
+    use std::io::Write as _;
     use std::os::fd::AsRawFd;
-    let f = std::fs::OpenOptions::new()
+    let mut f = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(true)
         .open(path)?;
-    f.set_len((WORDS * 4) as u64)?;
+    f.write_all(&[0; WORDS * 4])?;
     // SAFETY: a fresh shared mapping of a file we just sized; the pointer stays valid for the
     // life of the process (never unmapped) and is only written by this process.
     let p = unsafe {

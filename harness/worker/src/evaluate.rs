@@ -168,7 +168,7 @@ pub fn original<B: Benchmark>(
                 send(&Message::Failure {
                     method: name.to_string(),
                     index,
-                    input: bench.render(m, &pre),
+                    input: render_input(bench, m, &pre),
                     fault,
                     detail,
                 })?;
@@ -179,7 +179,7 @@ pub fn original<B: Benchmark>(
                     send(&Message::Violation {
                         method: name.to_string(),
                         index,
-                        input: bench.render(m, &pre),
+                        input: render_input(bench, m, &pre),
                         output: outcome.render(),
                         message,
                     })?;
@@ -234,7 +234,7 @@ fn find_printer<B: Benchmark>(
             return send(&Message::Failure {
                 method: bench.methods()[m].to_string(),
                 index,
-                input: bench.render(m, &pre),
+                input: render_input(bench, m, &pre),
                 fault: Fault::Printed,
                 detail: format!(
                     "wrote {} byte(s) to stdout, which the comparison of outputs cannot see",
@@ -272,6 +272,9 @@ pub fn mutants<B: Benchmark>(
         cursor::set(cursor::MUTANT, d.mutant);
         for scope in d.from..=to {
             cursor::set(cursor::SCOPE, scope);
+            if scope == d.from {
+                crate::fault::at_mutant(d.mutant);
+            }
             let started = Instant::now();
             let run = Run {
                 mutant: d.mutant,
@@ -451,9 +454,29 @@ fn judge<B: Benchmark>(
         limit,
         method: m,
         index,
-        input: Some(bench.render(m, &pre)),
+        input: Some(render_input(bench, m, &pre)),
         detail,
     })
+}
+
+/// The benchmark's rendering of `input` for a report, run as the original (a mutant must not
+/// write its own kill report) with no tick budget, and caught: rendering is the benchmark's
+/// code, and a panic there is the benchmark's, not the mutant's. It shows in the report as
+/// such and never changes a verdict (once a panicking `render` turned 36 kills by output or
+/// invariant into crashes).
+pub(crate) fn render_input<B: Benchmark>(bench: &B, m: usize, input: &B::Input) -> String {
+    let active = ferastrau_probes::active();
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    ferastrau_probes::start_run(u64::MAX);
+    let text = match crate::panics::expected(|| bench.render(m, input)) {
+        Ok(text) => text,
+        Err((p, _)) => format!(
+            "(cannot be rendered: the benchmark's render panicked: {})",
+            crate::panics::payload_text(&*p)
+        ),
+    };
+    ferastrau_probes::set_active(active);
+    text
 }
 
 /// `replay`: runs the current build (no mutant active, coverage off) on every stored input
@@ -503,7 +526,7 @@ pub fn render<B: Benchmark>(
         if i == index {
             let input = bench.decode(method, &fields, &mut korat::Candidate::new(&fin, state));
             return send(&Message::Rendered {
-                input: bench.render(method, &input),
+                input: render_input(bench, method, &input),
             });
         }
         i += 1;

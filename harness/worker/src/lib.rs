@@ -13,6 +13,7 @@ pub mod channel;
 pub mod cursor;
 mod evaluate;
 pub mod exec;
+pub mod fault;
 pub mod generate;
 mod matrix;
 mod outputs;

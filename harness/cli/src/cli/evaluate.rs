@@ -120,13 +120,30 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     clear_reports(&out.path)?;
+    // A diff is checked before anything is built: one that names none of the crate's files
+    // would evaluate nothing and pass any gate.
+    let changed = match &a.in_diff {
+        Some(diff) => {
+            let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
+            let files = ferastrau_harness::in_diff::crate_files(&bench.dir);
+            if !changed.is_empty() && !changed.names_any(&files) {
+                return Err(usage(format!(
+                    "--in-diff {}: the diff names no file of the crate at {} (it names {}): a diff of another crate, or paths this tool cannot place",
+                    diff.display(),
+                    bench.dir.display(),
+                    changed.names().join(", ")
+                )));
+            }
+            Some(changed)
+        }
+        None => None,
+    };
     let subject = subject::prepare(&bench)?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
-    if let Some(diff) = &a.in_diff {
-        let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
+    if let Some(changed) = &changed {
         catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
     }
     if !a.only_mutants.is_empty() {
@@ -321,6 +338,12 @@ fn facts(
         .collect();
     let marks = report::Marks {
         in_diff: a.in_diff.as_ref().map(|diff| diff.display().to_string()),
+        only_mutants: (!a.only_mutants.is_empty()).then(|| {
+            let mut ids = a.only_mutants.clone();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        }),
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;

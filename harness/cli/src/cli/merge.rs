@@ -22,12 +22,21 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
             d.display()
         )));
     }
-    let m = shard::merge(&a.shards)?;
-    let out = OutputDir::take(
-        &a.out,
-        &m.facts.benchmark,
-        std::path::Path::new(&m.run.crate_dir),
-    )?;
+    // The directory is locked and its old reports cleared before the shards are checked: a
+    // refused merge must not leave an earlier merge's reports to be gated as this one's.
+    let out = OutputDir::lock(&a.out)?;
+    let m = match shard::merge(&a.shards) {
+        Ok(m) => m,
+        Err(e) => {
+            if ferastrau_harness::outdir::recorded_owner(&out.path).is_some()
+                || out.path.join("evaluation.json").exists()
+            {
+                super::evaluate::clear_reports(&out.path)?;
+            }
+            return Err(e);
+        }
+    };
+    out.claim(&m.facts.benchmark, std::path::Path::new(&m.run.crate_dir))?;
     super::evaluate::clear_reports(&out.path)?;
     // The verdict of the whole run, on the merged results: a shard does not judge its share.
     let why = verdict(

@@ -102,6 +102,48 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
         "{on:?}"
     );
     assert!(json(&out.join("evaluation.json"))["in_diff"].is_string());
+    // The same change with git's other prefixes (`diff.mnemonicPrefix`, `--no-prefix`,
+    // `--src-prefix`/`--dst-prefix`) selects the same mutants: it once selected none, silently.
+    let keys_of = |out: &Path| keys_and_lines(out).0;
+    let selected = keys_of(&out);
+    let change = format!(
+        "@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
+    );
+    for (old, new) in [("i/", "w/"), ("", ""), ("before/", "after/")] {
+        std::fs::write(
+            &diff,
+            format!("--- {old}src/lib.rs\n+++ {new}src/lib.rs\n{change}"),
+        )
+        .unwrap();
+        let o = gate(
+            &krate,
+            &out,
+            &baseline,
+            &["--in-diff", diff.to_str().unwrap()],
+        );
+        assert!(o.status.success(), "{old}{new}: {}", text(&o.stderr));
+        assert_eq!(keys_of(&out), selected, "prefixes {old:?} {new:?}");
+    }
+    // A diff of files the crate does not have would run nothing and pass: refused.
+    std::fs::write(
+        &diff,
+        format!("--- a/src/other.rs\n+++ b/src/other.rs\n{change}"),
+    )
+    .unwrap();
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--in-diff", diff.to_str().unwrap()],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("names no file of the crate"), "{err}");
+    std::fs::write(
+        &diff,
+        format!("--- a/src/lib.rs\n+++ b/src/lib.rs\n{change}"),
+    )
+    .unwrap();
     let o = gate(
         &krate,
         &out,
@@ -164,4 +206,99 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
         ],
     );
     assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
+}
+
+/// A run of some mutants only (`--only-mutants`) is marked so in `evaluation.json`: the gate
+/// compares it mutant by mutant and `--update-baseline` refuses it, leaving the whole crate's
+/// baseline as it was (it once replaced a 419-mutant baseline by 20 mutants, at "100%").
+#[test]
+fn a_run_of_some_mutants_never_becomes_the_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = crate::common::fixture("faulty");
+    let out = dir.path().join("out");
+    let baseline = dir.path().join("baseline.json");
+    let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let whole = std::fs::read(&baseline).unwrap();
+    let mutants = json(&out.join("mutants.json"));
+    let killed = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["scopes"]["1"]["status"] == "killed")
+        .expect("a killed mutant")["id"]
+        .to_string();
+
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--only-mutants", &killed, "--update-baseline"],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--only-mutants") && err.contains("cannot become a baseline"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&baseline).unwrap(),
+        whole,
+        "the baseline shrank"
+    );
+    let evaluation = json(&out.join("evaluation.json"));
+    assert_eq!(
+        evaluation["only_mutants"],
+        serde_json::json!([killed.parse::<u64>().unwrap()])
+    );
+
+    // Gated, the subset is judged mutant by mutant: it passes (its one mutant is still killed)
+    // without comparing its kill rate with the whole crate's.
+    let o = gate(&krate, &out, &baseline, &["--only-mutants", &killed]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// Ten `gate --update-baseline` runs into one file at once, one per benchmark as a CI matrix
+/// runs them, keep every section, round after round (unlocked, sections were lost in 11 of 15
+/// rounds, every run exiting 0).
+#[test]
+fn concurrent_baseline_updates_keep_every_section() {
+    let root = ferastrau_harness::locate::workspace_root();
+    let benchmarks = ferastrau_harness::locate::known_benchmarks();
+    assert!(benchmarks.len() >= 6, "{benchmarks:?}");
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..4 {
+        let baseline = dir.path().join(format!("round-{round}/baseline.json"));
+        let children: Vec<_> = benchmarks
+            .iter()
+            .map(|b| {
+                let current = root.join("reports").join(b);
+                command(&[
+                    "gate",
+                    "--current",
+                    current.to_str().unwrap(),
+                    "--baseline",
+                    baseline.to_str().unwrap(),
+                    "--update-baseline",
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+            })
+            .collect();
+        for c in children {
+            let o = c.wait_with_output().unwrap();
+            assert!(o.status.success(), "{}", text(&o.stderr));
+        }
+        let file = json(&baseline);
+        let sections: BTreeSet<&str> = file["benchmarks"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let expected: BTreeSet<&str> = benchmarks.iter().map(String::as_str).collect();
+        assert_eq!(sections, expected, "round {round} lost sections");
+    }
 }

@@ -11,6 +11,7 @@ mod equivalent;
 mod evaluate;
 mod gate;
 mod html;
+mod infrastructure;
 mod init;
 mod layers;
 mod matrix;

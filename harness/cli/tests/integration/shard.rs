@@ -224,6 +224,40 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
         "the same reports, timings included (shard 1's)"
     );
 
+    // A refused merge into the directory of an earlier one leaves no report behind: the
+    // earlier merge's reports once stayed, and the gate passed them.
+    let again = root.path().join("again");
+    let o = merge(&[one, two, three], &again);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    refused_into(merge(&[one, two], &again), &again);
+    // Reports that disagree with each other (a killed mutant turned survivor in
+    // mutants.json only) are refused by the gate, as `report` refuses them.
+    let o = merge(&[one, two, three], &again);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut m = json(&again.join("mutants.json"));
+    let r = m["mutants"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .flat_map(|m| m["scopes"].as_object_mut().unwrap().values_mut())
+        .find(|r| r["status"] == "killed")
+        .expect("a kill");
+    *r = serde_json::json!({"status": "survived", "executions": 1});
+    std::fs::write(again.join("mutants.json"), m.to_string()).unwrap();
+    let o = ferastrau(&["report", s(&again)]);
+    assert!(!o.status.success(), "report took disagreeing reports");
+    let o = ferastrau(&[
+        "gate",
+        "--baseline",
+        s(&root.path().join("b.json")),
+        "--current",
+        s(&again),
+        "--update-baseline",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains("disagree"), "{err}");
+
     // A lone shard is not a run: the gate refuses it.
     let baseline = root.path().join("baseline.json");
     let o = ferastrau(&[
@@ -256,6 +290,14 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     for bad in ["0/3", "4/3", "1/0", "two"] {
         let o = evaluate(&[&args[..], &["--shard", bad]].concat(), &out);
         assert_eq!(o.status.code(), Some(USAGE), "--shard {bad}");
+    }
+}
+
+/// A refused merge: status 2, and no report left in `out`.
+fn refused_into(o: Output, out: &Path) {
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    for f in ["evaluation.json", "mutants.json", "report.html"] {
+        assert!(!out.join(f).exists(), "{f} left behind");
     }
 }
 
