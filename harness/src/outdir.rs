@@ -161,29 +161,44 @@ fn check_owner(path: &Path, benchmark: &str, crate_dir: &Path) -> Result<()> {
 }
 
 /// A run's private scratch directory, removed on drop.
+///
+/// Its owner is known by a lock, not a PID: the run holds an exclusive lock on the directory's
+/// [`SCRATCH_LOCK`] file for its whole life, and a leftover is removed only when that lock can
+/// be taken, i.e. no live process holds it. A PID alone would say "dead" for a live run on
+/// another node of a shared file system (the Slurm setup) or in another PID namespace, whose
+/// scratch would then be deleted under it.
 pub struct Scratch {
     dir: tempfile::TempDir,
+    _lock: std::fs::File,
 }
 
+/// The file a run's scratch directory is locked by.
+pub const SCRATCH_LOCK: &str = ".owner.lock";
+
 impl Scratch {
-    /// A fresh directory `target/ferastrau/runs/<pid>-<random>`; removes those of runs whose
-    /// process is gone.
+    /// A fresh directory `target/ferastrau/runs/<pid>-<random>` (the PID for people); removes
+    /// those whose owner's lock is free.
     pub fn new() -> Result<Scratch> {
-        let runs = ferastrau_target().join("runs");
-        std::fs::create_dir_all(&runs)
+        Scratch::new_in(&ferastrau_target().join("runs"))
+    }
+
+    /// [`Scratch::new`] under `runs`.
+    pub fn new_in(runs: &Path) -> Result<Scratch> {
+        std::fs::create_dir_all(runs)
             .with_context(|| format!("cannot create {}", runs.display()))?;
-        for entry in std::fs::read_dir(&runs).into_iter().flatten().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let pid = name.split('-').next().and_then(|p| p.parse::<i32>().ok());
-            if pid.is_some_and(|p| !alive(p)) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
+        for entry in std::fs::read_dir(runs).into_iter().flatten().flatten() {
+            remove_if_abandoned(&entry.path());
         }
         let dir = tempfile::Builder::new()
             .prefix(&format!("{}-", std::process::id()))
-            .tempdir_in(&runs)
+            .tempdir_in(runs)
             .with_context(|| format!("cannot create a directory in {}", runs.display()))?;
-        Ok(Scratch { dir })
+        let lock_path = dir.path().join(SCRATCH_LOCK);
+        let lock = std::fs::File::create(&lock_path)
+            .with_context(|| format!("cannot create {}", lock_path.display()))?;
+        lock.lock()
+            .with_context(|| format!("cannot lock {}", lock_path.display()))?;
+        Ok(Scratch { dir, _lock: lock })
     }
 
     pub fn path(&self) -> &Path {
@@ -191,12 +206,19 @@ impl Scratch {
     }
 }
 
-fn alive(pid: i32) -> bool {
-    use nix::errno::Errno;
-    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
-        Ok(()) => true,
-        Err(Errno::ESRCH) => false,
-        Err(_) => true,
+/// Removes the scratch directory `dir` of another run if no process holds its lock. One
+/// without a lock file is left alone: a run that has just created it takes the lock next
+/// (directories of older versions, locked by nothing, are cleared by `cargo clean`).
+fn remove_if_abandoned(dir: &Path) {
+    let Ok(f) = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join(SCRATCH_LOCK))
+    else {
+        return;
+    };
+    if f.try_lock().is_ok() {
+        // Held while removing: the directory is nobody's.
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
 
@@ -216,6 +238,36 @@ mod tests {
     /// it writes is the default output directory (`ferastrau.out/<benchmark>/`: reports, lock,
     /// owner stamp, journal) and scratch under `target/` (the run's inputs, builds, worker
     /// binaries). Checked against the repository's ignore rules for every built-in benchmark.
+    /// A leftover whose PID is dead but whose lock a live process holds (a run on another
+    /// node of a shared file system, or in another PID namespace) is left alone; once the
+    /// lock is free it is removed.
+    #[test]
+    fn a_scratch_directory_is_removed_only_when_its_lock_is_free() {
+        let runs = tempfile::tempdir().unwrap();
+        let dead = {
+            let mut c = std::process::Command::new("true").spawn().unwrap();
+            let pid = c.id();
+            c.wait().unwrap();
+            pid
+        };
+        let other = runs.path().join(format!("{dead}-elsewhere"));
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("inputs"), "a live run's inputs").unwrap();
+        let held = std::fs::File::create(other.join(SCRATCH_LOCK)).unwrap();
+        held.lock().unwrap();
+        // Another open file description of the same file: flock locks conflict between them
+        // as between processes.
+        let mine = Scratch::new_in(runs.path()).unwrap();
+        assert!(
+            other.join("inputs").exists(),
+            "a live run's scratch was removed"
+        );
+        drop(held);
+        let again = Scratch::new_in(runs.path()).unwrap();
+        assert!(!other.exists(), "an abandoned scratch stayed");
+        assert!(mine.path().exists() && again.path().exists());
+    }
+
     #[test]
     fn what_a_default_run_writes_is_ignored_by_git() {
         let root = workspace_root();

@@ -16,8 +16,15 @@ pub fn mutated_source(crate_dir: &Path, mutant: &Mutant) -> Result<(String, Stri
     let path = crate_dir.join(&mutant.file);
     let original = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
+    let mutated = mutate_text(&original, mutant)?;
+    Ok((original, mutated))
+}
+
+/// `original` (the text of `mutant.file`) with the mutant's edit applied. Fails if the text
+/// does not hold what the catalog recorded.
+pub fn mutate_text(original: &str, mutant: &Mutant) -> Result<String> {
     let e = &mutant.edit;
-    let (a, b) = (offset_of(&original, e.start), offset_of(&original, e.end));
+    let (a, b) = (offset_of(original, e.start), offset_of(original, e.end));
     if original.get(a..b) != Some(e.old.as_str()) {
         bail!(
             "{}:{}:{} no longer reads `{}`: the source changed since mutant {} was listed",
@@ -28,14 +35,19 @@ pub fn mutated_source(crate_dir: &Path, mutant: &Mutant) -> Result<(String, Stri
             mutant.id
         );
     }
-    let mutated = format!("{}{}{}", &original[..a], e.new, &original[b..]);
-    Ok((original, mutated))
+    Ok(format!("{}{}{}", &original[..a], e.new, &original[b..]))
 }
 
 /// An ordinary unified diff (3 lines of context) from the benchmark's source to the mutant.
 pub fn diff(crate_dir: &Path, mutant: &Mutant) -> Result<String> {
-    let (original, mutated) = mutated_source(crate_dir, mutant)?;
-    Ok(similar::TextDiff::from_lines(&original, &mutated)
+    let (original, _) = mutated_source(crate_dir, mutant)?;
+    diff_text(&original, mutant)
+}
+
+/// [`diff`] of `original`, the text of `mutant.file` (a snapshot of the crate's source).
+pub fn diff_text(original: &str, mutant: &Mutant) -> Result<String> {
+    let mutated = mutate_text(original, mutant)?;
+    Ok(similar::TextDiff::from_lines(original, &mutated)
         .unified_diff()
         .context_radius(3)
         .header(&format!("a/{}", mutant.file), &format!("b/{}", mutant.file))

@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use compile::Compiler;
 pub use content_hash::ContentHash;
-pub use diff::{diff, mutated_source, single_mutant_crate};
+pub use diff::{diff, diff_text, mutate_text, mutated_source, single_mutant_crate};
 pub use key::keys;
 pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{

@@ -131,61 +131,17 @@ pub fn evaluate(
         )
     };
     let scratch = Scratch::new()?;
-    let inputs_dir = scratch.path().join("inputs");
-    let prep = Preparation {
-        inputs_dir: inputs_dir.clone(),
-        scratch_dir: scratch.path().to_path_buf(),
-        coverage: true,
-        memory_limit: Some(opts.memory_limit),
-        original_timeout: opts.original_timeout,
-        max_bytes: opts.max_scratch,
-        methods: methods.to_vec(),
-        reach: opts.reach,
-    };
-
-    // Scopes: generation and the original. Inputs are regenerated when resuming (Korat is
-    // deterministic) into this run's own scratch directory.
-    let mut scopes: Vec<ScopeRun> = Vec::new();
-    for scope in opts.scopes.clone() {
-        if interrupt::requested() {
-            return Err(anyhow::Error::new(Interrupted(format!(
-                "interrupted while generating; continue with --resume ({})",
-                journal_path.display()
-            ))));
-        }
-        let max_bytes = check_disk(scope, &scopes, opts.max_scratch, &scratch)?;
-        let used: u64 = scopes.iter().map(|s| s.bytes).sum();
-        let prep = Preparation {
-            max_bytes,
-            ..prep.clone()
-        };
-        let mut run = prep
-            .scope(worker, scope, used)
-            .map_err(|e| resume_hint(e, "interrupted while generating", &journal_path))?;
-        if let Some(old) = recorded.scopes.get(&scope) {
-            if old.inputs != run.inputs {
-                return Err(usage(format!(
-                    "cannot resume: scope {scope} now has {} inputs, the journal {}",
-                    run.inputs, old.inputs
-                )));
-            }
-            let bytes = run.bytes;
-            run = old.clone();
-            run.bytes = bytes;
-        } else {
-            journal.scope(&run)?;
-        }
-        if opts.progress || crate::term::verbose() {
-            eprintln!(
-                "scope {scope}: {} inputs generated in {:.2} s, original checked in {:.2} s",
-                run.inputs, run.generation_seconds, run.checking_seconds
-            );
-        }
-        scopes.push(run);
-    }
-
-    let cfg = RunConfig {
-        inputs_dir,
+    let scopes = generate(
+        worker,
+        methods,
+        opts,
+        &scratch,
+        &journal,
+        &recorded,
+        &journal_path,
+    )?;
+    let mut cfg = RunConfig {
+        inputs_dir: scratch.path().join("inputs"),
         scratch_dir: scratch.path().to_path_buf(),
         methods: methods.to_vec(),
         limits: opts.limits,
@@ -196,123 +152,29 @@ pub fn evaluate(
             .collect(),
         reach: opts.reach,
     };
-    let (first, last) = (*opts.scopes.start(), *opts.scopes.end());
-    control_run(worker, first..=last, &cfg)?;
-    let mut cfg = cfg;
-    let reach = if opts.reach {
-        let index = reach::ReachIndex::read(&cfg.inputs_dir, first..=last, methods.len())?;
-        // Reach sets that name no point although the original ran mutated code would make
-        // every mutant a survivor without a process: a metamutant without reach markers
-        // cannot be told from code no input reaches, so such a run takes every input.
-        if index.is_empty() && scopes.iter().any(|s| !s.code_probes.is_empty()) {
-            crate::warning!(
-                "the original reached mutated code but no mutation point: running every mutant on every input"
-            );
-            cfg.reach = false;
-            None
-        } else {
-            Some(index)
-        }
-    } else {
-        None
-    };
-
-    let todo: Vec<Due> = mutants
-        .iter()
-        .filter_map(|&m| {
-            opts.scopes
-                .clone()
-                .find(|&s| !recorded.results.contains_key(&(m, s)))
-                .map(|from| Due { mutant: m, from })
-        })
-        .collect();
-    let bar = crate::term::bar(
-        opts.progress,
-        "mutants",
-        mutants.len() as u64,
-        (mutants.len() - todo.len()) as u64,
-    );
-    // A mutant that no input reaches survives without a process.
-    let mut fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = Vec::new();
-    let mut to_run = Vec::new();
-    for d in todo {
-        match reach
-            .as_ref()
-            .and_then(|r| r.unreached(d.mutant, d.from..=last))
-        {
-            Some(inputs) => {
-                let (rs, timing) = unreached_results(d.mutant, d.from..=last, inputs);
-                for r in &rs {
-                    journal.result(r)?;
-                }
-                bar.inc(1);
-                fresh.push(Ok((rs, timing)));
-            }
-            None => to_run.push(d),
-        }
-    }
-    let batch = per_process(to_run.len(), opts.jobs, opts.per_process);
+    control_run(worker, opts.scopes.clone(), &cfg)?;
+    let reach = reach_index(&mut cfg, &scopes, methods.len(), opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
         .context("cannot start the thread pool")?;
-    let failed = AtomicBool::new(false);
     let phase = std::time::Instant::now();
-    let ran: Vec<Result<(Vec<ScopeResult>, Timing)>> = pool.install(|| {
-        to_run
-            .par_chunks(batch)
-            // One process per chunk: rayon must not split it further.
-            .with_max_len(1)
-            .map(|due| {
-                if interrupt::requested() || failed.load(Ordering::Relaxed) {
-                    return Ok((Vec::new(), Timing::default()));
-                }
-                let ran = run_mutants(worker, due, last, &cfg).and_then(|(mut rs, timing)| {
-                    for r in &mut rs {
-                        if r.input.is_none() {
-                            if let (Some(method), Some(index)) = (&r.method, r.index) {
-                                let method = cfg.methods.iter().position(|x| x == method);
-                                r.input = method.map(|method| {
-                                    render_at(
-                                        worker,
-                                        &cfg.inputs_dir,
-                                        Position {
-                                            scope: r.scope,
-                                            method,
-                                            index,
-                                        },
-                                    )
-                                });
-                            }
-                        }
-                        journal.result(r)?;
-                    }
-                    Ok((rs, timing))
-                });
-                if ran.is_err() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                bar.inc(due.len() as u64);
-                ran
-            })
-            .collect()
-    });
-    fresh.extend(ran);
+    let (mut results, timing) = pool.install(|| {
+        run_all(
+            worker,
+            mutants,
+            &recorded,
+            reach.as_ref(),
+            &cfg,
+            &journal,
+            opts,
+        )
+    })?;
     let mutant_phase_seconds = phase.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    let mut results: Vec<ScopeResult> = std::mem::take(&mut recorded.results)
-        .into_values()
-        .collect();
-    let mut timing = Timing::default();
-    for r in fresh {
-        let (rs, t) = r?;
-        results.extend(rs);
-        timing.add(&t);
-    }
+    results.extend(std::mem::take(&mut recorded.results).into_values());
     results.sort_by_key(|r| (r.mutant, r.scope));
-    let interrupted = interrupt::requested();
     let matrices = match opts.kill_matrix {
-        Some(max_deaths) if !interrupted => {
+        Some(max_deaths) if !interrupt::requested() => {
             let record = |scope: u32, row: &crate::matrix::Row| journal.row(scope, max_deaths, row);
             let journaled = crate::matrix::run::Journaled {
                 done: &recorded.rows,
@@ -350,6 +212,194 @@ pub fn evaluate(
         mutant_phase_seconds,
         matrices,
     })
+}
+
+/// The first stage: each scope's inputs generated and the original run on them, into the
+/// run's own scratch directory (regenerated when resuming: Korat is deterministic), each new
+/// scope journaled and a resumed one checked against its journal.
+fn generate(
+    worker: &Worker,
+    methods: &[String],
+    opts: &Options,
+    scratch: &Scratch,
+    journal: &Journal,
+    recorded: &Recorded,
+    journal_path: &std::path::Path,
+) -> Result<Vec<ScopeRun>> {
+    let prep = Preparation {
+        inputs_dir: scratch.path().join("inputs"),
+        scratch_dir: scratch.path().to_path_buf(),
+        coverage: true,
+        memory_limit: Some(opts.memory_limit),
+        original_timeout: opts.original_timeout,
+        max_bytes: opts.max_scratch,
+        methods: methods.to_vec(),
+        reach: opts.reach,
+    };
+    let mut scopes: Vec<ScopeRun> = Vec::new();
+    for scope in opts.scopes.clone() {
+        if interrupt::requested() {
+            return Err(anyhow::Error::new(Interrupted(format!(
+                "interrupted while generating; continue with --resume ({})",
+                journal_path.display()
+            ))));
+        }
+        let max_bytes = check_disk(scope, &scopes, opts.max_scratch, scratch)?;
+        let used: u64 = scopes.iter().map(|s| s.bytes).sum();
+        let prep = Preparation {
+            max_bytes,
+            ..prep.clone()
+        };
+        let mut run = prep
+            .scope(worker, scope, used)
+            .map_err(|e| resume_hint(e, "interrupted while generating", journal_path))?;
+        if let Some(old) = recorded.scopes.get(&scope) {
+            if old.inputs != run.inputs {
+                return Err(usage(format!(
+                    "cannot resume: scope {scope} now has {} inputs, the journal {}",
+                    run.inputs, old.inputs
+                )));
+            }
+            let bytes = run.bytes;
+            run = old.clone();
+            run.bytes = bytes;
+        } else {
+            journal.scope(&run)?;
+        }
+        if opts.progress || crate::term::verbose() {
+            eprintln!(
+                "scope {scope}: {} inputs generated in {:.2} s, original checked in {:.2} s",
+                run.inputs, run.generation_seconds, run.checking_seconds
+            );
+        }
+        scopes.push(run);
+    }
+    Ok(scopes)
+}
+
+/// Which inputs reach each mutation point, when reach selection is on. Reach sets that name
+/// no point although the original ran mutated code would make every mutant a survivor
+/// without a process: a metamutant without reach markers cannot be told from code no input
+/// reaches, so such a run takes every input (and `cfg` says so).
+fn reach_index(
+    cfg: &mut RunConfig,
+    scopes: &[ScopeRun],
+    methods: usize,
+    opts: &Options,
+) -> Result<Option<reach::ReachIndex>> {
+    if !opts.reach {
+        return Ok(None);
+    }
+    let index = reach::ReachIndex::read(&cfg.inputs_dir, opts.scopes.clone(), methods)?;
+    if index.is_empty() && scopes.iter().any(|s| !s.code_probes.is_empty()) {
+        crate::warning!(
+            "the original reached mutated code but no mutation point: running every mutant on every input"
+        );
+        cfg.reach = false;
+        return Ok(None);
+    }
+    Ok(Some(index))
+}
+
+/// The mutant stage: every mutant from the first scope the journal has no result for, on
+/// the current rayon pool, each batch in a child process; a mutant no input reaches survives
+/// without one. Every result is journaled as it comes; a kill by a dead process gets its
+/// input rendered. Returns this session's results (not the journal's) and where time went.
+fn run_all(
+    worker: &Worker,
+    mutants: &[u32],
+    recorded: &Recorded,
+    reach: Option<&reach::ReachIndex>,
+    cfg: &RunConfig,
+    journal: &Journal,
+    opts: &Options,
+) -> Result<(Vec<ScopeResult>, Timing)> {
+    let last = *opts.scopes.end();
+    let todo: Vec<Due> = mutants
+        .iter()
+        .filter_map(|&m| {
+            opts.scopes
+                .clone()
+                .find(|&s| !recorded.results.contains_key(&(m, s)))
+                .map(|from| Due { mutant: m, from })
+        })
+        .collect();
+    let bar = crate::term::bar(
+        opts.progress,
+        "mutants",
+        mutants.len() as u64,
+        (mutants.len() - todo.len()) as u64,
+    );
+    let mut fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = Vec::new();
+    let mut to_run = Vec::new();
+    for d in todo {
+        match reach.and_then(|r| r.unreached(d.mutant, d.from..=last)) {
+            Some(inputs) => {
+                let (rs, timing) = unreached_results(d.mutant, d.from..=last, inputs);
+                for r in &rs {
+                    journal.result(r)?;
+                }
+                bar.inc(1);
+                fresh.push(Ok((rs, timing)));
+            }
+            None => to_run.push(d),
+        }
+    }
+    let batch = per_process(to_run.len(), opts.jobs, opts.per_process);
+    let failed = AtomicBool::new(false);
+    let ran: Vec<Result<(Vec<ScopeResult>, Timing)>> = to_run
+        .par_chunks(batch)
+        // One process per chunk: rayon must not split it further.
+        .with_max_len(1)
+        .map(|due| {
+            if interrupt::requested() || failed.load(Ordering::Relaxed) {
+                return Ok((Vec::new(), Timing::default()));
+            }
+            let ran = run_mutants(worker, due, last, cfg).and_then(|(mut rs, timing)| {
+                for r in &mut rs {
+                    render_death(worker, cfg, r);
+                    journal.result(r)?;
+                }
+                Ok((rs, timing))
+            });
+            if ran.is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            bar.inc(due.len() as u64);
+            ran
+        })
+        .collect();
+    fresh.extend(ran);
+    bar.finish_and_clear();
+    let mut results = Vec::new();
+    let mut timing = Timing::default();
+    for r in fresh {
+        let (rs, t) = r?;
+        results.extend(rs);
+        timing.add(&t);
+    }
+    Ok((results, timing))
+}
+
+/// A kill by a dead process names its input's position only: the worker renders it.
+fn render_death(worker: &Worker, cfg: &RunConfig, r: &mut ScopeResult) {
+    if r.input.is_some() {
+        return;
+    }
+    if let (Some(method), Some(index)) = (&r.method, r.index) {
+        let method = cfg.methods.iter().position(|x| x == method);
+        r.input = method.map(|method| {
+            render_at(
+                worker,
+                &cfg.inputs_dir,
+                Position {
+                    scope: r.scope,
+                    method,
+                    index,
+                },
+            )
+        });
+    }
 }
 
 /// `e` with `what` and how to continue from `journal` when it is an interrupt; else `e`.

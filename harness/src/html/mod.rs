@@ -18,15 +18,16 @@ use anyhow::{bail, Result};
 use ferastrau_worker::protocol::Reason;
 
 use ferastrau_artifacts::write_atomically;
+pub use model::Sources;
 use model::{Fate, Report};
 
 /// The files [`write`] produces.
 pub const FILES: [&str; 2] = ["report.html", "mutation-testing-report.json"];
 
 /// Writes `report.html` and `mutation-testing-report.json` into `dir` from the reports there
-/// and the source of the benchmark crate at `crate_dir`; returns the report read.
-pub fn write(dir: &Path, crate_dir: &Path) -> Result<Report> {
-    let report = Report::read(dir, crate_dir)?;
+/// and `sources`, the crate's source as the run evaluated it; returns the report read.
+pub fn write(dir: &Path, sources: &Sources) -> Result<Report> {
+    let report = Report::read(dir, sources)?;
     agree(&report)?;
     write_atomically(
         &dir.join(FILES[0]),

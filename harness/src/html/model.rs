@@ -149,6 +149,38 @@ impl Listed {
     }
 }
 
+/// The text of a crate's source files (relative path → text) as a run evaluated them: read
+/// once, right after the metamutant is built from them, so that the page shows the code that
+/// ran even if the crate is edited during the run.
+#[derive(Clone, Debug, Default)]
+pub struct Sources(pub BTreeMap<String, String>);
+
+impl Sources {
+    /// Reads `files` (paths relative to `crate_dir`) now.
+    pub fn snapshot<'a>(
+        crate_dir: &Path,
+        files: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Sources> {
+        let mut out = BTreeMap::new();
+        for f in files {
+            if !out.contains_key(f) {
+                let path = crate_dir.join(f);
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                out.insert(f.to_string(), text);
+            }
+        }
+        Ok(Sources(out))
+    }
+
+    /// The files `dir`'s `mutants.json` names, read from `crate_dir` now (`report` and
+    /// `merge`, which draw a page after the run).
+    pub fn of_reports(dir: &Path, crate_dir: &Path) -> Result<Sources> {
+        let listed = Mutants::read(&dir.join("mutants.json"))?;
+        Sources::snapshot(crate_dir, listed.mutants.iter().map(|m| m.file.as_str()))
+    }
+}
+
 /// A run's reports read back, with the sources of the files its mutants are in.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -161,23 +193,22 @@ pub struct Report {
 }
 
 impl Report {
-    /// Reads the reports in `dir`; the sources and diffs come from the benchmark crate at
-    /// `crate_dir`, which must still hold the text every mutant replaces.
-    pub fn read(dir: &Path, crate_dir: &Path) -> Result<Report> {
+    /// Reads the reports in `dir`, with `sources`: the text of every file the mutants are in,
+    /// as the run evaluated it ([`Sources::snapshot`]), which must hold the text every mutant
+    /// replaces.
+    pub fn read(dir: &Path, sources: &Sources) -> Result<Report> {
         let mut report = Report::read_reports(dir)?;
         for m in &report.mutants {
-            if !report.sources.contains_key(&m.mutant.file) {
-                let path = crate_dir.join(&m.mutant.file);
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                report.sources.insert(m.mutant.file.clone(), text);
-            }
-            let diff = ferastrau_mutator::diff(crate_dir, &m.mutant).with_context(|| {
+            let text = sources.0.get(&m.mutant.file).with_context(|| {
                 format!(
-                    "the reports in {} do not match the source in {}",
+                    "the reports in {} name {}, a file the source snapshot does not hold",
                     dir.display(),
-                    crate_dir.display()
+                    m.mutant.file
                 )
+            })?;
+            report.sources.insert(m.mutant.file.clone(), text.clone());
+            let diff = ferastrau_mutator::diff_text(text, &m.mutant).with_context(|| {
+                format!("the reports in {} do not match the source", dir.display())
             })?;
             report.diffs.insert(m.mutant.id, diff);
         }

@@ -65,6 +65,26 @@ struct Runner {
     harness_over_bare_loop: Option<f64>,
 }
 
+impl Runner {
+    /// The figures of `ev`'s mutant phase, run with `jobs` threads; `None` when it ran no
+    /// mutant (every result came from the journal).
+    fn of(ev: &evaluate::Evaluation, jobs: usize) -> Option<Runner> {
+        let t = &ev.timing;
+        (t.children > 0 || t.unreached > 0).then(|| Runner {
+            executions: t.executions,
+            skipped: t.skipped,
+            unreached_mutants: t.unreached,
+            seconds: ev.mutant_phase_seconds,
+            jobs,
+            processes: t.children,
+            overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
+                / t.children.max(1) as f64,
+            harness_over_bare_loop: (t.work_seconds > 0.0)
+                .then(|| ev.mutant_phase_seconds * jobs as f64 / t.work_seconds),
+        })
+    }
+}
+
 impl std::fmt::Display for Runner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let all = self.executions + self.skipped;
@@ -120,44 +140,18 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     clear_reports(&out.path)?;
-    // A diff is checked before anything is built: one that names none of the crate's files
-    // would evaluate nothing and pass any gate.
-    let changed = match &a.in_diff {
-        Some(diff) => {
-            let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
-            let files = ferastrau_harness::in_diff::crate_files(&bench.dir);
-            if !changed.is_empty() && !changed.names_any(&files) {
-                return Err(usage(format!(
-                    "--in-diff {}: the diff names no file of the crate at {} (it names {}): a diff of another crate, or paths this tool cannot place",
-                    diff.display(),
-                    bench.dir.display(),
-                    changed.names().join(", ")
-                )));
-            }
-            Some(changed)
-        }
-        None => None,
-    };
+    let changed = read_diff(&a, &bench)?;
     let subject = subject::prepare(&bench)?;
+    // The source as the metamutant was built from it: what the page shows, whatever happens
+    // to the crate during the run.
+    let sources = ferastrau_harness::html::Sources::snapshot(
+        &bench.dir,
+        subject.meta.catalog.mutants.iter().map(|m| m.file.as_str()),
+    )?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
-    let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
-    if let Some(changed) = &changed {
-        catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
-    }
-    if !a.only_mutants.is_empty() {
-        if let Some(id) = a
-            .only_mutants
-            .iter()
-            .find(|id| !catalog.viable().any(|m| m.id == **id))
-        {
-            return Err(usage(format!(
-                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable or not sampled)"
-            )));
-        }
-        catalog.mutants.retain(|m| a.only_mutants.contains(&m.id));
-    }
+    let catalog = selected(&a, &subject, changed.as_ref(), &bench)?;
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
         .viable()
@@ -166,29 +160,8 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         .collect();
     // A shard evaluates its share of what the whole run evaluates, sampled the same way.
     let share = a.shard.map_or_else(|| viable.clone(), |s| s.share(&viable));
-    let limits = ferastrau_worker::Limits {
-        tick_factor: a.tick_factor,
-        tick_floor: a.tick_floor,
-        timeout_factor: a.timeout_factor,
-        timeout_floor: a.timeout_floor,
-    };
-    let opts = evaluate::Options {
-        scopes: a.scopes.clone(),
-        jobs: a.jobs.map(usize::from).unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        }),
-        limits,
-        memory_limit: a.original.memory_limit,
-        original_timeout: a.original.original_timeout,
-        max_scratch: a.original.max_scratch,
-        resume: a.resume,
-        reach: !a.no_reach,
-        progress: ferastrau_harness::term::progress(),
-        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
-        per_process: a.mutants_per_process.map(usize::from),
-    };
+    let opts = options(&a);
+    let limits = opts.limits;
     if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
         return Err(usage(
             "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
@@ -224,25 +197,8 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     };
     let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
-    ferastrau_harness::html::write(&out_dir, &bench.dir)?;
-    for m in &ev.matrices {
-        let bytes = ferastrau_harness::matrix::file::write(&out_dir, m)?;
-        ferastrau_harness::note!(
-            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
-            m.header.scope,
-            m.rows.len(),
-            m.header.inputs,
-            m.header.seconds,
-            bytes,
-            ferastrau_harness::matrix::file::dir(&out_dir).display()
-        );
-        for d in &m.header.disagreements {
-            ferastrau_harness::warning!(
-                "kill matrix at scope {} disagrees with the first-kill run: {d}",
-                m.header.scope
-            );
-        }
-    }
+    ferastrau_harness::html::write(&out_dir, &sources)?;
+    write_matrices(&out_dir, &ev.matrices)?;
     if let Some(shard) = a.shard {
         ferastrau_harness::shard::write(
             &out_dir,
@@ -272,19 +228,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
             s.scope
         );
     }
-    let t = &ev.timing;
-    let runner = (t.children > 0 || t.unreached > 0).then(|| Runner {
-        executions: t.executions,
-        skipped: t.skipped,
-        unreached_mutants: t.unreached,
-        seconds: ev.mutant_phase_seconds,
-        jobs: opts.jobs,
-        processes: t.children,
-        overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
-            / t.children.max(1) as f64,
-        harness_over_bare_loop: (t.work_seconds > 0.0)
-            .then(|| ev.mutant_phase_seconds * opts.jobs as f64 / t.work_seconds),
-    });
+    let runner = Runner::of(&ev, opts.jobs);
     let seconds = started.elapsed().as_secs_f64();
     match show {
         Show::Nothing => {}
@@ -313,6 +257,108 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
         )));
     }
     Ok(out_dir)
+}
+
+/// `--in-diff`'s changed lines, read and checked before anything is built: a diff that names
+/// none of the crate's files would evaluate nothing and pass any gate.
+fn read_diff(
+    a: &EvaluateArgs,
+    bench: &BenchmarkCrate,
+) -> Result<Option<ferastrau_harness::in_diff::ChangedLines>> {
+    let Some(diff) = &a.in_diff else {
+        return Ok(None);
+    };
+    let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
+    let files = ferastrau_harness::in_diff::crate_files(&bench.dir);
+    if !changed.is_empty() && !changed.names_any(&files) {
+        return Err(usage(format!(
+            "--in-diff {}: the diff names no file of the crate at {} (it names {}): a diff of another crate, or paths this tool cannot place",
+            diff.display(),
+            bench.dir.display(),
+            changed.names().join(", ")
+        )));
+    }
+    Ok(Some(changed))
+}
+
+/// The catalog the run evaluates: sampled, then narrowed to the diff's lines and to
+/// `--only-mutants` (each of which must be one the run would evaluate).
+fn selected(
+    a: &EvaluateArgs,
+    subject: &subject::Subject,
+    changed: Option<&ferastrau_harness::in_diff::ChangedLines>,
+    bench: &BenchmarkCrate,
+) -> Result<ferastrau_mutator::Catalog> {
+    let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
+    if let Some(changed) = changed {
+        catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
+    }
+    if !a.only_mutants.is_empty() {
+        if let Some(id) = a
+            .only_mutants
+            .iter()
+            .find(|id| !catalog.viable().any(|m| m.id == **id))
+        {
+            return Err(usage(format!(
+                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable or not sampled)"
+            )));
+        }
+        catalog.mutants.retain(|m| a.only_mutants.contains(&m.id));
+    }
+    Ok(catalog)
+}
+
+/// The evaluation's options from the command line.
+fn options(a: &EvaluateArgs) -> evaluate::Options {
+    evaluate::Options {
+        scopes: a.scopes.clone(),
+        jobs: a.jobs.map(usize::from).unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        }),
+        limits: ferastrau_worker::Limits {
+            tick_factor: a.tick_factor,
+            tick_floor: a.tick_floor,
+            timeout_factor: a.timeout_factor,
+            timeout_floor: a.timeout_floor,
+        },
+        memory_limit: a.original.memory_limit,
+        original_timeout: a.original.original_timeout,
+        max_scratch: a.original.max_scratch,
+        resume: a.resume,
+        reach: !a.no_reach,
+        progress: ferastrau_harness::term::progress(),
+        kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
+        per_process: a.mutants_per_process.map(usize::from),
+    }
+}
+
+/// Writes the run's kill matrices into `out_dir`, saying where and warning of every row that
+/// disagrees with the first-kill run.
+fn write_matrices(
+    out_dir: &Path,
+    matrices: &[ferastrau_harness::matrix::KillMatrix],
+) -> Result<()> {
+    for m in matrices {
+        let bytes = ferastrau_harness::matrix::file::write(out_dir, m)?;
+        ferastrau_harness::note!(
+            "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
+            m.header.scope,
+            m.rows.len(),
+            m.header.inputs,
+            m.header.seconds,
+            bytes,
+            ferastrau_harness::matrix::file::dir(out_dir).display()
+        );
+        for d in &m.header.disagreements {
+            ferastrau_harness::warning!(
+                "kill matrix at scope {} disagrees with the first-kill run: {d}",
+                m.header.scope
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The broken-run verdict of a whole run: a diff that touches no mutated code leaves nothing

@@ -56,7 +56,9 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
         &m.evaluated,
         &extra,
     )?;
-    ferastrau_harness::html::write(&out.path, std::path::Path::new(&m.run.crate_dir))?;
+    let crate_dir = std::path::Path::new(&m.run.crate_dir);
+    let sources = ferastrau_harness::html::Sources::of_reports(&out.path, crate_dir)?;
+    ferastrau_harness::html::write(&out.path, &sources)?;
     if a.output.json() {
         let mut doc = report::json_document(&out.path, m.evaluated.len())?;
         doc["shards"] = serde_json::json!(a.shards.len());

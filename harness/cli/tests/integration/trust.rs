@@ -421,6 +421,53 @@ fn a_run_finishes_on_the_code_it_started_with_whatever_is_rebuilt_meanwhile() {
     }
 }
 
+/// An edit of a mutated line while the run is stopped: the run finishes with status 0, and its
+/// page shows the code it evaluated (the page was once drawn from the file on disk at the
+/// end, and the run failed with status 1 because the text no longer matched).
+#[test]
+fn a_run_whose_crate_is_edited_under_it_reports_the_code_it_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = tempfile::tempdir().unwrap();
+    let args = [
+        "evaluate",
+        "--benchmark-path",
+        s(&krate),
+        "--scopes",
+        "1..2",
+        "--jobs",
+        "1",
+        "--timeout-floor",
+        "300ms",
+        "--memory-limit",
+        "256M",
+        "--out",
+        s(out.path()),
+    ];
+    let run = command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_results(&out.path().join("journal.jsonl"), 1, &run);
+    kill(Pid::from_raw(run.id() as i32), Signal::SIGSTOP).unwrap();
+    edit(
+        &krate.join("src/lib.rs"),
+        "if self.value > before {",
+        "if self.value >= before {",
+    );
+    kill(Pid::from_raw(run.id() as i32), Signal::SIGCONT).unwrap();
+    let done = run.wait_with_output().unwrap();
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let page = std::fs::read_to_string(out.path().join("report.html")).unwrap();
+    // The source listing has the line as it ran (mutants' diffs may show `>=` elsewhere).
+    assert!(
+        page.contains("<code>        if self.value &gt; before {</code>"),
+        "the page lost the code that ran"
+    );
+}
+
 #[test]
 fn two_crates_with_one_name_run_at_once_each_on_its_own_code() {
     let dir = tempfile::tempdir().unwrap();
