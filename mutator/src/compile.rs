@@ -132,8 +132,27 @@ impl Compiler {
 /// `cargo` (the one that runs us, if any), without the caller's `RUSTFLAGS`: generated code is
 /// full of warnings that a `-D warnings` must not turn into pruned mutants, and a worker and
 /// the pruning build that precedes it must pass rustc the same flags to share artifacts.
+///
+/// Cargo dies with the process that started it (`PR_SET_PDEATHSIG`), even one killed by
+/// SIGKILL: a build nobody waits for must not go on scheduling compilations (the `rustc` it
+/// already started finish their crate and exit).
 pub fn cargo() -> Command {
+    use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.env_remove("RUSTFLAGS");
+    let parent = nix::unistd::getpid();
+    // SAFETY: only async-signal-safe calls (prctl, getppid) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM)?;
+            // The parent may have died before the line above took effect.
+            if nix::unistd::getppid() != parent {
+                return Err(std::io::Error::other(
+                    "the process that started cargo is gone",
+                ));
+            }
+            Ok(())
+        });
+    }
     cmd
 }

@@ -89,17 +89,34 @@ const DISK_MARGIN: u64 = 512 << 20;
 /// growth of the last two scopes.
 fn check_disk(scope: u32, done: &[ScopeRun], max_scratch: u64, scratch: &Scratch) -> Result<u64> {
     let used: u64 = done.iter().map(|s| s.bytes).sum();
-    let free = free_bytes(scratch.path())
+    let free_raw = free_bytes(scratch.path());
+    let free = free_raw
         .map(|f| f.saturating_sub(DISK_MARGIN))
         .unwrap_or(u64::MAX);
-    let left = max_scratch.saturating_sub(used).min(free);
+    let budget = max_scratch.saturating_sub(used);
+    let left = budget.min(free);
+    // Which of the two limits binds, in words: the user's --max-scratch, or the disk (whose
+    // last DISK_MARGIN bytes the tool keeps free for the system and the journal).
+    let why = if free < budget {
+        format!(
+            "the free disk: {} MiB free on the scratch file system, of which the last {} MiB are kept free",
+            free_raw.unwrap_or(0) >> 20,
+            DISK_MARGIN >> 20
+        )
+    } else {
+        format!(
+            "--max-scratch {} MiB, {} MiB of it used by the scopes before",
+            max_scratch >> 20,
+            used >> 20
+        )
+    };
     if let [.., a, b] = done {
         if a.bytes > 0 && b.bytes > 0 {
             let growth = b.bytes as f64 / a.bytes as f64;
             let estimate = b.bytes as f64 * growth;
             if estimate > left as f64 {
                 return Err(usage(format!(
-                    "scope {scope} would need about {:.0} MiB of scratch space for its inputs (scope {} took {:.1} MiB, growing {growth:.1}x per scope), more than the {} MiB left (--max-scratch, free disk); evaluate fewer scopes or raise --max-scratch",
+                    "scope {scope} would need about {:.0} MiB of scratch space for its inputs (scope {} took {:.1} MiB, growing {growth:.1}x per scope), more than the {} MiB left ({why}); evaluate fewer scopes, or free disk space or raise --max-scratch",
                     estimate / 1048576.0,
                     b.scope,
                     b.bytes as f64 / 1048576.0,

@@ -588,16 +588,32 @@ impl Lcg {
 }
 
 /// Waits until no process carries `tag` (the workers die with the harness).
+/// No process the killed harness started is left: its workers die with it at once; a build
+/// it had started (cargo dies with it too) may only finish the compilations already running,
+/// and must be gone within a minute.
 fn assert_no_worker_left(tag: &str) {
     let started = Instant::now();
     loop {
         let left = processes_tagged(tag);
+        let workers: Vec<&String> = left
+            .iter()
+            .filter(|p| !p.contains("rustc") && !p.contains("cargo build"))
+            .collect();
+        let cargo: Vec<&String> = left.iter().filter(|p| p.contains("cargo build")).collect();
         if left.is_empty() {
             return;
         }
         assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "processes outlived the harness: {left:?}"
+            started.elapsed() < Duration::from_secs(2) || workers.is_empty(),
+            "processes outlived the harness: {workers:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2) || cargo.is_empty(),
+            "a build outlived the harness: {cargo:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "compilations outlived the harness by a minute: {left:?}"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
