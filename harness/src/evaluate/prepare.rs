@@ -149,6 +149,14 @@ impl Preparation {
             bail!("the worker could not generate scope {scope}: {e}");
         }
         let method = self.method(methods_done);
+        // The program loader could not map the worker binary itself: no code of the
+        // benchmark ran, the limit is below what Ferastrau's own worker needs to start.
+        if f.stderr.contains("error while loading shared libraries") {
+            return Err(broken(format!(
+                "the worker process cannot start{}: the program loader could not map Ferastrau's own worker binary (no code under test ran); raise --memory-limit",
+                self.limit_text()
+            )));
+        }
         let what = match f.death() {
             Death::Panic(p) => {
                 format!("the benchmark panicked in `{method}`'s precondition or finitization: {p}")

@@ -135,7 +135,7 @@ pub fn original<B: Benchmark>(
 ) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
     cursor::set(cursor::SCOPE, scope);
-    let watchdog = Watchdog::start(clock_timeout);
+    let watchdog = Watchdog::start(clock_timeout)?;
     let stdout = StdoutWatch::new();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     ferastrau_probes::take_coverage();
@@ -267,7 +267,7 @@ pub fn mutants<B: Benchmark>(
     reach: bool,
 ) -> std::io::Result<()> {
     cursor::open(cursor_file)?;
-    let watchdog = Watchdog::start(clock_timeout);
+    let watchdog = Watchdog::start(clock_timeout)?;
     for d in due {
         cursor::set(cursor::MUTANT, d.mutant);
         for scope in d.from..=to {

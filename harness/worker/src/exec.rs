@@ -92,22 +92,34 @@ pub struct Watchdog {
 
 impl Watchdog {
     /// Starts the watchdog thread; `on_timeout` gets the limit that was exceeded.
-    pub fn start(on_timeout: fn(Duration)) -> Watchdog {
+    ///
+    /// The thread gets a small stack (it only sleeps and reports), so that it costs little of
+    /// the process's address-space limit; if it cannot start even so, the error says that the
+    /// worker itself, not the code under test, is short of memory.
+    pub fn start(on_timeout: fn(Duration)) -> std::io::Result<Watchdog> {
         let deadline: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
         let limit: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
         let started = Instant::now();
-        std::thread::spawn(move || loop {
-            std::thread::sleep(Duration::from_millis(5));
-            let d = deadline.load(Relaxed);
-            if d != 0 && started.elapsed().as_nanos() as u64 > d {
-                on_timeout(Duration::from_nanos(limit.load(Relaxed)));
-            }
-        });
-        Watchdog {
+        std::thread::Builder::new()
+            .name("ferastrau-watchdog".into())
+            .stack_size(256 << 10)
+            .spawn(move || loop {
+                std::thread::sleep(Duration::from_millis(5));
+                let d = deadline.load(Relaxed);
+                if d != 0 && started.elapsed().as_nanos() as u64 > d {
+                    on_timeout(Duration::from_nanos(limit.load(Relaxed)));
+                }
+            })
+            .map_err(|e| {
+                std::io::Error::other(format!(
+                    "the worker cannot start its watchdog thread ({e}): Ferastrau's own worker needs more memory than --memory-limit leaves it, before any code under test runs; raise --memory-limit"
+                ))
+            })?;
+        Ok(Watchdog {
             started,
             deadline,
             limit,
-        }
+        })
     }
 
     /// Arms the limit for the next call.

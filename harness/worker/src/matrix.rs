@@ -38,7 +38,7 @@ pub fn matrix<B: Benchmark>(
 ) -> std::io::Result<()> {
     cursor::open(cursor_file)?;
     cursor::set(cursor::SCOPE, scope);
-    let watchdog = Watchdog::start(clock_timeout);
+    let watchdog = Watchdog::start(clock_timeout)?;
     // Per method: the reaching inputs, or `None` for every input.
     let selections: Vec<Option<RoaringBitmap>> = (0..bench.methods().len())
         .map(|m| selection(dir, scope, m, mutant, reach))

@@ -44,7 +44,7 @@ pub fn outputs<B: Benchmark>(
     clock: Duration,
 ) -> std::io::Result<()> {
     METHODS.get_or_init(|| bench.methods());
-    let watchdog = Watchdog::start(clock_timeout);
+    let watchdog = Watchdog::start(clock_timeout)?;
     for (m, &name) in bench.methods().iter().enumerate() {
         METHOD.store(m, Ordering::SeqCst);
         let (fin, fields) = bench.finitize(m, scope);

@@ -146,6 +146,9 @@ fn limits_the_original_cannot_meet_make_a_broken_run_not_a_perfect_score() {
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(BROKEN), "{extra:?}: {err}");
         assert!(err.contains(hint), "{extra:?}: {err}");
+        // A worker the loader cannot map under the limit is said to be ours, not reported
+        // as the code under test's "exited with status 127".
+        assert!(!err.contains("status 127"), "{extra:?}: {err}");
         assert!(!out.path().join("evaluation.json").exists(), "{extra:?}");
     }
 }
