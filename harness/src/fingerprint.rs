@@ -23,9 +23,10 @@ pub fn file_hash(path: &Path) -> Result<String> {
 /// The hash of a crate's files (paths and contents), skipping `target/` and hidden entries:
 /// any edit of the benchmark's source or manifest changes it.
 pub fn tree_hash(dir: &Path) -> Result<String> {
-    let mut files = Vec::new();
-    collect(dir, dir, &mut files)?;
-    files.sort();
+    let files = crate_files(dir)?.into_iter().filter(|rel| {
+        let name = Path::new(rel).file_name().map(|n| n.to_string_lossy());
+        !name.is_some_and(|n| n.starts_with('.') || n == "Cargo.lock" || n == "target")
+    });
     let mut h = Hasher::default();
     for rel in files {
         let bytes = std::fs::read(dir.join(&rel))
@@ -35,16 +36,26 @@ pub fn tree_hash(dir: &Path) -> Result<String> {
     Ok(h.hex())
 }
 
+/// Every regular file of the crate in `dir`, as a path relative to it, sorted: hidden
+/// directories and `target/` left out. (The tree hash and `--in-diff`'s "is this diff about
+/// this crate" both ask it; the hash also leaves out hidden files and `Cargo.lock`.)
+pub fn crate_files(dir: &Path) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    collect(dir, dir, &mut files)?;
+    files.sort();
+    Ok(files)
+}
+
 fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         let entry = entry?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') || name == "target" || name == "Cargo.lock" {
+        let kind = entry.file_type()?;
+        if kind.is_dir() && (name.starts_with('.') || name == "target") {
             continue;
         }
         let path = entry.path();
-        let kind = entry.file_type()?;
         if kind.is_dir() {
             collect(root, &path, out)?;
         } else if kind.is_file() {

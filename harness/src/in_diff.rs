@@ -74,7 +74,8 @@ impl ChangedLines {
         self.files.is_empty()
     }
 
-    /// Whether some file the diff names is one of `files` (paths of the crate's files).
+    /// Whether some file the diff names is one of `files` (paths of the crate's files, e.g.
+    /// [`crate::fingerprint::crate_files`] joined to the crate's directory).
     pub fn names_any(&self, files: &[PathBuf]) -> bool {
         self.files
             .keys()
@@ -97,31 +98,6 @@ impl ChangedLines {
                     .is_some()
         })
     }
-}
-
-/// Every file of the crate in `dir` (its build directory and hidden directories left out), for
-/// [`ChangedLines::names_any`].
-pub fn crate_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(d) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if path.is_dir() {
-                if name != "target" && !name.starts_with('.') {
-                    walk(&path, out);
-                }
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, &mut out);
-    out
 }
 
 /// The readings of a changed file's new path: without the prefix the old and new paths

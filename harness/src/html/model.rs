@@ -5,7 +5,7 @@
 //! bytes.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, MutantEntry, Mutants};
@@ -149,11 +149,16 @@ impl Listed {
     }
 }
 
-/// The text of a crate's source files (relative path → text) as a run evaluated them: read
-/// once, right after the metamutant is built from them, so that the page shows the code that
-/// ran even if the crate is edited during the run.
-#[derive(Clone, Debug, Default)]
-pub struct Sources(pub BTreeMap<String, String>);
+/// Where the page's source text comes from.
+#[derive(Clone, Debug)]
+pub enum Sources {
+    /// The crate's files (relative path → text) as a run evaluated them: read once, right
+    /// after the metamutant is built from them, so that the page shows the code that ran
+    /// even if the crate is edited during the run.
+    Snapshot(BTreeMap<String, String>),
+    /// The crate directory, read as the page is drawn (`report` and `merge`, after the run).
+    Disk(PathBuf),
+}
 
 impl Sources {
     /// Reads `files` (paths relative to `crate_dir`) now.
@@ -164,21 +169,27 @@ impl Sources {
         let mut out = BTreeMap::new();
         for f in files {
             if !out.contains_key(f) {
-                let path = crate_dir.join(f);
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                out.insert(f.to_string(), text);
+                out.insert(f.to_string(), read_source(crate_dir, f)?);
             }
         }
-        Ok(Sources(out))
+        Ok(Sources::Snapshot(out))
     }
 
-    /// The files `dir`'s `mutants.json` names, read from `crate_dir` now (`report` and
-    /// `merge`, which draw a page after the run).
-    pub fn of_reports(dir: &Path, crate_dir: &Path) -> Result<Sources> {
-        let listed = Mutants::read(&dir.join("mutants.json"))?;
-        Sources::snapshot(crate_dir, listed.mutants.iter().map(|m| m.file.as_str()))
+    /// The text of `file`.
+    fn text(&self, file: &str) -> Result<String> {
+        match self {
+            Sources::Snapshot(texts) => texts
+                .get(file)
+                .cloned()
+                .with_context(|| format!("{file} is not in the source snapshot of the run")),
+            Sources::Disk(crate_dir) => read_source(crate_dir, file),
+        }
     }
+}
+
+fn read_source(crate_dir: &Path, file: &str) -> Result<String> {
+    let path = crate_dir.join(file);
+    std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// A run's reports read back, with the sources of the files its mutants are in.
@@ -193,20 +204,18 @@ pub struct Report {
 }
 
 impl Report {
-    /// Reads the reports in `dir`, with `sources`: the text of every file the mutants are in,
-    /// as the run evaluated it ([`Sources::snapshot`]), which must hold the text every mutant
-    /// replaces.
+    /// Reads the reports in `dir`, with the text of every file the mutants are in from
+    /// `sources`, which must hold the text every mutant replaces.
     pub fn read(dir: &Path, sources: &Sources) -> Result<Report> {
         let mut report = Report::read_reports(dir)?;
         for m in &report.mutants {
-            let text = sources.0.get(&m.mutant.file).with_context(|| {
-                format!(
-                    "the reports in {} name {}, a file the source snapshot does not hold",
-                    dir.display(),
-                    m.mutant.file
-                )
-            })?;
-            report.sources.insert(m.mutant.file.clone(), text.clone());
+            if !report.sources.contains_key(&m.mutant.file) {
+                let text = sources.text(&m.mutant.file).with_context(|| {
+                    format!("the reports in {} name {}", dir.display(), m.mutant.file)
+                })?;
+                report.sources.insert(m.mutant.file.clone(), text);
+            }
+            let text = &report.sources[&m.mutant.file];
             let diff = ferastrau_mutator::diff_text(text, &m.mutant).with_context(|| {
                 format!("the reports in {} do not match the source", dir.display())
             })?;

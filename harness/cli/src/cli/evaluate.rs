@@ -269,7 +269,10 @@ fn read_diff(
         return Ok(None);
     };
     let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
-    let files = ferastrau_harness::in_diff::crate_files(&bench.dir);
+    let files: Vec<PathBuf> = ferastrau_harness::fingerprint::crate_files(&bench.dir)?
+        .into_iter()
+        .map(|rel| bench.dir.join(rel))
+        .collect();
     if !changed.is_empty() && !changed.names_any(&files) {
         return Err(usage(format!(
             "--in-diff {}: the diff names no file of the crate at {} (it names {}): a diff of another crate, or paths this tool cannot place",

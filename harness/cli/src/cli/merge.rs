@@ -28,11 +28,8 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     let m = match shard::merge(&a.shards) {
         Ok(m) => m,
         Err(e) => {
-            if ferastrau_harness::outdir::recorded_owner(&out.path).is_some()
-                || out.path.join("evaluation.json").exists()
-            {
-                super::evaluate::clear_reports(&out.path)?;
-            }
+            // `lock` refused a directory of the user's: what is here is ferastrau's.
+            super::evaluate::clear_reports(&out.path)?;
             return Err(e);
         }
     };
@@ -57,7 +54,7 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
         &extra,
     )?;
     let crate_dir = std::path::Path::new(&m.run.crate_dir);
-    let sources = ferastrau_harness::html::Sources::of_reports(&out.path, crate_dir)?;
+    let sources = ferastrau_harness::html::Sources::Disk(crate_dir.to_path_buf());
     ferastrau_harness::html::write(&out.path, &sources)?;
     if a.output.json() {
         let mut doc = report::json_document(&out.path, m.evaluated.len())?;

@@ -38,7 +38,7 @@ pub(super) fn cmd_report(a: ReportArgs) -> Result<()> {
         None => locate_declared(Some(a.benchmark.as_deref().unwrap_or(&name)), None)?,
     };
     let out = OutputDir::take(&a.dir, &bench.name, &bench.dir)?;
-    let sources = ferastrau_harness::html::Sources::of_reports(&out.path, &bench.dir)?;
+    let sources = ferastrau_harness::html::Sources::Disk(bench.dir.clone());
     let report = ferastrau_harness::html::write(&out.path, &sources)?;
     let last = report.last_scope().unwrap_or(0);
     let counts = report.counts(last);

@@ -76,19 +76,23 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
         .unwrap()
         + 1;
     let diff = dir.path().join("pr.diff");
-    std::fs::write(
-        &diff,
-        format!(
-            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
-        ),
-    )
-    .unwrap();
-    let o = gate(
-        &krate,
-        &out,
-        &baseline,
-        &["--in-diff", diff.to_str().unwrap()],
+    // The change on that line, and the diff of it with the paths as `old` and `new`.
+    let change = format!(
+        "@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
     );
+    let write_diff = |old: &str, new: &str| {
+        std::fs::write(&diff, format!("--- {old}\n+++ {new}\n{change}")).unwrap()
+    };
+    let gate_diff = || {
+        gate(
+            &krate,
+            &out,
+            &baseline,
+            &["--in-diff", diff.to_str().unwrap()],
+        )
+    };
+    write_diff("a/src/lib.rs", "b/src/lib.rs");
+    let o = gate_diff();
     assert!(o.status.success(), "{}", text(&o.stderr));
     let m = json(&out.join("mutants.json"));
     let on: Vec<u64> = m["mutants"]
@@ -106,44 +110,19 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     // `--src-prefix`/`--dst-prefix`) selects the same mutants: it once selected none, silently.
     let keys_of = |out: &Path| keys_and_lines(out).0;
     let selected = keys_of(&out);
-    let change = format!(
-        "@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
-    );
     for (old, new) in [("i/", "w/"), ("", ""), ("before/", "after/")] {
-        std::fs::write(
-            &diff,
-            format!("--- {old}src/lib.rs\n+++ {new}src/lib.rs\n{change}"),
-        )
-        .unwrap();
-        let o = gate(
-            &krate,
-            &out,
-            &baseline,
-            &["--in-diff", diff.to_str().unwrap()],
-        );
+        write_diff(&format!("{old}src/lib.rs"), &format!("{new}src/lib.rs"));
+        let o = gate_diff();
         assert!(o.status.success(), "{old}{new}: {}", text(&o.stderr));
         assert_eq!(keys_of(&out), selected, "prefixes {old:?} {new:?}");
     }
     // A diff of files the crate does not have would run nothing and pass: refused.
-    std::fs::write(
-        &diff,
-        format!("--- a/src/other.rs\n+++ b/src/other.rs\n{change}"),
-    )
-    .unwrap();
-    let o = gate(
-        &krate,
-        &out,
-        &baseline,
-        &["--in-diff", diff.to_str().unwrap()],
-    );
+    write_diff("a/src/other.rs", "b/src/other.rs");
+    let o = gate_diff();
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("names no file of the crate"), "{err}");
-    std::fs::write(
-        &diff,
-        format!("--- a/src/lib.rs\n+++ b/src/lib.rs\n{change}"),
-    )
-    .unwrap();
+    write_diff("a/src/lib.rs", "b/src/lib.rs");
     let o = gate(
         &krate,
         &out,
@@ -153,12 +132,7 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     // A diff that touches no mutated code: nothing to judge, and nothing wrong.
     std::fs::write(&diff, "").unwrap();
-    let o = gate(
-        &krate,
-        &out,
-        &baseline,
-        &["--in-diff", diff.to_str().unwrap()],
-    );
+    let o = gate_diff();
     assert!(o.status.success(), "{}", text(&o.stderr));
 
     // The oracle no longer compares return values: the mutants only they killed survive.

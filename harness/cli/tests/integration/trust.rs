@@ -364,18 +364,15 @@ fn a_stall_of_one_run_is_not_a_timeout_kill_and_a_loop_is_confirmed() {
     }
 }
 
-#[test]
-fn a_run_finishes_on_the_code_it_started_with_whatever_is_rebuilt_meanwhile() {
-    let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path().join("faulty");
-    copy_fixture("faulty", &krate);
-    let out = tempfile::tempdir().unwrap();
+/// `evaluate` of the crate at `krate` into `out` at `scopes` (one job, `faulty`'s limits),
+/// stopped (SIGSTOP) right after its first result; SIGCONT lets it go on.
+fn stopped_after_first_result(krate: &Path, out: &Path, scopes: &str) -> Child {
     let args = [
         "evaluate",
         "--benchmark-path",
-        s(&krate),
+        s(krate),
         "--scopes",
-        "1..3",
+        scopes,
         "--jobs",
         "1",
         "--timeout-floor",
@@ -383,17 +380,26 @@ fn a_run_finishes_on_the_code_it_started_with_whatever_is_rebuilt_meanwhile() {
         "--memory-limit",
         "256M",
         "--out",
-        s(out.path()),
+        s(out),
     ];
     let run = command(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Stopped right after its first result: every later mutant runs after the rebuild.
-    let journal = out.path().join("journal.jsonl");
-    wait_for_results(&journal, 1, &run);
+    wait_for_results(&out.join("journal.jsonl"), 1, &run);
     kill(Pid::from_raw(run.id() as i32), Signal::SIGSTOP).unwrap();
+    run
+}
+
+#[test]
+fn a_run_finishes_on_the_code_it_started_with_whatever_is_rebuilt_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = tempfile::tempdir().unwrap();
+    // Stopped right after its first result: every later mutant runs after the rebuild.
+    let run = stopped_after_first_result(&krate, out.path(), "1..3");
 
     tame(&krate);
     let other = tempfile::tempdir().unwrap();
@@ -433,28 +439,7 @@ fn a_run_whose_crate_is_edited_under_it_reports_the_code_it_ran() {
     let krate = dir.path().join("faulty");
     copy_fixture("faulty", &krate);
     let out = tempfile::tempdir().unwrap();
-    let args = [
-        "evaluate",
-        "--benchmark-path",
-        s(&krate),
-        "--scopes",
-        "1..2",
-        "--jobs",
-        "1",
-        "--timeout-floor",
-        "300ms",
-        "--memory-limit",
-        "256M",
-        "--out",
-        s(out.path()),
-    ];
-    let run = command(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for_results(&out.path().join("journal.jsonl"), 1, &run);
-    kill(Pid::from_raw(run.id() as i32), Signal::SIGSTOP).unwrap();
+    let run = stopped_after_first_result(&krate, out.path(), "1..2");
     edit(
         &krate.join("src/lib.rs"),
         "if self.value > before {",
