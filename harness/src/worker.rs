@@ -120,7 +120,7 @@ impl Worker {
         );
         let out = compile::cargo()
             .args(["build", "--profile", compile::PROFILE])
-            .args(compile::profile_args())
+            .args(compile::profile_args()?)
             .args(["--message-format=short", "--manifest-path"])
             .arg(&manifest)
             .env("CARGO_TARGET_DIR", build_dir())

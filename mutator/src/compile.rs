@@ -23,8 +23,9 @@ pub const PROFILE: &str = "ferastrau";
 /// user's manifest is edited and every build of a worker — the original's, the metamutant's,
 /// the pruning rounds' — compiles its units identically and shares their artifacts:
 ///
-/// - `opt-level = 3`: the guards' cost (`ferastrau overhead`) stays small and Korat's
-///   generation, which is monomorphised into the benchmark crate, stays fast;
+/// - `opt-level = 3` (unless [`OPT_LEVEL_VAR`] says otherwise): the guards' cost
+///   (`ferastrau overhead`) stays small and Korat's generation, which is monomorphised into
+///   the benchmark crate, stays fast;
 /// - `codegen-units = 16`, no LTO, `debug = false`: the metamutant's code generation runs in
 ///   parallel and nothing is spent on whole-program optimisation or debug information;
 /// - `incremental = false`: in incremental mode rustc no longer copies `#[inline]` functions
@@ -32,10 +33,11 @@ pub const PROFILE: &str = "ferastrau";
 ///   10, the best of several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was
 ///   1.17× incremental and 1.04× not. A regenerated metamutant is compiled whole;
 /// - `panic = "unwind"`: a panicking mutant is an output, caught by the worker.
-pub fn profile_args() -> Vec<String> {
-    [
+pub fn profile_args() -> anyhow::Result<Vec<String>> {
+    let opt_level = format!("opt-level = {}", opt_level()?);
+    Ok([
         "inherits = \"release\"",
-        "opt-level = 3",
+        opt_level.as_str(),
         "codegen-units = 16",
         "lto = false",
         "debug = false",
@@ -49,7 +51,29 @@ pub fn profile_args() -> Vec<String> {
             format!("profile.{PROFILE}.{setting}"),
         ]
     })
-    .collect()
+    .collect())
+}
+
+/// The environment variable that sets the workers' `opt-level` (default `3`).
+///
+/// Optimisation is most of a worker's build: a small crate's worker compiles in about 3 s at
+/// `3` and 0.7 s at `0` (`search_tree` on a 2-core box), while its inputs at small scopes run
+/// in milliseconds either way. The test suite, which builds about seventy workers, sets `0`.
+/// Verdicts do not depend on it, but how a mutant dies can: a recursion without end that
+/// `3` turns into a loop (a timeout) overflows the stack at `0` (a crash); timings and
+/// Korat's speed at large scopes need `3`.
+pub const OPT_LEVEL_VAR: &str = "FERASTRAU_OPT_LEVEL";
+
+/// The workers' `opt-level`: [`OPT_LEVEL_VAR`] if set (one of cargo's `0`-`3`, `s`, `z`),
+/// else `3`. Anything else is refused, not passed to cargo, whose error would name neither.
+pub fn opt_level() -> anyhow::Result<String> {
+    match std::env::var(OPT_LEVEL_VAR) {
+        Err(std::env::VarError::NotPresent) => Ok("3".into()),
+        Ok(v) if ["0", "1", "2", "3"].contains(&v.as_str()) => Ok(v),
+        Ok(v) if v == "s" || v == "z" => Ok(format!("{v:?}")),
+        Ok(v) => anyhow::bail!("{OPT_LEVEL_VAR}={v:?} is not an opt-level (0, 1, 2, 3, s or z)"),
+        Err(e) => anyhow::bail!("{OPT_LEVEL_VAR}: {e}"),
+    }
 }
 
 /// The directory, under a target directory, where the [`PROFILE`] build puts its binaries.
@@ -107,7 +131,7 @@ impl Compiler {
     }
 
     /// The command that compiles the library of the crate in `dir`, with JSON messages.
-    pub fn command(&self, dir: &Path) -> Command {
+    pub fn command(&self, dir: &Path) -> anyhow::Result<Command> {
         let mut cmd = cargo();
         match &self.mode {
             Mode::Check => {
@@ -115,7 +139,7 @@ impl Compiler {
             }
             Mode::Build { through } => {
                 cmd.args(["build", "--profile", PROFILE])
-                    .args(profile_args());
+                    .args(profile_args()?);
                 match through {
                     Some(manifest) => cmd.arg("--manifest-path").arg(manifest),
                     None => cmd.arg("--lib"),
@@ -125,7 +149,7 @@ impl Compiler {
         cmd.args(["--message-format=json", "--quiet"])
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", &self.target_dir);
-        cmd
+        Ok(cmd)
     }
 }
 

@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Artifact, Layout};
 
-/// The version of the baseline this build reads and writes (the file's own `version`, 1 since
-/// the gate exists).
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of the baseline this build reads and writes (the file's own `version`: 1 since
+/// the gate exists, 2 since it keeps each mutant's place and each mutated function's lines).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// `reports/gate-baseline.json`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -37,6 +37,34 @@ pub struct BenchmarkBaseline {
     pub scopes: BTreeMap<u32, ScopeFigures>,
     /// Every evaluated mutant's key, with the scopes that killed it (empty: it survived all).
     pub mutants: BTreeMap<String, Vec<u32>>,
+    /// Where each mutant of `mutants` was, by key: what a later run's mutants are matched
+    /// through, with `regions` (`harness/src/gate/identity.rs`).
+    #[serde(default)]
+    pub places: BTreeMap<String, MutantPlace>,
+    /// Each mutated function's lines from its first mutant to its last, by
+    /// `"<file> <function>"`.
+    #[serde(default)]
+    pub regions: BTreeMap<String, Region>,
+}
+
+/// Where a mutant is: its file and function, and its edit's first line, last line and column
+/// (1-based, as `mutants.json` has them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MutantPlace {
+    pub file: String,
+    pub function: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub column: u32,
+}
+
+/// Consecutive source lines of a file: `lines[0]` is line `first` (1-based).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub first: u32,
+    pub lines: Vec<String>,
 }
 
 /// A scope's figures, as `evaluation.json` has them.
@@ -69,8 +97,9 @@ impl Artifact for GateBaseline {
         self.schema_version = version;
     }
 
-    /// Pretty JSON but for each mutant's line, which holds its key and its compact list of
-    /// killing scopes (`"SearchTree::add call: contains -> add #0": [1,2,3]`).
+    /// Pretty JSON but for each mutant's lines, which hold its key and its compact list of
+    /// killing scopes (`"SearchTree::add call: contains -> add #0": [1,2,3]`) or its place,
+    /// and each source line of a region, one per line.
     fn to_text(&self) -> Result<String> {
         anyhow::ensure!(
             self.schema_version == SCHEMA_VERSION,
@@ -97,6 +126,35 @@ impl Artifact for GateBaseline {
                     serde_json::to_string(key)?,
                     serde_json::to_string(killed)?
                 );
+            }
+            t.push_str("\n      },\n      \"places\": {");
+            for (j, (key, place)) in b.places.iter().enumerate() {
+                let _ = write!(
+                    t,
+                    "{}\n        {}: {}",
+                    if j > 0 { "," } else { "" },
+                    serde_json::to_string(key)?,
+                    serde_json::to_string(place)?
+                );
+            }
+            t.push_str("\n      },\n      \"regions\": {");
+            for (j, (id, region)) in b.regions.iter().enumerate() {
+                let _ = write!(
+                    t,
+                    "{}\n        {}: {{\n          \"first\": {},\n          \"lines\": [",
+                    if j > 0 { "," } else { "" },
+                    serde_json::to_string(id)?,
+                    region.first
+                );
+                for (k, line) in region.lines.iter().enumerate() {
+                    let _ = write!(
+                        t,
+                        "{}\n            {}",
+                        if k > 0 { "," } else { "" },
+                        serde_json::to_string(line)?
+                    );
+                }
+                t.push_str("\n          ]\n        }");
             }
             t.push_str("\n      }\n    }");
         }

@@ -97,7 +97,7 @@ pub use common::{
     ScopeResult, ScopeRun, Shard, Status, Violation, MAX_SHARDS,
 };
 pub use evaluation::{Evaluation, EvaluationScope, KilledBy, ShardLabel};
-pub use gate_baseline::{BenchmarkBaseline, GateBaseline, ScopeFigures};
+pub use gate_baseline::{BenchmarkBaseline, GateBaseline, MutantPlace, Region, ScopeFigures};
 pub use generators::{Example, Generators, MethodStats, Saved, ScopeStats, Search};
 pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
 pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};

@@ -38,6 +38,12 @@ fn main() -> ExitCode {
             return Exit::Usage.into();
         }
     };
+    // The workers' opt-level comes from the environment (`FERASTRAU_OPT_LEVEL`): a bad one is
+    // refused like a bad option, before anything runs.
+    if let Err(e) = ferastrau_mutator::compile::opt_level() {
+        error(&format!("{e:#}"));
+        return Exit::Usage.into();
+    }
     if let Err(e) = ferastrau_harness::interrupt::install() {
         error(&format!("{e:#}"));
         return Exit::Error.into();

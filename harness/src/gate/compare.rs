@@ -89,13 +89,25 @@ fn killed_at(scopes: &[u32], scope: u32) -> bool {
     scopes.contains(&scope)
 }
 
-/// Compares `run` with `base` at every scope of the baseline; a `partial` run (some mutants
-/// only) is compared mutant by mutant, not by its figures.
+/// What a run's figures can be compared with: the baseline's figures, or only its mutants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// The whole crate, its code as the baseline's: figures and mutants compared.
+    Whole,
+    /// The whole crate, but its mutated code changed (mutants added, or some of the
+    /// baseline's without a counterpart): the kill rates and coverages are of other code and
+    /// not comparable; every mutant the two runs share is (with the `--min-kill-rate` floor).
+    ChangedCode,
+    /// Some mutants only (`--in-diff`, `--only-mutants`): compared mutant by mutant.
+    Partial,
+}
+
+/// Compares `run` with `base` at every scope of the baseline, on the [`Basis`] the run allows.
 pub fn compare(
     base: &BenchmarkBaseline,
     run: &BenchmarkBaseline,
     t: &Thresholds,
-    partial: bool,
+    basis: Basis,
 ) -> Comparison {
     let mut c = Comparison::default();
     for (&scope, b) in &base.scopes {
@@ -130,7 +142,7 @@ pub fn compare(
                 }
             }
         }
-        if partial {
+        if basis == Basis::Partial {
             continue;
         }
         ch.gone = base
@@ -147,6 +159,9 @@ pub fn compare(
                     floor,
                 });
             }
+        }
+        if basis == Basis::ChangedCode {
+            continue;
         }
         if now.kill_rate < b.kill_rate - t.tolerance {
             c.failures.push(Failure::Dropped {

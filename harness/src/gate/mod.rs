@@ -1,9 +1,11 @@
 //! `ferastrau gate`: a run compared with a committed baseline, failing on anything weaker.
 //!
 //! A baseline is a small JSON file holding, per benchmark, each gated scope's kill rate and code
-//! coverage, and each evaluated mutant's content key ([`ferastrau_mutator::keys`]: function,
-//! family, texts and occurrence — not an id or a line, which move with unrelated edits) with
-//! the scopes that killed it. The gate fails ([`Exit::GateFailed`](crate::exit_code::Exit)) when
+//! coverage, and each evaluated mutant's key ([`ferastrau_mutator::keys`]: function, family,
+//! texts and occurrence) with the scopes that killed it, its place, and each mutated
+//! function's lines. A run's mutants are matched to the baseline's through the change between
+//! the two sources ([`identity`]): a mutant on an unchanged line keeps its identity wherever
+//! the line moved; one on a line the change edited is new. The gate fails ([`Exit::GateFailed`](crate::exit_code::Exit)) when
 //! at some scope the kill rate falls under `--min-kill-rate` or more than `--tolerance` points
 //! under the baseline's, a mutant the baseline killed now survives, or code coverage drops; a
 //! broken run fails with its own status and never becomes a baseline. Mutants the baseline does
@@ -15,6 +17,7 @@
 
 pub mod baseline;
 pub mod compare;
+pub mod identity;
 pub mod run;
 pub mod table;
 
@@ -24,7 +27,7 @@ use std::path::Path;
 use anyhow::Result;
 
 pub use baseline::{read_baseline, write_baseline, Baseline, BenchmarkBaseline, ScopeFigures};
-pub use compare::{compare, Changes, Comparison, Failure, Thresholds};
+pub use compare::{compare, Basis, Changes, Comparison, Failure, Thresholds};
 pub use run::Run;
 pub use table::{describe, table};
 
@@ -60,8 +63,22 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
     let mut file = read_baseline(baseline)?;
     let base = file.benchmarks.get(&run.benchmark).cloned();
     let empty = BenchmarkBaseline::default();
-    let reference = base.as_ref().unwrap_or(&empty);
-    let mut c = compare(reference, &run.figures, t, run.partial.is_some());
+    // The baseline's mutants under the run's keys, matched through the change between the
+    // two sources; those on lines the change edited are compared with nothing.
+    let (translated, edited) = identity::translate(base.as_ref().unwrap_or(&empty), &run.figures);
+    let reference = &translated;
+    let changed_code = !edited.is_empty()
+        || run
+            .figures
+            .mutants
+            .keys()
+            .any(|k| !reference.mutants.contains_key(k));
+    let basis = match (&run.partial, changed_code) {
+        (Some(_), _) => Basis::Partial,
+        (None, true) => Basis::ChangedCode,
+        (None, false) => Basis::Whole,
+    };
+    let mut c = compare(reference, &run.figures, t, basis);
     c.note_skipped(reference, &run.skipped);
     if let Some(why) = run.partial.as_ref().filter(|_| update) {
         return Err(usage(format!(
@@ -70,6 +87,17 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
         )));
     }
     let mut notes = Vec::new();
+    if basis == Basis::ChangedCode && base.is_some() && !update {
+        notes.push(
+            "the change adds mutants or edits lines of the mutated code: kill rates and coverage are of other code, not compared; every mutant the two runs share is".to_string(),
+        );
+    }
+    if !edited.is_empty() && !update {
+        notes.push(format!(
+            "{} mutant(s) of the baseline have no counterpart in this run (on lines the change edited, or no longer generated): compared with nothing",
+            edited.len()
+        ));
+    }
     for (scope, ch) in c.changes.iter().filter(|_| base.is_some() && !update) {
         for key in &ch.now_skipped {
             notes.push(format!(
@@ -194,6 +222,7 @@ fn document(
         "notes": notes,
     })
 }
+
 #[cfg(test)]
 mod tests {
     use super::baseline::render;
@@ -216,6 +245,7 @@ mod tests {
                 .iter()
                 .map(|(k, s)| (k.to_string(), s.to_vec()))
                 .collect(),
+            ..BenchmarkBaseline::default()
         }
     }
 
@@ -223,14 +253,14 @@ mod tests {
     fn the_same_run_passes_and_every_kind_of_regression_fails() {
         let base = figures(75.0, 100.0, &[("a", &[2, 3]), ("b", &[3]), ("c", &[])]);
         let t = Thresholds::default();
-        assert!(compare(&base, &base, &t, false).failures.is_empty());
+        assert!(compare(&base, &base, &t, Basis::Whole).failures.is_empty());
 
         let weaker = figures(
             50.0,
             90.0,
             &[("a", &[2]), ("b", &[3]), ("c", &[]), ("d", &[])],
         );
-        let c = compare(&base, &weaker, &t, false);
+        let c = compare(&base, &weaker, &t, Basis::Whole);
         assert!(c.failures.contains(&Failure::Survives {
             scope: 3,
             key: "a".into()
@@ -257,7 +287,7 @@ mod tests {
             fail_on_new_survivors: true,
             ..t
         };
-        assert!(compare(&base, &weaker, &strict, false)
+        assert!(compare(&base, &weaker, &strict, Basis::Whole)
             .failures
             .contains(&Failure::NewSurvivor {
                 scope: 3,
@@ -269,7 +299,7 @@ mod tests {
             min_kill_rate: Some(40.0),
             ..t
         };
-        assert!(!compare(&base, &weaker, &lenient, false)
+        assert!(!compare(&base, &weaker, &lenient, Basis::Whole)
             .failures
             .iter()
             .any(|f| matches!(f, Failure::Dropped { .. } | Failure::BelowFloor { .. })));
@@ -277,7 +307,7 @@ mod tests {
             min_kill_rate: Some(80.0),
             ..t
         };
-        assert!(compare(&base, &base, &floor, false)
+        assert!(compare(&base, &base, &floor, Basis::Whole)
             .failures
             .iter()
             .any(|f| matches!(f, Failure::BelowFloor { .. })));
@@ -309,7 +339,7 @@ mod tests {
             ("a".to_string(), "slow".to_string()),
             ("b".into(), "equivalent".into()),
         ];
-        let mut c = compare(&base, &run, &Thresholds::default(), false);
+        let mut c = compare(&base, &run, &Thresholds::default(), Basis::Whole);
         assert_eq!(c.changes[&3].gone, ["a", "b"]);
         c.note_skipped(&base, &skipped.into());
         assert_eq!(
@@ -327,7 +357,7 @@ mod tests {
         let mut run = base.clone();
         run.scopes.clear();
         assert_eq!(
-            compare(&base, &run, &Thresholds::default(), false).failures,
+            compare(&base, &run, &Thresholds::default(), Basis::Whole).failures,
             [Failure::MissingScope(3)]
         );
     }

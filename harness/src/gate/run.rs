@@ -8,6 +8,7 @@ use ferastrau_artifacts::{Artifact, Evaluation, Mutants, Status};
 
 use super::baseline::{BenchmarkBaseline, ScopeFigures};
 use crate::exit_code::usage;
+use ferastrau_artifacts::MutantPlace;
 
 /// The run being gated, read from an `evaluate` output directory.
 pub struct Run {
@@ -74,6 +75,18 @@ impl Run {
                     dir.join("mutants.json").display()
                 )
             })?;
+            // Skipped mutants too: one the baseline killed is matched, to be listed as
+            // skipped now.
+            figures.places.insert(
+                key.clone(),
+                MutantPlace {
+                    file: m.file.clone(),
+                    function: m.function.clone(),
+                    line: m.edit.start.line,
+                    end_line: m.edit.end.line,
+                    column: m.edit.start.column,
+                },
+            );
             if let Some(reason) = m.skipped {
                 skipped.insert(key, reason);
                 continue;
@@ -91,6 +104,7 @@ impl Run {
             edits.insert(key.clone(), m.edit.new);
             figures.mutants.insert(key, killed);
         }
+        figures.regions = super::identity::regions(&figures.places, &sources(dir)?);
         Ok(Run {
             benchmark,
             broken,
@@ -111,6 +125,28 @@ impl Run {
             self.edits.get(key).map_or("?", String::as_str)
         )
     }
+}
+
+/// The source of each mutated file as the run evaluated it, out of its
+/// `mutation-testing-report.json` (Stryker's format, whose `files` hold each file's `source`).
+fn sources(dir: &Path) -> Result<BTreeMap<String, String>> {
+    let path = dir.join(crate::html::FILES[1]);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    let files = doc["files"]
+        .as_object()
+        .with_context(|| format!("{} has no files", path.display()))?;
+    files
+        .iter()
+        .map(|(name, f)| {
+            let source = f["source"]
+                .as_str()
+                .with_context(|| format!("{}: {name} has no source", path.display()))?;
+            Ok((name.clone(), source.to_string()))
+        })
+        .collect()
 }
 
 /// Reads a report of the run: a missing one is a usage error; one this build cannot read (not

@@ -262,7 +262,7 @@ fn pruning_through_the_consumers_build_drops_what_check_drops_and_leaves_it_buil
 
     let again = compile::cargo()
         .args(["build", "--profile", compile::PROFILE])
-        .args(compile::profile_args())
+        .args(compile::profile_args().unwrap())
         .args(["--message-format=json", "--manifest-path"])
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", &target)

@@ -224,7 +224,17 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
     let show = if json { Show::Nothing } else { Show::Table };
     let dir = match a.current {
         Some(dir) => dir,
-        None => super::evaluate::run_evaluation(a.run, show)?,
+        None => match super::evaluate::run_evaluation(a.run, show)? {
+            Some(dir) => dir,
+            // `--in-diff` of a change nothing depends on: said by the evaluation; no verdict
+            // is weaker than the baseline's.
+            None => {
+                if !json {
+                    println!("gate passed: nothing to gate");
+                }
+                return Ok(());
+            }
+        },
     };
     let thresholds = ferastrau_harness::gate::Thresholds {
         min_kill_rate: a.min_kill_rate,

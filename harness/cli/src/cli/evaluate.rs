@@ -10,6 +10,7 @@ use super::commands::sampled;
 use ferastrau_harness::evaluate::{self, report};
 use ferastrau_harness::exit_code::{broken, usage};
 use ferastrau_harness::fingerprint::{tree_hash, Fingerprint, Hasher};
+use ferastrau_harness::in_diff::Selection;
 use ferastrau_harness::locate::BenchmarkCrate;
 use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::subject;
@@ -120,7 +121,7 @@ pub(super) enum Show {
 }
 
 /// `ferastrau evaluate`: runs an evaluation and prints it as `--format` says.
-pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
+pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
     let show = if a.output.json() {
         Show::Json
     } else {
@@ -129,8 +130,9 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<PathBuf> {
     run_evaluation(a, show)
 }
 
-/// Runs an evaluation; returns the directory its reports went to.
-pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
+/// Runs an evaluation; returns the directory its reports went to, or `None` when `--in-diff`
+/// leaves nothing to evaluate (said on stdout, no reports written).
+pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathBuf>> {
     let bench = a.target.locate()?;
     let out_dir = a
         .out
@@ -140,7 +142,25 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
     clear_reports(&out.path)?;
-    let changed = read_diff(&a, &bench)?;
+    let diff = read_diff(&a, &bench)?;
+    match &diff {
+        Some(Selection::Nothing { why }) => {
+            match show {
+                Show::Json => ferastrau_harness::term::print_json(&serde_json::json!({
+                    "benchmark": bench.name,
+                    "evaluated": false,
+                    "why": why,
+                }))?,
+                Show::Table => println!("nothing to evaluate for --in-diff: {why}"),
+                Show::Nothing => {}
+            }
+            return Ok(None);
+        }
+        Some(Selection::Everything { why }) => {
+            ferastrau_harness::note!("--in-diff: every mutant is evaluated: {why}")
+        }
+        _ => {}
+    }
     let subject = subject::prepare(&bench)?;
     // The source as the metamutant was built from it: what the page shows, whatever happens
     // to the crate during the run.
@@ -151,7 +171,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
-    let catalog = selected(&a, &subject, changed.as_ref(), &bench)?;
+    let catalog = selected(&a, &subject, diff.as_ref())?;
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
         .viable()
@@ -185,11 +205,13 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
             )),
         ));
     }
-    let facts = facts(&bench, &subject, &catalog, &a, &skipped)?;
+    // A diff that selects every mutant makes a whole run, comparable with a baseline's.
+    let partial_diff = matches!(diff, Some(Selection::Functions(_)));
+    let facts = facts(&bench, &subject, &catalog, &a, partial_diff, &skipped)?;
     let broken_why = match a.shard {
         // A shard's share is not the run: `merge` judges the whole.
         Some(_) => None,
-        None => verdict(ev.broken.clone(), a.in_diff.is_some(), &viable),
+        None => verdict(ev.broken.clone(), partial_diff, &viable),
     };
     let extra = report::Extra {
         broken: broken_why.clone(),
@@ -256,24 +278,21 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<PathBuf> {
             out_dir.display()
         )));
     }
-    Ok(out_dir)
+    Ok(Some(out_dir))
 }
 
-/// `--in-diff`'s changed lines, read and checked before anything is built: a diff that names
-/// none of the crate's files would evaluate nothing and pass any gate.
-fn read_diff(
-    a: &EvaluateArgs,
-    bench: &BenchmarkCrate,
-) -> Result<Option<ferastrau_harness::in_diff::ChangedLines>> {
+/// What `--in-diff` selects, read and checked before anything is built. A diff whose files
+/// cannot be placed (none is the crate's, and some exists neither in the crate nor in a
+/// directory above it) is refused: a diff of another checkout would evaluate nothing and pass
+/// any gate.
+fn read_diff(a: &EvaluateArgs, bench: &BenchmarkCrate) -> Result<Option<Selection>> {
     let Some(diff) = &a.in_diff else {
         return Ok(None);
     };
     let changed = ferastrau_harness::in_diff::ChangedLines::read(diff)?;
-    let files: Vec<PathBuf> = ferastrau_harness::fingerprint::crate_files(&bench.dir)?
-        .into_iter()
-        .map(|rel| bench.dir.join(rel))
-        .collect();
-    if !changed.is_empty() && !changed.names_any(&files) {
+    let rel_files = ferastrau_harness::fingerprint::crate_files(&bench.dir)?;
+    let files: Vec<PathBuf> = rel_files.iter().map(|rel| bench.dir.join(rel)).collect();
+    if !changed.is_empty() && !changed.names_any(&files) && !changed.placeable(&bench.dir) {
         return Err(usage(format!(
             "--in-diff {}: the diff names no file of the crate at {} (it names {}): a diff of another crate, or paths this tool cannot place",
             diff.display(),
@@ -281,7 +300,8 @@ fn read_diff(
             changed.names().join(", ")
         )));
     }
-    Ok(Some(changed))
+    let functions = ferastrau_mutator::mutated_functions(&bench.dir)?;
+    Ok(Some(changed.select(&bench.dir, &rel_files, &functions)))
 }
 
 /// The catalog the run evaluates: sampled, then narrowed to the diff's lines and to
@@ -289,12 +309,11 @@ fn read_diff(
 fn selected(
     a: &EvaluateArgs,
     subject: &subject::Subject,
-    changed: Option<&ferastrau_harness::in_diff::ChangedLines>,
-    bench: &BenchmarkCrate,
+    diff: Option<&Selection>,
 ) -> Result<ferastrau_mutator::Catalog> {
     let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
-    if let Some(changed) = changed {
-        catalog.mutants.retain(|m| changed.touches(&bench.dir, m));
+    if let Some(diff) = diff {
+        catalog.mutants.retain(|m| diff.keeps(m));
     }
     if !a.only_mutants.is_empty() {
         if let Some(id) = a
@@ -377,6 +396,7 @@ fn facts(
     subject: &subject::Subject,
     catalog: &ferastrau_mutator::Catalog,
     a: &EvaluateArgs,
+    partial_diff: bool,
     skipped: &BTreeMap<u32, String>,
 ) -> Result<report::Facts> {
     let paper: BTreeSet<u32> = catalog
@@ -386,7 +406,11 @@ fn facts(
         .map(|m| m.id)
         .collect();
     let marks = report::Marks {
-        in_diff: a.in_diff.as_ref().map(|diff| diff.display().to_string()),
+        in_diff: a
+            .in_diff
+            .as_ref()
+            .filter(|_| partial_diff)
+            .map(|diff| diff.display().to_string()),
         only_mutants: (!a.only_mutants.is_empty()).then(|| {
             let mut ids = a.only_mutants.clone();
             ids.sort_unstable();

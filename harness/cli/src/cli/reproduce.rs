@@ -154,7 +154,7 @@ fn evaluate_line(
 
 fn evaluate(argv: Vec<String>) -> Result<PathBuf> {
     match Cli::try_parse_from(argv)?.command {
-        Cmd::Evaluate(e) => cmd_evaluate(e),
+        Cmd::Evaluate(e) => cmd_evaluate(e)?.context("reproduce's evaluations take no --in-diff"),
         _ => unreachable!("the line names evaluate"),
     }
 }

@@ -20,11 +20,26 @@ pub fn ferastrau(args: &[&str]) -> Output {
     command(args).output().expect("the ferastrau binary runs")
 }
 
-/// The `ferastrau` binary with `args`, not yet started.
+/// The `ferastrau` binary with `args`, not yet started, building its workers unoptimised
+/// ([`FAST_BUILDS`]).
 pub fn command(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ferastrau"));
-    c.args(args);
+    c.args(args).env(OPT_LEVEL_VAR, FAST_BUILDS);
     c
+}
+
+/// The workers' opt-level in these tests (`FERASTRAU_OPT_LEVEL`): the tests build about
+/// seventy workers, each about 5 CPU-seconds at opt-level 3 and under one at 0, and run them
+/// on small scopes. A test whose figures depend on the optimiser (how a recursion without end
+/// dies: a timeout at 3, a crash at 0) sets `3`, what users get.
+pub const FAST_BUILDS: &str = "0";
+pub use ferastrau_mutator::compile::OPT_LEVEL_VAR;
+
+/// [`FAST_BUILDS`] for the workers this test process builds itself (through the harness's
+/// library rather than the binary).
+pub fn fast_builds_in_process() {
+    static SET: std::sync::Once = std::sync::Once::new();
+    SET.call_once(|| std::env::set_var(OPT_LEVEL_VAR, FAST_BUILDS));
 }
 
 /// The purpose-built crate `testdata/<name>` (see `testdata/README.md`).

@@ -1,7 +1,8 @@
 //! `ferastrau gate` end to end on a copy of the `faulty` fixture: a baseline passes against
 //! itself and against an edit that only shifts lines; weakening the benchmark's oracle fails
 //! the gate naming the mutants that now survive; a broken run fails with its own status;
-//! `--in-diff` evaluates only the mutants on a diff's lines.
+//! `--in-diff` evaluates every mutant of the functions a diff changes, all of them when it
+//! changes the specification side, and none when it changes nothing they depend on.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -68,7 +69,8 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     assert_eq!(shifted_keys, keys);
     assert_ne!(shifted_lines, lines, "the lines did move");
 
-    // A pull request's check: only the mutants on the lines a diff touches.
+    // A pull request's check: every mutant of the function a diff touches (`faulty` mutates
+    // one function, `Counter::bump`: all of them).
     let source = std::fs::read_to_string(&lib).unwrap();
     let line = source
         .lines()
@@ -95,16 +97,18 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     let o = gate_diff();
     assert!(o.status.success(), "{}", text(&o.stderr));
     let m = json(&out.join("mutants.json"));
-    let on: Vec<u64> = m["mutants"]
+    let evaluated: Vec<&str> = m["mutants"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| m["line"].as_u64().unwrap())
+        .filter(|m| m["scopes"].as_object().is_some_and(|s| !s.is_empty()))
+        .map(|m| m["function"].as_str().unwrap())
         .collect();
     assert!(
-        !on.is_empty() && on.iter().all(|&l| l == line as u64),
-        "{on:?}"
+        !evaluated.is_empty() && evaluated.iter().all(|&f| f == "Counter::bump"),
+        "{evaluated:?}"
     );
+    assert_eq!(keys_and_lines(&out).0, keys, "every mutant of the function");
     assert!(json(&out.join("evaluation.json"))["in_diff"].is_string());
     // The same change with git's other prefixes (`diff.mnemonicPrefix`, `--no-prefix`,
     // `--src-prefix`/`--dst-prefix`) selects the same mutants: it once selected none, silently.
@@ -130,10 +134,19 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
         &["--in-diff", diff.to_str().unwrap(), "--update-baseline"],
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    // A diff that touches no mutated code: nothing to judge, and nothing wrong.
-    std::fs::write(&diff, "").unwrap();
-    let o = gate_diff();
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    // A diff that changes nothing the verdicts depend on: said plainly, no table.
+    for nothing in [
+        String::new(),
+        "--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,1 @@\n-a\n+b\n".to_string(),
+    ] {
+        std::fs::write(&diff, nothing).unwrap();
+        std::fs::write(krate.join("README.md"), "b\n").unwrap();
+        let o = gate_diff();
+        let said = text(&o.stdout);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(said.contains("nothing to gate"), "{said}");
+        assert!(!said.contains("killed %"), "{said}");
+    }
 
     // The oracle no longer compares return values: the mutants only they killed survive.
     edit(
@@ -157,6 +170,30 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     assert!(err.contains("Counter::bump operator: > -> "), "{err}");
     assert!(err.contains("src/lib.rs:"), "{err}");
     assert!(err.contains("kill rate fell"), "{err}");
+    // The pull request's own check fails too: the diff touches the specification side (the
+    // abstraction and the postcondition), so every mutant is evaluated, not none.
+    let ret = std::fs::read_to_string(&lib)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("*ret == 0 {"))
+        .unwrap()
+        + 1;
+    std::fs::write(
+        &diff,
+        format!(
+            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{ret},1 +{ret},1 @@\n-        if post.value == pre.value + 1 && *ret == post.value {{\n+        if post.value == pre.value + 1 && *ret == 0 {{\n"
+        ),
+    )
+    .unwrap();
+    let o = gate_diff();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(GATE_FAILED), "{err}");
+    assert!(err.contains("Counter::bump operator: > -> "), "{err}");
+    assert_eq!(
+        json(&out.join("evaluation.json"))["in_diff"],
+        serde_json::Value::Null,
+        "a whole run"
+    );
 
     // A broken run (limits the original cannot meet) fails with its own status.
     let o = gate(

@@ -17,6 +17,7 @@ mod layers;
 mod matrix;
 mod metamutant;
 mod paper;
+mod pull_requests;
 mod reach;
 mod reproduce;
 mod shard;

@@ -39,6 +39,7 @@ fn metamutant() -> (PathBuf, Metamutant) {
 }
 
 fn worker(crate_dir: &Path, variant: &str) -> Worker {
+    crate::common::fast_builds_in_process();
     let krate = locate(None, Some(crate_dir)).unwrap();
     Worker::build_for(&krate, &work().join(format!("worker-{variant}"))).unwrap()
 }
@@ -134,6 +135,7 @@ fn each_switch_behaves_like_its_single_mutant_crate() {
 /// (which re-checked every dependency per benchmark).
 #[test]
 fn the_metamutant_is_pruned_and_built_once_with_the_tuned_profile() {
+    crate::common::fast_builds_in_process();
     let bench = locate(None, Some(&workspace_root().join("testdata").join(BENCH))).unwrap();
     let subject = ferastrau_harness::subject::prepare(&bench).unwrap();
     let scratch = ferastrau_harness::target_dir::scratch_dir(&bench, "");

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{
     command, copy_fixture, edit, evaluate, fixture, json, processes_tagged, statuses, text,
-    untimed, FAULTY_LIMITS,
+    untimed, FAULTY_LIMITS, OPT_LEVEL_VAR,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -176,6 +176,24 @@ fn absurd_options_are_refused_before_anything_runs() {
         assert!(err.contains(name), "{extra:?}: {err}");
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
         assert!(started.elapsed() < Duration::from_secs(10), "{extra:?}");
+    }
+    // The workers' opt-level, from the environment, is checked as an option is.
+    for level in ["4", "fast", ""] {
+        let out = tempfile::tempdir().unwrap();
+        let chain = fixture("chain");
+        let o = command(&[
+            "evaluate",
+            "--benchmark-path",
+            s(&chain),
+            "--out",
+            s(out.path()),
+        ])
+        .env(OPT_LEVEL_VAR, level)
+        .output()
+        .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(USAGE), "{level:?}: {err}");
+        assert!(err.contains("FERASTRAU_OPT_LEVEL"), "{level:?}: {err}");
     }
     // A fractional factor is a factor: accepted, and the worker agrees.
     let out = tempfile::tempdir().unwrap();

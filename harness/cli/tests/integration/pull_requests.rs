@@ -1,0 +1,172 @@
+//! The gate on pull requests, as a reviewer expects it (issue 30): `testdata/chain` in a git
+//! repository with a committed baseline, and scripted pull requests, each gated in full and
+//! with `--in-diff` of its `git diff`. Harmless changes pass both (no false alarm); a change
+//! that weakens the tests (the specification side) or makes mutants equivalent fails both,
+//! naming the mutants that now survive.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::common::{command, copy_fixture, text};
+
+const GATE_FAILED: i32 = 3;
+
+fn git(repo: &Path, args: &[&str]) -> Output {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+    o
+}
+
+fn gate(krate: &Path, out: &Path, baseline: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "gate",
+        "--baseline",
+        baseline.to_str().unwrap(),
+        "--benchmark-path",
+        krate.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    command(&args).output().unwrap()
+}
+
+/// A pull request: its edits of `src/lib.rs` (each `from` must occur once) and whether a
+/// reviewer expects it to pass.
+struct Pr {
+    name: &'static str,
+    edits: &'static [(&'static str, &'static str)],
+    passes: bool,
+    /// For a failing one: text the failure must name (the mutants that now survive).
+    names: &'static str,
+}
+
+const INSERT_HEAD: &str = "    pub fn insert(&mut self, x: i64) -> bool {\n";
+const REMOVE: &str = "    /// Removes `x`; returns whether it was present.\n    pub fn remove(&mut self, x: i64) -> bool {\n        if !self.contains(x) {\n            return false;\n        }\n        let prev = self.before(x);\n        if prev == None {\n            self.head = self.link(self.head).next;\n        } else {\n            let gone = self.link(prev).next;\n            self.link_mut(prev).next = self.link(gone).next;\n        }\n        self.size = self.size - 1;\n        true\n    }\n";
+
+const PRS: &[Pr] = &[
+    Pr {
+        name: "lines added above (a comment and a constant)",
+        edits: &[(
+            "impl Chain {\n",
+            "/// The largest chain anyone needs.\npub const LIMIT: usize = 1 << 20;\n\nimpl Chain {\n",
+        )],
+        passes: true,
+        names: "",
+    },
+    Pr {
+        name: "an early return at the top of insert, dead for valid inputs",
+        // It adds mutants identical to later ones in `insert` (`return false`, `<` of a size):
+        // their keys' ranks moved, which once failed the gate for a different mutant.
+        edits: &[(
+            INSERT_HEAD,
+            "    pub fn insert(&mut self, x: i64) -> bool {\n        if self.size < 0 {\n            return false;\n        }\n",
+        )],
+        passes: true,
+        names: "",
+    },
+    Pr {
+        name: "functions reordered (remove moved above insert)",
+        edits: &[
+            (REMOVE, ""),
+            (
+                "    /// Adds `x`; returns whether it was absent.\n",
+                "    /// Removes `x`; returns whether it was present.\n    pub fn remove(&mut self, x: i64) -> bool {\n        if !self.contains(x) {\n            return false;\n        }\n        let prev = self.before(x);\n        if prev == None {\n            self.head = self.link(self.head).next;\n        } else {\n            let gone = self.link(prev).next;\n            self.link_mut(prev).next = self.link(gone).next;\n        }\n        self.size = self.size - 1;\n        true\n    }\n\n    /// Adds `x`; returns whether it was absent.\n",
+            ),
+        ],
+        passes: true,
+        names: "",
+    },
+    Pr {
+        name: "a weakened abstraction (compares only how many values)",
+        edits: &[(
+            "        input.0.values()\n    }",
+            "        vec![input.0.values().len() as i64]\n    }",
+        )],
+        passes: false,
+        names: "killed in the baseline, survives now",
+    },
+    Pr {
+        // `chain`'s outputs (the return value and the values) are compared as well: the
+        // clause judged nothing they do not, so no verdict changes, and the gate measures
+        // verdicts.
+        name: "a dropped postcondition clause that the outputs compared already cover",
+        edits: &[(
+            "            0 if *ret == was => Err(format!(\"insert returned {ret}\")),\n",
+            "",
+        )],
+        passes: true,
+        names: "",
+    },
+    Pr {
+        name: "a narrowed finitization (the argument is always 1)",
+        edits: &[(
+            "b.field(ROOT, \"x\", Domain::ints(1, n64));",
+            "b.field(ROOT, \"x\", Domain::ints(1, 1));",
+        )],
+        passes: false,
+        names: "killed in the baseline, survives now",
+    },
+    Pr {
+        name: "a redundant recomputation that makes the old line's mutants equivalent",
+        edits: &[(
+            "        self.size = self.size + 1;\n        true\n",
+            "        self.size = self.size + 1;\n        self.size = self.nodes.len() as i64;\n        true\n",
+        )],
+        passes: false,
+        names: "Chain::insert operator: + -> ",
+    },
+];
+
+#[test]
+fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    let krate = repo.join("chain");
+    copy_fixture("chain", &krate);
+    let baseline = repo.join("gate-baseline.json");
+    let out = repo.join("out");
+    let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    std::fs::write(repo.join(".gitignore"), "/out\n").unwrap();
+    git(repo, &["init", "-q"]);
+    git(repo, &["add", "."]);
+    git(repo, &["commit", "-q", "-m", "base"]);
+    let lib = krate.join("src/lib.rs");
+    let base = std::fs::read_to_string(&lib).unwrap();
+    let diff = repo.join("pr.diff");
+    for pr in PRS {
+        let mut source = base.clone();
+        for (from, to) in pr.edits {
+            assert_eq!(source.matches(from).count(), 1, "{}: {from:?}", pr.name);
+            source = source.replacen(from, to, 1);
+        }
+        std::fs::write(&lib, &source).unwrap();
+        std::fs::write(&diff, git(repo, &["diff"]).stdout).unwrap();
+        for extra in [&[][..], &["--in-diff", diff.to_str().unwrap()][..]] {
+            let o = gate(&krate, &out, &baseline, extra);
+            let (said, err) = (text(&o.stdout), text(&o.stderr));
+            let what = format!("{} {extra:?}:\n{said}\n{err}", pr.name);
+            if pr.passes {
+                assert!(o.status.success(), "a false alarm: {what}");
+                assert!(said.contains("gate passed"), "{what}");
+            } else {
+                assert_eq!(
+                    o.status.code(),
+                    Some(GATE_FAILED),
+                    "a missed regression: {what}"
+                );
+                assert!(err.contains(pr.names), "{what}");
+            }
+        }
+        git(repo, &["checkout", "-q", "--", "."]);
+    }
+}

@@ -1,0 +1,278 @@
+//! Which mutant of a run is which mutant of the baseline, through the change between the two
+//! sources.
+//!
+//! A mutant's key ([`ferastrau_mutator::keys`]) ranks it among the identical edits of its
+//! function, so an edit that adds one more identical edit above it (an early return, a copied
+//! line) renames every mutant after it: compared by key, a harmless pull request would show
+//! "killed in the baseline, survives now" for a different mutant. So the baseline keeps, for
+//! each mutated function, the lines from its first mutant to its last (its *region*) and each
+//! mutant's place, and a run's mutants are matched to it this way:
+//!
+//! - the two versions of a function's region (same file, same function name) are diffed line
+//!   by line (indentation ignored);
+//! - a baseline mutant whose line is unchanged is the run's mutant of the same edit (function,
+//!   family, original and replacement text) at the same place on that line, wherever the line
+//!   moved: lines added above or around it, functions reordered, identical edits added
+//!   elsewhere in the function;
+//! - a baseline mutant on a line the change edited or removed has no counterpart: the run's
+//!   mutants there are new (compared with nothing, listed as new);
+//! - a function renamed or moved to another file is new code.
+
+use std::collections::BTreeMap;
+
+use ferastrau_artifacts::{BenchmarkBaseline, MutantPlace, Region};
+
+/// A mutant's key without its occurrence: function, family, original and replacement.
+fn stem(key: &str) -> &str {
+    key.rsplit_once(" #").map_or(key, |(stem, _)| stem)
+}
+
+fn region_id(file: &str, function: &str) -> String {
+    format!("{file} {function}")
+}
+
+/// The leading whitespace of a line, in columns (characters).
+fn indent(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).count()
+}
+
+/// The regions of the mutated functions of a run: for each (file, function), the lines from
+/// its first mutant's to its last's, out of `sources` (file → text).
+pub fn regions(
+    places: &BTreeMap<String, MutantPlace>,
+    sources: &BTreeMap<String, String>,
+) -> BTreeMap<String, Region> {
+    let mut spans: BTreeMap<String, (String, u32, u32)> = BTreeMap::new();
+    for p in places.values() {
+        let e = spans.entry(region_id(&p.file, &p.function)).or_insert((
+            p.file.clone(),
+            p.line,
+            p.line,
+        ));
+        e.1 = e.1.min(p.line);
+        e.2 = e.2.max(p.end_line.max(p.line));
+    }
+    spans
+        .into_iter()
+        .filter_map(|(id, (file, first, last))| {
+            let text = sources.get(&file)?;
+            let lines: Vec<String> = text
+                .lines()
+                .skip(first as usize - 1)
+                .take((last - first + 1) as usize)
+                .map(str::to_string)
+                .collect();
+            Some((id, Region { first, lines }))
+        })
+        .collect()
+}
+
+/// What matching found: each baseline key's key in the run, and the baseline's mutants whose
+/// lines the change edited (no counterpart, by design).
+#[derive(Debug, Default, PartialEq)]
+pub struct Matching {
+    /// Baseline key → run key.
+    pub renamed: BTreeMap<String, String>,
+    /// Baseline keys of the run's functions with no counterpart: on lines the change edited
+    /// or removed, or no longer generated there.
+    pub edited: Vec<String>,
+}
+
+/// Matches the baseline's mutants (`base_places`, `base_regions`) to the run's (`places`,
+/// `regions`); see the module's rule.
+pub fn matching(
+    base_places: &BTreeMap<String, MutantPlace>,
+    base_regions: &BTreeMap<String, Region>,
+    places: &BTreeMap<String, MutantPlace>,
+    regions: &BTreeMap<String, Region>,
+) -> Matching {
+    // The run's mutants by what identifies them once a line is placed.
+    let mut at: BTreeMap<(&str, &str, u32, u32, &str), &str> = BTreeMap::new();
+    for (key, p) in places {
+        at.insert(
+            (&p.file, &p.function, p.line, p.column, stem(key)),
+            key.as_str(),
+        );
+    }
+    // Per region: baseline line → run line, for the lines the change left alone.
+    let mut moved: BTreeMap<&str, BTreeMap<u32, (u32, usize, usize)>> = BTreeMap::new();
+    for (id, old) in base_regions {
+        let Some(new) = regions.get(id) else { continue };
+        let a: Vec<&str> = old.lines.iter().map(|l| l.trim()).collect();
+        let b: Vec<&str> = new.lines.iter().map(|l| l.trim()).collect();
+        let mut map = BTreeMap::new();
+        for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
+            if let similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = op
+            {
+                for k in 0..len {
+                    let (i, j) = (old_index + k, new_index + k);
+                    map.insert(
+                        old.first + i as u32,
+                        (
+                            new.first + j as u32,
+                            indent(&old.lines[i]),
+                            indent(&new.lines[j]),
+                        ),
+                    );
+                }
+            }
+        }
+        moved.insert(id.as_str(), map);
+    }
+    let mut out = Matching::default();
+    for (key, p) in base_places {
+        let found = moved
+            .get(region_id(&p.file, &p.function).as_str())
+            .and_then(|map| map.get(&p.line))
+            .and_then(|&(line, old_indent, new_indent)| {
+                let column = (p.column as usize + new_indent).checked_sub(old_indent)? as u32;
+                at.get(&(
+                    p.file.as_str(),
+                    p.function.as_str(),
+                    line,
+                    column,
+                    stem(key),
+                ))
+            });
+        match found {
+            Some(k) => {
+                out.renamed.insert(key.clone(), k.to_string());
+            }
+            // Counted only where the run has the function (a run of a diff's functions
+            // says nothing of the others).
+            None if regions.contains_key(&region_id(&p.file, &p.function)) => {
+                out.edited.push(key.clone())
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// `base` with its mutants under the run's keys (`now` holds the run's places and regions),
+/// and the baseline keys left out because the change edited their lines. A baseline without
+/// places (none were evaluated) is taken as it is.
+pub fn translate(
+    base: &BenchmarkBaseline,
+    now: &BenchmarkBaseline,
+) -> (BenchmarkBaseline, Vec<String>) {
+    if base.places.is_empty() {
+        return (base.clone(), Vec::new());
+    }
+    let m = matching(&base.places, &base.regions, &now.places, &now.regions);
+    let mut out = BenchmarkBaseline {
+        scopes: base.scopes.clone(),
+        ..BenchmarkBaseline::default()
+    };
+    for (key, killed) in &base.mutants {
+        if let Some(new) = m.renamed.get(key) {
+            out.mutants.insert(new.clone(), killed.clone());
+            if let Some(p) = now.places.get(new) {
+                out.places.insert(new.clone(), p.clone());
+            }
+        }
+    }
+    out.regions = now.regions.clone();
+    (out, m.edited)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place(function: &str, line: u32, column: u32) -> MutantPlace {
+        MutantPlace {
+            file: "src/lib.rs".into(),
+            function: function.into(),
+            line,
+            end_line: line,
+            column,
+        }
+    }
+
+    /// A function's source and its `x + 1` mutants (one per line holding one).
+    fn run(
+        source: &str,
+        function: &str,
+    ) -> (BTreeMap<String, MutantPlace>, BTreeMap<String, Region>) {
+        let mut places = BTreeMap::new();
+        let mut n = 0;
+        for (i, l) in source.lines().enumerate() {
+            if let Some(c) = l.find("+ 1") {
+                places.insert(
+                    format!("{function} operator: + -> - #{n}"),
+                    place(function, i as u32 + 1, c as u32 + 1),
+                );
+                n += 1;
+            }
+        }
+        let sources = BTreeMap::from([("src/lib.rs".to_string(), source.to_string())]);
+        let regions = regions(&places, &sources);
+        (places, regions)
+    }
+
+    #[test]
+    fn an_identical_edit_added_above_renames_nothing() {
+        let before = "fn f(x: i32) -> i32 {\n    let a = x + 1;\n    let b = a + 1;\n    b\n}\n";
+        let after = "// moved\n\nfn f(x: i32) -> i32 {\n    if x < 0 { return x + 1; }\n    let a = x + 1;\n    let b = a + 1;\n    b\n}\n";
+        let (bp, br) = run(before, "f");
+        let (p, r) = run(after, "f");
+        let m = matching(&bp, &br, &p, &r);
+        // The baseline's #0 (`x + 1` on `let a`) is now #1, its #1 now #2; the early
+        // return's `x + 1` (#0 now) is new.
+        assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #1");
+        assert_eq!(m.renamed["f operator: + -> - #1"], "f operator: + -> - #2");
+        assert!(m.edited.is_empty());
+    }
+
+    #[test]
+    fn a_mutant_on_an_edited_line_has_no_counterpart_and_reindenting_keeps_the_rest() {
+        let before = "fn f(x: i32) -> i32 {\n    let a = x + 1;\n    let b = a + 1;\n    b\n}\n";
+        let after = "fn f(x: i32) -> i32 {\n    {\n        let a = x + 1;\n    }\n    let b = x + 2 + 1;\n    b\n}\n";
+        let (bp, br) = run(before, "f");
+        let (p, r) = run(after, "f");
+        let m = matching(&bp, &br, &p, &r);
+        assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #0");
+        assert_eq!(m.edited, ["f operator: + -> - #1"]);
+    }
+
+    /// The places of `src`'s `+ 1` mutants, one per function (`fn f`, `fn g`, ...).
+    fn one_per_function(src: &str) -> (BTreeMap<String, MutantPlace>, BTreeMap<String, Region>) {
+        let mut places = BTreeMap::new();
+        let mut function = "";
+        for (i, l) in src.lines().enumerate() {
+            if let Some(rest) = l.strip_prefix("fn ") {
+                function = &rest[..1];
+            }
+            if let Some(c) = l.find("+ 1") {
+                places.insert(
+                    format!("{function} operator: + -> - #0"),
+                    place(function, i as u32 + 1, c as u32 + 1),
+                );
+            }
+        }
+        let sources = BTreeMap::from([("src/lib.rs".to_string(), src.to_string())]);
+        let regions = regions(&places, &sources);
+        (places, regions)
+    }
+
+    #[test]
+    fn functions_reordered_keep_their_mutants() {
+        let before = "fn f(x: i32) -> i32 {\n    x + 1\n}\nfn g(x: i32) -> i32 {\n    x + 1\n}\n";
+        let after = "fn g(x: i32) -> i32 {\n    x + 1\n}\n\nfn f(x: i32) -> i32 {\n    x + 1\n}\n";
+        let (bp, br) = one_per_function(before);
+        let (p, r) = one_per_function(after);
+        assert_ne!(
+            bp["f operator: + -> - #0"].line,
+            p["f operator: + -> - #0"].line
+        );
+        let m = matching(&bp, &br, &p, &r);
+        assert_eq!(m.renamed.len(), 2, "{m:?}");
+        assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #0");
+        assert!(m.edited.is_empty());
+    }
+}
