@@ -10,8 +10,12 @@ const COVERAGE_EPSILON: f64 = 0.005;
 /// What the gate checks beyond the baseline.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Thresholds {
-    /// An absolute floor on every scope's kill rate, in percent.
+    /// An absolute floor on a kill rate, in percent.
     pub min_kill_rate: Option<f64>,
+    /// The scope the floor applies to; by default the largest the baseline gates (a small
+    /// scope's inputs cannot kill what a floor is meant for: `--min-kill-rate 80` once failed
+    /// every crate at scope 1).
+    pub min_kill_rate_scope: Option<u32>,
     /// How many points the kill rate may fall under the baseline's.
     pub tolerance: f64,
     /// Whether a surviving mutant that the baseline does not know fails the gate.
@@ -151,7 +155,10 @@ pub fn compare(
             .filter(|k| !run.mutants.contains_key(*k))
             .cloned()
             .collect();
-        if let Some(floor) = t.min_kill_rate {
+        let floor_scope = t
+            .min_kill_rate_scope
+            .or_else(|| base.scopes.keys().max().copied());
+        if let Some(floor) = t.min_kill_rate.filter(|_| floor_scope == Some(scope)) {
             if now.kill_rate < floor {
                 c.failures.push(Failure::BelowFloor {
                     scope,

@@ -87,12 +87,11 @@ pub fn matching(
     regions: &BTreeMap<String, Region>,
 ) -> Matching {
     // The run's mutants by what identifies them once a line is placed.
-    let mut at: BTreeMap<(&str, &str, u32, u32, &str), &str> = BTreeMap::new();
+    let mut at: BTreeMap<(&str, &str, u32, u32, &str), Vec<&str>> = BTreeMap::new();
     for (key, p) in places {
-        at.insert(
-            (&p.file, &p.function, p.line, p.column, stem(key)),
-            key.as_str(),
-        );
+        at.entry((&p.file, &p.function, p.line, p.column, stem(key)))
+            .or_default()
+            .push(key.as_str());
     }
     // Per region: baseline line → run line, for the lines the change left alone.
     let mut moved: BTreeMap<&str, BTreeMap<u32, (u32, usize, usize)>> = BTreeMap::new();
@@ -130,13 +129,19 @@ pub fn matching(
             .and_then(|map| map.get(&p.line))
             .and_then(|&(line, old_indent, new_indent)| {
                 let column = (p.column as usize + new_indent).checked_sub(old_indent)? as u32;
-                at.get(&(
+                let same = at.get(&(
                     p.file.as_str(),
                     p.function.as_str(),
                     line,
                     column,
                     stem(key),
-                ))
+                ))?;
+                // Two mutants at one place with one edit (a macro's expansion): only the
+                // key tells them apart.
+                match same.as_slice() {
+                    [one] => Some(*one),
+                    many => many.iter().copied().find(|k| k == key),
+                }
             });
         match found {
             Some(k) => {
@@ -227,6 +232,25 @@ mod tests {
         assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #1");
         assert_eq!(m.renamed["f operator: + -> - #1"], "f operator: + -> - #2");
         assert!(m.edited.is_empty());
+    }
+
+    #[test]
+    fn two_mutants_with_one_place_and_edit_are_told_apart_by_key() {
+        let before = "fn f(x: i32) -> i32 {\n    m!(x + 1)\n}\n";
+        let after = "// above\nfn f(x: i32) -> i32 {\n    m!(x + 1)\n}\n";
+        let twice = |src: &str, line: u32| {
+            let places: BTreeMap<String, MutantPlace> = (0..2)
+                .map(|n| (format!("f operator: + -> - #{n}"), place("f", line, 10)))
+                .collect();
+            let sources = BTreeMap::from([("src/lib.rs".to_string(), src.to_string())]);
+            let r = regions(&places, &sources);
+            (places, r)
+        };
+        let (bp, br) = twice(before, 2);
+        let (p, r) = twice(after, 3);
+        let m = matching(&bp, &br, &p, &r);
+        assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #0");
+        assert_eq!(m.renamed["f operator: + -> - #1"], "f operator: + -> - #1");
     }
 
     #[test]

@@ -98,17 +98,30 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
             edited.len()
         ));
     }
-    for (scope, ch) in c.changes.iter().filter(|_| base.is_some() && !update) {
-        for key in &ch.now_skipped {
+    if base.is_some() && !update {
+        // One line per mutant, with the scopes it is at.
+        let skipped_now = by_key(
+            c.changes
+                .iter()
+                .flat_map(|(&s, ch)| ch.now_skipped.iter().map(move |k| (s, k))),
+        );
+        for (key, scopes) in skipped_now {
             notes.push(format!(
-                "scope {scope}: killed in the baseline, skipped now ({}): {}",
+                "{}: killed in the baseline, skipped now ({}): {}",
+                scopes_text(&scopes),
                 run.skipped[key],
                 run.describe(key)
             ));
         }
-        for key in ch.new_surviving.iter().filter(|_| !t.fail_on_new_survivors) {
+        let new_surviving = by_key(
+            c.changes
+                .iter()
+                .flat_map(|(&s, ch)| ch.new_surviving.iter().map(move |k| (s, k))),
+        );
+        for (key, scopes) in new_surviving.iter().filter(|_| !t.fail_on_new_survivors) {
             notes.push(format!(
-                "scope {scope}: a new mutant survives: {}",
+                "{}: a new mutant survives: {}",
+                scopes_text(scopes),
                 run.describe(key)
             ));
         }
@@ -161,16 +174,70 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
             run.benchmark
         ))),
         Verdict::Failed => {
+            // A mutant that survives now at several scopes is one regression line.
+            let survives = by_key(c.failures.iter().filter_map(|f| match f {
+                Failure::Survives { scope, key } => Some((*scope, key)),
+                _ => None,
+            }));
+            let mut lines: Vec<String> = survives
+                .iter()
+                .map(|(key, scopes)| {
+                    format!(
+                        "{}: killed in the baseline, survives now: {}",
+                        scopes_text(scopes),
+                        run.describe(key)
+                    )
+                })
+                .collect();
+            lines.extend(
+                c.failures
+                    .iter()
+                    .filter(|f| !matches!(f, Failure::Survives { .. }))
+                    .map(|f| describe(f, &run)),
+            );
             let mut text = format!(
                 "the gate failed for {}: {} regression(s)",
                 run.benchmark,
-                c.failures.len()
+                lines.len()
             );
-            for f in &c.failures {
-                let _ = write!(text, "\n  - {}", describe(f, &run));
+            for l in &lines {
+                let _ = write!(text, "\n  - {l}");
             }
             Err(anyhow::Error::new(GateFailed(text)))
         }
+    }
+}
+
+/// The scopes of each key, keys in order: what one line per mutant lists.
+fn by_key<'a>(
+    pairs: impl Iterator<Item = (u32, &'a String)>,
+) -> std::collections::BTreeMap<&'a String, Vec<u32>> {
+    let mut out: std::collections::BTreeMap<&String, Vec<u32>> = Default::default();
+    for (scope, key) in pairs {
+        out.entry(key).or_default().push(scope);
+    }
+    for scopes in out.values_mut() {
+        scopes.sort_unstable();
+        scopes.dedup();
+    }
+    out
+}
+
+/// `scope 2`, `scopes 1..3` (consecutive) or `scopes 1, 3`.
+fn scopes_text(scopes: &[u32]) -> String {
+    match scopes {
+        [one] => format!("scope {one}"),
+        [first, .., last] if scopes.windows(2).all(|w| w[1] == w[0] + 1) => {
+            format!("scopes {first}..{last}")
+        }
+        _ => format!(
+            "scopes {}",
+            scopes
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -311,6 +378,38 @@ mod tests {
             .failures
             .iter()
             .any(|f| matches!(f, Failure::BelowFloor { .. })));
+    }
+
+    #[test]
+    fn the_floor_applies_to_the_largest_scope_unless_another_is_named() {
+        let mut two = figures(90.0, 100.0, &[("a", &[3])]);
+        let small = ScopeFigures {
+            kill_rate: 40.0,
+            ..two.scopes[&3]
+        };
+        two.scopes.insert(1, small);
+        let floor = Thresholds {
+            min_kill_rate: Some(80.0),
+            ..Thresholds::default()
+        };
+        assert!(compare(&two, &two, &floor, Basis::Whole)
+            .failures
+            .is_empty());
+        let at_one = Thresholds {
+            min_kill_rate_scope: Some(1),
+            ..floor
+        };
+        assert_eq!(
+            compare(&two, &two, &at_one, Basis::Whole).failures,
+            [Failure::BelowFloor {
+                scope: 1,
+                rate: 40.0,
+                floor: 80.0
+            }]
+        );
+        assert_eq!(scopes_text(&[1, 2, 3]), "scopes 1..3");
+        assert_eq!(scopes_text(&[1, 3]), "scopes 1, 3");
+        assert_eq!(scopes_text(&[2]), "scope 2");
     }
 
     #[test]

@@ -82,9 +82,11 @@ impl Run {
                 MutantPlace {
                     file: m.file.clone(),
                     function: m.function.clone(),
-                    line: m.edit.start.line,
+                    // The mutant's own place (an operator's), not its edit's start: the
+                    // edits of `a && b && c`'s two operators both start at `a`.
+                    line: m.line,
                     end_line: m.edit.end.line,
-                    column: m.edit.start.column,
+                    column: m.column,
                 },
             );
             if let Some(reason) = m.skipped {

@@ -75,9 +75,13 @@ pub struct GateArgs {
     /// running one.
     #[arg(long, value_name = "DIR")]
     pub current: Option<PathBuf>,
-    /// Fail when any scope's kill rate is under this percentage.
+    /// Fail when the kill rate at the largest gated scope (or --min-kill-rate-scope) is under
+    /// this percentage.
     #[arg(long, value_name = "PCT", value_parser = parse_percent)]
     pub min_kill_rate: Option<f64>,
+    /// The scope --min-kill-rate applies to (default: the largest the baseline gates).
+    #[arg(long, value_name = "S", requires = "min_kill_rate")]
+    pub min_kill_rate_scope: Option<u32>,
     /// Points the kill rate may fall under the baseline's before the gate fails.
     #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = parse_percent)]
     pub tolerance: f64,

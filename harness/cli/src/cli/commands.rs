@@ -238,6 +238,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
     };
     let thresholds = ferastrau_harness::gate::Thresholds {
         min_kill_rate: a.min_kill_rate,
+        min_kill_rate_scope: a.min_kill_rate_scope,
         tolerance: a.tolerance,
         fail_on_new_survivors: a.fail_on_new_survivors,
     };

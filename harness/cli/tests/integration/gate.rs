@@ -170,6 +170,14 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
     assert!(err.contains("Counter::bump operator: > -> "), "{err}");
     assert!(err.contains("src/lib.rs:"), "{err}");
     assert!(err.contains("kill rate fell"), "{err}");
+    // One line per mutant, with its scopes: no mutant is listed twice.
+    let listed: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("survives now: "))
+        .map(|l| l.split("survives now: ").nth(1).unwrap())
+        .collect();
+    let distinct: BTreeSet<&str> = listed.iter().copied().collect();
+    assert_eq!(listed.len(), distinct.len(), "{err}");
     // The pull request's own check fails too: the diff touches the specification side (the
     // abstraction and the postcondition), so every mutant is evaluated, not none.
     let ret = std::fs::read_to_string(&lib)

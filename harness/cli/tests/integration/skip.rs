@@ -144,7 +144,7 @@ fn skipped_mutants_are_listed_with_their_reason_and_left_out_of_the_kill_rate() 
     let out = text(&o.stdout);
     assert!(
         out.contains(&format!(
-            "scope 1: killed in the baseline, skipped now (loops by design): {KILLED}"
+            "scopes 1..2: killed in the baseline, skipped now (loops by design): {KILLED}"
         )),
         "{out}"
     );
