@@ -34,10 +34,29 @@ pub use table::{describe, table};
 use crate::exit_code::{broken, usage, GateFailed};
 use baseline::VERSION;
 
+/// What the gate prints on stdout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Print {
+    /// The table of changes and the notes.
+    Table,
+    /// One document holding the same ([`document`]).
+    Json,
+    /// The table, then GitHub Actions workflow commands: an `::error` at each mutant that
+    /// survives now (and each other regression), a `::warning` at each new survivor, with paths
+    /// relative to the current directory (the repository's root, in a workflow).
+    Github { crate_dir: std::path::PathBuf },
+}
+
 /// Gates the run in `dir` against the baseline file `baseline` (or, with `update`, makes the
-/// run the baseline of its benchmark). Prints the table of changes either way, or with `json`
-/// one document holding the same ([`document`]).
-pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: bool) -> Result<()> {
+/// run the baseline of its benchmark), printing as `print` says.
+pub fn gate(
+    dir: &Path,
+    baseline: &Path,
+    t: &Thresholds,
+    update: bool,
+    print: &Print,
+) -> Result<()> {
+    let json = *print == Print::Json;
     let run = Run::read(dir)?;
     // Reports that disagree with each other (a merge or a run that failed half-way, a file
     // edited by hand) are refused, as `report` refuses them.
@@ -165,6 +184,9 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
             Verdict::Passed => anstream::println!("{}", paint(style::GOOD, "gate passed")),
             Verdict::NoBaseline | Verdict::Failed => {}
         }
+        if let Print::Github { crate_dir } = print {
+            print!("{}", annotations(&run, &c, t, crate_dir));
+        }
     }
     match verdict {
         Verdict::Updated | Verdict::Passed => Ok(()),
@@ -206,6 +228,80 @@ pub fn gate(dir: &Path, baseline: &Path, t: &Thresholds, update: bool, json: boo
             Err(anyhow::Error::new(GateFailed(text)))
         }
     }
+}
+
+/// GitHub Actions workflow commands for the comparison: one `::error` per mutant that survives
+/// now and per other regression, one `::warning` per new survivor (an `::error` with
+/// `--fail-on-new-survivors`), each at the mutant's line.
+pub fn annotations(run: &Run, c: &Comparison, t: &Thresholds, crate_dir: &Path) -> String {
+    // Workflow commands' escapes: data keeps `:` and `,`; properties escape them too.
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    let cwd = std::env::current_dir().unwrap_or_default();
+    // `::level file=…,line=…,col=…,title=…::message`, the place left out when unknown.
+    let command = |level: &str, key: Option<&str>, title: &str, message: &str| -> String {
+        let mut props = Vec::new();
+        if let Some(p) = key.and_then(|k| run.figures.places.get(k)) {
+            let path = crate_dir.join(&p.file);
+            let path = path.strip_prefix(&cwd).unwrap_or(&path);
+            props.push(format!("file={}", property(&path.to_string_lossy())));
+            props.push(format!("line={}", p.line));
+            props.push(format!("col={}", p.column));
+        }
+        props.push(format!("title={}", property(title)));
+        format!("::{level} {}::{}\n", props.join(","), data(message))
+    };
+    let mut out = String::new();
+    let survives = by_key(c.failures.iter().filter_map(|f| match f {
+        Failure::Survives { scope, key } => Some((*scope, key)),
+        _ => None,
+    }));
+    for (key, scopes) in &survives {
+        out += &command(
+            "error",
+            Some(key),
+            "mutant survives",
+            &format!(
+                "{}: killed in the baseline, survives now: {}",
+                scopes_text(scopes),
+                run.describe(key)
+            ),
+        );
+    }
+    let new = by_key(
+        c.changes
+            .iter()
+            .flat_map(|(&s, ch)| ch.new_surviving.iter().map(move |k| (s, k))),
+    );
+    let level = if t.fail_on_new_survivors {
+        "error"
+    } else {
+        "warning"
+    };
+    for (key, scopes) in &new {
+        out += &command(
+            level,
+            Some(key),
+            "new mutant survives",
+            &format!(
+                "{}: a new mutant survives: {}",
+                scopes_text(scopes),
+                run.describe(key)
+            ),
+        );
+    }
+    for f in c
+        .failures
+        .iter()
+        .filter(|f| !matches!(f, Failure::Survives { .. } | Failure::NewSurvivor { .. }))
+    {
+        out += &command("error", None, "ferastrau gate", &describe(f, run));
+    }
+    out
 }
 
 /// The scopes of each key, keys in order: what one line per mutant lists.

@@ -18,6 +18,9 @@ pub enum Format {
     Table,
     /// One JSON document, and nothing else on stdout (notes go to stderr).
     Json,
+    /// `gate` only: the table, then GitHub Actions workflow commands (`::error file=…,line=…::`)
+    /// that show each regression and new survivor inline in a pull request.
+    Github,
 }
 
 /// `--format` (and its older spelling `--json`), on every command that prints a table.
@@ -35,6 +38,11 @@ impl Output {
     /// Whether stdout gets one JSON document instead of the table.
     pub fn json(self) -> bool {
         self.json || self.format == Format::Json
+    }
+
+    /// Whether GitHub workflow commands follow the table (`gate --format github`).
+    pub fn github(self) -> bool {
+        !self.json && self.format == Format::Github
     }
 }
 

@@ -221,6 +221,11 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
     // With --format json the gate's document is the only thing on stdout: the evaluation it
     // runs prints nothing (its reports are in their directory, named in the document).
     let json = a.run.output.json();
+    // Where annotations place the mutants' files: the gated crate, located before the run.
+    let github_dir = match a.run.output.github() {
+        true => Some(a.run.target.locate()?.dir),
+        false => None,
+    };
     let show = if json { Show::Nothing } else { Show::Table };
     let dir = match a.current {
         Some(dir) => dir,
@@ -242,7 +247,12 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
         tolerance: a.tolerance,
         fail_on_new_survivors: a.fail_on_new_survivors,
     };
-    ferastrau_harness::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, json)
+    let print = match (json, github_dir) {
+        (true, _) => ferastrau_harness::gate::Print::Json,
+        (false, Some(crate_dir)) => ferastrau_harness::gate::Print::Github { crate_dir },
+        (false, None) => ferastrau_harness::gate::Print::Table,
+    };
+    ferastrau_harness::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, &print)
 }
 
 pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {

@@ -155,6 +155,20 @@ pub enum Cmd {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     ferastrau_harness::term::set(cli.global.verbosity(), cli.global.color);
+    let output = match &cli.command {
+        Cmd::Merge(a) => Some(a.output),
+        Cmd::Overhead(a) => Some(a.output),
+        Cmd::Generate(a) => Some(a.output),
+        Cmd::Mutants(a) => Some(a.output),
+        Cmd::Check(a) => Some(a.output),
+        Cmd::Evaluate(a) => Some(a.output),
+        _ => None,
+    };
+    if output.is_some_and(|o| o.github()) {
+        return Err(ferastrau_harness::exit_code::usage(
+            "--format github is the gate's (workflow annotations of its regressions)",
+        ));
+    }
     match cli.command {
         Cmd::Init(a) => commands::cmd_init(a),
         Cmd::Generate(a) => commands::cmd_generate(a),

@@ -103,6 +103,7 @@ fn bad_arguments_give_one_line_errors_and_no_panic() {
             "cannot be used with",
         ),
         (vec!["--color", "sometimes", "generate"], "invalid value"),
+        (vec!["evaluate", "--format", "github"], "the gate's"),
     ];
     for (args, expect) in cases {
         let o = ferastrau(&args);

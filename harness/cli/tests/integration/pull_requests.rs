@@ -184,6 +184,37 @@ fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
                 assert!(err.contains(pr.names), "{what}");
             }
         }
+        if pr.name.starts_with("a redundant recomputation") {
+            // The same failure as GitHub workflow commands, from the repository's root: an
+            // `::error` at each mutant that survives now, on its line.
+            let (line, held) = source
+                .lines()
+                .enumerate()
+                .find(|(_, l)| l.contains("self.size = self.size + 1;"))
+                .unwrap();
+            let column = held.find("+ 1").unwrap() + 1;
+            let mut args = vec!["gate", "--baseline", "gate-baseline.json"];
+            args.extend(["--benchmark-path", "chain", "--scopes", "1..3"]);
+            args.extend(["--out", "out", "--format", "github"]);
+            let o = command(&args).current_dir(repo).output().unwrap();
+            assert_eq!(o.status.code(), Some(GATE_FAILED), "{}", text(&o.stderr));
+            let said = text(&o.stdout);
+            let want = format!(
+                "::error file=chain/src/lib.rs,line={},col={column},title=mutant survives::scopes 1..3: killed in the baseline, survives now: Chain::insert operator: + -> ",
+                line + 1
+            );
+            assert!(said.lines().any(|l| l.starts_with(&want)), "{want}\n{said}");
+            // The other regressions (the kill rate fell: the mutants are the same) without a
+            // place, `%` escaped as workflow commands want it.
+            for l in said.lines().filter(|l| l.starts_with("::")) {
+                assert!(
+                    l.starts_with("::error file=chain/src/lib.rs,")
+                        || l.starts_with("::error title=ferastrau gate::scope "),
+                    "{l}"
+                );
+            }
+            assert!(said.contains("kill rate fell from 90.06%25 to "), "{said}");
+        }
         git(repo, &["checkout", "-q", "--", "."]);
     }
 }
