@@ -258,9 +258,10 @@ pub struct EvaluateArgs {
     /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Evaluate only the mutants on lines this unified diff (e.g. `git diff main`) adds or
-    /// changes: a fast check for a pull request. The reports say so, and `gate` then compares
-    /// mutants only, not kill rates or coverage.
+    /// Evaluate what this unified diff (e.g. `git diff main`) can affect: every mutant of the
+    /// mutated functions it changes (the reports say so, and `gate` compares mutants only),
+    /// every mutant when it changes the specification side (a whole run), nothing when it
+    /// changes nothing the verdicts depend on ("nothing to gate").
     #[arg(long, value_name = "FILE")]
     pub in_diff: Option<PathBuf>,
     /// Evaluate only share k of n of the mutants (1 ≤ k ≤ n), e.g. one job of a CI matrix or

@@ -97,7 +97,7 @@ pub fn of(name: &str) -> &'static [Example] {
                 "ferastrau evaluate --benchmark-path my_set --scopes 1..4 --max-mutants 100",
             ),
             ex(
-                "only the mutants on the lines a pull request changes",
+                "what a pull request can affect: the mutants of the functions it changes (all of them if it changes the specification)",
                 "ferastrau evaluate --benchmark-path my_set --in-diff pr.diff --out pr-run",
             ),
             ex(

@@ -5,6 +5,7 @@
 mod common;
 mod support;
 
+mod ci_recipes;
 mod cli;
 mod design;
 mod equivalent;
