@@ -1,8 +1,8 @@
 //! The gate on pull requests, as a reviewer expects it (issue 30): `testdata/chain` in a git
-//! repository with a committed baseline, and scripted pull requests, each gated in full and
-//! with `--in-diff` of its `git diff`. Harmless changes pass both (no false alarm); a change
-//! that weakens the tests (the specification side) or makes mutants equivalent fails both,
-//! naming the mutants that now survive.
+//! repository with a committed baseline, and ten scripted pull requests, each gated in full
+//! and with `--in-diff` of its `git diff`. Harmless changes pass both (no false alarm); a
+//! change that weakens the tests (the specification side) or makes mutants equivalent fails
+//! both, naming the mutants that now survive.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -53,6 +53,7 @@ struct Pr {
 }
 
 const INSERT_HEAD: &str = "    pub fn insert(&mut self, x: i64) -> bool {\n";
+const INSERT_BODY: &str = "        let prev = self.before(x);\n        self.nodes.push(Node { next: None, value: x });\n        let added = Some(self.nodes.len() - 1);\n        if prev == None {\n            self.link_mut(added).next = self.head;\n            self.head = added;\n        } else {\n            self.link_mut(added).next = self.link(prev).next;\n            self.link_mut(prev).next = added;\n        }\n";
 const REMOVE: &str = "    /// Removes `x`; returns whether it was present.\n    pub fn remove(&mut self, x: i64) -> bool {\n        if !self.contains(x) {\n            return false;\n        }\n        let prev = self.before(x);\n        if prev == None {\n            self.head = self.link(self.head).next;\n        } else {\n            let gone = self.link(prev).next;\n            self.link_mut(prev).next = self.link(gone).next;\n        }\n        self.size = self.size - 1;\n        true\n    }\n";
 
 const PRS: &[Pr] = &[
@@ -85,6 +86,44 @@ const PRS: &[Pr] = &[
             (
                 "    /// Adds `x`; returns whether it was absent.\n",
                 "    /// Removes `x`; returns whether it was present.\n    pub fn remove(&mut self, x: i64) -> bool {\n        if !self.contains(x) {\n            return false;\n        }\n        let prev = self.before(x);\n        if prev == None {\n            self.head = self.link(self.head).next;\n        } else {\n            let gone = self.link(prev).next;\n            self.link_mut(prev).next = self.link(gone).next;\n        }\n        self.size = self.size - 1;\n        true\n    }\n\n    /// Adds `x`; returns whether it was absent.\n",
+            ),
+        ],
+        same_code: false,
+        passes: true,
+        names: "",
+    },
+    Pr {
+        name: "a comment inside insert",
+        edits: &[(
+            "        self.nodes.push(Node { next: None, value: x });\n",
+            "        // The new node goes at the end of the arena; only the links order it.\n        self.nodes.push(Node { next: None, value: x });\n",
+        )],
+        same_code: true,
+        passes: true,
+        names: "",
+    },
+    Pr {
+        name: "a local renamed in insert",
+        edits: &[(
+            INSERT_BODY,
+            "        let at = self.before(x);\n        self.nodes.push(Node { next: None, value: x });\n        let added = Some(self.nodes.len() - 1);\n        if at == None {\n            self.link_mut(added).next = self.head;\n            self.head = added;\n        } else {\n            self.link_mut(added).next = self.link(at).next;\n            self.link_mut(at).next = added;\n        }\n",
+        )],
+        same_code: false,
+        passes: true,
+        names: "",
+    },
+    Pr {
+        // The helper is not in the crate's `mutate` list: the line's mutants leave the run,
+        // which is not a regression of the mutants that stay.
+        name: "a helper extracted from insert",
+        edits: &[
+            (
+                "        self.size = self.size + 1;\n        true\n",
+                "        self.grow();\n        true\n",
+            ),
+            (
+                "    /// Removes `x`; returns whether it was present.\n",
+                "    fn grow(&mut self) {\n        self.size = self.size + 1;\n    }\n\n    /// Removes `x`; returns whether it was present.\n",
             ),
         ],
         same_code: false,
