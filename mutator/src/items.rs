@@ -161,6 +161,17 @@ fn visit(
     f(&site, parts);
 }
 
+/// The crate's sources and the roles its manifest declares: what every walk over its declared
+/// functions starts from.
+pub fn load_declared(crate_dir: &std::path::Path) -> Result<(Sources, Selection)> {
+    use anyhow::Context;
+    let manifest = crate::manifest::Manifest::read(crate_dir)?;
+    let sources = Sources::load(&manifest.dir, &manifest.lib)
+        .with_context(|| format!("in crate `{}`", manifest.name))?;
+    let selection = Selection::resolve(&sources, &manifest.mutate, &manifest.specification)?;
+    Ok((sources, selection))
+}
+
 /// Which role each declared function plays, by site.
 #[derive(Debug, Default)]
 pub struct Selection {

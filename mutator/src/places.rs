@@ -4,12 +4,10 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use syn::spanned::Spanned;
 
-use crate::items::{each_fn_mut, Role, Selection};
-use crate::manifest::Manifest;
-use crate::source::Sources;
+use crate::items::{each_fn_mut, load_declared, Role};
 
 /// One mutated function: its name as the catalog gives it (`Type::method`), its file
 /// (relative to the crate, `/`-separated) and its lines, from its first attribute or doc
@@ -35,10 +33,7 @@ impl FnPlace {
 /// order. Functions of the specification and undeclared ones are not listed: a change to them
 /// changes what every mutant is judged by.
 pub fn mutated_functions(crate_dir: &Path) -> Result<Vec<FnPlace>> {
-    let manifest = Manifest::read(crate_dir)?;
-    let sources = Sources::load(&manifest.dir, &manifest.lib)
-        .with_context(|| format!("in crate `{}`", manifest.name))?;
-    let selection = Selection::resolve(&sources, &manifest.mutate, &manifest.specification)?;
+    let (sources, selection) = load_declared(crate_dir)?;
     let mut out = Vec::new();
     for file in &sources.files {
         let text: Vec<&str> = file.text.lines().collect();

@@ -14,14 +14,12 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
-use crate::items::{each_fn_mut, Selection};
-use crate::manifest::Manifest;
-use crate::source::Sources;
+use crate::items::{each_fn_mut, load_declared};
 
 /// One mutated function's size.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,10 +35,7 @@ pub struct FnSize {
 
 /// The size of every function in the crate's `mutate` list, in source order.
 pub fn function_sizes(crate_dir: &Path) -> Result<Vec<FnSize>> {
-    let manifest = Manifest::read(crate_dir)?;
-    let sources = Sources::load(&manifest.dir, &manifest.lib)
-        .with_context(|| format!("in crate `{}`", manifest.name))?;
-    let selection = Selection::resolve(&sources, &manifest.mutate, &manifest.specification)?;
+    let (sources, selection) = load_declared(crate_dir)?;
     let mut out = Vec::new();
     for file in &sources.files {
         let lines: Vec<bool> = code_lines(&file.text);

@@ -197,10 +197,7 @@ pub fn gate(
         ))),
         Verdict::Failed => {
             // A mutant that survives now at several scopes is one regression line.
-            let survives = by_key(c.failures.iter().filter_map(|f| match f {
-                Failure::Survives { scope, key } => Some((*scope, key)),
-                _ => None,
-            }));
+            let survives = survives_by_key(&c);
             let mut lines: Vec<String> = survives
                 .iter()
                 .map(|(key, scopes)| {
@@ -256,10 +253,7 @@ pub fn annotations(run: &Run, c: &Comparison, t: &Thresholds, crate_dir: &Path) 
         format!("::{level} {}::{}\n", props.join(","), data(message))
     };
     let mut out = String::new();
-    let survives = by_key(c.failures.iter().filter_map(|f| match f {
-        Failure::Survives { scope, key } => Some((*scope, key)),
-        _ => None,
-    }));
+    let survives = survives_by_key(c);
     for (key, scopes) in &survives {
         out += &command(
             "error",
@@ -302,6 +296,14 @@ pub fn annotations(run: &Run, c: &Comparison, t: &Thresholds, crate_dir: &Path) 
         out += &command("error", None, "ferastrau gate", &describe(f, run));
     }
     out
+}
+
+/// The mutants that survive now where the baseline killed them, each with its scopes.
+fn survives_by_key(c: &Comparison) -> std::collections::BTreeMap<&String, Vec<u32>> {
+    by_key(c.failures.iter().filter_map(|f| match f {
+        Failure::Survives { scope, key } => Some((*scope, key)),
+        _ => None,
+    }))
 }
 
 /// The scopes of each key, keys in order: what one line per mutant lists.

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use ferastrau_harness::locate::workspace_root;
 
-use crate::common::{copy_fixture, text, FAST_BUILDS, OPT_LEVEL_VAR};
+use crate::common::{copy_fixture, git, text, FAST_BUILDS, OPT_LEVEL_VAR};
 
 const GATE_FAILED: i32 = 3;
 
@@ -34,17 +34,6 @@ fn script(repo: &Path, name: &str, args: &[&str]) -> Output {
         .env(OPT_LEVEL_VAR, FAST_BUILDS)
         .output()
         .unwrap()
-}
-
-fn git(repo: &Path, args: &[&str]) {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
 }
 
 fn said(o: &Output) -> String {

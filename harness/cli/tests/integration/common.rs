@@ -83,6 +83,19 @@ pub fn edit(file: &Path, from: &str, to: &str) {
     std::fs::write(file, text.replacen(from, to, 1)).unwrap();
 }
 
+/// `git -C repo args` with a committer identity, which must succeed; its output.
+pub fn git(repo: &Path, args: &[&str]) -> Output {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+    o
+}
+
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }

@@ -5,23 +5,11 @@
 //! both, naming the mutants that now survive.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::common::{command, copy_fixture, text};
+use crate::common::{command, copy_fixture, git, text};
 
 const GATE_FAILED: i32 = 3;
-
-fn git(repo: &Path, args: &[&str]) -> Output {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
-    o
-}
 
 fn gate(krate: &Path, out: &Path, baseline: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
