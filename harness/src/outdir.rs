@@ -65,19 +65,19 @@ impl OutputDir {
                 return Err(usage(format!(
                     "another ferastrau run is writing to {} ({}); wait for it to end or choose another --out",
                     path.display(),
-                    holder.trim()
+                    Holder::describe(&holder, epoch_seconds())
                 )));
             }
             Err(std::fs::TryLockError::Error(e)) => {
                 return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
             }
         }
-        let me = format!(
-            "pid {}, started {}, `{}`",
-            std::process::id(),
-            humantime_now(),
-            std::env::args().collect::<Vec<_>>().join(" ")
-        );
+        let me = Holder {
+            pid: std::process::id(),
+            started: epoch_seconds(),
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+        }
+        .to_string();
         f.set_len(0)?;
         f.rewind()?;
         f.write_all(me.as_bytes())?;
@@ -111,14 +111,61 @@ fn refuse_foreign(path: &Path) -> Result<()> {
     )))
 }
 
-/// Seconds since the epoch, for the lock file (no clock formatting crate needed to tell two
-/// runs apart).
-fn humantime_now() -> String {
-    let secs = std::time::SystemTime::now()
+/// Seconds since the epoch, now.
+fn epoch_seconds() -> u64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    format!("at {secs} s since the epoch")
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Who holds an output directory's lock, as its lock file says: read back by a second run,
+/// which tells its user how long ago the first one started (not a raw clock value).
+#[derive(Debug, PartialEq, Eq)]
+struct Holder {
+    pid: u32,
+    /// Seconds since the epoch.
+    started: u64,
+    command: String,
+}
+
+impl std::fmt::Display for Holder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "pid {}\nstarted {}\ncommand {}\n",
+            self.pid, self.started, self.command
+        )
+    }
+}
+
+impl Holder {
+    fn parse(text: &str) -> Option<Holder> {
+        let mut fields = text.lines().map(|l| l.split_once(' '));
+        let mut field = |name: &str| match fields.next()? {
+            Some((k, v)) if k == name => Some(v.to_string()),
+            _ => None,
+        };
+        Some(Holder {
+            pid: field("pid")?.parse().ok()?,
+            started: field("started")?.parse().ok()?,
+            command: field("command")?,
+        })
+    }
+
+    /// `text` (a lock file's) for a message at `now`: "pid 42, started 3 min 5 s ago:
+    /// `ferastrau evaluate ...`", or the text as it is when it is not one this version wrote.
+    fn describe(text: &str, now: u64) -> String {
+        let Some(h) = Holder::parse(text) else {
+            return text.trim().to_string();
+        };
+        let ago = now.saturating_sub(h.started);
+        let ago = match ago {
+            0..=59 => format!("{ago} s"),
+            60..=3599 => format!("{} min {} s", ago / 60, ago % 60),
+            _ => format!("{} h {} min", ago / 3600, ago % 3600 / 60),
+        };
+        format!("pid {}, started {ago} ago: `{}`", h.pid, h.command)
+    }
 }
 
 /// The crate directory recorded as the owner of the reports in `path`, if one is.
@@ -231,6 +278,27 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lock_holder_is_told_by_how_long_ago_it_started() {
+        let h = Holder {
+            pid: 42,
+            started: 1_000_000,
+            command: "ferastrau evaluate --scopes 1..7".into(),
+        };
+        let text = h.to_string();
+        assert_eq!(Holder::parse(&text), Some(h));
+        assert_eq!(
+            Holder::describe(&text, 1_000_185),
+            "pid 42, started 3 min 5 s ago: `ferastrau evaluate --scopes 1..7`"
+        );
+        assert!(Holder::describe(&text, 1_007_300).contains("started 2 h 1 min ago"));
+        // A lock file of an older version is shown as it is.
+        assert_eq!(
+            Holder::describe("pid 7, started at 5 s since the epoch, `x`\n", 9),
+            "pid 7, started at 5 s since the epoch, `x`"
+        );
+    }
     use crate::locate::{known_benchmarks, workspace_root};
     use crate::target_dir::scratch_dir;
 

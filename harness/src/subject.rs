@@ -54,13 +54,15 @@ impl std::fmt::Display for BuildTimes {
 
 /// The build lock of `bench`'s scratch directory, held while the guard lives.
 fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
-    lock_file(&scratch_dir(bench, "build.lock"))
-}
-
-/// Whether to say what is being built: on a terminal (it takes a minute the first time), or
-/// when asked to (`--verbose`).
-fn talk() -> bool {
-    crate::term::progress() || crate::term::verbose()
+    let path = scratch_dir(bench, "build.lock");
+    lock_file(&path, || {
+        crate::stage!(
+            "Waiting",
+            "for another ferastrau run that is building {} (it holds {})",
+            bench.name,
+            path.display()
+        )
+    })
 }
 
 /// The metamutant's crate (the benchmark's name, its copy's directory) and the worker that
@@ -86,13 +88,11 @@ fn metamutant_worker(bench: &BenchmarkCrate) -> Result<(BenchmarkCrate, WorkerCr
 
 fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
     let out = scratch_dir(bench, "metamutant");
-    let progress = talk();
-    if progress {
-        eprintln!(
-            "mutating {} (cached when the sources did not change)...",
-            bench.name
-        );
-    }
+    crate::stage!(
+        "Mutating",
+        "{} (compiling it until no mutant breaks the build; cached when its sources did not change)",
+        bench.name
+    );
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let meta = ferastrau_mutator::build_metamutant_with(
         &bench.dir,
@@ -101,16 +101,16 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
         &Compiler::build_through(build_dir(), &worker.manifest),
     )
     .with_context(|| format!("cannot mutate {}", bench.name))?;
-    if progress {
-        eprintln!(
-            "{} mutants, {} viable after {} pruning round(s) ({:.1} s{})",
-            meta.catalog.mutants.len(),
-            meta.catalog.viable().count(),
-            meta.rounds.len(),
-            meta.seconds,
-            if meta.cached { ", cached" } else { "" }
-        );
-    }
+    crate::stage!(
+        "Mutated",
+        "{}: {} mutants, {} viable after {} pruning round(s) in {:.1} s{}",
+        bench.name,
+        meta.catalog.mutants.len(),
+        meta.catalog.viable().count(),
+        meta.rounds.len(),
+        meta.seconds,
+        if meta.cached { " (cached)" } else { "" }
+    );
     crate::detail!("metamutant crate: {}", meta.dir.display());
     Ok(meta)
 }

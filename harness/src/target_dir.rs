@@ -41,8 +41,8 @@ pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
 }
 
 /// An exclusive advisory lock on `path`, held until the returned file is dropped; waits for
-/// another holder.
-pub fn lock_file(path: &Path) -> Result<std::fs::File> {
+/// another holder, calling `waiting` once first (to say so).
+pub fn lock_file(path: &Path, waiting: impl FnOnce()) -> Result<std::fs::File> {
     if let Some(d) = path.parent() {
         std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
     }
@@ -52,6 +52,13 @@ pub fn lock_file(path: &Path) -> Result<std::fs::File> {
         .write(true)
         .open(path)
         .with_context(|| format!("cannot open {}", path.display()))?;
+    match f.try_lock() {
+        Ok(()) => return Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => waiting(),
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
     f.lock()
         .with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(f)

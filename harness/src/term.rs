@@ -95,6 +95,7 @@ pub mod style {
     pub const WARN: Style = AnsiColor::Yellow.on_default();
     pub const BAD: Style = AnsiColor::Red.on_default().bold();
     pub const HEAD: Style = Style::new().bold();
+    pub const STAGE: Style = AnsiColor::Green.on_default().bold();
 }
 
 /// `text` in `style` (the escapes are removed on output where colour is off).
@@ -108,6 +109,23 @@ macro_rules! note {
     ($($t:tt)*) => {
         if $crate::term::notes() {
             anstream::eprintln!($($t)*);
+        }
+    };
+}
+
+/// A stage of a command that can take more than a second, announced on stderr before it
+/// starts, cargo's way (`   Building the worker of search_tree`), with or without a
+/// terminal (not under `--quiet`): a run into a log file or a CI job is never silent for a
+/// minute, and a person sees what the wait is for.
+#[macro_export]
+macro_rules! stage {
+    ($verb:expr, $($t:tt)*) => {
+        if $crate::term::notes() {
+            anstream::eprintln!(
+                "{} {}",
+                $crate::term::paint($crate::term::style::STAGE, format_args!("{:>12}", $verb)),
+                format_args!($($t)*)
+            );
         }
     };
 }

@@ -9,7 +9,6 @@
 //! a binary that a running evaluation uses.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use anyhow::{bail, Context, Result};
 use ferastrau_mutator::compile;
@@ -105,6 +104,19 @@ impl WorkerCrate {
     }
 }
 
+/// Says on stderr when a build of a worker or a pruning round waits for cargo's lock on the
+/// build directory (another build holds it: a run of the tests, another ferastrau, an IDE),
+/// instead of looking stuck; set once per process, before anything is built.
+pub fn announce_lock_waits() {
+    compile::on_lock_wait(|line| {
+        crate::stage!(
+            "Waiting",
+            "for another cargo build to release the build directory ({})",
+            line.trim_start_matches("Blocking").trim()
+        )
+    });
+}
+
 impl Worker {
     /// Generates (in `work_dir`) and builds (profile `ferastrau`) the worker for `bench`, then
     /// copies the binary to its content-addressed place. Cheap when nothing changed (cargo's
@@ -118,15 +130,16 @@ impl Worker {
             manifest.display(),
             build_dir().display()
         );
-        let out = compile::cargo()
-            .args(["build", "--profile", compile::PROFILE])
-            .args(compile::profile_args()?)
-            .args(["--message-format=short", "--manifest-path"])
-            .arg(&manifest)
-            .env("CARGO_TARGET_DIR", build_dir())
-            .stdin(Stdio::null())
-            .output()
-            .context("cannot run cargo")?;
+        crate::stage!("Building", "the worker of {} (cargo build)", bench.name);
+        let out = compile::output(
+            compile::cargo()
+                .args(["build", "--profile", compile::PROFILE])
+                .args(compile::profile_args()?)
+                .args(["--message-format=short", "--manifest-path"])
+                .arg(&manifest)
+                .env("CARGO_TARGET_DIR", build_dir()),
+        )
+        .context("cannot run cargo")?;
         if !out.status.success() {
             let stderr = String::from_utf8_lossy(&out.stderr);
             let first = stderr

@@ -13,8 +13,10 @@
 //! artifacts by its path relative to the workspace root, so the library built as its own root
 //! and the one the worker links are two compilations.)
 
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 /// The cargo profile Ferastrau builds workers and metamutants with.
 pub const PROFILE: &str = "ferastrau";
@@ -146,7 +148,9 @@ impl Compiler {
                 };
             }
         }
-        cmd.args(["--message-format=json", "--quiet"])
+        // Not `--quiet`: cargo's status lines on stderr are how [`output`] learns that the
+        // build waits for another one's lock. (The JSON messages are on stdout.)
+        cmd.args(["--message-format=json"])
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", &self.target_dir);
         Ok(cmd)
@@ -179,4 +183,55 @@ pub fn cargo() -> Command {
         });
     }
     cmd
+}
+
+/// What a caller is told while cargo runs: called with each status line that says the build
+/// waits for a lock another cargo holds (cargo's "Blocking waiting for file lock on ...").
+pub type WaitHook = fn(&str);
+
+static WAIT_HOOK: OnceLock<WaitHook> = OnceLock::new();
+
+/// Sets the hook [`output`] calls when cargo waits for a lock (the first call wins): the
+/// harness announces the wait, which can last as long as another build (48 s was seen).
+pub fn on_lock_wait(hook: WaitHook) {
+    let _ = WAIT_HOOK.set(hook);
+}
+
+/// Runs `cmd` (a cargo command) to its end like [`Command::output`], reading its stderr as it
+/// comes so that a wait for cargo's lock is reported through [`on_lock_wait`]'s hook at once.
+pub fn output(cmd: &mut Command) -> std::io::Result<Output> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdout = child.stdout.take().expect("piped");
+    // Stdout on a thread of its own: a child that fills one pipe while we read the other
+    // would otherwise block both.
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let mut stderr = Vec::new();
+    let mut lines = std::io::BufReader::new(child.stderr.take().expect("piped"));
+    loop {
+        let start = stderr.len();
+        if lines.read_until(b'\n', &mut stderr)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&stderr[start..]);
+        if line.trim_start().starts_with("Blocking") {
+            if let Some(hook) = WAIT_HOOK.get() {
+                hook(line.trim());
+            }
+        }
+    }
+    let stdout = reader
+        .join()
+        .map_err(|_| std::io::Error::other("the thread reading cargo's output panicked"))??;
+    Ok(Output {
+        status: child.wait()?,
+        stdout,
+        stderr,
+    })
 }

@@ -70,10 +70,7 @@ struct RustcSpan {
 /// when clean), their file names relative to `dir` (a crate compiled as another's dependency
 /// gets absolute ones).
 pub fn compile_errors(dir: &Path, compiler: &Compiler) -> Result<Vec<CompileError>> {
-    let out = compiler
-        .command(dir)?
-        .output()
-        .context("cannot run cargo")?;
+    let out = crate::compile::output(&mut compiler.command(dir)?).context("cannot run cargo")?;
     let mut errors = Vec::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let Ok(msg) = serde_json::from_str::<CargoMessage>(line) else {

@@ -291,14 +291,43 @@ pub struct Fingerprint {
     pub skipped: Vec<(u32, String)>,
 }
 
-/// A postcondition violation of the original.
+/// The part of a benchmark's specification an original's call fails (the worker protocol's
+/// `Clause`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Clause {
+    /// The method's postcondition.
+    #[default]
+    Postcondition,
+    /// The class invariant, on the post-state.
+    Invariant,
+}
+
+impl Clause {
+    fn is_postcondition(&self) -> bool {
+        *self == Clause::Postcondition
+    }
+}
+
+/// A violation of the original's specification on one input (a counterexample).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Violation {
     pub method: String,
+    /// The input's number among the method's inputs at its scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    /// The input (pre-state), rendered.
     pub input: String,
     pub output: String,
+    /// What the postcondition says is wrong, or why the invariant rejects the post-state.
     pub message: String,
+    /// Which part of the specification fails (absent: the postcondition).
+    #[serde(default, skip_serializing_if = "Clause::is_postcondition")]
+    pub clause: Clause,
+    /// The post-state, rendered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_state: Option<String>,
 }
 
 /// One scope's generation and original run (the journal's `scope` lines, `shard.json`'s
@@ -318,10 +347,18 @@ pub struct ScopeRun {
     pub spec_probes: Vec<u32>,
     /// Code probes hit while the original ran on them.
     pub code_probes: Vec<u32>,
-    /// Postcondition violations of the original, at most a few kept.
+    /// Violations of the original's specification, the first few of each clause kept.
     pub violations: Vec<Violation>,
     /// All of them, counted.
     pub violation_count: u64,
+    /// Those of them that are of the invariant (a broken post-state): `check` reports them;
+    /// `evaluate` stops on them, as no mutant can be judged against a broken original.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub invariant_violation_count: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One mutant at one scope, as the journal's `result` lines and `shard.json`'s `results` hold

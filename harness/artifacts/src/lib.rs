@@ -93,8 +93,8 @@ use serde::Serialize;
 
 pub use code::{CodeFacts, FnSize, Sample};
 pub use common::{
-    Construct, Family, Fingerprint, FirstKill, Limit, Limits, Probe, ProbeKind, ProbeRole, Reason,
-    ScopeResult, ScopeRun, Shard, Status, Violation, MAX_SHARDS,
+    Clause, Construct, Family, Fingerprint, FirstKill, Limit, Limits, Probe, ProbeKind, ProbeRole,
+    Reason, ScopeResult, ScopeRun, Shard, Status, Violation, MAX_SHARDS,
 };
 pub use evaluation::{Evaluation, EvaluationScope, KilledBy, ShardLabel};
 pub use gate_baseline::{BenchmarkBaseline, GateBaseline, MutantPlace, Region, ScopeFigures};

@@ -4,7 +4,7 @@
 
 use ferastrau_worker::protocol as p;
 
-use crate::common::{Limit, Limits, Reason};
+use crate::common::{Clause, Limit, Limits, Reason};
 
 impl From<p::Reason> for Reason {
     fn from(r: p::Reason) -> Reason {
@@ -26,6 +26,15 @@ impl From<Reason> for p::Reason {
             Reason::Timeout => p::Reason::Timeout,
             Reason::Memory => p::Reason::Memory,
             Reason::Crash => p::Reason::Crash,
+        }
+    }
+}
+
+impl From<p::Clause> for Clause {
+    fn from(c: p::Clause) -> Clause {
+        match c {
+            p::Clause::Postcondition => Clause::Postcondition,
+            p::Clause::Invariant => Clause::Invariant,
         }
     }
 }

@@ -25,17 +25,16 @@ fn main() -> ExitCode {
     };
     let cli = match parse_from(std::env::args_os()) {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version, coloured by clap as `--color` says.
-            let _ = e.print();
-            return Exit::Success.into();
-        }
         Err(e) => {
-            // One line: clap's first, without the usage block. (`--color` is not set yet:
-            // `anstream`'s own detection decides, NO_COLOR included.)
-            let text = e.to_string();
-            error(text.lines().next().unwrap_or("bad arguments"));
-            return Exit::Usage.into();
+            // clap's own rendering: `--help` and `--version` on stdout; a mistake on stderr
+            // with its usage line and, for a misspelt command or option, "a similar ... exists"
+            // (bare `ferastrau` prints the help there). Coloured as `--color` says (set
+            // globally by `parse_from` before parsing).
+            let _ = e.print();
+            return match e.use_stderr() {
+                false => Exit::Success.into(),
+                true => Exit::Usage.into(),
+            };
         }
     };
     // The workers' opt-level comes from the environment (`FERASTRAU_OPT_LEVEL`): a bad one is
@@ -51,8 +50,13 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => Exit::Success.into(),
         Err(e) => {
-            error(&format!("{e:#}"));
-            exit_code::of(&e).into()
+            let exit = exit_code::of(&e);
+            match exit {
+                // Ctrl-C is the user's doing, not an error: say where the results are.
+                Exit::Interrupted => anstream::eprintln!("{e:#}"),
+                _ => error(&format!("{e:#}")),
+            }
+            exit.into()
         }
     }
 }

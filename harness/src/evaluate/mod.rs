@@ -15,6 +15,7 @@ pub mod journal;
 pub mod prepare;
 pub mod reach;
 pub mod report;
+pub mod survivors;
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -169,12 +170,24 @@ pub fn evaluate(
             .collect(),
         reach: opts.reach,
     };
+    crate::stage!(
+        "Checking",
+        "the limits: the metamutant with no mutant active on every input (it must survive)"
+    );
     control_run(worker, opts.scopes.clone(), &cfg)?;
     let reach = reach_index(&mut cfg, &scopes, methods.len(), opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
         .context("cannot start the thread pool")?;
+    crate::stage!(
+        "Running",
+        "{} mutants on the inputs of scopes {}..={} with {} jobs",
+        mutants.len(),
+        opts.scopes.start(),
+        opts.scopes.end(),
+        opts.jobs.max(1)
+    );
     let phase = std::time::Instant::now();
     let (mut results, timing) = pool.install(|| {
         run_all(
@@ -267,9 +280,16 @@ fn generate(
             max_bytes,
             ..prep.clone()
         };
+        crate::stage!(
+            "Generating",
+            "the inputs of scope {scope}, then running the original on them"
+        );
         let mut run = prep
             .scope(worker, scope, used)
             .map_err(|e| resume_hint(e, "interrupted while generating", journal_path))?;
+        if let Some(e) = prepare::broken_original(&run) {
+            return Err(e);
+        }
         if let Some(old) = recorded.scopes.get(&scope) {
             if old.inputs != run.inputs {
                 return Err(usage(format!(
@@ -283,12 +303,12 @@ fn generate(
         } else {
             journal.scope(&run)?;
         }
-        if opts.progress || crate::term::verbose() {
-            eprintln!(
-                "scope {scope}: {} inputs generated in {:.2} s, original checked in {:.2} s",
-                run.inputs, run.generation_seconds, run.checking_seconds
-            );
-        }
+        crate::detail!(
+            "scope {scope}: {} inputs generated in {:.2} s, the original checked on them in {:.2} s",
+            run.inputs,
+            run.generation_seconds,
+            run.checking_seconds
+        );
         scopes.push(run);
     }
     Ok(scopes)
@@ -422,10 +442,11 @@ fn render_death(worker: &Worker, cfg: &RunConfig, r: &mut ScopeResult) {
 /// `e` with `what` and how to continue from `journal` when it is an interrupt; else `e`.
 fn resume_hint(e: anyhow::Error, what: &str, journal: &std::path::Path) -> anyhow::Error {
     if e.is::<Interrupted>() {
-        e.context(format!(
+        // Replaced, not wrapped: the inner "interrupted" would only repeat the word.
+        anyhow::Error::new(Interrupted(format!(
             "{what}; continue with --resume ({})",
             journal.display()
-        ))
+        )))
     } else {
         e
     }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use ferastrau_worker::protocol::{Fault, Message, Position, Request};
+use ferastrau_worker::protocol::{Clause, Fault, Message, Position, Request};
 
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::process::{Death, Ending, Finished, Isolation};
@@ -21,6 +21,45 @@ pub use ferastrau_artifacts::{ScopeRun, Violation};
 
 /// Violations kept per scope in reports (the count is always complete).
 const KEPT_VIOLATIONS: usize = 20;
+
+/// The counterexample to show of a scope's violations: a broken post-state before a
+/// postcondition violation (the invariant is what every other judgement stands on), then the
+/// shortest rendering of an input.
+pub fn counterexample(run: &ScopeRun) -> Option<&Violation> {
+    use ferastrau_artifacts::Clause;
+    run.violations.iter().min_by_key(|v| {
+        (
+            v.clause != Clause::Invariant,
+            v.input.len(),
+            v.input.clone(),
+        )
+    })
+}
+
+/// Why `evaluate` cannot go on after `run`: the original's post-state breaks the invariant on
+/// some input (a mutant that broke it too would be "killed" for nothing), told as the other
+/// failures of the original are, with the number of such inputs.
+pub fn broken_original(run: &ScopeRun) -> Option<anyhow::Error> {
+    if run.invariant_violation_count == 0 {
+        return None;
+    }
+    let v = counterexample(run)?;
+    let others = run.invariant_violation_count - 1;
+    Some(broken(format!(
+        "the original program fails at scope {} on {} input #{}, {}: its post-state breaks the invariant ({}; post-state {}: {}){}; mutants cannot be judged against it (`ferastrau check` shows every violation)",
+        run.scope,
+        v.method,
+        v.index.map_or("?".into(), |i| i.to_string()),
+        v.input,
+        v.output,
+        v.post_state.as_deref().unwrap_or("(not rendered)"),
+        v.message,
+        match others {
+            0 => String::new(),
+            n => format!(", and on {n} other input(s)"),
+        }
+    )))
+}
 
 /// Where and under which limits scopes are prepared.
 #[derive(Clone, Debug)]
@@ -201,18 +240,30 @@ impl Preparation {
                 Message::Coverage { probes } => run.code_probes = probes.clone(),
                 Message::Violation {
                     method,
+                    index,
                     input,
                     output,
                     message,
-                    ..
+                    clause,
+                    post_state,
                 } => {
                     run.violation_count += 1;
-                    if run.violations.len() < KEPT_VIOLATIONS {
+                    if *clause == Clause::Invariant {
+                        run.invariant_violation_count += 1;
+                    }
+                    // The first few of each clause: a scope with thousands of postcondition
+                    // violations still shows its broken states.
+                    let clause = ferastrau_artifacts::Clause::from(*clause);
+                    let kept = run.violations.iter().filter(|v| v.clause == clause).count();
+                    if kept < KEPT_VIOLATIONS {
                         run.violations.push(Violation {
                             method: method.clone(),
+                            index: Some(*index),
                             input: input.clone(),
                             output: output.clone(),
                             message: message.clone(),
+                            clause,
+                            post_state: post_state.clone(),
                         });
                     }
                 }

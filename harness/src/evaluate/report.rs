@@ -284,35 +284,68 @@ pub fn rows(
         .collect()
 }
 
-/// A kill rate's cell, coloured by what it says: every mutant killed, some surviving, none
-/// killed (the escapes go around the padded text, so columns stay aligned).
-fn rate_cell(killed: usize, mutants: usize, text: String) -> String {
+/// The kill rate from which a rate is painted green (good), and the one below which it is
+/// red (poor); yellow between. Stryker's default thresholds ("high" and "low"), so that the
+/// terminal and the page agree with what users of mutation testing already read.
+pub const GOOD_KILL_RATE: f64 = 80.0;
+/// See [`GOOD_KILL_RATE`].
+pub const POOR_KILL_RATE: f64 = 60.0;
+
+/// A kill rate's cell, coloured by [`GOOD_KILL_RATE`] and [`POOR_KILL_RATE`] (the escapes go
+/// around the padded text, so columns stay aligned).
+pub fn rate_cell(rate: f64, mutants: usize, text: String) -> String {
     use crate::term::{paint, style};
-    match killed {
+    match rate {
         _ if mutants == 0 => text,
-        0 => paint(style::BAD, text),
-        k if k == mutants => paint(style::GOOD, text),
-        _ => paint(style::WARN, text),
+        r if r >= GOOD_KILL_RATE => paint(style::GOOD, text),
+        r if r >= POOR_KILL_RATE => paint(style::WARN, text),
+        _ => paint(style::BAD, text),
     }
 }
 
-/// The stdout table, a row per scope (coloured: print it with `anstream`).
+/// The stdout table, a row per scope, under 100 columns (coloured: print it with
+/// `anstream`). Timings, candidates and the kills by reason of every scope are in
+/// `evaluation.json` and `--format json`; under the table, the reasons at the largest scope.
 pub fn table(benchmark: &str, rows: &[Row]) -> String {
+    let mutants = rows.first().map_or(0, |r| r.mutants);
     let mut t = format!(
-        "{}\n{:>5} {:>9} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}   kills by reason\n",
+        "{}: {mutants} mutants\n{}\n",
         crate::term::paint(crate::term::style::HEAD, benchmark),
-        "scope",
-        "gen [s]",
-        "spec st",
-        "spec br",
-        "# inputs",
-        "check [s]",
-        "code st",
-        "code br",
-        "killed %",
-        "3 fam. %"
+        crate::term::paint(
+            crate::term::style::HEAD,
+            format!(
+                "{:>5} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9} {:>10} {:>10}",
+                "scope",
+                "inputs",
+                "spec stmt%",
+                "spec branch%",
+                "code stmt%",
+                "code branch%",
+                "killed",
+                "kill rate%",
+                "paper ops%"
+            )
+        )
     );
     for r in rows {
+        t.push_str(&format!(
+            "{:>5} {:>9} {:>10.2} {:>12.2} {:>10.2} {:>12.2} {:>9} {} {:>10.2}\n",
+            r.scope,
+            r.inputs,
+            r.spec_statement_coverage,
+            r.spec_branch_coverage,
+            r.statement_coverage,
+            r.branch_coverage,
+            format!("{}/{}", r.killed, r.mutants),
+            rate_cell(r.kill_rate, r.mutants, format!("{:>10.2}", r.kill_rate)),
+            r.paper_kill_rate,
+        ));
+    }
+    t.push_str(
+        "stmt%/branch%: statement and branch coverage of the specification and of the code;\n\
+         paper ops%: the kill rate over the paper's operator, variable and call mutants\n",
+    );
+    if let Some(r) = rows.last() {
         let reasons: Vec<String> = Reason::ALL
             .iter()
             .zip([
@@ -325,27 +358,19 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             .filter(|(_, n)| *n > 0)
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
-        t.push_str(&format!(
-            "{:>5} {:>9.2} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8.2} {:>8.2} {} {:>9.2}   {}/{}{}: {}\n",
-            r.scope,
-            r.generation_seconds,
-            r.spec_statement_coverage,
-            r.spec_branch_coverage,
-            r.inputs,
-            r.checking_seconds,
-            r.statement_coverage,
-            r.branch_coverage,
-            rate_cell(r.killed, r.mutants, format!("{:>9.2}", r.kill_rate)),
-            r.paper_kill_rate,
-            r.killed,
-            r.mutants,
-            if r.skipped > 0 {
-                format!(" ({} skipped)", r.skipped)
-            } else {
-                String::new()
-            },
-            reasons.join(", ")
-        ));
+        if !reasons.is_empty() {
+            t.push_str(&format!(
+                "killed at scope {} by: {}\n",
+                r.scope,
+                reasons.join(", ")
+            ));
+        }
+        if r.skipped > 0 {
+            t.push_str(&format!(
+                "{} mutant(s) skipped by the crate's skip list (not counted)\n",
+                r.skipped
+            ));
+        }
     }
     t
 }
@@ -469,4 +494,28 @@ pub fn write(
         schema_version: Mutants::SCHEMA_VERSION,
     }
     .write(&dir.join("mutants.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::style;
+
+    #[test]
+    fn kill_rates_are_coloured_by_the_documented_thresholds() {
+        let colour = |rate: f64| {
+            let cell = rate_cell(rate, 10, "x".into());
+            [style::GOOD, style::WARN, style::BAD]
+                .into_iter()
+                .position(|s| cell.starts_with(&s.to_string()))
+        };
+        assert_eq!(colour(100.0), Some(0));
+        assert_eq!(colour(GOOD_KILL_RATE), Some(0));
+        assert_eq!(colour(79.99), Some(1));
+        assert_eq!(colour(POOR_KILL_RATE), Some(1));
+        assert_eq!(colour(59.99), Some(2));
+        assert_eq!(colour(0.0), Some(2));
+        // No mutant, no judgement.
+        assert_eq!(rate_cell(0.0, 0, "x".into()), "x");
+    }
 }

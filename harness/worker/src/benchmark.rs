@@ -73,6 +73,15 @@ pub trait Benchmark: Send + Sync + 'static {
     /// The class invariant on a real (post-)state: the same function Korat runs.
     fn invariant(&self, input: &Self::Input) -> bool;
 
+    /// Why `input` breaks the class invariant, for `check`'s counterexample: called only on a
+    /// post-state of the original that [`Benchmark::invariant`] rejected, never while mutants
+    /// run. The default, `None`, reports only that the invariant is false; a benchmark that can
+    /// name the broken property (e.g. `"node 3: key 5 is not below its parent's 4"`) returns it.
+    fn invariant_violation(&self, input: &Self::Input) -> Option<String> {
+        let _ = input;
+        None
+    }
+
     /// The abstract value of a state; only called on states that satisfy the invariant.
     fn abstraction(&self, input: &Self::Input) -> Self::Abs;
 

@@ -9,13 +9,15 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::os::fd::AsFd;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::channel::send;
 use crate::cursor;
 use crate::exec::{execute, Outcome, Watchdog};
 use crate::generate::method_figures;
-use crate::protocol::{Due, Fault, Kill, Limit, Limits, Message, Position, Reason};
+use crate::panics;
+use crate::protocol::{Clause, Due, Fault, Kill, Limit, Limits, Message, Position, Reason};
 use crate::reach::{reach_path, ReachRecorder, ReachSets};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::Benchmark;
@@ -79,6 +81,16 @@ pub(crate) fn clock_timeout(limit: Duration) {
         method: cursor::get(cursor::METHOD) as usize,
         index: u64::from(cursor::get(cursor::INDEX)),
     };
+    if JUDGING_BROKEN_STATE.load(Relaxed) {
+        let _ = send(&Message::Error {
+            message: format!(
+                "the original's post-state on input #{} of method {} at scope {} breaks the invariant, and explaining or rendering it ran past the clock limit of {:.3} s (a cycle in the broken structure?)",
+                position.index, position.method, position.scope, limit.as_secs_f64()
+            ),
+        });
+        // SAFETY: ends the process immediately; nothing after this runs.
+        unsafe { libc::_exit(0) }
+    }
     let _ = send(&Message::ClockTimeout { position, limit });
     // SAFETY: ends the process immediately; nothing after this runs.
     unsafe { libc::_exit(0) }
@@ -108,14 +120,45 @@ impl StdoutWatch {
     }
 }
 
-/// What went wrong with the original on one input, if anything.
+/// What went wrong with the original on one input that stops its run, if anything (a
+/// broken post-state does not: it is a counterexample, see [`broken_state`]).
 fn original_fault<B: Benchmark>(outcome: &Outcome<B>) -> Option<(Fault, String)> {
     match outcome {
-        Outcome::Normal(..) => None,
-        Outcome::Broken(_) => Some((Fault::BrokenState, outcome.render())),
+        Outcome::Normal(..) | Outcome::Broken { .. } => None,
         Outcome::Panicked(_) => Some((Fault::Panicked, outcome.render())),
         Outcome::OverBudget => Some((Fault::Timeout, outcome.render())),
     }
+}
+
+/// Set while a post-state the invariant rejected is explained and rendered: a broken
+/// structure can make the benchmark's own renderer loop (a cycle where a tree was), and the
+/// clock's report must then say so rather than blame the call.
+static JUDGING_BROKEN_STATE: AtomicBool = AtomicBool::new(false);
+
+/// The violation of the invariant by the original's post-state `post`: why (the panic, the
+/// benchmark's own reason, or only that it is false) and the post-state rendered.
+fn broken_state<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    post: &B::Input,
+    ret: &str,
+    panic: &Option<String>,
+) -> (String, String, Option<String>) {
+    JUDGING_BROKEN_STATE.store(true, Relaxed);
+    let reason = match panic {
+        Some(p) => format!("it panicked on the post-state: {p}"),
+        None => match panics::expected(|| bench.invariant_violation(post)) {
+            Ok(Some(why)) => why,
+            Ok(None) => "false on the post-state".into(),
+            Err((p, _)) => format!(
+                "false on the post-state (`invariant_violation` panicked explaining why: {})",
+                panics::payload_text(&*p)
+            ),
+        },
+    };
+    let post_state = panics::expected(|| bench.render(m, post)).ok();
+    JUDGING_BROKEN_STATE.store(false, Relaxed);
+    (format!("returned {ret}"), reason, post_state)
 }
 
 /// `original`: runs the original on every stored input at `scope`, checking the invariant
@@ -174,6 +217,18 @@ pub fn original<B: Benchmark>(
                 })?;
                 return Ok(false);
             }
+            if let Outcome::Broken { ret, panic } = &outcome {
+                let (output, message, post_state) = broken_state(bench, m, &post, ret, panic);
+                send(&Message::Violation {
+                    method: name.to_string(),
+                    index,
+                    input: render_input(bench, m, &pre),
+                    output,
+                    message,
+                    clause: Clause::Invariant,
+                    post_state,
+                })?;
+            }
             if let Outcome::Normal(ret, _) = &outcome {
                 if let Err(message) = bench.postcondition(m, &pre, &post, ret) {
                     send(&Message::Violation {
@@ -182,6 +237,8 @@ pub fn original<B: Benchmark>(
                         input: render_input(bench, m, &pre),
                         output: outcome.render(),
                         message,
+                        clause: Clause::Postcondition,
+                        post_state: panics::expected(|| bench.render(m, &post)).ok(),
                     })?;
                 }
             }
@@ -334,7 +391,7 @@ pub(crate) fn trial<B: Benchmark>(
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     let reason = match &got {
         Outcome::OverBudget => Some(Reason::Timeout),
-        Outcome::Broken(_) => Some(Reason::Invariant),
+        Outcome::Broken { .. } => Some(Reason::Invariant),
         g if !g.same_as(&expected) => Some(Reason::Output),
         _ => None,
     };

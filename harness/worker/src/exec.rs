@@ -13,9 +13,14 @@ use crate::Benchmark;
 pub enum Outcome<B: Benchmark> {
     /// Returned normally with a post-state that satisfies the invariant.
     Normal(B::Ret, B::Abs),
-    /// Returned with a post-state that violates the invariant; `Some` with the panic if the
-    /// invariant or the abstraction panicked on it.
-    Broken(Option<String>),
+    /// Returned `ret` (rendered with `Debug`) with a post-state that violates the invariant;
+    /// `panic` holds the panic if the invariant or the abstraction panicked on it.
+    Broken {
+        /// The return value, rendered with `Debug`.
+        ret: String,
+        /// The panic of the invariant or the abstraction on the post-state, if either panicked.
+        panic: Option<String>,
+    },
     /// Panicked, with this message. (Not its location: in the metamutant it is a line of
     /// generated code, which would also make a mutant's output differ from a plain crate's.)
     Panicked(String),
@@ -38,8 +43,13 @@ impl<B: Benchmark> Outcome<B> {
     pub fn render(&self) -> String {
         match self {
             Outcome::Normal(r, a) => format!("returned {r:?}, state {a:?}"),
-            Outcome::Broken(None) => "post-state violates the invariant".into(),
-            Outcome::Broken(Some(p)) => format!("the invariant panicked on the post-state: {p}"),
+            Outcome::Broken { ret, panic: None } => {
+                format!("returned {ret}, post-state violates the invariant")
+            }
+            Outcome::Broken {
+                ret,
+                panic: Some(p),
+            } => format!("returned {ret}, the invariant panicked on the post-state: {p}"),
             Outcome::Panicked(m) => format!("panicked: {m}"),
             Outcome::OverBudget => "timeout".into(),
         }
@@ -70,8 +80,14 @@ pub fn execute<B: Benchmark>(
                 panics::expected(|| bench.invariant(input).then(|| bench.abstraction(input)));
             match judged {
                 Ok(Some(abs)) => Outcome::Normal(ret, abs),
-                Ok(None) => Outcome::Broken(None),
-                Err((p, _)) => Outcome::Broken(Some(panics::payload_text(&*p))),
+                Ok(None) => Outcome::Broken {
+                    ret: format!("{ret:?}"),
+                    panic: None,
+                },
+                Err((p, _)) => Outcome::Broken {
+                    ret: format!("{ret:?}"),
+                    panic: Some(panics::payload_text(&*p)),
+                },
             }
         }
     };

@@ -300,13 +300,27 @@ pub struct Kill {
     pub detail: String,
 }
 
+/// The part of a benchmark's specification an original's call fails.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clause {
+    /// The method's postcondition (`Benchmark::postcondition` returned `Err`).
+    #[default]
+    Postcondition,
+    /// The class invariant on the post-state (`Benchmark::invariant` returned `false`, or it
+    /// or the abstraction panicked on the post-state).
+    Invariant,
+}
+
 /// What a scope's inputs and the original's run on them revealed about the original.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fault {
     /// The call panicked.
     Panicked,
-    /// The post-state violates the class invariant (or the invariant panicked on it).
+    /// The post-state violates the class invariant (or the invariant panicked on it). Sent
+    /// as a [`Message::Violation`] with [`Clause::Invariant`] by this version; kept for
+    /// the renderer's loop on a broken post-state.
     BrokenState,
     /// The call ran past the original's clock limit.
     Timeout,
@@ -359,18 +373,27 @@ pub enum Message {
         /// Ids of the probes hit, in the metamutant's probe table.
         probes: Vec<u32>,
     },
-    /// A postcondition violation of the original (a counterexample; the run goes on).
+    /// The original breaks its specification on an input: a postcondition violation, or a
+    /// post-state the class invariant rejects (a counterexample; the run goes on, and the
+    /// harness decides what it means: `check` counts it, `evaluate` cannot judge mutants
+    /// against an original whose post-state is broken).
     Violation {
         /// The method's name.
         method: String,
         /// The input's number among the method's stored inputs.
         index: u64,
-        /// The input, rendered.
+        /// The input (the pre-state), rendered.
         input: String,
         /// The original's output on it, rendered.
         output: String,
-        /// What the postcondition says is wrong.
+        /// What is wrong: the postcondition's message, or the invariant's reason.
         message: String,
+        /// Which part of the specification fails.
+        #[serde(default)]
+        clause: Clause,
+        /// The post-state, rendered (`None` when the renderer panicked on it).
+        #[serde(default)]
+        post_state: Option<String>,
     },
     /// The original misbehaved on an input: the run cannot judge mutants against it.
     Failure {

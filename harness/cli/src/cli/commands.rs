@@ -122,36 +122,39 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     let scratch = Scratch::new()?;
     let prep = preparation(&scratch, &a.original, worker.methods()?, false);
     let json = a.output.json();
-    if !json {
-        anstream::println!(
-            "{}",
-            paint(
-                style::HEAD,
-                format!(
-                    "{:>5} {:>10} {:>9} {:>10}",
-                    "scope", "# inputs", "check [s]", "violations"
-                )
-            )
-        );
-    }
     let mut first_bad = None;
     let mut used = 0;
     let mut rows = Vec::new();
     for scope in a.scopes {
+        ferastrau_harness::stage!("Checking", "the original on every input of scope {scope}");
         let run = prep.scope(&worker, scope, used)?;
         used += run.bytes;
+        let postcondition = run.violation_count - run.invariant_violation_count;
         if !json {
-            let violations = format!("{:>10}", run.violation_count);
+            // The header with the first row: a run that fails before it prints no table.
+            if rows.is_empty() {
+                anstream::println!(
+                    "{}",
+                    paint(
+                        style::HEAD,
+                        format!(
+                            "{:>5} {:>10} {:>9} {:>13} {:>9}",
+                            "scope", "inputs", "check [s]", "postcondition", "invariant"
+                        )
+                    )
+                );
+            }
+            let cell = |n: u64, width: usize| match n {
+                0 => format!("{n:>width$}"),
+                _ => paint(style::BAD, format!("{n:>width$}")),
+            };
             anstream::println!(
-                "{:>5} {:>10} {:>9.2} {}",
+                "{:>5} {:>10} {:>9.2} {} {}",
                 scope,
                 run.inputs,
                 run.checking_seconds,
-                if run.violation_count > 0 {
-                    paint(style::BAD, violations)
-                } else {
-                    violations
-                }
+                cell(postcondition, 13),
+                cell(run.invariant_violation_count, 9),
             );
         }
         rows.push(serde_json::json!({
@@ -159,17 +162,17 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
             "inputs": run.inputs,
             "checking_seconds": run.checking_seconds,
             "violations": run.violation_count,
+            "postcondition_violations": postcondition,
+            "invariant_violations": run.invariant_violation_count,
         }));
         if first_bad.is_none() && run.violation_count > 0 {
             first_bad = Some(run);
         }
     }
-    // The smallest counterexample: smallest scope, then shortest rendering.
+    // The smallest counterexample: smallest scope, a broken post-state first, then the
+    // shortest rendering.
     let smallest = first_bad.as_ref().map(|run| {
-        let v = run
-            .violations
-            .iter()
-            .min_by_key(|v| (v.input.len(), v.input.clone()))
+        let v = ferastrau_harness::evaluate::prepare::counterexample(run)
             .expect("a violating scope keeps its violations");
         // Renderings usually start with the method's name; name it when they do not.
         let input = if v.input.starts_with(&v.method) {
@@ -179,16 +182,22 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
         };
         (run, v, input)
     });
+    let total: u64 = rows
+        .iter()
+        .map(|r| r["violations"].as_u64().unwrap_or(0))
+        .sum();
     if json {
         let counterexample = smallest.as_ref().map(|(run, v, input)| {
             serde_json::json!({
-                "scope": run.scope, "method": v.method, "input": input,
-                "output": v.output, "message": v.message,
+                "scope": run.scope, "method": v.method, "index": v.index, "input": input,
+                "output": v.output, "post_state": v.post_state, "clause": v.clause,
+                "message": v.message,
             })
         });
         ferastrau_harness::term::print_json(&serde_json::json!({
             "benchmark": bench.name,
             "scopes": rows,
+            "violations": total,
             "counterexample": counterexample,
         }))?;
     }
@@ -199,16 +208,37 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
                     "{}",
                     paint(
                         style::GOOD,
-                        "no violation: the original meets its postconditions on every input"
+                        "no violation: the original meets its invariant and postconditions on every input"
                     )
                 );
             }
             Ok(())
         }
-        Some((run, v, input)) => Err(broken(format!(
-            "{} violation(s) at scope {}; smallest counterexample: {input} -> {}: {}",
-            run.violation_count, run.scope, v.output, v.message
-        ))),
+        Some((run, v, input)) => {
+            let clause = match v.clause {
+                ferastrau_artifacts::Clause::Invariant => "the class invariant",
+                ferastrau_artifacts::Clause::Postcondition => "the postcondition",
+            };
+            if !json {
+                anstream::println!(
+                    "{}",
+                    paint(
+                        style::HEAD,
+                        format!("smallest counterexample (scope {}):", run.scope)
+                    )
+                );
+                println!("  input:      {input}");
+                println!("  output:     {}", v.output);
+                if let Some(post) = &v.post_state {
+                    println!("  post-state: {post}");
+                }
+                println!("  fails:      {clause}: {}", v.message);
+            }
+            Err(broken(format!(
+                "{total} violation(s) of the specification from scope {}; smallest counterexample: {input} -> {}: {clause}: {}",
+                run.scope, v.output, v.message
+            )))
+        }
     }
 }
 
@@ -269,7 +299,10 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
         max_scratch: 20 << 30,
     };
     let prep = preparation(&scratch, &limits, original.methods()?, false);
-    prep.scope(&original, a.scope, 0)?;
+    let run = prep.scope(&original, a.scope, 0)?;
+    if let Some(e) = ferastrau_harness::evaluate::prepare::broken_original(&run) {
+        return Err(e);
+    }
     let replay = |w: &ferastrau_harness::worker::Worker| -> Result<(u64, f64)> {
         let request = Request::Replay {
             scope: a.scope,

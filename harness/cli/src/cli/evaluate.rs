@@ -87,18 +87,34 @@ impl Runner {
 }
 
 impl std::fmt::Display for Runner {
+    /// One line under 100 columns; `{:#}` (`--verbose`'s, on stderr) is the detail instead:
+    /// the per-process overhead, the throughput and the harness's cost against a bare loop.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let all = self.executions + self.skipped;
+        if f.alternate() {
+            return self.detail(f);
+        }
         write!(
             f,
-            "runner: {} mutant×input executions, {} skipped ({:.1}%: inputs that do not reach the mutant) in {:.2} s with {} jobs ({:.0}/s); {} processes ({} mutants reached by no input ran none), {:.1} ms overhead each; harness/bare-loop time ",
+            "runner: {} executions in {:.2} s, {} jobs, {} processes; reach skipped {:.1}% of inputs",
             self.executions,
-            self.skipped,
-            if all == 0 { 0.0 } else { 100.0 * self.skipped as f64 / all as f64 },
             self.seconds,
             self.jobs,
-            self.executions as f64 / self.seconds,
             self.processes,
+            if all == 0 { 0.0 } else { 100.0 * self.skipped as f64 / all as f64 },
+        )?;
+        Ok(())
+    }
+}
+
+impl Runner {
+    fn detail(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "runner detail: {} mutant×input executions ({:.0}/s), {} skipped (inputs that do not reach the mutant); {} mutants reached by no input ran no process; {:.1} ms overhead per process; harness/bare-loop time ",
+            self.executions,
+            self.executions as f64 / self.seconds,
+            self.skipped,
             self.unreached_mutants,
             self.overhead_ms_per_process,
         )?;
@@ -133,6 +149,8 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
 /// Runs an evaluation; returns the directory its reports went to, or `None` when `--in-diff`
 /// leaves nothing to evaluate (said on stdout, no reports written).
 pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathBuf>> {
+    // The whole command's time, builds and generation included, for the closing line.
+    let started = std::time::Instant::now();
     let bench = a.target.locate()?;
     let out_dir = a
         .out
@@ -188,7 +206,6 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         ));
     }
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
-    let started = std::time::Instant::now();
     let ev = evaluate::evaluate(
         &out,
         &fingerprint,
@@ -221,6 +238,9 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
     // The page and the schema JSON, from the reports just written and the crate's source.
     ferastrau_harness::html::write(&out_dir, &sources)?;
     write_matrices(&out_dir, &ev.matrices)?;
+    let last_scope = *a.scopes.end();
+    let survivors =
+        evaluate::survivors::at_scope(&facts.listed, &ev.results, last_scope, &bench.dir);
     if let Some(shard) = a.shard {
         ferastrau_harness::shard::write(
             &out_dir,
@@ -258,15 +278,29 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
             let mut doc = report::json_document(&out_dir, share.len())?;
             doc["seconds"] = serde_json::json!(seconds);
             doc["runner"] = serde_json::to_value(runner)?;
+            doc["survivors"] = serde_json::json!({
+                "scope": last_scope,
+                "mutants": survivors,
+            });
+            doc["report_html"] = serde_json::json!(out_dir.join("report.html"));
             ferastrau_harness::term::print_json(&doc)?;
         }
         Show::Table => {
             anstream::print!("{}", report::table(&title, &rows));
             if let Some(r) = runner.filter(|_| ferastrau_harness::term::notes()) {
                 println!("{r}");
+                ferastrau_harness::detail!("{r:#}");
             }
+            print!(
+                "{}",
+                evaluate::survivors::Listing {
+                    survivors: &survivors,
+                    scope: last_scope,
+                }
+            );
+            println!("report: {}", out_dir.join("report.html").display());
             println!(
-                "{} mutants in {seconds:.1} s; reports in {}",
+                "{} mutants evaluated in {seconds:.1} s; reports in {}",
                 share.len(),
                 out_dir.display()
             );

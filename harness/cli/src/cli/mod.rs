@@ -27,6 +27,7 @@ use ferastrau_harness::term::{ColorWhen, Verbosity};
 #[command(
     name = "ferastrau",
     version,
+    arg_required_else_help = true,
     after_help = "Each command's --help ends with examples. Exit status: 0 done, 1 error, 2 usage, \
                   3 gate failed, 4 broken run, 130 interrupted."
 )]
@@ -155,6 +156,7 @@ pub enum Cmd {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     ferastrau_harness::term::set(cli.global.verbosity(), cli.global.color);
+    ferastrau_harness::worker::announce_lock_waits();
     let output = match &cli.command {
         Cmd::Merge(a) => Some(a.output),
         Cmd::Overhead(a) => Some(a.output),

@@ -100,6 +100,26 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// Whether `stderr` holds exactly one error line (`error: ...`) and otherwise only the stage
+/// lines a command announces its work with (`    Building the worker of ...`): one message a
+/// user reads, not a cascade.
+pub fn one_error(stderr: &str) -> bool {
+    let stage = |l: &str| {
+        let verb = l.trim_start();
+        l.len() - verb.len() + verb.find(' ').unwrap_or(0) == 12
+            && verb.starts_with(|c: char| c.is_ascii_uppercase())
+    };
+    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+    lines.iter().filter(|l| l.starts_with("error: ")).count() == 1
+        && lines.iter().all(|l| l.starts_with("error: ") || stage(l))
+}
+
+/// `stderr` is clap's rendering of a mistake on the command line: `error: ...`, a "tip" for a
+/// misspelling, the usage line where it helps, and where to read more.
+pub fn clap_error(stderr: &str) -> bool {
+    stderr.starts_with("error: ") && stderr.contains("For more information, try '--help'.")
+}
+
 pub fn json(path: &Path) -> serde_json::Value {
     let t = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&t).expect("valid JSON")

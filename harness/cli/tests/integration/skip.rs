@@ -83,7 +83,7 @@ fn skipped_mutants_are_listed_with_their_reason_and_left_out_of_the_kill_rate() 
     let o = evaluate(&krate, &after, &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
-        text(&o.stdout).contains("(2 skipped)"),
+        text(&o.stdout).contains("2 mutant(s) skipped by the crate's skip list (not counted)"),
         "{}",
         text(&o.stdout)
     );

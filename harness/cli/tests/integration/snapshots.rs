@@ -55,13 +55,9 @@ fn the_evaluation_table_without_timings() {
         ],
     );
     insta::with_settings!({filters => vec![
-        // The table's two time columns: generation and checking seconds.
-        (r"(?m)^(\s+\d+)\s+\d+\.\d+(\s+[\d.]+\s+[\d.]+\s+\d+)\s+\d+\.\d+", "$1    [gen]$2    [chk]"),
-        // The runner's and the run's summary lines.
+        // The runner's and the run's summary lines (the table itself has no timings).
         (r"in \d+\.\d+ s", "in [s]"),
-        (r"\(\d+/s\)", "([rate])"),
-        (r"\d+\.\d+ ms overhead", "[ms] overhead"),
-        (r"time \d+\.\d+×", "time [ratio]"),
+        (r"report: .*", "report: [out]/report.html"),
         (r"reports in .*", "reports in [out]"),
     ]}, {
         insta::assert_snapshot!("evaluate_table", table);

@@ -73,6 +73,11 @@ fn an_original_that_misbehaves_on_one_input_stops_the_run_naming_the_input() {
     ];
     for (mode, what) in cases {
         for cmd in ["evaluate", "check"] {
+            // A broken post-state is a counterexample to `check`, which goes on (see
+            // `check_counts_broken_post_states_and_prints_the_counterexample`).
+            if cmd == "check" && matches!(mode, "negative" | "invariant") {
+                continue;
+            }
             let out = tempfile::tempdir().unwrap();
             let started = Instant::now();
             let o = faulty(Some(mode), cmd, out.path(), &[]);
@@ -150,6 +155,56 @@ fn limits_the_original_cannot_meet_make_a_broken_run_not_a_perfect_score() {
         // as the code under test's "exited with status 127".
         assert!(!err.contains("status 127"), "{extra:?}: {err}");
         assert!(!out.path().join("evaluation.json").exists(), "{extra:?}");
+    }
+}
+
+/// `check` on an original whose post-state breaks the invariant (on input 1 of each scope):
+/// counted per scope like a postcondition failure, and the smallest counterexample with its
+/// pre-state, output, post-state and the clause that fails, in the table's report and in JSON.
+#[test]
+fn check_counts_broken_post_states_and_prints_the_counterexample() {
+    let cases = [
+        ("negative", "false on the post-state", "bump() on -7"),
+        (
+            "invariant",
+            "it panicked on the post-state: the invariant cannot judge 2",
+            "bump() on 2",
+        ),
+    ];
+    for (mode, message, post) in cases {
+        let out = tempfile::tempdir().unwrap();
+        let o = faulty(Some(mode), "check", out.path(), &["--format", "json"]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(BROKEN), "{mode}: {err}");
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{mode}: {e}: {}", text(&o.stdout)));
+        let c = &doc["counterexample"];
+        assert_eq!(c["clause"], "invariant", "{mode}: {doc}");
+        assert_eq!(c["scope"], 1, "{mode}: {doc}");
+        assert_eq!(c["input"], "bump() on 1", "{mode}: {doc}");
+        assert_eq!(c["index"], 1, "{mode}: {doc}");
+        assert_eq!(c["message"], message, "{mode}: {doc}");
+        assert_eq!(c["post_state"], post, "{mode}: {doc}");
+        // Every scope was checked, each counting its one broken post-state.
+        let scopes = doc["scopes"].as_array().unwrap();
+        assert!(scopes.len() > 1, "{mode}: {doc}");
+        for s in scopes {
+            assert_eq!(s["invariant_violations"], 1, "{mode}: {doc}");
+            assert_eq!(s["postcondition_violations"], 0, "{mode}: {doc}");
+        }
+        assert_eq!(doc["violations"], scopes.len(), "{mode}: {doc}");
+        // The table's report: the same counterexample, said once.
+        let t = faulty(Some(mode), "check", out.path(), &[]);
+        let stdout = text(&t.stdout);
+        assert_eq!(t.status.code(), Some(BROKEN), "{mode}: {stdout}");
+        assert!(
+            stdout.contains("post-state: ") && stdout.contains(post),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("fails:      the class invariant: {message}")),
+            "{stdout}"
+        );
     }
 }
 
@@ -255,6 +310,9 @@ fn a_second_run_on_the_same_output_directory_is_refused_and_the_first_is_unharme
     let err = text(&second.stderr);
     assert_eq!(second.status.code(), Some(USAGE), "{err}");
     assert!(err.contains("another ferastrau run"), "{err}");
+    // How long ago it started, not a raw clock value.
+    assert!(err.contains(" s ago: `"), "{err}");
+    assert!(!err.contains("since the epoch"), "{err}");
     assert!(err.contains(&format!("pid {}", first.id())), "{err}");
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", text(&first.stderr));
