@@ -31,6 +31,35 @@ impl WorkerSource {
         WorkerSource::Path(workspace_root().join("harness").join("worker"))
     }
 
+    /// The same source as `crate_dir`'s Cargo.toml should name it: a path relative to
+    /// `crate_dir` when the crate is inside the checkout the worker library belongs to or in
+    /// the directory that holds it (the two then move together); absolute otherwise.
+    fn relative_to(&self, crate_dir: &Path) -> WorkerSource {
+        let WorkerSource::Path(worker) = self else {
+            return self.clone();
+        };
+        // The checkout: the worker library is its `harness/worker`.
+        let Some(checkout) = worker.parent().and_then(Path::parent) else {
+            return self.clone();
+        };
+        let absolute = |p: &Path| match p.is_absolute() {
+            true => p.to_path_buf(),
+            false => std::env::current_dir().unwrap_or_default().join(p),
+        };
+        let crate_dir = absolute(crate_dir);
+        // Symbolic links resolved where they exist (the crate's directory may not yet).
+        let resolved = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let near = [Some(checkout), checkout.parent()]
+            .into_iter()
+            .flatten()
+            .any(|d| crate_dir.starts_with(resolved(d)) || crate_dir.starts_with(d));
+        match near {
+            true => pathdiff::diff_paths(resolved(worker), resolved_parent(&crate_dir))
+                .map_or_else(|| self.clone(), WorkerSource::Path),
+            false => self.clone(),
+        }
+    }
+
     /// The dependency as a TOML inline table.
     fn toml(&self) -> String {
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
@@ -40,6 +69,25 @@ impl WorkerSource {
             WorkerSource::Git { url, rev: Some(r) } => {
                 format!("{{ git = {}, rev = {} }}", quote(url), quote(r))
             }
+        }
+    }
+}
+
+/// `dir` with its longest existing ancestor's symbolic links resolved (the rest of it is to
+/// be created).
+fn resolved_parent(dir: &Path) -> PathBuf {
+    let mut missing = Vec::new();
+    let mut p = dir;
+    loop {
+        if let Ok(real) = p.canonicalize() {
+            return missing.iter().rev().fold(real, |acc, part| acc.join(part));
+        }
+        match (p.file_name(), p.parent()) {
+            (Some(name), Some(parent)) => {
+                missing.push(name.to_owned());
+                p = parent;
+            }
+            _ => return dir.to_path_buf(),
         }
     }
 }
@@ -58,6 +106,24 @@ const FILES: [(&str, &str); 7] = [
 /// The library name in the Rust templates: an identifier, so that they stay valid Rust
 /// (rustfmt checks them like any source).
 const LIB_PLACEHOLDER: &str = "ferastrau_init_crate";
+
+/// The benchmark type's name in the Rust templates, replaced by the crate's name in
+/// UpperCamelCase followed by `Benchmark` (`my-set` gives `MySetBenchmark`).
+const TYPE_PLACEHOLDER: &str = "FerastrauInitBenchmark";
+
+/// `name` (letters, digits, `_`, `-`) in UpperCamelCase, then `Benchmark`.
+fn type_name(name: &str) -> String {
+    let camel: String = name
+        .split(['-', '_'])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            let first = c.next().map(|f| f.to_ascii_uppercase());
+            first.into_iter().chain(c).collect::<String>()
+        })
+        .collect();
+    format!("{camel}Benchmark")
+}
 
 /// Names a crate cannot take here: Rust keywords (the library name is an identifier in the
 /// tests), the standard crates, and the dependencies the skeleton uses.
@@ -171,11 +237,12 @@ pub fn init(dir: &Path, name: &str, worker: &WorkerSource) -> Result<Vec<&'stati
         }
     }
     let lib = name.replace('-', "_");
-    let dependency = worker.toml();
+    let dependency = worker.relative_to(dir).toml();
     for (rel, template) in FILES {
         let text = template
             .replace("{{name}}", name)
             .replace(LIB_PLACEHOLDER, &lib)
+            .replace(TYPE_PLACEHOLDER, &type_name(name))
             .replace("{{worker}}", &dependency);
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
@@ -218,6 +285,45 @@ mod tests {
             assert!(e.contains(why), "{bad:?}: {e}");
         }
         assert!(check_name(&"a".repeat(65)).unwrap_err().contains("64"));
+    }
+
+    #[test]
+    fn type_names_follow_the_crate_name() {
+        assert_eq!(type_name("my-set"), "MySetBenchmark");
+        assert_eq!(type_name("leftist_heap2"), "LeftistHeap2Benchmark");
+        assert_eq!(type_name("a"), "ABenchmark");
+        assert_eq!(type_name("x--y"), "XYBenchmark");
+    }
+
+    #[test]
+    fn the_worker_path_is_relative_inside_or_beside_the_checkout_only() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().canonicalize().unwrap();
+        let checkout = root.join("work/ferastrau");
+        let worker = checkout.join("harness/worker");
+        std::fs::create_dir_all(&worker).unwrap();
+        let source = WorkerSource::Path(worker.clone());
+        let path = |dir: &Path| match source.relative_to(dir) {
+            WorkerSource::Path(p) => p,
+            other => panic!("{other:?}"),
+        };
+        // Inside the checkout, and beside it (the directory that holds it).
+        assert_eq!(
+            path(&checkout.join("mine/my_set")),
+            PathBuf::from("../../harness/worker")
+        );
+        assert_eq!(
+            path(&root.join("work/my_set")),
+            PathBuf::from("../ferastrau/harness/worker")
+        );
+        // Elsewhere: absolute, as it was given.
+        assert_eq!(path(&root.join("elsewhere/my_set")), worker);
+        // A git source stays what it is.
+        let git = WorkerSource::Git {
+            url: "https://example.org/f.git".into(),
+            rev: None,
+        };
+        assert_eq!(git.relative_to(&checkout.join("x")), git);
     }
 
     #[test]
@@ -276,6 +382,19 @@ mod tests {
         assert_eq!(manifest["package"]["name"].as_str(), Some("my-set"));
         assert!(manifest.contains_key("workspace"));
         let tests = std::fs::read_to_string(dir.join("tests/counts.rs")).unwrap();
-        assert!(tests.contains("use my_set::Bench;"));
+        assert!(tests.contains("use my_set::MySetBenchmark as Bench;"), "{tests}");
+        assert_eq!(
+            manifest["package"]["description"].as_str(),
+            Some("my-set: a benchmark crate for Ferastrau")
+        );
+        let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+        for optional in [
+            "// fn precondition_is_invariant(",
+            "// fn has_generators(",
+            "// fn precondition_generators(",
+            "// fn invariant_violation(",
+        ] {
+            assert!(lib.contains(optional), "{optional}");
+        }
     }
 }

@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 use ferastrau_mutator::{Compiler, Metamutant};
 
 use crate::locate::BenchmarkCrate;
-use crate::target_dir::{build_dir, lock_file, scratch_dir, work_dir};
+use crate::target_dir::{build_dir, cache_dir, lock_file, scratch_dir, work_dir};
 use crate::worker::{Worker, WorkerCrate};
 
 /// A metamutant ready to run.
@@ -53,7 +53,21 @@ impl std::fmt::Display for BuildTimes {
 }
 
 /// The build lock of `bench`'s scratch directory, held while the guard lives.
+/// The build lock of `bench`'s scratch directory. Taken before anything is built for it,
+/// so this is where a crate's first build says where its builds go: a user's crate
+/// (`--benchmark-path`) is built in this checkout's cache, not in its own `target/`, and is
+/// told so once, the first time.
 fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
+    let home = cache_dir(bench);
+    if !home.exists() {
+        crate::stage!(
+            "Caching",
+            "builds of {} in {} (first run of this crate; its workers share compiled dependencies in {})",
+            bench.name,
+            home.display(),
+            build_dir().display()
+        );
+    }
     let path = scratch_dir(bench, "build.lock");
     lock_file(&path, || {
         crate::stage!(

@@ -29,10 +29,15 @@ pub fn identity(bench: &BenchmarkCrate) -> String {
     format!("{}-{}", bench.name, &h[..8])
 }
 
-/// Ferastrau's scratch directory for `bench` (`target/ferastrau/<identity>/<leaf>`): workers
-/// and the metamutant.
+/// Ferastrau's cache for `bench` (`target/ferastrau/<identity>`): its workers, its
+/// metamutant, its build lock.
+pub fn cache_dir(bench: &BenchmarkCrate) -> PathBuf {
+    ferastrau_target().join(identity(bench))
+}
+
+/// A place in [`cache_dir`] (`target/ferastrau/<identity>/<leaf>`).
 pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
-    ferastrau_target().join(identity(bench)).join(leaf)
+    cache_dir(bench).join(leaf)
 }
 
 /// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).

@@ -19,8 +19,8 @@ use invariant::{rep_ok, RealSet, SetView};
 pub use set::IntSet;
 use space::{decode_set, elements, CandidateSet, Fields};
 
-/// The benchmark.
-pub struct Bench;
+/// The benchmark: what `ferastrau_worker::export!` hands to the worker.
+pub struct FerastrauInitBenchmark;
 
 /// One call: the receiver and the argument (`None` for `remove_first()`, which takes none).
 #[derive(Clone, Debug)]
@@ -42,7 +42,7 @@ pub const METHODS: &[&str] = &["add", "remove_first"];
 const ADD: usize = 0;
 const REMOVE_FIRST: usize = 1;
 
-impl Benchmark for Bench {
+impl Benchmark for FerastrauInitBenchmark {
     type Fields = Fields;
     type Input = Call;
     type Ret = Ret;
@@ -125,10 +125,42 @@ impl Benchmark for Bench {
         Ok(())
     }
 
+    /// The notation of inputs in every report (killing inputs, counterexamples): the call,
+    /// then the receiver's elements in order, e.g. `add(2) on [1, 3]`.
     fn render(&self, method: usize, input: &Call) -> String {
         let arg = input.x.map(|x| x.to_string()).unwrap_or_default();
         format!("{}({arg}) on {:?}", METHODS[method], elements(&input.set))
     }
+
+    // The trait's optional methods, with their defaults; uncomment one to change it.
+    //
+    // /// Whether `method`'s precondition is the class invariant alone (reads none of its
+    // /// arguments): generation then searches the receiver once per scope for all such
+    // /// methods. Here `remove_first` also requires an element, so not for it.
+    // fn precondition_is_invariant(&self, method: usize) -> bool {
+    //     method == ADD
+    // }
+    //
+    // /// Whether `method` has a precondition written with dedicated generators (Korat's
+    // /// Sec. 5; `generate --generators` searches with it).
+    // fn has_generators(&self, _method: usize) -> bool {
+    //     false
+    // }
+    //
+    // /// That precondition: it must accept exactly what `precondition` accepts, reading the
+    // /// same fields in the same order, each read ruling out values that cannot satisfy it.
+    // fn precondition_generators(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+    //     self.precondition(method, f, c)
+    // }
+    //
+    // /// Why a post-state breaks the invariant, for `ferastrau check`'s counterexample
+    // /// (called only on a post-state of the original that `invariant` rejected).
+    // fn invariant_violation(&self, input: &Call) -> Option<String> {
+    //     let e = elements(&input.set);
+    //     e.windows(2)
+    //         .find(|w| w[0] >= w[1])
+    //         .map(|w| format!("{} is not below the next element {}", w[0], w[1]))
+    // }
 }
 
-ferastrau_worker::export!(Bench);
+ferastrau_worker::export!(FerastrauInitBenchmark);

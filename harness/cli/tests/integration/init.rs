@@ -345,3 +345,60 @@ fn a_crate_that_takes_the_worker_library_from_git_is_evaluated_like_one_with_a_p
         assert!(r["statement_coverage"].as_f64().unwrap() > 0.0, "{r}");
     }
 }
+
+/// What `cargo install --path harness/cli` gives a user: the binary alone, elsewhere, run from
+/// a directory outside the checkout on a crate outside it. It evaluates the crate, says once
+/// (the first time) where that crate's builds are cached, and names its page.
+#[test]
+fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
+    let (tmp, dir) = init_crate("leftist-heap");
+    let lib = std::fs::read_to_string(dir.join("tests/counts.rs")).unwrap();
+    assert!(
+        lib.contains("use leftist_heap::LeftistHeapBenchmark as Bench;"),
+        "{lib}"
+    );
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let installed = bin.join("ferastrau");
+    std::fs::copy(env!("CARGO_BIN_EXE_ferastrau"), &installed).unwrap();
+    let run = || {
+        Command::new(&installed)
+            .args([
+                "evaluate",
+                "--benchmark-path",
+                "leftist-heap",
+                "--scopes",
+                "1..2",
+            ])
+            .env(ferastrau_mutator::compile::OPT_LEVEL_VAR, FAST_BUILDS)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    let err = text(&first.stderr);
+    assert!(first.status.success(), "{err}");
+    let cached = format!(
+        "Caching builds of leftist-heap in {}",
+        workspace_root().join("target/ferastrau").display()
+    );
+    assert!(err.contains(&cached), "{err}");
+    let out = text(&first.stdout);
+    assert!(
+        out.contains("report: ferastrau.out/leftist-heap/report.html"),
+        "{out}"
+    );
+    let evaluation = json(
+        &tmp.path()
+            .join("ferastrau.out/leftist-heap/evaluation.json"),
+    );
+    assert_eq!(evaluation["scopes"].as_array().unwrap().len(), 2);
+    // Said once: the second run finds the cache.
+    let second = run();
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(
+        !text(&second.stderr).contains("Caching"),
+        "{}",
+        text(&second.stderr)
+    );
+}
