@@ -10,15 +10,21 @@ pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub struct Loaded {
     /// The status counts the page's script computed from the mutants it lists (`#counted`).
     pub counted: serde_json::Value,
+    /// The counts of the mutants the filters leave shown (`#shown-counted`), by status, and
+    /// `total`.
+    pub shown: serde_json::Value,
+    /// With [`load_replaying`]: after loading and after each step, the survivor that is
+    /// current, the counts shown and the page's height (`#test-trail`).
+    pub trail: Vec<serde_json::Value>,
     pub dom: String,
 }
 
-fn chromium(profile: &Path, extra: &[&str], page: &Path) -> std::process::Output {
+fn chromium(profile: &Path, extra: &[&str], page: &Path, hash: &str) -> std::process::Output {
     assert!(
         Path::new(CHROMIUM).exists(),
         "{CHROMIUM} is missing: install chromium (apt-get install chromium)"
     );
-    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let url = format!("file://{}{hash}", page.canonicalize().unwrap().display());
     Command::new(CHROMIUM)
         .args([
             "--headless",
@@ -49,6 +55,7 @@ pub fn screenshot(page: &Path, png: &Path) {
             "--window-size=1280,2000",
         ],
         page,
+        "",
     );
     let bytes = std::fs::read(png).unwrap_or_else(|e| {
         panic!(
@@ -69,11 +76,24 @@ pub fn screenshot(page: &Path, png: &Path) {
 /// (recorded by the page into `#js-errors`, or logged by Chromium's console) or a script that
 /// did not finish is an error.
 pub fn load(page: &Path) -> Result<Loaded, String> {
+    load_replaying(page, &[])
+}
+
+/// [`load`], then the page's test hook (`#test=…` in the URL) replays `steps` as the reader
+/// would: a key (`n`, `p`, `j`, `k`) is a keydown event on the document, `click:STATUS` a
+/// click on that status's filter box.
+pub fn load_replaying(page: &Path, steps: &[&str]) -> Result<Loaded, String> {
     let profile = tempfile::tempdir().unwrap();
+    let hash = if steps.is_empty() {
+        String::new()
+    } else {
+        format!("#test={}", steps.join(","))
+    };
     let o = chromium(
         profile.path(),
         &["--dump-dom", "--enable-logging=stderr", "--v=0"],
         page,
+        &hash,
     );
     let dom = String::from_utf8_lossy(&o.stdout).into_owned();
     let log = String::from_utf8_lossy(&o.stderr);
@@ -97,7 +117,30 @@ pub fn load(page: &Path) -> Result<Loaded, String> {
         .ok_or_else(|| "the page shows no #counted".to_string())?;
     let counted = serde_json::from_str(counted)
         .map_err(|e| format!("#counted is not JSON ({e}): {counted}"))?;
-    Ok(Loaded { counted, dom })
+    let shown = between(&dom, "<pre id=\"shown-counted\" hidden=\"\">", "</pre>")
+        .ok_or_else(|| "the page shows no #shown-counted".to_string())?;
+    let shown = serde_json::from_str(shown)
+        .map_err(|e| format!("#shown-counted is not JSON ({e}): {shown}"))?;
+    let trail = match between(&dom, "<pre id=\"test-trail\" hidden=\"\">", "</pre>") {
+        Some(t) if !steps.is_empty() => {
+            serde_json::from_str(t).map_err(|e| format!("#test-trail is not JSON ({e}): {t}"))?
+        }
+        _ if !steps.is_empty() => return Err("the page wrote no #test-trail".into()),
+        _ => Vec::new(),
+    };
+    if trail.len() != steps.len() + (!steps.is_empty()) as usize {
+        return Err(format!(
+            "the page replayed {} steps of {}",
+            trail.len(),
+            steps.len()
+        ));
+    }
+    Ok(Loaded {
+        counted,
+        shown,
+        trail,
+        dom,
+    })
 }
 
 fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
