@@ -508,3 +508,26 @@ fn last_kill_rate(evaluation: &serde_json::Value) -> f64 {
     let scopes = evaluation["scopes"].as_array().unwrap();
     scopes.last().unwrap()["kill_rate"].as_f64().unwrap()
 }
+
+#[test]
+fn without_chromium_the_browser_tests_fail_naming_the_prerequisites_script() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Nothing at the fixed places, an empty PATH: a failure that says what to run.
+    let err = chromium::find(None, &[tmp.path().join("chromium")], Some("".into())).unwrap_err();
+    assert!(err.contains("bash scripts/test-prerequisites.sh"), "{err}");
+    let err = chromium::find(Some(tmp.path().join("nope").into()), &[], None).unwrap_err();
+    assert!(err.contains("FERASTRAU_CHROMIUM") && err.contains(chromium::PREREQUISITES));
+    // Found on the PATH as the script finds it.
+    let bin = tmp.path().join("chromium");
+    std::fs::write(&bin, "").unwrap();
+    let found = chromium::find(None, &[], Some(tmp.path().as_os_str().to_owned())).unwrap();
+    assert_eq!(found, bin);
+    // The script exists, and CI installs through it.
+    let root = workspace_root();
+    assert!(root.join(chromium::PREREQUISITES).is_file());
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(
+        ci.contains(chromium::PREREQUISITES),
+        ".ci/run does not call the script"
+    );
+}

@@ -1,10 +1,64 @@
 //! Opening a report page in headless Chromium (Debian's `chromium` package): a screenshot,
 //! and the DOM after the page's script ran, with every uncaught script error it reported.
+//!
+//! The browser is found as `scripts/test-prerequisites.sh` finds it (which installs it when
+//! it is missing): `$FERASTRAU_CHROMIUM`, `/usr/bin/chromium`, `/usr/bin/chromium-browser`, or
+//! `chromium` / `chromium-browser` on the PATH. Without one, a test that needs it fails
+//! saying so and naming the script: it never passes without looking at the page.
 
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// The script that installs or locates what the tests need.
+pub const PREREQUISITES: &str = "scripts/test-prerequisites.sh";
+
+/// The Chromium binary the tests run, or why there is none.
+pub fn binary() -> Result<PathBuf, String> {
+    find(
+        std::env::var_os("FERASTRAU_CHROMIUM"),
+        &["/usr/bin/chromium", "/usr/bin/chromium-browser"].map(PathBuf::from),
+        std::env::var_os("PATH"),
+    )
+}
+
+/// [`binary`]'s search: `env` (`$FERASTRAU_CHROMIUM`) if set, else the first of `fixed`, then
+/// `chromium` or `chromium-browser` in the directories of `path`, that exists.
+pub fn find(
+    env: Option<OsString>,
+    fixed: &[PathBuf],
+    path: Option<OsString>,
+) -> Result<PathBuf, String> {
+    if let Some(p) = env {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!(
+                "FERASTRAU_CHROMIUM={} is not a file: run `bash {PREREQUISITES}`, or point it \
+                 at Chromium",
+                p.display()
+            ))
+        };
+    }
+    let on_path = path
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|d| [d.join("chromium"), d.join("chromium-browser")]);
+    fixed
+        .iter()
+        .cloned()
+        .chain(on_path)
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            format!(
+                "no Chromium for the HTML report's browser test (looked for $FERASTRAU_CHROMIUM, \
+                 /usr/bin/chromium, /usr/bin/chromium-browser and chromium on the PATH): run \
+                 `bash {PREREQUISITES}` once, which installs it with the system's package manager"
+            )
+        })
+}
 
 /// What the page showed after loading.
 pub struct Loaded {
@@ -20,12 +74,9 @@ pub struct Loaded {
 }
 
 fn chromium(profile: &Path, extra: &[&str], page: &Path, hash: &str) -> std::process::Output {
-    assert!(
-        Path::new(CHROMIUM).exists(),
-        "{CHROMIUM} is missing: install chromium (apt-get install chromium)"
-    );
+    let chromium = binary().unwrap_or_else(|e| panic!("{e}"));
     let url = format!("file://{}{hash}", page.canonicalize().unwrap().display());
-    Command::new(CHROMIUM)
+    Command::new(&chromium)
         .args([
             "--headless",
             "--no-sandbox",
