@@ -69,6 +69,12 @@ pub fn discover(crate_dir: &Path) -> anyhow::Result<Catalog> {
     Ok(metamutant::Loaded::read(crate_dir)?.catalog())
 }
 
+/// Every coverage probe of the crate at `crate_dir` (statements and branch outcomes of the
+/// mutated and the specification functions), as a metamutant built from it numbers them.
+pub fn probes(crate_dir: &Path) -> anyhow::Result<Vec<Probe>> {
+    Ok(metamutant::Loaded::read(crate_dir)?.probes())
+}
+
 /// Checks that every name in the crate's `mutate` and `specification` lists names one of its
 /// functions, without mutating anything: the harness runs it before any command's work, so
 /// that `generate` and `check` (which never build the metamutant) refuse a typo as `evaluate`

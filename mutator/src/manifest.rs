@@ -19,6 +19,9 @@ pub struct Manifest {
     /// Mutants or functions not to evaluate, each with its reason
     /// (`[package.metadata.ferastrau] skip`).
     pub skip: Vec<Skip>,
+    /// How the benchmark's `render` writes an input, for people reading killing inputs
+    /// (`[package.metadata.ferastrau] input-notation`; the report page shows it).
+    pub input_notation: Option<String>,
     /// The manifest's own text and, if any, the workspace root's (for fingerprints).
     pub texts: Vec<String>,
     table: Table,
@@ -85,6 +88,11 @@ impl Manifest {
             None => Vec::new(),
             Some(v) => parse_skips(v)?,
         };
+        let input_notation = match meta.and_then(|m| m.get("input-notation")) {
+            None => None,
+            Some(Value::String(s)) => Some(s.trim().to_string()),
+            Some(_) => bail!("[package.metadata.ferastrau] input-notation must be a string"),
+        };
         let mut texts = vec![text];
         let workspace = if table.contains_key("workspace") {
             None
@@ -101,6 +109,7 @@ impl Manifest {
             mutate,
             specification,
             skip,
+            input_notation,
             texts,
             table,
             workspace,

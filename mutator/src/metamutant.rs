@@ -85,6 +85,10 @@ impl Loaded {
         }
     }
 
+    pub fn probes(&self) -> Vec<Probe> {
+        self.rewrite(&|_| true).probes
+    }
+
     /// FNV-1a over everything the result depends on.
     fn fingerprint(&self, probes_dir: &Path) -> String {
         let mut h = ContentHash::default();

@@ -7,6 +7,7 @@
 //! DIR` writes them again for a directory that already holds a run (a committed report).
 
 pub mod chart;
+pub mod equivalent;
 pub mod model;
 pub mod page;
 pub mod schema;

@@ -14,6 +14,10 @@ use ferastrau_worker::protocol::Reason;
 
 use ferastrau_artifacts::Status;
 
+use super::equivalent;
+/// `mutants.json`'s `next_scope`: what scope + 1 said about a survivor (`reproduce`).
+pub use ferastrau_artifacts::NextScope;
+
 /// What a mutant did at one scope (`mutants.json`'s per-scope entry).
 pub use ferastrau_artifacts::ScopeOutcome as Outcome;
 /// `evaluation.json`, and one scope's row of it.
@@ -29,6 +33,8 @@ pub struct Listed {
     pub skipped: Option<String>,
     /// By scope.
     pub scopes: BTreeMap<u32, Outcome>,
+    /// A survivor of the largest scope run again at scope + 1 (`reproduce` only).
+    pub next_scope: Option<NextScope>,
 }
 
 impl From<MutantEntry> for Listed {
@@ -65,6 +71,7 @@ impl From<MutantEntry> for Listed {
             key: m.key,
             skipped: m.skipped,
             scopes: m.scopes,
+            next_scope: m.next_scope,
         }
     }
 }
@@ -140,6 +147,24 @@ impl Listed {
         }
     }
 
+    /// Whether any input reached it at `scope`: `Some(false)` when it ran on none (reach
+    /// selection gave it no input, so it cannot have been killed there), `None` when it has
+    /// no result there.
+    pub fn reached(&self, scope: u32) -> Option<bool> {
+        self.scopes
+            .get(&scope)
+            .and_then(|o| o.executions)
+            .map(|n| n > 0)
+    }
+
+    /// `file:line:column`.
+    pub fn place(&self) -> String {
+        format!(
+            "{}:{}:{}",
+            self.mutant.file, self.mutant.line, self.mutant.column
+        )
+    }
+
     /// The smallest scope that killed it, with what killed it there.
     pub fn first_kill(&self) -> Option<(u32, &Outcome)> {
         self.scopes
@@ -149,15 +174,37 @@ impl Listed {
     }
 }
 
-/// Where the page's source text comes from.
+/// Where the page's source text comes from, with what the page reads from the crate besides
+/// the text: its coverage probes and its input notation.
 #[derive(Clone, Debug)]
 pub enum Sources {
     /// The crate's files (relative path → text) as a run evaluated them: read once, right
     /// after the metamutant is built from them, so that the page shows the code that ran
     /// even if the crate is edited during the run.
-    Snapshot(BTreeMap<String, String>),
+    Snapshot {
+        texts: BTreeMap<String, String>,
+        facts: CrateFacts,
+    },
     /// The crate directory, read as the page is drawn (`report` and `merge`, after the run).
     Disk(PathBuf),
+}
+
+/// What the page shows of the crate besides its source text.
+#[derive(Clone, Debug, Default)]
+pub struct CrateFacts {
+    /// Every coverage probe, as the run's metamutant numbered them.
+    pub probes: Vec<ferastrau_mutator::Probe>,
+    /// `[package.metadata.ferastrau] input-notation`: how `render` writes an input.
+    pub input_notation: Option<String>,
+}
+
+impl CrateFacts {
+    pub fn read(crate_dir: &Path) -> Result<CrateFacts> {
+        Ok(CrateFacts {
+            probes: ferastrau_mutator::probes(crate_dir)?,
+            input_notation: ferastrau_mutator::Manifest::read(crate_dir)?.input_notation,
+        })
+    }
 }
 
 impl Sources {
@@ -172,17 +219,27 @@ impl Sources {
                 out.insert(f.to_string(), read_source(crate_dir, f)?);
             }
         }
-        Ok(Sources::Snapshot(out))
+        Ok(Sources::Snapshot {
+            texts: out,
+            facts: CrateFacts::read(crate_dir)?,
+        })
     }
 
     /// The text of `file`.
     fn text(&self, file: &str) -> Result<String> {
         match self {
-            Sources::Snapshot(texts) => texts
+            Sources::Snapshot { texts, .. } => texts
                 .get(file)
                 .cloned()
                 .with_context(|| format!("{file} is not in the source snapshot of the run")),
             Sources::Disk(crate_dir) => read_source(crate_dir, file),
+        }
+    }
+
+    fn facts(&self) -> Result<CrateFacts> {
+        match self {
+            Sources::Snapshot { facts, .. } => Ok(facts.clone()),
+            Sources::Disk(crate_dir) => CrateFacts::read(crate_dir),
         }
     }
 }
@@ -190,6 +247,16 @@ impl Sources {
 fn read_source(crate_dir: &Path, file: &str) -> Result<String> {
     let path = crate_dir.join(file);
     std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// One source line's coverage probes at the run's largest scope.
+#[derive(Clone, Debug, Default)]
+pub struct LineCoverage {
+    /// Each probe on the line, and whether the original missed it at the largest scope.
+    pub probes: Vec<(ferastrau_mutator::Probe, bool)>,
+    /// The smallest scope from which every probe of the line was reached at every larger
+    /// scope; `None` when one is missed at the largest.
+    pub covered_from: Option<u32>,
 }
 
 /// A run's reports read back, with the sources of the files its mutants are in.
@@ -201,6 +268,10 @@ pub struct Report {
     pub sources: BTreeMap<String, String>,
     /// Each listed mutant's unified diff, by id.
     pub diffs: BTreeMap<u32, String>,
+    /// The `EQUIVALENT.md` beside the reports, if there is one.
+    pub equivalent: Option<equivalent::Doc>,
+    /// The crate's probes and input notation (empty when read without sources).
+    pub facts: CrateFacts,
 }
 
 impl Report {
@@ -208,6 +279,8 @@ impl Report {
     /// `sources`, which must hold the text every mutant replaces.
     pub fn read(dir: &Path, sources: &Sources) -> Result<Report> {
         let mut report = Report::read_reports(dir)?;
+        report.facts = sources.facts()?;
+        report.equivalent = equivalent::read(dir)?;
         for m in &report.mutants {
             if !report.sources.contains_key(&m.mutant.file) {
                 let text = sources.text(&m.mutant.file).with_context(|| {
@@ -224,7 +297,7 @@ impl Report {
         Ok(report)
     }
 
-    /// Reads the reports in `dir` alone: no sources, no diffs.
+    /// Reads the reports in `dir` alone: no sources, no diffs, no `EQUIVALENT.md`.
     pub fn read_reports(dir: &Path) -> Result<Report> {
         let evaluation = Evaluation::read(&dir.join("evaluation.json"))?;
         let listed = Mutants::read(&dir.join("mutants.json"))?;
@@ -240,12 +313,122 @@ impl Report {
             mutants: listed.mutants.into_iter().map(Listed::from).collect(),
             sources: BTreeMap::new(),
             diffs: BTreeMap::new(),
+            equivalent: None,
+            facts: CrateFacts::default(),
         })
     }
 
     /// The largest scope of the run, whose fates the counts and the schema JSON show.
     pub fn last_scope(&self) -> Option<u32> {
         self.evaluation.scopes.iter().map(|s| s.scope).max()
+    }
+
+    /// The survivors of `scope`, in source order (file, line, column, id).
+    pub fn survivors(&self, scope: u32) -> Vec<&Listed> {
+        let mut out: Vec<&Listed> = self
+            .mutants
+            .iter()
+            .filter(|m| m.fate(scope) == Fate::Survived)
+            .collect();
+        out.sort_by(|a, b| {
+            let k = |m: &Listed| {
+                (
+                    m.mutant.file.clone(),
+                    m.mutant.line,
+                    m.mutant.column,
+                    m.mutant.id,
+                )
+            };
+            k(a).cmp(&k(b))
+        });
+        out
+    }
+
+    /// The argument `EQUIVALENT.md` gives for `m`: `None` without a document, `Some(None)`
+    /// when the document has no entry for it.
+    pub fn argument(&self, m: &Listed) -> Option<Option<&str>> {
+        let doc = self.equivalent.as_ref()?;
+        Some(m.key.as_deref().and_then(|k| doc.argument(k)))
+    }
+
+    /// Per line of `file`: its probes at the largest scope, as (probe, missed there), and the
+    /// smallest scope from which none of them was missed (`None`: missed at the largest too).
+    pub fn line_coverage(&self, file: &str) -> BTreeMap<usize, LineCoverage> {
+        let mut out: BTreeMap<usize, LineCoverage> = BTreeMap::new();
+        let probes: Vec<&ferastrau_mutator::Probe> = self
+            .facts
+            .probes
+            .iter()
+            .filter(|p| p.file == file)
+            .collect();
+        if probes.is_empty() {
+            return out;
+        }
+        // A scope's missed probes, as a multiset of places (two statements on one line
+        // share a place).
+        let missed_at = |row: &ScopeRow, role: &str| -> BTreeMap<String, usize> {
+            let list: &[String] = if role == "spec" {
+                row.uncovered_spec.as_deref().unwrap_or(&[])
+            } else {
+                &row.uncovered
+            };
+            let mut m = BTreeMap::new();
+            for p in list {
+                *m.entry(p.clone()).or_insert(0) += 1;
+            }
+            m
+        };
+        let mut rows: Vec<&ScopeRow> = self.evaluation.scopes.iter().collect();
+        rows.sort_by_key(|r| r.scope);
+        // Per scope: which probes (by index into `probes`) were missed.
+        let mut missed_by_scope: Vec<(u32, Vec<bool>)> = Vec::new();
+        for row in &rows {
+            let mut left: BTreeMap<(String, String), usize> = BTreeMap::new();
+            for role in ["code", "spec"] {
+                for (place, n) in missed_at(row, role) {
+                    left.insert((role.to_string(), place), n);
+                }
+            }
+            // A role whose list the reports lack (older `uncovered_spec`) counts as unknown:
+            // its probes are left out below.
+            let flags = probes
+                .iter()
+                .map(|p| match left.get_mut(&(p.role.clone(), p.place())) {
+                    Some(n) if *n > 0 => {
+                        *n -= 1;
+                        true
+                    }
+                    _ => false,
+                })
+                .collect();
+            missed_by_scope.push((row.scope, flags));
+        }
+        let known = |p: &ferastrau_mutator::Probe| {
+            p.role != "spec" || rows.iter().all(|r| r.uncovered_spec.is_some())
+        };
+        for (i, p) in probes.iter().enumerate() {
+            if !known(p) {
+                continue;
+            }
+            let line = out.entry(p.line).or_default();
+            let missed_last = missed_by_scope.last().is_some_and(|(_, f)| f[i]);
+            line.probes.push(((*p).clone(), missed_last));
+        }
+        for (line, cov) in out.iter_mut() {
+            let idx: Vec<usize> = probes
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.line == *line && known(p))
+                .map(|(i, _)| i)
+                .collect();
+            cov.covered_from = missed_by_scope
+                .iter()
+                .rev()
+                .take_while(|(_, f)| idx.iter().all(|&i| !f[i]))
+                .last()
+                .map(|(s, _)| *s);
+        }
+        out
     }
 
     /// How many listed mutants have each fate at `scope`.

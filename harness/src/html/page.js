@@ -1,5 +1,6 @@
-// The page's own script: counts the mutants shown (the test reads what it counted), filters
-// them by status, and opens a mutant when its badge is followed.
+// The page's own script: counts the mutants listed (the test reads what it counted), filters
+// them by status and counts what the filters leave shown, moves between survivors with the
+// keyboard, and opens a mutant when its badge is followed.
 (function () {
   "use strict";
   var mutants = document.querySelectorAll("details.mutant");
@@ -33,11 +34,71 @@
     : mutants.length + " mutants listed below; the counts above match them.";
   check.className = wrong.length ? "bad" : "good";
 
-  // Filters: hide the mutants (and their badges) of an unchecked status.
+  // Filters: hide the mutants (and their badges) of an unchecked status. The page opens with
+  // the body's hide-* classes matching the boxes; what is shown is counted from the layout.
+  function shownCounts() {
+    var shown = { total: 0 };
+    mutants.forEach(function (m) {
+      if (m.getClientRects().length === 0) { return; }
+      shown.total += 1;
+      shown[m.dataset.status] = (shown[m.dataset.status] || 0) + 1;
+    });
+    return shown;
+  }
+  function showCounts() {
+    var shown = shownCounts();
+    var hidden = [];
+    ["survived", "killed", "not-run", "skipped", "not-viable"].forEach(function (k) {
+      var off = counted[k] - (shown[k] || 0);
+      if (off > 0) { hidden.push(off + " " + k.replace("-", " ")); }
+    });
+    document.getElementById("shown").textContent = "Showing " + shown.total + " of " +
+      mutants.length + " mutants" + (hidden.length ? " (hidden: " + hidden.join(", ") + ")" : "") + ".";
+    document.getElementById("shown-counted").textContent = JSON.stringify(shown);
+    return shown;
+  }
   document.querySelectorAll("input[data-filter]").forEach(function (box) {
+    document.body.classList.toggle("hide-" + box.dataset.filter, !box.checked);
     box.addEventListener("change", function () {
       document.body.classList.toggle("hide-" + box.dataset.filter, !box.checked);
+      showCounts();
     });
+  });
+  showCounts();
+
+  // Next / previous survivor, in the order of the list at the top.
+  var order = [];
+  document.querySelectorAll("#survivor-list li").forEach(function (li) {
+    var el = document.getElementById(li.dataset.id);
+    if (!el) { throw new Error("the survivor list names " + li.dataset.id + ", which is not listed"); }
+    order.push({ li: li, el: el });
+  });
+  var at = -1;
+  function go(i) {
+    if (order.length === 0) { return; }
+    if (at >= 0) {
+      order[at].el.classList.remove("current");
+      order[at].li.classList.remove("current");
+    }
+    at = (i + order.length) % order.length;
+    var s = order[at];
+    var box = document.querySelector('input[data-filter="survived"]');
+    if (box && !box.checked) { box.checked = true; box.dispatchEvent(new Event("change")); }
+    s.el.open = true;
+    s.el.classList.add("current");
+    s.li.classList.add("current");
+    if (history.replaceState) { history.replaceState(null, "", "#" + s.el.id); }
+    s.el.scrollIntoView({ block: "center" });
+    document.body.dataset.current = s.el.id;
+    document.getElementById("nav-pos").textContent =
+      "Survivor " + (at + 1) + " of " + order.length + ": #" + s.el.id.slice(1) + ".";
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) { return; }
+    var t = e.target && e.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") { return; }
+    if (e.key === "n" || e.key === "j") { go(at + 1); e.preventDefault(); }
+    else if (e.key === "p" || e.key === "k") { go(at < 0 ? -1 : at - 1); e.preventDefault(); }
   });
   document.getElementById("expand").addEventListener("click", function () {
     mutants.forEach(function (m) {
@@ -53,6 +114,32 @@
     if (el && el.tagName === "DETAILS") { el.open = true; }
   }
   window.addEventListener("hashchange", openTarget);
-  openTarget();
+
+  // The browser test's hook: `#test=n,n,p,click:killed` replays those keys (and clicks that
+  // filter's box) once the page is ready, writing after each step the survivor that is
+  // current, the counts shown and the page's height into #test-trail.
+  var test = /^#test=(.*)$/.exec(location.hash);
+  if (test) {
+    var trail = [{
+      step: "load", current: null, shown: shownCounts(),
+      height: document.documentElement.scrollHeight
+    }];
+    decodeURIComponent(test[1]).split(",").forEach(function (step) {
+      if (step.indexOf("click:") === 0) {
+        document.querySelector('input[data-filter="' + step.slice(6) + '"]').click();
+      } else {
+        document.dispatchEvent(new KeyboardEvent("keydown", { key: step, bubbles: true }));
+      }
+      trail.push({
+        step: step,
+        current: document.body.dataset.current || null,
+        shown: shownCounts(),
+        height: document.documentElement.scrollHeight
+      });
+    });
+    document.getElementById("test-trail").textContent = JSON.stringify(trail);
+  } else {
+    openTarget();
+  }
   document.body.dataset.ready = "1";
 })();

@@ -13,7 +13,8 @@ use ferastrau_worker::protocol::Reason;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use super::chart::chart;
-use super::model::{Fate, Listed, Report, ScopeRow};
+use super::equivalent::Verdict;
+use super::model::{Fate, LineCoverage, Listed, NextScope, Report, ScopeRow};
 
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
@@ -21,13 +22,14 @@ const SCRIPT: &str = include_str!("page.js");
 /// reader (and the test, through the DOM dump) sees them.
 const ERROR_TRAP: &str = include_str!("trap.js");
 
-/// The statuses a reader can filter by, in display order.
-const FILTERS: [(&str, &str); 5] = [
-    ("survived", "survived"),
-    ("killed", "killed"),
-    ("not-run", "not run"),
-    ("skipped", "skipped"),
-    ("not-viable", "not viable"),
+/// The statuses a reader can filter by, in display order, and whether they are shown when
+/// the page opens: killed mutants are hidden (one click shows them), survivors come first.
+const FILTERS: [(&str, &str, bool); 5] = [
+    ("survived", "survived", true),
+    ("killed", "killed", false),
+    ("not-run", "not run", true),
+    ("skipped", "skipped", true),
+    ("not-viable", "not viable", true),
 ];
 
 /// The whole page.
@@ -46,7 +48,7 @@ pub fn page(report: &Report) -> Markup {
                 script { (PreEscaped(ERROR_TRAP)) }
                 style { (PreEscaped(CSS)) }
             }
-            body data-scope=(last) {
+            body data-scope=(last) class=(hidden_classes()) {
                 header {
                     h1 { (ev.benchmark) }
                     p.sub {
@@ -64,9 +66,18 @@ pub fn page(report: &Report) -> Markup {
                     @if let Some(shard) = &ev.shard {
                         p.banner { "One shard (" (shard) ") of a run: the other shards' mutants show as not run." }
                     }
+                    @if let Some(row) = ev.scopes.iter().find(|r| r.scope == last) {
+                        p #headline {
+                            "Kill rate at scope " (last) " (the largest): "
+                            b #kill-rate { (format!("{:.2}", row.kill_rate)) "%" }
+                            " — " (row.killed) " of " (row.mutants) " mutants killed, "
+                            (row.mutants.saturating_sub(row.killed)) " survive."
+                        }
+                    }
                     pre #js-errors {}
                 }
                 main {
+                    (survivor_list(report, last))
                     section #summary {
                         (cards(&counts))
                         p #count-check {}
@@ -81,14 +92,18 @@ pub fn page(report: &Report) -> Markup {
                     }
                     section #source {
                         h2 { "Mutated source" }
+                        (notation(report))
                         p.filters {
                             "Show: "
-                            @for (class, label) in FILTERS {
-                                label.filter { input type="checkbox" checked data-filter=(class); " " span.swatch.(class) {} " " (label) }
+                            @for (class, label, shown) in FILTERS {
+                                label.filter { input type="checkbox" checked[shown] data-filter=(class); " " span.swatch.(class) {} " " (label) }
                             }
                             button #expand type="button" { "open all shown" }
                             button #collapse type="button" { "close all" }
                         }
+                        p #shown {}
+                        pre #shown-counted hidden {}
+                        (coverage_legend(report, last))
                         @for (file, text) in &report.sources {
                             (source_file(file, text, report, last))
                         }
@@ -99,9 +114,211 @@ pub fn page(report: &Report) -> Markup {
                     code { "ferastrau report DIR" } "). The same run in the mutation-testing-report-schema format: "
                     a href="mutation-testing-report.json" { "mutation-testing-report.json" } "."
                 }
+                pre #test-trail hidden {}
                 script { (PreEscaped(SCRIPT)) }
             }
         }
+    }
+}
+
+/// The body's classes when the page opens: one `hide-<status>` per filter off by default.
+fn hidden_classes() -> String {
+    FILTERS
+        .iter()
+        .filter(|(_, _, shown)| !shown)
+        .map(|(class, _, _)| format!("hide-{class}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The survivors of the largest scope, first thing on the page: each with its key, place,
+/// mutated line, and what else is known about it (its `EQUIVALENT.md` verdict, scope + 1,
+/// whether any input reached it), linked to its entry in the source.
+fn survivor_list(report: &Report, last: u32) -> Markup {
+    let survivors = report.survivors(last);
+    let unreached = survivors
+        .iter()
+        .filter(|m| m.reached(last) == Some(false))
+        .count();
+    html! {
+        section #survivors {
+            h2 { "Survivors at scope " (last) " (" span #survivor-count { (survivors.len()) } ")" }
+            @if survivors.is_empty() {
+                p { "Every mutant run at scope " (last) " was killed." }
+            } @else {
+                p.keys {
+                    "Keys: " kbd { "n" } " or " kbd { "j" } " next survivor, "
+                    kbd { "p" } " or " kbd { "k" } " previous survivor (each opens it in the source below). "
+                    span #nav-pos {}
+                }
+                @if unreached > 0 {
+                    p { (unreached) " of them ran on no input: reach selection found no input of scope "
+                        (last) " that evaluates their mutation point, so no test there can tell them apart." }
+                }
+                @if report.equivalent.is_some() {
+                    p { "Verdicts and arguments are those of " code { "EQUIVALENT.md" } " beside these reports." }
+                }
+                ol #survivor-list {
+                    @for m in &survivors {
+                        li data-id=(format!("m{}", m.mutant.id)) {
+                            a href=(format!("#m{}", m.mutant.id)) { "#" (m.mutant.id) }
+                            " " span.place { (m.place()) }
+                            @if let Some(key) = &m.key { " " code.key { (key) } }
+                            " " (survivor_tags(m, report, last))
+                            @if let Some(line) = mutated_line(report, m) { br; code.edit { (line) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The mutated line of `m` (the first `+` line of its diff), trimmed.
+fn mutated_line(report: &Report, m: &Listed) -> Option<String> {
+    report
+        .diffs
+        .get(&m.mutant.id)?
+        .lines()
+        .find(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .map(|l| l[1..].trim().to_string())
+}
+
+/// What is known about a survivor besides its survival, as tags.
+fn survivor_tags(m: &Listed, report: &Report, last: u32) -> Markup {
+    html! {
+        @if m.reached(last) == Some(false) { span.tag.no-reach { "no input reaches it" } " " }
+        @if let Some(next) = &m.next_scope { span class=(format!("tag next {}", next_class(next))) { (next_text(next)) } " " }
+        @match report.argument(m) {
+            None => {}
+            Some(None) => { span.tag.verdict.none { "no entry in EQUIVALENT.md" } }
+            Some(Some(a)) => {
+                @match Verdict::of(a) {
+                    Some(v) => { span class=(format!("tag verdict {}", v.class())) { (v.label()) } }
+                    None => { span.tag.verdict.none { "not yet argued" } }
+                }
+            }
+        }
+    }
+}
+
+fn next_class(next: &NextScope) -> &'static str {
+    match next {
+        NextScope::Survived { .. } => "survived",
+        NextScope::Killed { .. } => "killed",
+        NextScope::NotRun { .. } => "not-run",
+    }
+}
+
+/// What scope + 1 said, for people.
+fn next_text(next: &NextScope) -> String {
+    match next {
+        NextScope::Survived { scope } => format!("survives scope {scope} too"),
+        NextScope::Killed { scope, reason } => {
+            format!("killed at scope {scope} ({})", reason.as_str())
+        }
+        NextScope::NotRun { scope, why } => format!("scope {scope} not run ({why})"),
+    }
+}
+
+/// A little Markdown, as `EQUIVALENT.md`'s arguments use it: paragraphs, `code` and
+/// **bold**; everything else is text.
+fn markdown(text: &str) -> Markup {
+    html! {
+        @for para in text.split("\n\n").filter(|p| !p.trim().is_empty()) {
+            p {
+                @for (i, part) in para.split('`').enumerate() {
+                    @if i % 2 == 1 {
+                        code { (part) }
+                    } @else {
+                        @for (j, t) in part.split("**").enumerate() {
+                            @if j % 2 == 1 { b { (t) } } @else { (t) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The benchmark's own account of how its `render` writes an input (its manifest's
+/// `input-notation`), so that a killing input can be read.
+fn notation(report: &Report) -> Markup {
+    html! {
+        details #notation open {
+            summary { "How inputs are written" }
+            @match &report.facts.input_notation {
+                Some(text) => { div.notation { (markdown(text)) } }
+                None => {
+                    p.notation { "The benchmark does not document its inputs' notation (it would in "
+                        code { "input-notation" } " of its " code { "[package.metadata.ferastrau]" } ")." }
+                }
+            }
+        }
+    }
+}
+
+/// How the coverage bar beside the source lines reads.
+fn coverage_legend(report: &Report, last: u32) -> Markup {
+    html! {
+        @if !report.facts.probes.is_empty() {
+            p.cov-legend {
+                "The bar left of a line number: what the original reached at scope " (last) " on the lines with coverage probes — "
+                span.cov.cov-full {} " every statement and branch outcome, "
+                span.cov.cov-part {} " some missed, "
+                span.cov.cov-none {} " none. Hover over a bar for the probes missed and the scope from which the line is covered."
+            }
+        }
+    }
+}
+
+/// A line's coverage bar: class and title.
+fn coverage_bar(cov: Option<&LineCoverage>, first: u32) -> Markup {
+    let Some(cov) = cov.filter(|c| !c.probes.is_empty()) else {
+        return html! { span.cov {} };
+    };
+    let missed: Vec<String> = cov
+        .probes
+        .iter()
+        .filter(|(_, m)| *m)
+        .map(|(p, _)| what(p))
+        .collect();
+    let (statements, branches) = cov.probes.iter().fold((0, 0), |(s, b), (p, _)| {
+        if p.kind == "statement" {
+            (s + 1, b)
+        } else {
+            (s, b + 1)
+        }
+    });
+    let class = if missed.is_empty() {
+        "cov-full"
+    } else if missed.len() == cov.probes.len() {
+        "cov-none"
+    } else {
+        "cov-part"
+    };
+    let mut title = format!(
+        "{statements} statement{}, {branches} branch outcome{}",
+        if statements == 1 { "" } else { "s" },
+        if branches == 1 { "" } else { "s" }
+    );
+    if missed.is_empty() {
+        if let Some(s) = cov.covered_from.filter(|&s| s > first) {
+            title.push_str(&format!("; all reached from scope {s}"));
+        } else {
+            title.push_str("; all reached");
+        }
+    } else {
+        title.push_str(&format!("; missed: {}", missed.join(", ")));
+    }
+    html! { span class=(format!("cov {class}")) title=(title) {} }
+}
+
+/// A probe for people: `statement`, `if true`, `match arm 2`.
+fn what(p: &ferastrau_mutator::Probe) -> String {
+    match (&p.construct, &p.outcome) {
+        (Some(c), Some(o)) => format!("{c} {o}"),
+        _ => p.kind.clone(),
     }
 }
 
@@ -168,6 +385,14 @@ fn source_file(file: &str, text: &str, report: &Report, last: u32) -> Markup {
     for m in report.mutants.iter().filter(|m| m.mutant.file == file) {
         on.entry(m.mutant.line).or_default().push(m);
     }
+    let coverage = report.line_coverage(file);
+    let first = report
+        .evaluation
+        .scopes
+        .iter()
+        .map(|s| s.scope)
+        .min()
+        .unwrap_or(0);
     html! {
         h3.file { (file) }
         div.src {
@@ -176,6 +401,7 @@ fn source_file(file: &str, text: &str, report: &Report, last: u32) -> Markup {
                 @let here = on.get(&n).map(Vec::as_slice).unwrap_or(&[]);
                 @let worst = here.iter().map(|m| m.fate(last)).max_by_key(|f| f.urgency());
                 div class=(format!("line{}", worst.map(|f| format!(" s-{}", f.class())).unwrap_or_default())) {
+                    (coverage_bar(coverage.get(&n), first))
                     span.ln { (n) }
                     code { (line) }
                     @if !here.is_empty() {
@@ -215,6 +441,7 @@ fn mutant(m: &Listed, report: &Report, last: u32) -> Markup {
             }
             div.body {
                 @if let Some(key) = &m.key { p.key { "key: " code { (key) } } }
+                @if fate == Fate::Survived { (survivor_notes(m, report, last)) }
                 @if let Some(why) = &m.skipped { p { "Skipped by the crate's skip list: " (why) } }
                 @if fate == Fate::NotViable { p { "Not viable: it does not compile (compile-pruned), so it never ran." } }
                 @if let Some((scope, o)) = first_kill {
@@ -244,6 +471,40 @@ fn mutant(m: &Listed, report: &Report, last: u32) -> Markup {
                     }
                 }
                 @if let Some(diff) = report.diffs.get(&m.mutant.id) { (diff_block(diff)) }
+            }
+        }
+    }
+}
+
+/// A survivor's entry: whether an input reached it, scope + 1, and its `EQUIVALENT.md`
+/// verdict with the argument.
+fn survivor_notes(m: &Listed, report: &Report, last: u32) -> Markup {
+    html! {
+        div.survivor-notes {
+            @if m.reached(last) == Some(false) {
+                p.no-reach { b { "No input reaches it" } " at scope " (last)
+                    ": it ran on none of the scope's inputs (none evaluates its mutation point)." }
+            }
+            @if let Some(next) = &m.next_scope {
+                p.next { "Scope + 1: " span class=(format!("tag {}", next_class(next))) { (next_text(next)) } }
+            }
+            @match report.argument(m) {
+                None => {}
+                Some(None) => { p.verdict { code { "EQUIVALENT.md" } " has no entry for it." } }
+                Some(Some(a)) => {
+                    div.verdict {
+                        @match Verdict::of(a) {
+                            Some(v) => {
+                                p { "EQUIVALENT.md: " span class=(format!("tag verdict {}", v.class())) { (v.label()) } }
+                                (markdown(Verdict::strip(a)))
+                            }
+                            None => {
+                                p { "EQUIVALENT.md: " span.tag.verdict.none { "not yet argued" } }
+                                (markdown(a))
+                            }
+                        }
+                    }
+                }
             }
         }
     }

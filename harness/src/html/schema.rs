@@ -13,15 +13,17 @@
 //! | killed: memory, crash        | `Killed`       | reason and detail            |
 //! | killed: timeout              | `Timeout`      | the limit and detail         |
 //! | survived                     | `Survived`     | —                            |
+//! | survived, reached by no input| `NoCoverage`   | —                            |
 //! | not viable (compile-pruned)  | `CompileError` | —                            |
 //! | skipped (the crate's `skip`) | `Ignored`      | the skip list's reason       |
 //! | no result (another shard's)  | `Pending`      | —                            |
 //!
 //! A mutant that exhausts its memory or kills its process where the original does not is
 //! a detected fault, as our kill rate counts it: `Killed`, not `RuntimeError` (which the
-//! schema's score leaves out as an invalid mutant). `NoCoverage` is never written: the
-//! reports do not record whether a mutant's code was reached, only which probes the original
-//! missed.
+//! schema's score leaves out as an invalid mutant). A survivor that ran on no input
+//! (`executions: 0`: reach selection found no input of the scope that evaluates its mutation
+//! point) is `NoCoverage`, which the schema's score counts as undetected, as our kill rate
+//! counts it as a survivor.
 //!
 //! The tests are the killing inputs: `testFiles` lists each input that killed a mutant at
 //! that scope, named by its rendering, and `killedBy` points at it.
@@ -36,9 +38,11 @@ use super::model::{Fate, Listed, Report};
 /// The schema version written (the schema's `schemaVersion` pattern allows majors 1 and 2).
 pub const SCHEMA_VERSION: &str = "2";
 
-/// The schema's status of a fate.
-pub fn status(fate: Fate) -> &'static str {
+/// The schema's status of a fate; `reached` is whether any input reached the mutant (see
+/// [`Listed::reached`]).
+pub fn status(fate: Fate, reached: Option<bool>) -> &'static str {
     match fate {
+        Fate::Survived if reached == Some(false) => "NoCoverage",
         Fate::Killed(Reason::Timeout) => "Timeout",
         Fate::Killed(_) => "Killed",
         Fate::Survived => "Survived",
@@ -115,7 +119,7 @@ fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value
             "start": { "line": e.start.line, "column": e.start.column },
             "end": { "line": e.end.line, "column": e.end.column },
         },
-        "status": status(fate),
+        "status": status(fate, m.reached(scope)),
     });
     let here = m.scopes.get(&scope);
     if let Some(n) = here.and_then(|o| o.executions) {
@@ -189,6 +193,12 @@ mod tests {
             (Fate::Survived, Some("Survived"))
         );
         assert_eq!(v["testsCompleted"], 9);
+        // Reached by no input: the schema's NoCoverage.
+        let (f, v) = at_2(json!({ "scopes": { "2": { "status": "survived", "executions": 0 } } }));
+        assert_eq!(
+            (f, v["status"].as_str()),
+            (Fate::Survived, Some("NoCoverage"))
+        );
         // Columns stay 1-based, the end exclusive, as the catalog has them.
         assert_eq!(v["location"]["start"], json!({ "line": 3, "column": 9 }));
         assert_eq!(v["location"]["end"], json!({ "line": 3, "column": 10 }));

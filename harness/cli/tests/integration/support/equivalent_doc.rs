@@ -18,53 +18,11 @@ use anyhow::{bail, Context, Result};
 use ferastrau_mutator::{mutated_source, Mutant};
 use serde::Deserialize;
 
-pub const FILE: &str = "EQUIVALENT.md";
-/// The argument a new survivor gets until a person writes one; `check` refuses it.
-pub const PLACEHOLDER: &str = "**TODO.** Argue why this mutant survives.";
-const SUMMARY: &str = "## Summary";
-const SURVIVORS: &str = "## Survivors";
-const KEY_PREFIX: &str = "Key: `";
-
-/// What an argument concludes about its mutant, the bold first words of the argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Verdict {
-    /// No input of any scope can tell the mutant from the original.
-    Equivalent,
-    /// No input the finitization can produce tells them apart (e.g. argument domains).
-    EquivalentOnInputs,
-    /// The mutant computes something else, but nothing the oracle compares shows it.
-    NotEquivalentUnobservable,
-    /// A larger scope (or another input domain) kills it; the argument says which.
-    NotEquivalent,
-}
-
-impl Verdict {
-    pub const ALL: [Verdict; 4] = [
-        Verdict::Equivalent,
-        Verdict::EquivalentOnInputs,
-        Verdict::NotEquivalentUnobservable,
-        Verdict::NotEquivalent,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Verdict::Equivalent => "Equivalent",
-            Verdict::EquivalentOnInputs => "Equivalent on the inputs",
-            Verdict::NotEquivalentUnobservable => "Not equivalent, unobservable",
-            Verdict::NotEquivalent => "Not equivalent",
-        }
-    }
-
-    /// The verdict an argument starts with (`**Equivalent.** …`), if any.
-    pub fn of(argument: &str) -> Option<Verdict> {
-        let rest = argument.strip_prefix("**")?;
-        let (label, after) = rest.split_once(".**")?;
-        if after.trim().is_empty() {
-            return None; // a verdict with no argument
-        }
-        Verdict::ALL.into_iter().find(|v| v.label() == label)
-    }
-}
+// The document's format and its parser live in the harness (the page reads the verdicts
+// with it); this module renders and checks documents against a run.
+pub use ferastrau_harness::html::equivalent::{
+    parse, Doc, Verdict, FILE, KEY_PREFIX, PLACEHOLDER, SUMMARY, SURVIVORS,
+};
 
 /// A mutant that survived the largest scope, with what its entry shows.
 #[derive(Clone, Debug)]
@@ -235,45 +193,6 @@ fn line_diff(crate_dir: &Path, mutant: &Mutant) -> Result<String> {
         writeln!(out, "+{l}").unwrap();
     }
     Ok(out)
-}
-
-/// A parsed document: its hand-written head and arguments by key, in document order.
-#[derive(Clone, Debug, Default)]
-pub struct Doc {
-    pub head: String,
-    pub arguments: Vec<(String, String)>,
-}
-
-pub fn parse(text: &str) -> Result<Doc> {
-    let (head, generated) = match text.find(&format!("\n{SUMMARY}\n")) {
-        Some(i) => (&text[..i + 1], &text[i + 1..]),
-        None => bail!("no `{SUMMARY}` section"),
-    };
-    let Some(body) = generated.split_once(&format!("\n{SURVIVORS}\n")) else {
-        bail!("no `{SURVIVORS}` section");
-    };
-    let mut arguments = Vec::new();
-    for entry in body.1.split("\n### ").skip(1) {
-        let key = entry
-            .lines()
-            .find_map(|l| l.strip_prefix(KEY_PREFIX)?.strip_suffix('`'))
-            .with_context(|| format!("entry `### {}` has no key line", first_line(entry)))?;
-        // The argument is what follows the diff block.
-        let after_diff = entry
-            .split_once("\n```diff\n")
-            .and_then(|(_, d)| d.split_once("\n```\n"))
-            .map(|(_, rest)| rest.trim().to_string())
-            .with_context(|| format!("entry `{key}` has no diff block"))?;
-        arguments.push((key.to_string(), after_diff));
-    }
-    Ok(Doc {
-        head: head.to_string(),
-        arguments,
-    })
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
 }
 
 /// The document for `run`, with `doc`'s head and its arguments kept by key (a placeholder for
