@@ -382,7 +382,10 @@ mod tests {
         assert_eq!(manifest["package"]["name"].as_str(), Some("my-set"));
         assert!(manifest.contains_key("workspace"));
         let tests = std::fs::read_to_string(dir.join("tests/counts.rs")).unwrap();
-        assert!(tests.contains("use my_set::MySetBenchmark as Bench;"), "{tests}");
+        assert!(
+            tests.contains("use my_set::MySetBenchmark as Bench;"),
+            "{tests}"
+        );
         assert_eq!(
             manifest["package"]["description"].as_str(),
             Some("my-set: a benchmark crate for Ferastrau")

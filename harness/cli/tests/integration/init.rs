@@ -393,6 +393,10 @@ fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
             .join("ferastrau.out/leftist-heap/evaluation.json"),
     );
     assert_eq!(evaluation["scopes"].as_array().unwrap().len(), 2);
+    // The skeleton's input notation reaches the page.
+    let page =
+        std::fs::read_to_string(tmp.path().join("ferastrau.out/leftist-heap/report.html")).unwrap();
+    assert!(page.contains("adds 2 to the set"), "no input notation");
     // Said once: the second run finds the cache.
     let second = run();
     assert!(second.status.success(), "{}", text(&second.stderr));
