@@ -29,7 +29,7 @@ use anyhow::Result;
 pub use baseline::{read_baseline, write_baseline, Baseline, BenchmarkBaseline, ScopeFigures};
 pub use compare::{compare, Basis, Changes, Comparison, Failure, Thresholds};
 pub use run::Run;
-pub use table::{describe, table};
+pub use table::{describe, report, table};
 
 use crate::exit_code::{broken, usage, GateFailed};
 use baseline::VERSION;
@@ -132,18 +132,6 @@ pub fn gate(
                 run.describe(key)
             ));
         }
-        let new_surviving = by_key(
-            c.changes
-                .iter()
-                .flat_map(|(&s, ch)| ch.new_surviving.iter().map(move |k| (s, k))),
-        );
-        for (key, scopes) in new_surviving.iter().filter(|_| !t.fail_on_new_survivors) {
-            notes.push(format!(
-                "{}: a new mutant survives: {}",
-                scopes_text(scopes),
-                run.describe(key)
-            ));
-        }
     }
     let verdict = if update {
         Verdict::Updated
@@ -169,7 +157,7 @@ pub fn gate(
             paint(style::HEAD, &run.benchmark),
             baseline.display()
         );
-        print!("{}", table(reference, &run.figures, &c));
+        print!("{}", report(&run, reference, &c, basis));
         for n in &notes {
             anstream::println!("{} {n}", paint(style::WARN, "note:"));
         }
@@ -322,7 +310,7 @@ fn by_key<'a>(
 }
 
 /// `scope 2`, `scopes 1..3` (consecutive) or `scopes 1, 3`.
-fn scopes_text(scopes: &[u32]) -> String {
+pub(crate) fn scopes_text(scopes: &[u32]) -> String {
     match scopes {
         [one] => format!("scope {one}"),
         [first, .., last] if scopes.windows(2).all(|w| w[1] == w[0] + 1) => {

@@ -1,25 +1,120 @@
-//! The gate's printed output: the table of changes per scope, and each failure in words.
+//! The gate's printed output: a report a reviewer reads in ten seconds (a summary, then one
+//! line per mutant whose verdict changed, then the figures per scope), and each failure in
+//! words.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::baseline::{BenchmarkBaseline, ScopeFigures};
-use super::compare::{Changes, Comparison, Failure};
+use super::compare::{Basis, Changes, Comparison, Failure};
 use super::run::Run;
 
-/// The short table of what changed, one line per scope.
-pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, c: &Comparison) -> String {
+/// How many mutants a section of the report lists before "and N more" (the JSON has all).
+const LISTED: usize = 20;
+
+/// The report: the summary first — the kill rate at the largest scope before and after (or
+/// why it is not compared), the count of each kind of change — then each kind's mutants, one
+/// line each with its scopes, place and key, then (for runs of the whole crate) the figures
+/// per scope. A run of some mutants only (`--in-diff`) shows what it measured: its mutants.
+pub fn report(run: &Run, base: &BenchmarkBaseline, c: &Comparison, basis: Basis) -> String {
+    let mut t = String::new();
+    let keys = |f: fn(&Changes) -> &Vec<String>| -> BTreeMap<&String, Vec<u32>> {
+        let mut out: BTreeMap<&String, Vec<u32>> = BTreeMap::new();
+        for (&scope, ch) in &c.changes {
+            for k in f(ch) {
+                out.entry(k).or_default().push(scope);
+            }
+        }
+        out
+    };
+    let survive = keys(|c| &c.now_surviving);
+    let new_surviving = keys(|c| &c.new_surviving);
+    let now_killed = keys(|c| &c.now_killed);
+    let gone = keys(|c| &c.gone);
+    let skipped = keys(|c| &c.now_skipped);
+    let largest = base.scopes.keys().max().copied();
+    match (basis, largest) {
+        (Basis::Partial, _) => {
+            let _ = writeln!(
+                t,
+                "{} mutant(s) evaluated, each against its verdict in the baseline; the run {}, so kill rates are not compared",
+                run.figures.mutants.len(),
+                run.partial.as_deref().unwrap_or("evaluated a subset")
+            );
+        }
+        (_, Some(s)) => {
+            let (b, n) = (base.scopes.get(&s), run.figures.scopes.get(&s));
+            let rate =
+                |f: Option<&ScopeFigures>| f.map_or("-".into(), |f| format!("{:.2}%", f.kill_rate));
+            let delta = match (b, n, basis) {
+                (Some(b), Some(n), Basis::Whole) => {
+                    format!(" ({:+.2} points)", n.kill_rate - b.kill_rate)
+                }
+                (_, _, Basis::ChangedCode) => {
+                    " (not compared: the mutated code changed, so these are rates of other code)"
+                        .into()
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                t,
+                "kill rate at scope {s}: {} → {}{delta}",
+                rate(b),
+                rate(n)
+            );
+        }
+        (_, None) => {}
+    }
+    let _ = writeln!(
+        t,
+        "{} survive now · {} new survivor(s) · {} killed now · {} gone · {} skipped now",
+        survive.len(),
+        new_surviving.len(),
+        now_killed.len(),
+        gone.len(),
+        skipped.len()
+    );
+    let place = |k: &str| {
+        run.places
+            .get(k)
+            .map_or("?", |p| p.split_once(' ').map_or(p.as_str(), |(at, _)| at))
+            .to_string()
+    };
+    let sections = [
+        ("killed in the baseline, survive now:", &survive, true),
+        ("new mutants that survive:", &new_surviving, true),
+        ("survived in the baseline, killed now:", &now_killed, true),
+        ("in the baseline, not evaluated now:", &gone, false),
+    ];
+    for (title, list, here) in sections {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(t, "{title}");
+        for (key, scopes) in list.iter().take(LISTED) {
+            let at = if here { place(key) } else { String::new() };
+            let _ = writeln!(t, "  {:<13} {at}  {key}", super::scopes_text(scopes));
+        }
+        if list.len() > LISTED {
+            let _ = writeln!(
+                t,
+                "  and {} more (--format json lists all)",
+                list.len() - LISTED
+            );
+        }
+    }
+    if basis != Basis::Partial {
+        t.push_str(&table(base, &run.figures, c));
+    }
+    t
+}
+
+/// The figures per scope, before → after (under 100 columns; the mutants' changes are in
+/// the lines above it).
+pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, _c: &Comparison) -> String {
     let mut t = format!(
-        "{:>5} {:>19} {:>19} {:>19} {:>9} {:>9} {:>13} {:>5} {:>9}\n",
-        "scope",
-        "kill rate % (Δ)",
-        "code st %",
-        "code br %",
-        "now surv.",
-        "now kill.",
-        "new (k/s)",
-        "gone",
-        "now skip."
+        "{:>5}  {:<24} {:<18} {}\n",
+        "scope", "kill rate % (Δ)", "code stmt %", "code branch %"
     );
     let scopes: BTreeSet<u32> = base
         .scopes
@@ -44,24 +139,13 @@ pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, c: &Comparison) 
             ),
             _ => pair(|f| f.kill_rate),
         };
-        let ch = c.changes.get(&s);
-        let count = |f: fn(&Changes) -> usize| ch.map_or(0, f);
         let _ = writeln!(
             t,
-            "{:>5} {:>19} {:>19} {:>19} {:>9} {:>9} {:>13} {:>5} {:>9}",
+            "{:>5}  {:<24} {:<18} {}",
             s,
             rate,
             pair(|f| f.statement_coverage),
             pair(|f| f.branch_coverage),
-            count(|c| c.now_surviving.len()),
-            count(|c| c.now_killed.len()),
-            format!(
-                "{}/{}",
-                count(|c| c.new_killed.len()),
-                count(|c| c.new_surviving.len())
-            ),
-            count(|c| c.gone.len()),
-            count(|c| c.now_skipped.len()),
         );
     }
     t

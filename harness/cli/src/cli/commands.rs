@@ -256,7 +256,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
         true => Some(a.run.target.locate()?.dir),
         false => None,
     };
-    let show = if json { Show::Nothing } else { Show::Table };
+    let show = if json { Show::Nothing } else { Show::Summary };
     let dir = match a.current {
         Some(dir) => dir,
         None => match super::evaluate::run_evaluation(a.run, show)? {

@@ -132,6 +132,9 @@ pub(super) enum Show {
     Table,
     /// One JSON document: `evaluation.json`'s figures, the reports' directory and the runner's.
     Json,
+    /// The closing line only (`N mutants evaluated in T s; reports in DIR`): the caller
+    /// (`gate`) prints its own report of what changed.
+    Summary,
     /// Nothing: the caller (`gate --format json`) prints its own document.
     Nothing,
 }
@@ -169,7 +172,9 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
                     "evaluated": false,
                     "why": why,
                 }))?,
-                Show::Table => println!("nothing to evaluate for --in-diff: {why}"),
+                Show::Table | Show::Summary => {
+                    println!("nothing to evaluate for --in-diff: {why}")
+                }
                 Show::Nothing => {}
             }
             return Ok(None);
@@ -189,6 +194,13 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
+    // The viable mutants of the whole crate, for an in-diff run's title.
+    let catalog_size = subject
+        .meta
+        .catalog
+        .viable()
+        .filter(|m| !skipped.contains_key(&m.id))
+        .count();
     let catalog = selected(&a, &subject, diff.as_ref())?;
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
@@ -261,6 +273,12 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
             share.len(),
             viable.len()
         ),
+        None if partial_diff => format!(
+            "{} (--in-diff: {} of {} mutants; kill rates of these only)",
+            bench.name,
+            share.len(),
+            catalog_size
+        ),
         None => bench.name.clone(),
     };
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
@@ -305,6 +323,11 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
                 out_dir.display()
             );
         }
+        Show::Summary => println!(
+            "{} mutants evaluated in {seconds:.1} s; reports in {}",
+            share.len(),
+            out_dir.display()
+        ),
     }
     if let Some(why) = broken_why {
         return Err(broken(format!(

@@ -1,6 +1,7 @@
 //! The gate on pull requests, as a reviewer expects it (issue 30): `testdata/chain` in a git
 //! repository with a committed baseline, and ten scripted pull requests, each gated in full
-//! and with `--in-diff` of its `git diff`. Harmless changes pass both (no false alarm); a
+//! and with `--in-diff` of its `git diff`, and a bug fixed against a baseline made on the
+//! buggy crate. Harmless changes pass both (no false alarm); a
 //! change that weakens the tests (the specification side) or makes mutants equivalent fails
 //! both, naming the mutants that now survive.
 
@@ -209,6 +210,39 @@ fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
                     "a missed regression: {what}"
                 );
                 assert!(err.contains(pr.names), "{what}");
+                // The report: the summary first, then one line per mutant that survives
+                // now; an in-diff run shows no kill rate (it measured its mutants only).
+                let lines: Vec<&str> = said
+                    .lines()
+                    .skip_while(|l| !l.starts_with("chain against "))
+                    .collect();
+                // (A change of the specification side makes the in-diff run a whole one.)
+                let partial = lines[1].contains("kill rates are not compared");
+                assert_eq!(partial, !extra.is_empty() && !pr.same_code, "{what}");
+                assert_eq!(
+                    lines[1].starts_with("kill rate at scope 3: 90.06% → "),
+                    !partial,
+                    "{what}"
+                );
+                assert_eq!(said.contains("kill rate % (Δ)"), !partial, "{what}");
+                assert!(lines[2].contains(" survive now · "), "{what}");
+                let listed: Vec<&str> = lines
+                    .iter()
+                    .skip_while(|l| **l != "killed in the baseline, survive now:")
+                    .skip(1)
+                    .take_while(|l| l.starts_with("  ") && !l.starts_with("  and "))
+                    .copied()
+                    .collect();
+                let n: usize = lines[2].split(' ').next().unwrap().parse().unwrap();
+                assert!(n > 0 && listed.len() == n.min(20), "{what}");
+                let mut keys: Vec<&str> = listed
+                    .iter()
+                    .map(|l| l.rsplit_once("  ").unwrap().1)
+                    .collect();
+                keys.sort_unstable();
+                keys.dedup();
+                assert_eq!(keys.len(), listed.len(), "one line per mutant: {what}");
+                assert!(listed.iter().all(|l| l.contains("src/lib.rs:")), "{what}");
             }
         }
         if pr.name.starts_with("a redundant recomputation") {
@@ -243,5 +277,32 @@ fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
             assert!(said.contains("kill rate fell from 90.06%25 to "), "{said}");
         }
         git(repo, &["checkout", "-q", "--", "."]);
+    }
+
+    // A fixed bug: `remove` reported `false` after removing (its postcondition said so, as a
+    // warning; the mutants were judged against the buggy outputs). The baseline was made on
+    // the buggy crate; the pull request that fixes it must pass both gates.
+    let fixed = "        self.size = self.size - 1;\n        true\n";
+    let buggy = "        self.size = self.size - 1;\n        false\n";
+    assert_eq!(base.matches(fixed).count(), 1);
+    std::fs::write(&lib, base.replacen(fixed, buggy, 1)).unwrap();
+    let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("violates its postcondition"),
+        "the bug is visible: {}",
+        text(&o.stderr)
+    );
+    git(repo, &["commit", "-q", "-am", "a bug"]);
+    std::fs::write(&lib, &base).unwrap();
+    std::fs::write(&diff, git(repo, &["diff"]).stdout).unwrap();
+    for extra in [&[][..], &["--in-diff", diff.to_str().unwrap()][..]] {
+        let o = gate(&krate, &out, &baseline, extra);
+        let (said, err) = (text(&o.stdout), text(&o.stderr));
+        assert!(
+            o.status.success(),
+            "a false alarm on a fixed bug {extra:?}:\n{said}\n{err}"
+        );
+        assert!(said.contains("gate passed"), "{said}");
     }
 }
