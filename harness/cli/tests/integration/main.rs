@@ -20,6 +20,7 @@ mod metamutant;
 mod paper;
 mod pull_requests;
 mod reach;
+mod readme;
 mod reproduce;
 mod shard;
 mod skip;
