@@ -31,6 +31,10 @@ pub struct Evaluation {
     /// `in_diff`, a subset, gated mutant by mutant and never a baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub only_mutants: Option<Vec<u32>>,
+    /// Set when `--max-mutants` evaluated a sample of the crate's mutants: gated as a whole
+    /// only against a baseline of the same sample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<crate::SampleMark>,
     /// See the crate's "Versions" (0 when absent: a file of the tool before versions).
     #[serde(default)]
     pub schema_version: u32,

@@ -45,6 +45,11 @@ pub struct BenchmarkBaseline {
     /// `"<file> <function>"`.
     #[serde(default)]
     pub regions: BTreeMap<String, Region>,
+    /// The sample the baseline's run evaluated (`--max-mutants`), if it was one: a run of
+    /// another sample, or of all mutants, is compared mutant by mutant, and never replaces a
+    /// baseline with a sample of another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<crate::SampleMark>,
 }
 
 /// Where a mutant is: its file and function, and its edit's first line, last line and column
@@ -156,7 +161,11 @@ impl Artifact for GateBaseline {
                 }
                 t.push_str("\n          ]\n        }");
             }
-            t.push_str("\n      }\n    }");
+            t.push_str("\n      }");
+            if let Some(sample) = &b.sample {
+                let _ = write!(t, ",\n      \"sample\": {}", serde_json::to_string(sample)?);
+            }
+            t.push_str("\n    }");
         }
         t.push_str("\n  }\n}\n");
         Ok(t)

@@ -103,7 +103,7 @@ pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
 pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};
 pub use mutants::{Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};
 pub use reduced_suite::{ReducedSuite, SuiteInput};
-pub use shard::{Facts, ListedMutant, Marks, ShardRecord};
+pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
 pub use table3::{
     Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Summary, Table3,
     Table3Row, Verdict,

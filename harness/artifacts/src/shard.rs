@@ -70,6 +70,27 @@ pub struct Marks {
     /// The mutants `--only-mutants` named, when it was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub only_mutants: Option<Vec<u32>>,
+    /// The sample `--max-mutants` took, when it left mutants out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleMark>,
+}
+
+/// A run that evaluated a sample of the crate's mutants (`--max-mutants N --seed S`, when N is
+/// under the number of viable mutants): the same sample is the same subset, another sample
+/// (or none) is other mutants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SampleMark {
+    /// `--max-mutants`.
+    pub max_mutants: u32,
+    /// `--seed`.
+    pub seed: u64,
+}
+
+impl std::fmt::Display for SampleMark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--max-mutants {} --seed {}", self.max_mutants, self.seed)
+    }
 }
 
 /// A catalog entry with its key: [`crate::MutantEntry`] without results (keys sorted).

@@ -445,6 +445,7 @@ pub fn write(
         broken: extra.broken.clone(),
         in_diff: facts.marks.in_diff.clone(),
         only_mutants: facts.marks.only_mutants.clone(),
+        sample: facts.marks.sample,
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
         shard: extra.shard.map(ShardLabel),

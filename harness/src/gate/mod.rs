@@ -57,7 +57,7 @@ pub fn gate(
     print: &Print,
 ) -> Result<()> {
     let json = *print == Print::Json;
-    let run = Run::read(dir)?;
+    let mut run = Run::read(dir)?;
     // Reports that disagree with each other (a merge or a run that failed half-way, a file
     // edited by hand) are refused, as `report` refuses them.
     crate::html::check(dir).map_err(|e| {
@@ -81,6 +81,26 @@ pub fn gate(
     };
     let mut file = read_baseline(baseline)?;
     let base = file.benchmarks.get(&run.benchmark).cloned();
+    // A sample is a subset unless the baseline is of the same sample: compared mutant by
+    // mutant, and never the baseline in place of all mutants or of another sample. (A run of
+    // all mutants may replace a sampled baseline.)
+    if let Some(b) = base.as_ref().filter(|b| b.sample != run.figures.sample) {
+        let replaces = update && run.figures.sample.is_none();
+        if run.partial.is_none() && !replaces {
+            run.partial = Some(match (run.figures.sample, b.sample) {
+                (Some(now), None) => {
+                    format!("evaluated a sample ({now}) where the baseline has every mutant")
+                }
+                (Some(now), Some(then)) => {
+                    format!("evaluated another sample ({now}) than the baseline's ({then})")
+                }
+                (None, Some(then)) => {
+                    format!("evaluated every mutant where the baseline has a sample ({then})")
+                }
+                (None, None) => unreachable!("the samples differ"),
+            });
+        }
+    }
     let empty = BenchmarkBaseline::default();
     // The baseline's mutants under the run's keys, matched through the change between the
     // two sources; those on lines the change edited are compared with nothing.
@@ -508,8 +528,16 @@ mod tests {
             "x".into(),
             figures(75.0, 100.0, &[("a \"q\"", &[2, 3]), ("c", &[])]),
         );
-        b.benchmarks
-            .insert("y".into(), BenchmarkBaseline::default());
+        b.benchmarks.insert(
+            "y".into(),
+            BenchmarkBaseline {
+                sample: Some(ferastrau_artifacts::SampleMark {
+                    max_mutants: 300,
+                    seed: 1,
+                }),
+                ..BenchmarkBaseline::default()
+            },
+        );
         let text = render(&b).unwrap();
         let back: Baseline = serde_json::from_str(&text).unwrap();
         assert_eq!(back.benchmarks, b.benchmarks);

@@ -51,7 +51,10 @@ impl Run {
             )),
             (None, None) => None,
         };
-        let mut figures = BenchmarkBaseline::default();
+        let mut figures = BenchmarkBaseline {
+            sample: evaluation.sample,
+            ..BenchmarkBaseline::default()
+        };
         for s in &evaluation.scopes {
             let f: ScopeFigures = ScopeFigures {
                 mutants: s.mutants,

@@ -468,6 +468,16 @@ fn facts(
             .as_ref()
             .filter(|_| partial_diff)
             .map(|diff| diff.display().to_string()),
+        // A sample that leaves mutants out is a subset; one at least as large as the
+        // catalog is the whole crate.
+        sample: a
+            .sampling
+            .max_mutants
+            .filter(|&n| (n as usize) < subject.meta.catalog.viable().count())
+            .map(|max_mutants| ferastrau_artifacts::SampleMark {
+                max_mutants,
+                seed: a.sampling.seed,
+            }),
         only_mutants: (!a.only_mutants.is_empty()).then(|| {
             let mut ids = a.only_mutants.clone();
             ids.sort_unstable();

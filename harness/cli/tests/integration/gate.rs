@@ -275,6 +275,64 @@ fn a_run_of_some_mutants_never_becomes_the_baseline() {
     // without comparing its kill rate with the whole crate's.
     let o = gate(&krate, &out, &baseline, &["--only-mutants", &killed]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // A sample (`--max-mutants`) is a subset too, unless the baseline is of the same sample.
+    let sample = |seed: &'static str| ["--max-mutants", "3", "--seed", seed];
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &[&sample("1")[..], &["--update-baseline"]].concat(),
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a sample (--max-mutants 3 --seed 1) where the baseline has every mutant")
+            && err.contains("cannot become a baseline"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&baseline).unwrap(),
+        whole,
+        "the baseline shrank"
+    );
+    assert_eq!(
+        json(&out.join("evaluation.json"))["sample"],
+        serde_json::json!({"max_mutants": 3, "seed": 1})
+    );
+    let o = gate(&krate, &out, &baseline, &sample("1"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("kill rates are not compared"));
+    // A baseline of a sample: the same sample is compared whole, another one is a subset
+    // that cannot replace it, and a run of every mutant may.
+    let sampled = dir.path().join("sampled.json");
+    let o = gate(
+        &krate,
+        &out,
+        &sampled,
+        &[&sample("1")[..], &["--update-baseline"]].concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = gate(&krate, &out, &sampled, &sample("1"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains(" points)"), "{}", text(&o.stdout));
+    let o = gate(
+        &krate,
+        &out,
+        &sampled,
+        &[&sample("2")[..], &["--update-baseline"]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains(
+        "another sample (--max-mutants 3 --seed 2) than the baseline's (--max-mutants 3 --seed 1)"
+    ));
+    let o = gate(&krate, &out, &sampled, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read(&sampled).unwrap(),
+        whole,
+        "every mutant, as the whole baseline"
+    );
 }
 
 /// Ten `gate --update-baseline` runs into one file at once, one per benchmark as a CI matrix
