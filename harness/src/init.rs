@@ -32,8 +32,8 @@ impl WorkerSource {
     }
 
     /// The same source as `crate_dir`'s Cargo.toml should name it: a path relative to
-    /// `crate_dir` when the crate is inside the checkout the worker library belongs to or in
-    /// the directory that holds it (the two then move together); absolute otherwise.
+    /// `crate_dir` when the crate is inside the checkout the worker library belongs to or
+    /// beside it, in the same directory (the two then move together); absolute otherwise.
     fn relative_to(&self, crate_dir: &Path) -> WorkerSource {
         let WorkerSource::Path(worker) = self else {
             return self.clone();
@@ -49,10 +49,13 @@ impl WorkerSource {
         let crate_dir = absolute(crate_dir);
         // Symbolic links resolved where they exist (the crate's directory may not yet).
         let resolved = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-        let near = [Some(checkout), checkout.parent()]
-            .into_iter()
-            .flatten()
-            .any(|d| crate_dir.starts_with(resolved(d)) || crate_dir.starts_with(d));
+        // Inside the checkout, or a sibling of it (`~/src/ferastrau` and `~/src/my-set`); a
+        // crate deeper under the checkout's parent (a temporary directory beside a checkout in
+        // /tmp) is not "beside" it.
+        let real = resolved_parent(&crate_dir);
+        let inside = real.starts_with(resolved(checkout));
+        let sibling = real.parent() == resolved(checkout).parent();
+        let near = inside || sibling;
         match near {
             true => pathdiff::diff_paths(resolved(worker), resolved_parent(&crate_dir))
                 .map_or_else(|| self.clone(), WorkerSource::Path),
@@ -316,8 +319,9 @@ mod tests {
             path(&root.join("work/my_set")),
             PathBuf::from("../ferastrau/harness/worker")
         );
-        // Elsewhere: absolute, as it was given.
+        // Elsewhere, deeper under the checkout's parent included: absolute, as it was given.
         assert_eq!(path(&root.join("elsewhere/my_set")), worker);
+        assert_eq!(path(&root.join("work/tmp/my_set")), worker);
         // A git source stays what it is.
         let git = WorkerSource::Git {
             url: "https://example.org/f.git".into(),
