@@ -131,7 +131,15 @@ impl Journal {
 
     /// Reopens the journal at `path` for appending, returning what it holds; refuses one
     /// written for a different run, naming what differs.
-    pub fn resume(path: &Path, fingerprint: &Fingerprint) -> Result<(Journal, Recorded)> {
+    /// Checks that the journal at `path` can be resumed under `fingerprint` (the refusals of
+    /// [`Journal::resume`], status 2), touching nothing: a command refused this way must not
+    /// have removed the reports of the run it would have continued.
+    pub fn check_resumable(path: &Path, fingerprint: &Fingerprint) -> Result<()> {
+        Self::read_resumable(path, fingerprint).map(|_| ())
+    }
+
+    /// The journal at `path`, parsed, if it can be resumed under `fingerprint`.
+    fn read_resumable(path: &Path, fingerprint: &Fingerprint) -> Result<journal::Journal> {
         let text = std::fs::read_to_string(path).map_err(|_| {
             usage(format!(
                 "cannot resume: no journal at {} (run without --resume)",
@@ -156,6 +164,11 @@ impl Journal {
                 differences.join("; ")
             )));
         }
+        Ok(read)
+    }
+
+    pub fn resume(path: &Path, fingerprint: &Fingerprint) -> Result<(Journal, Recorded)> {
+        let read = Self::read_resumable(path, fingerprint)?;
         let mut rec = Recorded::default();
         // Lines that did not parse (a torn last line) and headers in the middle are skipped.
         for l in read.lines {

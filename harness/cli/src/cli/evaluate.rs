@@ -162,10 +162,16 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
     // Taken before anything is built or written: a second run on the same directory fails at
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
-    clear_reports(&out.path)?;
+    // The reports of an earlier run go before anything else can fail, so that a failed run
+    // leaves none that could be read as its own; with --resume only once the journal is
+    // accepted (below): a refused --resume leaves the run it would have continued as it was.
+    if !a.resume {
+        clear_reports(&out.path)?;
+    }
     let diff = read_diff(&a, &bench)?;
     match &diff {
         Some(Selection::Nothing { why }) => {
+            clear_reports(&out.path)?;
             match show {
                 Show::Json => ferastrau_harness::term::print_json(&serde_json::json!({
                     "benchmark": bench.name,
@@ -218,6 +224,10 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         ));
     }
     let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
+    if a.resume {
+        evaluate::journal::Journal::check_resumable(&out_dir.join("journal.jsonl"), &fingerprint)?;
+        clear_reports(&out.path)?;
+    }
     let ev = evaluate::evaluate(
         &out,
         &fingerprint,

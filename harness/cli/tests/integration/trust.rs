@@ -594,10 +594,29 @@ fn resuming_after_an_edit_or_with_other_options_is_refused() {
         args.extend_from_slice(extra);
         command(&args).output().unwrap()
     };
+    let reports = |dir: &Path| -> Vec<Option<Vec<u8>>> {
+        [
+            "evaluation.json",
+            "mutants.json",
+            "report.html",
+            "mutation-testing-report.json",
+        ]
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).ok())
+        .collect()
+    };
+    let before = reports(out.path());
+    assert!(before.iter().all(Option::is_some));
     let o = resume(&["--tick-factor", "7"]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(USAGE), "{err}");
     assert!(err.contains("limits"), "{err}");
+    // Refused, it removed nothing: the run it would have continued keeps its reports.
+    assert_eq!(
+        reports(out.path()),
+        before,
+        "a refused --resume removed reports"
+    );
 
     let o = resume(&[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
