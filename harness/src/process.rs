@@ -103,7 +103,7 @@ impl Finished {
             .stderr
             .lines()
             .rev()
-            .find(|l| l.contains("memory allocation of"))
+            .find(|l| l.contains("memory allocation of") || runtime_out_of_memory(l))
         {
             return Death::Memory(line.trim().into());
         }
@@ -116,6 +116,15 @@ impl Finished {
             _ => Death::Exit(-1),
         }
     }
+}
+
+/// Whether a line of a dead worker's stderr is the C runtime's or Rust's own runtime failing
+/// for want of memory outside any allocation of the code (glibc cannot register a thread-local
+/// destructor, a thread cannot be spawned): under a tight `--memory-limit` a worker dies this
+/// way in its own machinery, whatever code it runs.
+pub fn runtime_out_of_memory(line: &str) -> bool {
+    (line.contains("Fatal glibc error") && line.contains("out of memory"))
+        || line.contains("failed to spawn thread")
 }
 
 /// Why a worker process died before completing its request.
@@ -136,6 +145,12 @@ pub enum Death {
 }
 
 impl Death {
+    /// Whether this is a memory death in the runtime's own machinery (see
+    /// [`runtime_out_of_memory`]) rather than an allocation that failed.
+    pub fn in_runtime(&self) -> bool {
+        matches!(self, Death::Memory(m) if runtime_out_of_memory(m))
+    }
+
     /// Whether the death came from outside the process, not from the code it ran: a signal
     /// that safe code under test does not send itself and that is not one of Ferastrau's own
     /// limits (those end as [`Death::Guard`] or [`Death::Memory`]). SIGKILL is the kernel's
@@ -315,6 +330,34 @@ fn collect_stderr(child: &mut Child) -> std::thread::JoinHandle<String> {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::ExitStatusExt;
+
+    /// glibc's and Rust's runtime failing for want of memory is a memory death (it once was
+    /// "it aborts the process", blamed on the code under test's input), told apart from an
+    /// allocation that failed.
+    #[test]
+    fn the_runtime_out_of_memory_is_a_memory_death_of_its_own() {
+        let died = |stderr: &str| {
+            Finished {
+                ending: Ending::Exited(std::process::ExitStatus::from_raw(6)),
+                messages: Vec::new(),
+                garbled: Vec::new(),
+                stderr: stderr.into(),
+            }
+            .death()
+        };
+        let glibc = died("Fatal glibc error: failed to register TLS destructor: out of memory\n");
+        assert!(matches!(glibc, Death::Memory(_)), "{glibc:?}");
+        assert!(glibc.in_runtime());
+        let alloc = died("memory allocation of 1048576 bytes failed\n");
+        assert!(
+            matches!(alloc, Death::Memory(_)) && !alloc.in_runtime(),
+            "{alloc:?}"
+        );
+        let abort = died("something else\n");
+        assert_eq!(abort, Death::Signal(6));
+        assert!(!abort.in_runtime());
+    }
 
     /// A binary that some process still holds open for writing cannot be executed (`ETXTBSY`);
     /// [`spawn`] starts it once the writer is gone instead of failing the run.

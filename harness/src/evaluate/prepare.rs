@@ -196,7 +196,14 @@ impl Preparation {
                 self.limit_text()
             )));
         }
-        let what = match f.death() {
+        let death = f.death();
+        if let (true, Death::Memory(m)) = (death.in_runtime(), &death) {
+            return Err(broken(format!(
+                "the worker process ran out of memory generating scope {scope} outside the code under test ({m}){}: the limit leaves too little for Ferastrau's own worker (its threads and bookkeeping); raise --memory-limit",
+                self.limit_text()
+            )));
+        }
+        let what = match death {
             Death::Panic(p) => {
                 format!("the benchmark panicked in `{method}`'s precondition or finitization: {p}")
             }
@@ -307,6 +314,16 @@ impl Preparation {
             .filter(|w| w.scope == scope)
             .map(|w| w.position());
         let death = f.death();
+        crate::detail!(
+            "the original's worker at scope {scope}: {death}; its stderr:\n{}",
+            f.stderr
+        );
+        if let (true, Death::Memory(m)) = (death.in_runtime(), &death) {
+            return Err(broken(format!(
+                "the worker process ran out of memory at scope {scope} outside the code under test ({m}){}: the limit leaves too little for Ferastrau's own worker (its threads and bookkeeping); raise --memory-limit",
+                self.limit_text()
+            )));
+        }
         let what = match &death {
             Death::Panic(p) => {
                 format!("the benchmark's own code (decode, render or postcondition) panicked: {p}")
