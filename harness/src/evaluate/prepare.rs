@@ -19,6 +19,10 @@ use crate::worker::Worker;
 /// postcondition violation of the original.
 pub use ferastrau_artifacts::{ScopeRun, Violation};
 
+/// The least room the original's run gets above the run's memory limit for its reach sets
+/// (see [`Preparation::original_memory_limit`]).
+const REACH_ROOM: u64 = 256 << 20;
+
 /// Violations kept per scope in reports (the count is always complete).
 const KEPT_VIOLATIONS: usize = 20;
 
@@ -117,6 +121,23 @@ fn interrupted(f: &Finished) -> Result<()> {
 impl Preparation {
     fn method(&self, m: usize) -> &str {
         self.methods.get(m).map_or("?", String::as_str)
+    }
+
+    /// The address-space limit of the original's run: the run's limit, plus room for the
+    /// reach sets the worker records on the side when reach selection is on. Those are
+    /// Ferastrau's bookkeeping, not the original's memory (BinomialHeap's original "ran out
+    /// of memory" on input #53213 of scope 6 at 7 MiB, and passed with `--no-reach`); the
+    /// original's own memory is held to the run's limit by the control run, which runs it
+    /// under the mutants' limits on every input without recording anything.
+    fn original_memory_limit(&self) -> Option<u64> {
+        let room = |l: u64| l.max(REACH_ROOM);
+        self.memory_limit.map(|l| {
+            if self.reach {
+                l.saturating_add(room(l))
+            } else {
+                l
+            }
+        })
     }
 
     fn limit_text(&self) -> String {
@@ -229,7 +250,7 @@ impl Preparation {
         let f = worker.run(
             &request,
             &Isolation {
-                memory_limit: self.memory_limit,
+                memory_limit: self.original_memory_limit(),
                 stdout: Some(stdout.clone()),
                 guard: None,
             },

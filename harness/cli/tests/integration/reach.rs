@@ -216,3 +216,22 @@ fn code_only_the_last_input_reaches_kills_there_and_code_no_input_reaches_runs_n
         "one process per reached mutant"
     );
 }
+
+/// The reach sets the original's run records are Ferastrau's bookkeeping: they do not count
+/// against `--memory-limit`. At 7 MiB, BinomialHeap's original once "ran out of memory" on
+/// input #53213 of scope 6 (the same run passed with `--no-reach`); now both pass, alike.
+#[test]
+fn reach_bookkeeping_does_not_eat_the_memory_limit() {
+    let root = tempfile::tempdir().unwrap();
+    let args = [
+        "--benchmark",
+        "binomial_heap",
+        "--scopes",
+        "1..6",
+        "--memory-limit",
+        "7M",
+        "--max-mutants",
+        "5",
+    ];
+    same_both_ways(&args, root.path(), "binomial_heap");
+}
