@@ -5,6 +5,9 @@
 #   counts what the page shows). Found at $FERASTRAU_CHROMIUM, /usr/bin/chromium,
 #   /usr/bin/chromium-browser or as `chromium` on the PATH; otherwise installed with the
 #   system's package manager (apt-get, dnf, zypper, pacman or apk; sudo when not root).
+# - git and script(1), which the gate's pull-request and CI-recipe tests and the terminal
+#   tests run; installed with the package manager when missing (`git`; `script` is in
+#   util-linux, or bsdutils on Debian).
 # - The published mutation-testing-report schema, which the schema tests validate against:
 #   vendored in testdata/mutation-testing-report-schema/ (no npm, no network at test time);
 #   checked here.
@@ -57,6 +60,34 @@ install_chromium() {
     return 1
   fi
 }
+
+# A package by the package manager at hand (the same ones as for Chromium).
+install_package() {
+  local sudo=()
+  [[ $(id -u) == 0 ]] || sudo=(sudo)
+  if command -v apt-get >/dev/null; then
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "$@"
+  elif command -v dnf >/dev/null; then
+    "${sudo[@]}" dnf install -y "$@"
+  elif command -v zypper >/dev/null; then
+    "${sudo[@]}" zypper --non-interactive install "$@"
+  elif command -v pacman >/dev/null; then
+    "${sudo[@]}" pacman -S --noconfirm --needed "$@"
+  elif command -v apk >/dev/null; then
+    "${sudo[@]}" apk add "$@"
+  else
+    say "no known package manager: install $*" >&2
+    return 1
+  fi
+}
+
+command -v git >/dev/null || { say "git not found: installing it"; install_package git; }
+if ! command -v script >/dev/null; then
+  say "script(1) not found: installing it"
+  if command -v apt-get >/dev/null; then install_package bsdutils; else install_package util-linux; fi
+fi
+say "git: $(command -v git); script: $(command -v script)"
 
 if [[ -n ${FERASTRAU_CHROMIUM:-} ]] && ! find_chromium >/dev/null; then
   say "FERASTRAU_CHROMIUM=$FERASTRAU_CHROMIUM is not an executable" >&2
