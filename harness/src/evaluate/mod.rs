@@ -15,7 +15,6 @@ pub mod journal;
 pub mod prepare;
 pub mod reach;
 pub mod report;
-pub mod survivors;
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -315,7 +315,7 @@ fn survives_by_key(c: &Comparison) -> std::collections::BTreeMap<&String, Vec<u3
 }
 
 /// The scopes of each key, keys in order: what one line per mutant lists.
-fn by_key<'a>(
+pub(crate) fn by_key<'a>(
     pairs: impl Iterator<Item = (u32, &'a String)>,
 ) -> std::collections::BTreeMap<&'a String, Vec<u32>> {
     let mut out: std::collections::BTreeMap<&String, Vec<u32>> = Default::default();

@@ -19,13 +19,11 @@ const LISTED: usize = 20;
 pub fn report(run: &Run, base: &BenchmarkBaseline, c: &Comparison, basis: Basis) -> String {
     let mut t = String::new();
     let keys = |f: fn(&Changes) -> &Vec<String>| -> BTreeMap<&String, Vec<u32>> {
-        let mut out: BTreeMap<&String, Vec<u32>> = BTreeMap::new();
-        for (&scope, ch) in &c.changes {
-            for k in f(ch) {
-                out.entry(k).or_default().push(scope);
-            }
-        }
-        out
+        super::by_key(
+            c.changes
+                .iter()
+                .flat_map(move |(&s, ch)| f(ch).iter().map(move |k| (s, k))),
+        )
     };
     let survive = keys(|c| &c.now_surviving);
     let new_surviving = keys(|c| &c.new_surviving);

@@ -11,6 +11,7 @@ pub mod equivalent;
 pub mod model;
 pub mod page;
 pub mod schema;
+pub mod survivors;
 
 use std::collections::BTreeMap;
 use std::path::Path;

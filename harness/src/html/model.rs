@@ -344,6 +344,16 @@ impl Report {
         out
     }
 
+    /// The mutated line of `m` (the first `+` line of its diff), trimmed: what the page and
+    /// `evaluate`'s closing list show under a survivor.
+    pub fn mutated_line(&self, m: &Listed) -> Option<String> {
+        self.diffs
+            .get(&m.mutant.id)?
+            .lines()
+            .find(|l| l.starts_with('+') && !l.starts_with("+++"))
+            .map(|l| l[1..].trim().to_string())
+    }
+
     /// The argument `EQUIVALENT.md` gives for `m`: `None` without a document, `Some(None)`
     /// when the document has no entry for it.
     pub fn argument(&self, m: &Listed) -> Option<Option<&str>> {

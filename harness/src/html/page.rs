@@ -165,23 +165,13 @@ fn survivor_list(report: &Report, last: u32) -> Markup {
                             " " span.place { (m.place()) }
                             @if let Some(key) = &m.key { " " code.key { (key) } }
                             " " (survivor_tags(m, report, last))
-                            @if let Some(line) = mutated_line(report, m) { br; code.edit { (line) } }
+                            @if let Some(line) = report.mutated_line(m) { br; code.edit { (line) } }
                         }
                     }
                 }
             }
         }
     }
-}
-
-/// The mutated line of `m` (the first `+` line of its diff), trimmed.
-fn mutated_line(report: &Report, m: &Listed) -> Option<String> {
-    report
-        .diffs
-        .get(&m.mutant.id)?
-        .lines()
-        .find(|l| l.starts_with('+') && !l.starts_with("+++"))
-        .map(|l| l[1..].trim().to_string())
 }
 
 /// What is known about a survivor besides its survival, as tags.

@@ -258,11 +258,10 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
     };
     let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
-    ferastrau_harness::html::write(&out_dir, &sources)?;
+    let page = ferastrau_harness::html::write(&out_dir, &sources)?;
     write_matrices(&out_dir, &ev.matrices)?;
     let last_scope = *a.scopes.end();
-    let survivors =
-        evaluate::survivors::at_scope(&facts.listed, &ev.results, last_scope, &bench.dir);
+    let survivors = ferastrau_harness::html::survivors::at_scope(&page, last_scope);
     if let Some(shard) = a.shard {
         ferastrau_harness::shard::write(
             &out_dir,
@@ -321,7 +320,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
             }
             print!(
                 "{}",
-                evaluate::survivors::Listing {
+                ferastrau_harness::html::survivors::Listing {
                     survivors: &survivors,
                     scope: last_scope,
                 }

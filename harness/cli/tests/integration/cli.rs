@@ -207,22 +207,29 @@ fn evaluate_announces_its_stages_and_ends_naming_the_survivors_and_the_page() {
     }
     let stdout = text(&o.stdout);
     let mutants = json(&out.path().join("mutants.json"));
-    let survivors: Vec<(String, String)> = mutants["mutants"]
+    // In source order (file, line, column, id), as the page lists them.
+    let mut survivors: Vec<_> = mutants["mutants"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|m| m["scopes"]["2"]["status"] == "survived")
         .map(|m| {
+            let n = |k: &str| m[k].as_u64().unwrap();
             (
-                m["key"].as_str().unwrap().to_string(),
-                format!(
-                    "{}:{}:{}",
-                    m["file"].as_str().unwrap(),
-                    m["line"],
-                    m["column"]
+                (
+                    m["file"].as_str().unwrap().to_string(),
+                    n("line"),
+                    n("column"),
+                    n("id"),
                 ),
+                m["key"].as_str().unwrap().to_string(),
             )
         })
+        .collect();
+    survivors.sort();
+    let survivors: Vec<(String, String)> = survivors
+        .into_iter()
+        .map(|((file, line, column, _), key)| (key, format!("{file}:{line}:{column}")))
         .collect();
     assert!(
         survivors.len() > 10,
