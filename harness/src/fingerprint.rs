@@ -78,7 +78,7 @@ impl From<ferastrau_artifacts::Fingerprint> for Fingerprint {
             catalog: f.catalog,
             sample: f.sample.map(|(n, seed)| (n as usize, seed)),
             scopes: f.scopes,
-            limits: f.limits.into(),
+            limits: f.limits,
             memory_limit: f.memory_limit,
             original_timeout_ms: f.original_timeout_ms,
             shard: f.shard,
@@ -107,7 +107,7 @@ pub struct Fingerprint {
     /// `--max-mutants` and `--seed`, when sampling.
     pub sample: Option<(usize, u64)>,
     pub scopes: (u32, u32),
-    pub limits: ferastrau_worker::Limits,
+    pub limits: ferastrau_protocol::Limits,
     pub memory_limit: u64,
     /// The original's clock limit per input, in milliseconds.
     pub original_timeout_ms: u64,
@@ -135,7 +135,7 @@ impl Fingerprint {
             catalog: self.catalog.clone(),
             sample: self.sample.map(|(n, seed)| (n as u32, seed)),
             scopes: self.scopes,
-            limits: self.limits.into(),
+            limits: self.limits,
             memory_limit: self.memory_limit,
             original_timeout_ms: self.original_timeout_ms,
             shard: self.shard,

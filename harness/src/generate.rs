@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 
 use anyhow::{bail, Result};
 use ferastrau_artifacts::{Artifact, Generators, Search};
-use ferastrau_worker::protocol::{Message, Request};
+use ferastrau_protocol::{Message, Request};
 
 use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;

@@ -6,8 +6,8 @@
 //! sorted linked list in an arena with `add(x) -> bool` and `remove_first() -> i64`: it shows
 //! the view trait, the finitization, a return enum (two return types), a precondition for a
 //! method that would fail on some inputs, and count tests with exact figures. Its dependency
-//! on `ferastrau-worker` points at the checkout this binary was built from (or a given path or
-//! git repository): the worker library and the binary must be the same version.
+//! on `ferastrau-sdk` points at the checkout this binary was built from (or a given path or
+//! git repository): the SDK and the binary must be the same version.
 
 use std::path::{Path, PathBuf};
 
@@ -16,30 +16,30 @@ use anyhow::{Context, Result};
 use crate::exit_code::usage;
 use crate::locate::workspace_root;
 
-/// Where the new crate's `ferastrau-worker` comes from.
+/// Where the new crate's `ferastrau-sdk` comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WorkerSource {
-    /// A path dependency on a checkout's `harness/worker` directory.
+pub enum SdkSource {
+    /// A path dependency on a checkout's `harness/sdk` directory.
     Path(PathBuf),
     /// A git dependency on a Ferastrau repository, at a revision if given.
     Git { url: String, rev: Option<String> },
 }
 
-impl WorkerSource {
-    /// The worker library of the checkout this binary was built from.
-    pub fn this_checkout() -> WorkerSource {
-        WorkerSource::Path(workspace_root().join("harness").join("worker"))
+impl SdkSource {
+    /// The SDK of the checkout this binary was built from.
+    pub fn this_checkout() -> SdkSource {
+        SdkSource::Path(workspace_root().join("harness").join("sdk"))
     }
 
     /// The same source as `crate_dir`'s Cargo.toml should name it: a path relative to
-    /// `crate_dir` when the crate is inside the checkout the worker library belongs to or
+    /// `crate_dir` when the crate is inside the checkout the SDK belongs to or
     /// beside it, in the same directory (the two then move together); absolute otherwise.
-    fn relative_to(&self, crate_dir: &Path) -> WorkerSource {
-        let WorkerSource::Path(worker) = self else {
+    fn relative_to(&self, crate_dir: &Path) -> SdkSource {
+        let SdkSource::Path(sdk) = self else {
             return self.clone();
         };
-        // The checkout: the worker library is its `harness/worker`.
-        let Some(checkout) = worker.parent().and_then(Path::parent) else {
+        // The checkout: the SDK is its `harness/sdk`.
+        let Some(checkout) = sdk.parent().and_then(Path::parent) else {
             return self.clone();
         };
         let absolute = |p: &Path| match p.is_absolute() {
@@ -57,8 +57,8 @@ impl WorkerSource {
         let sibling = real.parent() == resolved(checkout).parent();
         let near = inside || sibling;
         match near {
-            true => pathdiff::diff_paths(resolved(worker), resolved_parent(&crate_dir))
-                .map_or_else(|| self.clone(), WorkerSource::Path),
+            true => pathdiff::diff_paths(resolved(sdk), resolved_parent(&crate_dir))
+                .map_or_else(|| self.clone(), SdkSource::Path),
             false => self.clone(),
         }
     }
@@ -67,9 +67,9 @@ impl WorkerSource {
     fn toml(&self) -> String {
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
         match self {
-            WorkerSource::Path(p) => format!("{{ path = {} }}", quote(&p.to_string_lossy())),
-            WorkerSource::Git { url, rev: None } => format!("{{ git = {} }}", quote(url)),
-            WorkerSource::Git { url, rev: Some(r) } => {
+            SdkSource::Path(p) => format!("{{ path = {} }}", quote(&p.to_string_lossy())),
+            SdkSource::Git { url, rev: None } => format!("{{ git = {} }}", quote(url)),
+            SdkSource::Git { url, rev: Some(r) } => {
                 format!("{{ git = {}, rev = {} }}", quote(url), quote(r))
             }
         }
@@ -189,7 +189,9 @@ const RESERVED: &[&str] = &[
     "proc_macro",
     "test",
     "korat",
+    "ferastrau_sdk",
     "ferastrau_worker",
+    "ferastrau_protocol",
 ];
 
 /// Checks `name` as a package name whose library name is a usable identifier: ASCII letters,
@@ -221,7 +223,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 
 /// Writes the skeleton into `dir` (created if missing; refused if it exists and is not an
 /// empty directory). Returns the files written, relative to `dir`.
-pub fn init(dir: &Path, name: &str, worker: &WorkerSource) -> Result<Vec<&'static str>> {
+pub fn init(dir: &Path, name: &str, sdk: &SdkSource) -> Result<Vec<&'static str>> {
     check_name(name).map_err(usage)?;
     if dir.exists() {
         if !dir.is_dir() {
@@ -240,13 +242,13 @@ pub fn init(dir: &Path, name: &str, worker: &WorkerSource) -> Result<Vec<&'stati
         }
     }
     let lib = name.replace('-', "_");
-    let dependency = worker.relative_to(dir).toml();
+    let dependency = sdk.relative_to(dir).toml();
     for (rel, template) in FILES {
         let text = template
             .replace("{{name}}", name)
             .replace(LIB_PLACEHOLDER, &lib)
             .replace(TYPE_PLACEHOLDER, &type_name(name))
-            .replace("{{worker}}", &dependency);
+            .replace("{{sdk}}", &dependency);
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -281,7 +283,7 @@ mod tests {
             ("my set", "' ' is not allowed"),
             ("mé", "'é' is not allowed"),
             ("fn", "keyword"),
-            ("ferastrau-worker", "keyword or a crate"),
+            ("ferastrau-sdk", "keyword or a crate"),
             ("korat", "keyword or a crate"),
         ] {
             let e = check_name(bad).unwrap_err();
@@ -299,31 +301,31 @@ mod tests {
     }
 
     #[test]
-    fn the_worker_path_is_relative_inside_or_beside_the_checkout_only() {
+    fn the_sdk_path_is_relative_inside_or_beside_the_checkout_only() {
         let d = tempfile::tempdir().unwrap();
         let root = d.path().canonicalize().unwrap();
         let checkout = root.join("work/ferastrau");
-        let worker = checkout.join("harness/worker");
-        std::fs::create_dir_all(&worker).unwrap();
-        let source = WorkerSource::Path(worker.clone());
+        let sdk = checkout.join("harness/sdk");
+        std::fs::create_dir_all(&sdk).unwrap();
+        let source = SdkSource::Path(sdk.clone());
         let path = |dir: &Path| match source.relative_to(dir) {
-            WorkerSource::Path(p) => p,
+            SdkSource::Path(p) => p,
             other => panic!("{other:?}"),
         };
         // Inside the checkout, and beside it (the directory that holds it).
         assert_eq!(
             path(&checkout.join("mine/my_set")),
-            PathBuf::from("../../harness/worker")
+            PathBuf::from("../../harness/sdk")
         );
         assert_eq!(
             path(&root.join("work/my_set")),
-            PathBuf::from("../ferastrau/harness/worker")
+            PathBuf::from("../ferastrau/harness/sdk")
         );
         // Elsewhere, deeper under the checkout's parent included: absolute, as it was given.
-        assert_eq!(path(&root.join("elsewhere/my_set")), worker);
-        assert_eq!(path(&root.join("work/tmp/my_set")), worker);
+        assert_eq!(path(&root.join("elsewhere/my_set")), sdk);
+        assert_eq!(path(&root.join("work/tmp/my_set")), sdk);
         // A git source stays what it is.
-        let git = WorkerSource::Git {
+        let git = SdkSource::Git {
             url: "https://example.org/f.git".into(),
             rev: None,
         };
@@ -332,14 +334,14 @@ mod tests {
 
     #[test]
     fn the_dependency_is_valid_toml_whatever_the_path() {
-        let odd = WorkerSource::Path(PathBuf::from("/tmp/a \"quoted\" \\ dir/harness/worker"));
+        let odd = SdkSource::Path(PathBuf::from("/tmp/a \"quoted\" \\ dir/harness/sdk"));
         let doc = format!("dep = {}", odd.toml());
         let v: toml::Table = doc.parse().expect("valid TOML");
         assert_eq!(
             v["dep"]["path"].as_str(),
-            Some("/tmp/a \"quoted\" \\ dir/harness/worker")
+            Some("/tmp/a \"quoted\" \\ dir/harness/sdk")
         );
-        let git = WorkerSource::Git {
+        let git = SdkSource::Git {
             url: "https://example.org/ferastrau.git".into(),
             rev: Some("abc123".into()),
         };
@@ -351,19 +353,14 @@ mod tests {
     fn init_refuses_a_non_empty_directory_and_a_file() {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("keep.txt"), "mine").unwrap();
-        let e = init(d.path(), "x", &WorkerSource::this_checkout()).unwrap_err();
+        let e = init(d.path(), "x", &SdkSource::this_checkout()).unwrap_err();
         assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
         assert!(format!("{e:#}").contains("is not empty"), "{e:#}");
         assert_eq!(
             std::fs::read_to_string(d.path().join("keep.txt")).unwrap(),
             "mine"
         );
-        let e = init(
-            &d.path().join("keep.txt"),
-            "x",
-            &WorkerSource::this_checkout(),
-        )
-        .unwrap_err();
+        let e = init(&d.path().join("keep.txt"), "x", &SdkSource::this_checkout()).unwrap_err();
         assert!(format!("{e:#}").contains("not a directory"), "{e:#}");
     }
 
@@ -371,7 +368,7 @@ mod tests {
     fn init_fills_every_placeholder() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("new");
-        let files = init(&dir, "my-set", &WorkerSource::this_checkout()).unwrap();
+        let files = init(&dir, "my-set", &SdkSource::this_checkout()).unwrap();
         for rel in files.iter().filter(|f| **f != "Cargo.lock") {
             let text = std::fs::read_to_string(dir.join(rel)).unwrap();
             assert!(

@@ -28,9 +28,9 @@ pub struct BenchmarkCrate {
     pub lib_name: String,
     /// The crate's directory (absolute).
     pub dir: PathBuf,
-    /// The git repository `ferastrau-worker` comes from, when the crate takes it from git
-    /// (`ferastrau init --git URL`); `None` for a path dependency.
-    pub worker_git: Option<String>,
+    /// The git repository `ferastrau-sdk` comes from, when the crate takes it from git
+    /// (`ferastrau init --git URL`); `None` for a path dependency (on this checkout's SDK).
+    pub sdk_git: Option<String>,
     /// The `skip` entries of its `[package.metadata.ferastrau]`, as the mutator's reader
     /// parsed them (an entry without a reason was refused there).
     pub skips: Vec<ferastrau_mutator::Skip>,
@@ -161,21 +161,50 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
     // every command, with its words.
     let manifest = ferastrau_mutator::Manifest::read(&dir)
         .map_err(|e| usage(format!("{} is not a benchmark crate: {e:#}", dir.display())))?;
-    let Some(worker) = pkg
-        .dependencies
-        .iter()
-        .find(|d| d.name == "ferastrau-worker")
-    else {
+    let Some(sdk) = pkg.dependencies.iter().find(|d| d.name == "ferastrau-sdk") else {
+        if pkg
+            .dependencies
+            .iter()
+            .any(|d| d.name == "ferastrau-worker")
+        {
+            refuse!(
+                "{} depends on ferastrau-worker, which is now the worker process Ferastrau builds, \
+                 not the library a benchmark uses: depend on ferastrau-sdk instead (the same \
+                 checkout's harness/sdk, or the same git repository) and write ferastrau_sdk:: \
+                 where the sources say ferastrau_worker::",
+                dir.display()
+            );
+        }
         refuse!(
-            "{} is not a benchmark crate: it does not depend on ferastrau-worker",
+            "{} is not a benchmark crate: it does not depend on ferastrau-sdk",
             dir.display()
         );
     };
+    // The worker Ferastrau builds links this checkout's worker runtime, which implements this
+    // checkout's `Benchmark` trait: a crate on another copy of the SDK would not compile with
+    // it (two traits of one name), so it is refused here with the reason.
+    if let Some(path) = &sdk.path {
+        let ours = workspace_root().join("harness/sdk");
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        if !same(path.as_std_path(), &ours) {
+            refuse!(
+                "{} depends on the ferastrau-sdk at {path}, but this ferastrau was built from \
+                 {}: its workers can only link that checkout's SDK; point the dependency at \
+                 {} (ferastrau init writes it so)",
+                dir.display(),
+                workspace_root().display(),
+                ours.display()
+            );
+        }
+    }
     Ok(BenchmarkCrate {
         name: pkg.name.to_string(),
         lib_name: lib.name.replace('-', "_"),
         dir,
-        worker_git: worker.source.as_deref().and_then(git_url),
+        sdk_git: sdk.source.as_deref().and_then(git_url),
         skips: manifest.skip,
     })
 }
@@ -184,22 +213,66 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
 mod tests {
     use super::*;
 
-    /// A crate that depends on the worker, with `metadata` as its Ferastrau table.
+    /// A crate that depends on the SDK, with `metadata` as its Ferastrau table.
     fn crate_with(metadata: &str) -> tempfile::TempDir {
+        let sdk = workspace_root().join("harness/sdk");
+        crate_depending_on(&format!("ferastrau-sdk = {{ path = {sdk:?} }}"), metadata)
+    }
+
+    /// A crate with `dependency` (a line of `[dependencies]`) and `metadata`.
+    fn crate_depending_on(dependency: &str, metadata: &str) -> tempfile::TempDir {
         let d = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(d.path().join("src")).unwrap();
         std::fs::write(d.path().join("src/lib.rs"), "").unwrap();
-        let worker = workspace_root().join("harness/worker");
         std::fs::write(
             d.path().join("Cargo.toml"),
             format!(
                 "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
-                 [dependencies]\nferastrau-worker = {{ path = {worker:?} }}\n\
+                 [dependencies]\n{dependency}\n\
                  [package.metadata.ferastrau]\n{metadata}\n[workspace]\n"
             ),
         )
         .unwrap();
         d
+    }
+
+    #[test]
+    fn a_crate_on_the_worker_runtime_or_on_another_sdk_is_refused_with_what_to_change() {
+        let refusal = |dir: &Path| format!("{:#}", locate(None, Some(dir)).unwrap_err());
+        // The dependency of benchmark crates before the SDK was split from the runtime.
+        let worker = workspace_root().join("harness/worker");
+        let old = crate_depending_on(
+            &format!("ferastrau-worker = {{ path = {worker:?} }}"),
+            "mutate = [\"f\"]",
+        );
+        let e = refusal(old.path());
+        assert!(
+            e.contains("depends on ferastrau-worker") && e.contains("depend on ferastrau-sdk"),
+            "{e}"
+        );
+        // A copy of the SDK elsewhere: the workers link this checkout's runtime and its trait.
+        let copy = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(copy.path().join("src")).unwrap();
+        std::fs::write(copy.path().join("src/lib.rs"), "").unwrap();
+        std::fs::write(
+            copy.path().join("Cargo.toml"),
+            "[package]\nname = \"ferastrau-sdk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n",
+        )
+        .unwrap();
+        let other = crate_depending_on(
+            &format!("ferastrau-sdk = {{ path = {:?} }}", copy.path()),
+            "mutate = [\"f\"]",
+        );
+        let e = refusal(other.path());
+        let ours = workspace_root().join("harness/sdk");
+        assert!(
+            e.contains("depends on the ferastrau-sdk at")
+                && e.contains(&ours.display().to_string()),
+            "{e}"
+        );
+        // Neither: not a benchmark crate.
+        let none = crate_depending_on("", "mutate = [\"f\"]");
+        assert!(refusal(none.path()).contains("does not depend on ferastrau-sdk"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! - with `PR_SET_PDEATHSIG`, so that it dies with the harness even when the harness is
 //!   killed with SIGKILL and cannot clean up;
 //! - under an address-space limit (`RLIMIT_AS`), when one is given;
-//! - with the protocol on a pipe of its own ([`ferastrau_worker::protocol`]); its stdout goes
+//! - with the protocol on a pipe of its own ([`ferastrau_protocol`]); its stdout goes
 //!   to a file or nowhere, its stderr is kept (the last 16 KiB) for crash reports;
 //! - under a guard deadline, and stopped at once when the user interrupts the run.
 
@@ -17,7 +17,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use ferastrau_worker::protocol::{Message, Request, CHANNEL_ENV};
+use ferastrau_protocol::{Message, Request, CHANNEL_ENV};
 use nix::fcntl::{fcntl, FcntlArg, FdFlag};
 use nix::sys::resource::{setrlimit, Resource};
 use nix::sys::signal::{killpg, Signal};
@@ -257,7 +257,7 @@ pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finis
 /// execs, and executing the binary in that window fails although nothing is wrong with it (it
 /// happened in the tests, which run many workers at once). The window is a fork's length, so a
 /// few short waits always outlast it; any other error is returned at once.
-fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
+pub fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
     let mut attempt = 0;
     loop {
         match cmd.spawn() {

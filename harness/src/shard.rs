@@ -21,8 +21,8 @@ use ferastrau_artifacts::Artifact;
 
 use crate::exit_code::{broken, usage};
 use crate::fingerprint::Fingerprint;
-use crate::runner::results::ScopeResult;
 use ferastrau_artifacts::Facts;
+use ferastrau_artifacts::ScopeResult;
 use ferastrau_artifacts::ScopeRun;
 
 /// The file a shard writes beside its reports.
@@ -54,7 +54,7 @@ pub fn record(
         share: shard.share(evaluated),
         facts,
         scopes,
-        results: results.iter().map(ScopeResult::artifact).collect(),
+        results: results.to_vec(),
     }
 }
 
@@ -212,7 +212,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
     }
     let mut results: Vec<ScopeResult> = records
         .values()
-        .flat_map(|(_, r)| r.results.iter().cloned().map(ScopeResult::from))
+        .flat_map(|(_, r)| r.results.iter().cloned())
         .collect();
     results.sort_by_key(|r| (r.mutant, r.scope));
     // Timings are shard 1's (whatever the order of the directories): the rest of each scope

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 
 use av_tree::invariant::rep_ok;
 use av_tree::space::{finitization, CandidateAv, Config, Records, RootName, Siblings};
-use ferastrau_worker::korat;
+use ferastrau_sdk::korat;
 
 const PAPER: [u64; 5] = [2, 86, 1702, 27734, 417878];
 

@@ -8,7 +8,7 @@
 //! siblings are ordered by name (per [`Siblings`]); records hang under values as the config
 //! says. Query: the same, plus exactly one value per attribute; its values hold no records.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::av_tree::{AvTree, WILDCARD};
 use crate::space::{Config, Records, RootName, Siblings};

@@ -9,8 +9,8 @@ pub mod av_tree;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 pub use av_tree::AvTree;
 use av_tree::{RecordId, WILDCARD};
@@ -169,4 +169,4 @@ impl Benchmark for AvTreeBench {
     }
 }
 
-ferastrau_worker::export!(AvTreeBench);
+ferastrau_sdk::export!(AvTreeBench);

@@ -6,7 +6,7 @@
 //! benchmark uses, the others are the alternatives tried (see the README and
 //! `examples/variants.rs`).
 
-use ferastrau_worker::korat::{
+use ferastrau_sdk::korat::{
     Candidate, ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Value as Slot, ROOT,
 };
 

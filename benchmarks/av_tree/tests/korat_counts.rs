@@ -3,8 +3,8 @@
 
 use av_tree::av_tree::{AvTree, WILDCARD};
 use av_tree::{AvTreeBench, Call};
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 
 /// All valid inputs of `lookup` at `scope`, decoded.
 fn inputs(scope: u32) -> Vec<Call> {

@@ -7,9 +7,9 @@ use std::ops::ControlFlow;
 use binomial_heap::invariant::rep_ok;
 use binomial_heap::space::{finitization, CandidateHeap};
 use binomial_heap::BinomialHeapBench;
-use ferastrau_worker::korat;
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 
 fn main() {
     let n: u32 = match std::env::args().nth(1).map(|s| s.parse()) {

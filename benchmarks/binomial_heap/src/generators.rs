@@ -8,7 +8,7 @@
 //! parent's key by the child's ([`Candidate::fixed`]). Korat never assigns what they rule out:
 //! the same heaps in the same order from fewer candidates.
 
-use ferastrau_worker::korat::{Candidate, FieldId, Value, Visited};
+use ferastrau_sdk::korat::{Candidate, FieldId, Value, Visited};
 
 use crate::space::Fields;
 

@@ -13,7 +13,7 @@
 //! degree fails at its first read; reading the keys last (Korat backtracks on the last field
 //! read first) enumerates key assignments only for complete, well-formed shapes.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::heap::BinomialHeap;
 

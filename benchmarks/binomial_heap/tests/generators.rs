@@ -2,7 +2,7 @@
 //! the same order, from fewer candidates (the paper's Sec. 5, Table 2's `ded.` column).
 
 use binomial_heap::BinomialHeapBench as Bench;
-use ferastrau_worker::testing;
+use ferastrau_sdk::testing;
 
 #[test]
 fn generators_give_the_same_heaps_in_the_same_order_from_fewer_candidates() {

@@ -7,9 +7,9 @@ use std::ops::ControlFlow;
 use binomial_heap::invariant::{rep_ok, RealHeap};
 use binomial_heap::space::{finitization, CandidateHeap, Fields};
 use binomial_heap::{BinomialHeap, BinomialHeapBench};
-use ferastrau_worker::korat::{self, Candidate};
-use ferastrau_worker::priority_queue::checks;
-use ferastrau_worker::testing;
+use ferastrau_sdk::korat::{self, Candidate};
+use ferastrau_sdk::priority_queue::checks;
+use ferastrau_sdk::testing;
 
 /// Non-isomorphic binomial heaps at scopes 1..7 (the paper's structure counts).
 const STRUCTURES: [u64; 7] = [2, 6, 28, 120, 936, 7602, 107416];

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use binomial_heap::heap::{BinomialHeap, NodeId};
 use binomial_heap::{BinomialHeapBench, UNION};
-use ferastrau_worker::testing;
+use ferastrau_sdk::testing;
 
 /// The nodes reachable from `head` along `child` and `sibling`.
 fn reachable(heap: &BinomialHeap, head: Option<NodeId>) -> HashSet<NodeId> {

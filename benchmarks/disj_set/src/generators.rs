@@ -7,7 +7,7 @@
 //! end). Korat never assigns what they rule out: the same sets in the same order from fewer
 //! candidates.
 
-use ferastrau_worker::korat::{Candidate, Value, Visited};
+use ferastrau_sdk::korat::{Candidate, Value, Visited};
 
 use crate::space::Fields;
 

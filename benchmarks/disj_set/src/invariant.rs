@@ -6,7 +6,7 @@
 //! index its record's `parent` and, for a non-root, the parent's `rank` and its own; finally
 //! the ranks of all records, counting the rank-0 ones against the roots.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::disj_set::DisjSet;
 

@@ -14,8 +14,8 @@ pub mod generators;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 pub use disj_set::{DisjSet, Exception, Record};
 use invariant::{rep_ok, RealSet};
@@ -201,4 +201,4 @@ impl Benchmark for DisjSetBench {
     }
 }
 
-ferastrau_worker::export!(DisjSetBench);
+ferastrau_sdk::export!(DisjSetBench);

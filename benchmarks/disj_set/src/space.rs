@@ -1,7 +1,7 @@
 //! Korat's side: the finitization (`finDisjSet(n)` with the method's arguments beside the
 //! receiver), the candidate view, decoding a valid candidate, and rendering.
 
-use ferastrau_worker::korat::{
+use ferastrau_sdk::korat::{
     Candidate, ClassId, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
 };
 

@@ -2,7 +2,7 @@
 //! the same order, from fewer candidates (the paper's Sec. 5, Table 2's `ded.` column).
 
 use disj_set::DisjSetBench as Bench;
-use ferastrau_worker::{testing, Benchmark};
+use ferastrau_sdk::{testing, Benchmark};
 
 #[test]
 fn generators_give_the_same_inputs_in_the_same_order_from_fewer_candidates() {

@@ -7,9 +7,9 @@ use std::ops::ControlFlow;
 use disj_set::invariant::rep_ok;
 use disj_set::space::{finitization, CandidateSet, Fields};
 use disj_set::{Call, DisjSet, DisjSetBench, Exception, Record};
-use ferastrau_worker::korat::{self, Candidate, Stats};
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{self, Candidate, Stats};
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 
 /// Structures per scope 1..5 (BENCHMARKS.md).
 const STRUCTURES: [u64; 5] = [2, 5, 38, 914, 41546];

@@ -7,8 +7,8 @@
 //! (the min's key for a root, the parent's for a child), read before it. Korat never assigns
 //! what they rule out: the same heaps in the same order from fewer candidates.
 
-use ferastrau_worker::korat::generators::is_ring;
-use ferastrau_worker::korat::{Candidate, Visited};
+use ferastrau_sdk::korat::generators::is_ring;
+use ferastrau_sdk::korat::{Candidate, Visited};
 
 use crate::space::Fields;
 

@@ -16,7 +16,7 @@
 //! keys last enumerates key assignments only for complete, well-formed shapes, and reading
 //! `min` and `size` after the walk varies them only on such shapes.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::heap::FibonacciHeap;
 

@@ -2,7 +2,7 @@
 //! benchmark.
 //!
 //! The four target methods, their inputs, calls, postconditions and rendering are the shared
-//! priority-queue adapter's ([`ferastrau_worker::priority_queue`]); at scope n each heap is
+//! priority-queue adapter's ([`ferastrau_sdk::priority_queue`]); at scope n each heap is
 //! paired with every argument value: `insert(x)` and `delete(x)` with x over 0..n,
 //! `extractMin()` alone, `union(k)` with k over 1..n (a second heap of k one-node trees holding the keys
 //! n−k..n−1, [`space::other_heap`]). Together 3(n+1) inputs per heap, the paper's `# inputs`.
@@ -13,9 +13,9 @@ pub mod heap;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, FieldId, Finitization};
-use ferastrau_worker::priority_queue::{self, PriorityQueue};
-pub use ferastrau_worker::priority_queue::{
+use ferastrau_sdk::korat::{Candidate, FieldId, Finitization};
+use ferastrau_sdk::priority_queue::{self, PriorityQueue};
+pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
 };
 
@@ -110,4 +110,4 @@ impl PriorityQueue for FibonacciHeapBench {
     }
 }
 
-ferastrau_worker::export!(FibonacciHeapBench);
+ferastrau_sdk::export!(FibonacciHeapBench);

@@ -1,9 +1,7 @@
 //! Korat's side: the finitization (the heap plus the method's argument in the root object),
 //! the candidate view, decoding a valid candidate, and rendering.
 
-use ferastrau_worker::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::heap::{FibonacciHeap, Node, NodeId};
 use crate::invariant::HeapView;

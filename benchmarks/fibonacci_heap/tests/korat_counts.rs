@@ -4,9 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, Candidate};
-use ferastrau_worker::priority_queue::checks;
-use ferastrau_worker::testing;
+use ferastrau_sdk::korat::{self, Candidate};
+use ferastrau_sdk::priority_queue::checks;
+use ferastrau_sdk::testing;
 use fibonacci_heap::heap::Node;
 use fibonacci_heap::invariant::{rep_ok, RealHeap};
 use fibonacci_heap::space::{finitization, render_heap, CandidateHeap, Fields};

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use ferastrau_worker::testing;
+use ferastrau_sdk::testing;
 use fibonacci_heap::heap::{FibonacciHeap, NodeId};
 use fibonacci_heap::{FibonacciHeapBench, UNION};
 

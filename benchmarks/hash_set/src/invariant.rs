@@ -9,7 +9,7 @@
 //! states, which carry fields the finitization leaves out: the stored threshold and each
 //! entry's cached hash.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::set::{HashSet, LOAD_FACTOR};
 

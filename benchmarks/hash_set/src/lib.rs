@@ -12,8 +12,8 @@ pub mod invariant;
 pub mod set;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealSet};
 use set::KeyId;
@@ -151,4 +151,4 @@ impl Benchmark for HashSetBench {
     }
 }
 
-ferastrau_worker::export!(HashSetBench);
+ferastrau_sdk::export!(HashSetBench);

@@ -4,9 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, Candidate};
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{self, Candidate};
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use hash_set::invariant::rep_ok;
 use hash_set::space::{finitization, CandidateSet, Fields};
 use hash_set::HashSetBench;

@@ -4,7 +4,7 @@
 //! parent's (heap order; the parent is read first), each free slot empty. Korat never assigns
 //! what they rule out: the same heaps in the same order from fewer candidates.
 
-use ferastrau_worker::korat::Candidate;
+use ferastrau_sdk::korat::Candidate;
 
 use crate::heap_array::EMPTY;
 use crate::space::Fields;

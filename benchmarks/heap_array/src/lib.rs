@@ -11,8 +11,8 @@ pub mod heap_array;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 pub use heap_array::{Exception, HeapArray, EMPTY};
 use invariant::{rep_ok, RealHeap};
@@ -179,4 +179,4 @@ impl Benchmark for HeapArrayBench {
     }
 }
 
-ferastrau_worker::export!(HeapArrayBench);
+ferastrau_sdk::export!(HeapArrayBench);

@@ -1,9 +1,7 @@
 //! Korat's side: the finitization (`finHeapArray(n)` with the method's argument beside the
 //! receiver), the candidate view, decoding a valid candidate, and rendering.
 
-use ferastrau_worker::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::heap_array::HeapArray;
 use crate::invariant::HeapView;

@@ -4,9 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, Candidate, Stats};
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{self, Candidate, Stats};
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use heap_array::invariant::rep_ok;
 use heap_array::space::{finitization, CandidateHeap, Fields};
 use heap_array::{Call, Exception, HeapArray, HeapArrayBench, EMPTY};

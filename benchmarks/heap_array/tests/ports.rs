@@ -7,8 +7,8 @@
 //! and must now be killed by the inputs of a small scope, while the multiset of elements alone
 //! still could not tell it from the original.
 
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use heap_array::heap_array::empty_array;
 use heap_array::{Call, HeapArray, HeapArrayBench};
 

@@ -5,8 +5,8 @@
 //! the count. Korat never assigns what they rule out: the same lists in the same order from
 //! fewer candidates.
 
-use ferastrau_worker::korat::generators::is_ring;
-use ferastrau_worker::korat::{Candidate, Visited};
+use ferastrau_sdk::korat::generators::is_ring;
+use ferastrau_sdk::korat::{Candidate, Visited};
 
 use crate::space::Fields;
 

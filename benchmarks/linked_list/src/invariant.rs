@@ -6,7 +6,7 @@
 //! `next.previous` on the way, and reads `size` last. The data elements are never read: any
 //! object (or null) is a valid element, so Korat enumerates them only on valid candidates.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::list::LinkedList;
 

@@ -12,8 +12,8 @@ pub mod invariant;
 pub mod list;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealList};
 use list::ElemId;
@@ -193,4 +193,4 @@ impl Benchmark for LinkedListBench {
     }
 }
 
-ferastrau_worker::export!(LinkedListBench);
+ferastrau_sdk::export!(LinkedListBench);

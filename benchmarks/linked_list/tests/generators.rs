@@ -1,7 +1,7 @@
 //! The invariant with dedicated generators finds exactly the inputs of the plain invariant, in
 //! the same order, from fewer candidates (the paper's Sec. 5, Table 2's `ded.` column).
 
-use ferastrau_worker::{testing, Benchmark};
+use ferastrau_sdk::{testing, Benchmark};
 use linked_list::LinkedListBench as Bench;
 
 #[test]

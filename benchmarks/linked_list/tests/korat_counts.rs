@@ -4,9 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, Candidate};
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{self, Candidate};
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use linked_list::invariant::rep_ok;
 use linked_list::space::{finitization, CandidateList, Fields};
 use linked_list::LinkedListBench;

@@ -4,8 +4,8 @@
 //! when it is back at the header, the iterator after `size` elements. A list whose `size`
 //! understates its ring tells them apart, which is what the second test checks.
 
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use linked_list::list::ElemId;
 use linked_list::{LinkedList, LinkedListBench};
 

@@ -8,8 +8,8 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use ferastrau_worker::korat;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat;
+use ferastrau_sdk::Benchmark;
 use search_tree::invariant::rep_ok;
 use search_tree::space::{finitization, CandidateTree};
 use search_tree::SearchTreeBench;

@@ -5,8 +5,8 @@
 //! assigns a value these rule out, so the valid trees are exactly the same, in the same order,
 //! from fewer candidates.
 
-use ferastrau_worker::korat::generators::is_tree;
-use ferastrau_worker::korat::{Candidate, Visited};
+use ferastrau_sdk::korat::generators::is_tree;
+use ferastrau_sdk::korat::{Candidate, Visited};
 
 use crate::space::Fields;
 

@@ -6,7 +6,7 @@
 //! then the node count against `size`, then `info` in order — the order that gives the
 //! original Korat's candidate counts.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::tree::SearchTree;
 

@@ -13,8 +13,8 @@ pub mod invariant;
 pub mod space;
 pub mod tree;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealTree};
 use space::{decode_tree, render_tree, CandidateTree, Fields};
@@ -143,4 +143,4 @@ impl Benchmark for SearchTreeBench {
     }
 }
 
-ferastrau_worker::export!(SearchTreeBench);
+ferastrau_sdk::export!(SearchTreeBench);

@@ -1,9 +1,7 @@
 //! Korat's side: the finitization (the paper's `finSearchTree(n)` of Fig. 4 with the method's
 //! argument beside the receiver), the candidate view, and decoding a valid candidate.
 
-use ferastrau_worker::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::invariant::TreeView;
 use crate::tree::{Node, SearchTree};

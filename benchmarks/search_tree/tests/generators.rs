@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, Candidate, Options};
+use ferastrau_sdk::korat::{self, Candidate, Options};
 use search_tree::generators::rep_ok_generators;
 use search_tree::invariant::rep_ok;
 use search_tree::space::{finitization, CandidateTree};
@@ -60,7 +60,7 @@ fn the_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
 
 #[test]
 fn every_method_searches_with_the_generators_through_the_benchmark() {
-    use ferastrau_worker::{testing, Benchmark};
+    use ferastrau_sdk::{testing, Benchmark};
     use search_tree::SearchTreeBench;
     for m in 0..SearchTreeBench.methods().len() {
         let runs = testing::check_generators(&SearchTreeBench, m, 1..=6, 3).unwrap();

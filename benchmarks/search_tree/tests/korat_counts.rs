@@ -4,8 +4,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, brute, Candidate, Options};
-use ferastrau_worker::testing;
+use ferastrau_sdk::korat::{self, brute, Candidate, Options};
+use ferastrau_sdk::testing;
 use search_tree::invariant::rep_ok;
 use search_tree::space::{finitization, CandidateTree};
 use search_tree::SearchTreeBench;

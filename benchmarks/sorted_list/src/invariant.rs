@@ -8,7 +8,7 @@
 //! (`merge`'s receiver and argument); [`rep_ok_pair`] checks them one after the other and also
 //! that they share no entry.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::list::{ListRef, SortedList};
 

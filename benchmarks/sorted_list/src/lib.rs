@@ -14,8 +14,8 @@ pub mod invariant;
 pub mod list;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, rep_ok_pair, RealList, RealPair};
 pub use list::{ListRef, SortedList};
@@ -248,4 +248,4 @@ impl Benchmark for SortedListBench {
     }
 }
 
-ferastrau_worker::export!(SortedListBench);
+ferastrau_sdk::export!(SortedListBench);

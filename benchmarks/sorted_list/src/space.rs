@@ -1,9 +1,7 @@
 //! Korat's side: the finitizations (receiver and arguments as fields of one root object), the
 //! candidate view, decoding a valid candidate and rendering.
 
-use ferastrau_worker::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::invariant::ListView;
 use crate::list::{Entry, EntryId, ListRef, SortedList};

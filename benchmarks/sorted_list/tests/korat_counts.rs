@@ -4,9 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat;
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use sorted_list::invariant::rep_ok;
 use sorted_list::space::{finitization, Args, CandidateList};
 use sorted_list::{SortedList, SortedListBench};

@@ -9,8 +9,8 @@
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use sorted_list::{Call, ListRef, SortedList, SortedListBench};
 
 const BENCH: SortedListBench = SortedListBench;

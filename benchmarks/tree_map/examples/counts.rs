@@ -3,8 +3,8 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat;
-use ferastrau_worker::testing;
+use ferastrau_sdk::korat;
+use ferastrau_sdk::testing;
 use tree_map::invariant::rep_ok;
 use tree_map::space::{finitization, CandidateMap};
 use tree_map::TreeMapBench;

@@ -6,8 +6,8 @@
 //! they rule out: the same maps in the same order from fewer candidates. The equal black
 //! heights stay a plain check: they depend on colours read after the subtree's root.
 
-use ferastrau_worker::korat::generators::is_tree;
-use ferastrau_worker::korat::{Candidate, Value, Visited};
+use ferastrau_sdk::korat::generators::is_tree;
+use ferastrau_sdk::korat::{Candidate, Value, Visited};
 
 use crate::space::Fields;
 

@@ -9,7 +9,7 @@
 //! binary-search-tree order). As in the paper's benchmark, the root is **not** required to be
 //! black.
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::tree_map::{TreeMap, BLACK, RED};
 

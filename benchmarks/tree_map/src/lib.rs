@@ -12,8 +12,8 @@ pub mod invariant;
 pub mod space;
 pub mod tree_map;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealMap};
 use space::{decode_map, render_map, CandidateMap, Fields, VALUE};
@@ -181,4 +181,4 @@ impl Benchmark for TreeMapBench {
     }
 }
 
-ferastrau_worker::export!(TreeMapBench);
+ferastrau_sdk::export!(TreeMapBench);

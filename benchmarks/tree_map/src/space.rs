@@ -1,9 +1,7 @@
 //! Korat's side: the finitization (with the method's key argument beside the receiver), the
 //! candidate view, decoding a valid candidate, and rendering.
 
-use ferastrau_worker::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::invariant::MapView;
 use crate::tree_map::{Entry, TreeMap, BLACK, RED};

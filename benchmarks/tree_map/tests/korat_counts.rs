@@ -4,9 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use ferastrau_worker::korat::{self, Candidate};
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{self, Candidate};
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use tree_map::invariant::rep_ok;
 use tree_map::space::{finitization, CandidateMap, Fields};
 use tree_map::TreeMapBench;

@@ -8,8 +8,8 @@
 //! Each is hand-written below from its change: with the value now used they are killed, with 0
 //! they would not be.
 
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 use tree_map::space::VALUE;
 use tree_map::tree_map::{compare, EntryId};
 use tree_map::{Call, Outcome, TreeMap, TreeMapBench};

@@ -3,80 +3,12 @@
 //! mutant's result at one scope as the journal and `shard.json` store it.
 
 use std::fmt;
-use std::time::Duration;
 
 use schemars::JsonSchema;
+
+/// The protocol's values that the files hold too, defined once there (with their schemas).
+pub use ferastrau_protocol::{Clause, Limit, Limits, Reason};
 use serde::{Deserialize, Serialize};
-
-/// Why a mutant was killed: the paper's criteria, plus a dead process. (The worker protocol's
-/// `ferastrau_worker::protocol::Reason`; the names are the same.)
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// The post-state breaks the class invariant.
-    Invariant,
-    /// The return value, the abstract post-state or a panic differs from the original's.
-    Output,
-    /// Ran past a time limit (see `limit`).
-    Timeout,
-    /// The process ran out of its address space.
-    Memory,
-    /// The process died: stack overflow, abort, `exit`, a signal.
-    Crash,
-}
-
-impl Reason {
-    /// Every reason, in report order.
-    pub const ALL: [Reason; 5] = [
-        Reason::Invariant,
-        Reason::Output,
-        Reason::Timeout,
-        Reason::Memory,
-        Reason::Crash,
-    ];
-
-    /// The reason's name in the files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Invariant => "invariant",
-            Reason::Output => "output",
-            Reason::Timeout => "timeout",
-            Reason::Memory => "memory",
-            Reason::Crash => "crash",
-        }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Which time limit a timeout hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Limit {
-    /// The deterministic tick budget.
-    Ticks,
-    /// The per-input wall-clock limit (the worker's watchdog).
-    Clock,
-    /// The whole process ran too long and the harness killed it.
-    Guard,
-}
-
-impl Limit {
-    /// The limit's name in the files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Limit::Ticks => "ticks",
-            Limit::Clock => "clock",
-            Limit::Guard => "guard",
-        }
-    }
-}
 
 /// A mutant's fate at one scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -176,19 +108,6 @@ pub struct Probe {
     /// Relative to the crate directory.
     pub file: String,
     pub line: u32,
-}
-
-/// How a mutant's time is limited on each input (the worker protocol's `Limits`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Limits {
-    /// Tick budget: `tick_factor` × the original's ticks on the input + `tick_floor`.
-    pub tick_factor: u64,
-    pub tick_floor: u64,
-    /// Clock limit: `timeout_factor` × the original's time on the input + `timeout_floor`.
-    pub timeout_factor: f64,
-    /// As serde writes a `std::time::Duration`: `{"secs": .., "nanos": ..}`.
-    pub timeout_floor: Duration,
 }
 
 /// Shard `index` of `count`, both from 1 (`--shard k/n`).
@@ -291,24 +210,6 @@ pub struct Fingerprint {
     pub skipped: Vec<(u32, String)>,
 }
 
-/// The part of a benchmark's specification an original's call fails (the worker protocol's
-/// `Clause`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Clause {
-    /// The method's postcondition.
-    #[default]
-    Postcondition,
-    /// The class invariant, on the post-state.
-    Invariant,
-}
-
-impl Clause {
-    fn is_postcondition(&self) -> bool {
-        *self == Clause::Postcondition
-    }
-}
-
 /// A violation of the original's specification on one input (a counterexample).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -323,7 +224,7 @@ pub struct Violation {
     /// What the postcondition says is wrong, or why the invariant rejects the post-state.
     pub message: String,
     /// Which part of the specification fails (absent: the postcondition).
-    #[serde(default, skip_serializing_if = "Clause::is_postcondition")]
+    #[serde(default, skip_serializing_if = "is_postcondition")]
     pub clause: Clause,
     /// The post-state, rendered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -355,6 +256,10 @@ pub struct ScopeRun {
     /// `evaluate` stops on them, as no mutant can be judged against a broken original.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub invariant_violation_count: u64,
+}
+
+fn is_postcondition(c: &Clause) -> bool {
+    *c == Clause::Postcondition
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -390,6 +295,36 @@ pub struct ScopeResult {
 }
 
 impl ScopeResult {
+    /// Whether the mutant was killed at this scope.
+    pub fn killed(&self) -> bool {
+        self.status == Status::Killed
+    }
+
+    /// A mutant the crate's `skip` list names, at `scope` (reports only; never journaled).
+    pub fn skipped(mutant: u32, scope: u32) -> ScopeResult {
+        ScopeResult {
+            status: Status::Skipped,
+            executions: None,
+            ..ScopeResult::survived(mutant, scope, 0)
+        }
+    }
+
+    /// A survivor that ran on `executions` inputs.
+    pub fn survived(mutant: u32, scope: u32, executions: u64) -> ScopeResult {
+        ScopeResult {
+            mutant,
+            scope,
+            status: Status::Survived,
+            reason: None,
+            limit: None,
+            method: None,
+            index: None,
+            input: None,
+            detail: None,
+            executions: Some(executions),
+        }
+    }
+
     /// The result as `mutants.json` lists it under its scope.
     pub fn outcome(&self) -> crate::ScopeOutcome {
         crate::ScopeOutcome {

@@ -80,8 +80,6 @@ mod mutants;
 mod reduced_suite;
 mod shard;
 mod table3;
-#[cfg(feature = "worker")]
-mod worker;
 
 use std::fmt;
 use std::io::Write as _;

@@ -7,8 +7,8 @@
 //! divan's timings (5 samples of one run; read the `fastest`
 //! column as best-of-5).
 
+use ferastrau_sdk::korat;
 use ferastrau_speed::{korat1, GENERATIONS, STRUCTURES};
-use ferastrau_worker::korat;
 
 fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -11,7 +11,7 @@ use std::hash::Hasher;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use ferastrau_worker::korat::{self, Stats};
+use ferastrau_sdk::korat::{self, Stats};
 
 /// A structure-only search: benchmark, scope, and the search itself.
 pub struct Structure {
@@ -323,13 +323,13 @@ pub struct Generation {
     pub run: fn(usize, bool) -> Vec<Stats>,
 }
 
-fn generate<B: ferastrau_worker::Benchmark>(
+fn generate<B: ferastrau_sdk::Benchmark>(
     bench: &B,
     scope: u32,
     jobs: usize,
     structure: bool,
 ) -> Vec<Stats> {
-    use ferastrau_worker::generate::{generate_scope, structure_scope};
+    use ferastrau_sdk::inputs::{generate_scope, structure_scope};
     let opts = korat::Options::default();
     let runs = if structure {
         structure_scope(bench, scope, opts, jobs, false)

@@ -1,10 +1,10 @@
 //! `generate`'s shared structure search and its parallel search give every benchmark's methods
 //! exactly the inputs, the order and the counts of their own sequential searches.
 
-use ferastrau_worker::generate::generate_scope;
-use ferastrau_worker::korat::Options;
-use ferastrau_worker::testing::check_generation;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::inputs::generate_scope;
+use ferastrau_sdk::korat::Options;
+use ferastrau_sdk::testing::check_generation;
+use ferastrau_sdk::Benchmark;
 
 /// Checks `scopes`; `shared` lists the methods whose inputs must come from the shared
 /// structure search (so that the check is about it, not about a fallback).

@@ -7,10 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 
 use super::ScopeRun;
-use crate::runner::results::ScopeResult;
+use ferastrau_artifacts::ScopeResult;
 
 /// Share of a scope's mutants killed by their process's ending (timeout, memory, crash, all
 /// together) above which the run is taken for broken: no test suite kills nine in ten mutants
@@ -62,7 +62,7 @@ pub fn verdict(scopes: &[ScopeRun], results: &[ScopeResult], mutants: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::results::Status;
+    use ferastrau_artifacts::Status;
 
     fn scope(code: &[u32]) -> ScopeRun {
         ScopeRun {

@@ -25,7 +25,7 @@ use super::ScopeRun;
 use crate::exit_code::usage;
 use crate::fingerprint::Fingerprint;
 use crate::matrix::{FirstKill, Row};
-use crate::runner::results::ScopeResult;
+use ferastrau_artifacts::ScopeResult;
 
 /// A kill-matrix row as a journal line: its bitmaps in roaring's portable serialization,
 /// base64-encoded.
@@ -41,11 +41,11 @@ fn row_line(scope: u32, max_deaths: u32, row: &Row) -> Result<MatrixRowLine> {
         mutant: row.mutant,
         kills: encode(&row.kills)?,
         unknown: encode(&row.unknown)?,
-        reasons: row.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
+        reasons: row.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
         deaths: row.deaths,
         first: row.first.map(|f| ferastrau_artifacts::FirstKill {
             index: f.index,
-            reason: f.reason.into(),
+            reason: f.reason,
         }),
     })
 }
@@ -61,11 +61,11 @@ fn row(line: &MatrixRowLine) -> Option<Row> {
         mutant: line.mutant,
         kills: decode(&line.kills)?,
         unknown: decode(&line.unknown)?,
-        reasons: line.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
+        reasons: line.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
         deaths: line.deaths,
         first: line.first.map(|f| FirstKill {
             index: f.index,
-            reason: f.reason.into(),
+            reason: f.reason,
         }),
     };
     row.consistent().then_some(row)
@@ -104,7 +104,7 @@ impl Journal {
             text.extend(journal::encode(&JournalLine::Scope(s.clone()))?);
         }
         for r in recorded.results.values() {
-            text.extend(journal::encode(&JournalLine::Result(r.artifact()))?);
+            text.extend(journal::encode(&JournalLine::Result(r.clone()))?);
         }
         for (&(scope, _), (max_deaths, row)) in &recorded.rows {
             text.extend(journal::encode(&JournalLine::Row(row_line(
@@ -177,7 +177,7 @@ impl Journal {
                     rec.scopes.insert(s.scope, s);
                 }
                 JournalLine::Result(r) => {
-                    rec.results.insert((r.mutant, r.scope), r.into());
+                    rec.results.insert((r.mutant, r.scope), r);
                 }
                 JournalLine::Row(line) => {
                     if let Some(row) = row(&line) {
@@ -197,7 +197,7 @@ impl Journal {
     }
 
     pub fn result(&self, r: &ScopeResult) -> Result<()> {
-        self.append(&JournalLine::Result(r.artifact()))
+        self.append(&JournalLine::Result(r.clone()))
     }
 
     /// Records `row` of the kill matrix at `scope`, computed under the death cap `max_deaths`.

@@ -21,16 +21,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use ferastrau_worker::protocol::{Due, Position, Reason, NO_MUTANT};
+use ferastrau_protocol::{Due, Position, Reason, NO_MUTANT};
 use rayon::prelude::*;
 
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::fingerprint::Fingerprint;
 use crate::interrupt;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
-use crate::runner::results::ScopeResult;
 use crate::runner::{run_mutants, RunConfig, Timing};
 use crate::worker::Worker;
+use ferastrau_artifacts::ScopeResult;
 use journal::{Journal, Recorded};
 pub use prepare::{render_at, Preparation, ScopeRun, Violation};
 
@@ -39,7 +39,7 @@ pub use prepare::{render_at, Preparation, ScopeRun, Violation};
 pub struct Options {
     pub scopes: RangeInclusive<u32>,
     pub jobs: usize,
-    pub limits: ferastrau_worker::Limits,
+    pub limits: ferastrau_protocol::Limits,
     pub memory_limit: u64,
     pub original_timeout: Duration,
     /// Bytes the stored inputs of all scopes may take.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use ferastrau_worker::protocol::{Clause, Fault, Message, Position, Request};
+use ferastrau_protocol::{Clause, Fault, Message, Position, Request};
 
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::process::{Death, Ending, Finished, Isolation};
@@ -281,7 +281,7 @@ impl Preparation {
                     }
                     // The first few of each clause: a scope with thousands of postcondition
                     // violations still shows its broken states.
-                    let clause = ferastrau_artifacts::Clause::from(*clause);
+                    let clause = *clause;
                     let kept = run.violations.iter().filter(|v| v.clause == clause).count();
                     if kept < KEPT_VIOLATIONS {
                         run.violations.push(Violation {

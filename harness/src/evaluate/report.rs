@@ -11,10 +11,10 @@ use ferastrau_artifacts::{
 };
 use serde::Serialize;
 
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 
 use super::ScopeRun;
-use crate::runner::results::ScopeResult;
+use ferastrau_artifacts::ScopeResult;
 
 /// What the reports of a run are made of besides the scopes and results: the same for every
 /// shard of a run, so that `merge` writes what `evaluate` would have (`shard.json` holds it).
@@ -275,7 +275,7 @@ pub fn rows(
                 violations: s.violation_count,
                 skipped: here
                     .iter()
-                    .filter(|r| r.status == crate::runner::results::Status::Skipped)
+                    .filter(|r| r.status == ferastrau_artifacts::Status::Skipped)
                     .count(),
                 uncovered: unreached(probes, ProbeRole::Code, &code),
                 uncovered_spec: unreached(probes, ProbeRole::Spec, &spec),
@@ -482,11 +482,7 @@ pub fn write(
                 replacement: m.replacement.clone(),
                 scopes: per
                     .get(&m.id)
-                    .map(|s| {
-                        s.iter()
-                            .map(|(&scope, r)| (scope, r.artifact().outcome()))
-                            .collect()
-                    })
+                    .map(|s| s.iter().map(|(&scope, r)| (scope, r.outcome())).collect())
                     .unwrap_or_default(),
                 skipped: facts.skipped.get(&m.id).cloned(),
                 viable: m.viable,

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 
 use ferastrau_artifacts::write_atomically;
 pub use model::Sources;
@@ -58,7 +58,7 @@ fn agree(report: &Report) -> Result<()> {
         let n = |f: Fate| counts.get(&f).copied().unwrap_or(0);
         let mut listed: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         for r in Reason::ALL {
-            let want = row.killed_by.get(r.into()) as usize;
+            let want = row.killed_by.get(r) as usize;
             listed.insert(r.as_str(), (n(Fate::Killed(r)), want));
         }
         let killed: usize = Reason::ALL.iter().map(|&r| n(Fate::Killed(r))).sum();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, MutantEntry, Mutants};
 use ferastrau_mutator::Mutant;
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 
 use ferastrau_artifacts::Status;
 
@@ -137,7 +137,7 @@ impl Listed {
         match self.scopes.get(&scope) {
             None => Fate::NotRun,
             Some(o) => match (o.status, o.reason) {
-                (Status::Killed, Some(r)) => Fate::Killed(r.into()),
+                (Status::Killed, Some(r)) => Fate::Killed(r),
                 // A kill without a reason is not something the journal writes; show it as
                 // the crash it would have to be rather than dropping it from the counts.
                 (Status::Killed, None) => Fate::Killed(Reason::Crash),

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use super::chart::chart;

@@ -30,7 +30,7 @@
 
 use std::collections::BTreeMap;
 
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 use serde_json::{json, Value};
 
 use super::model::{Fate, Listed, Report};

@@ -1,8 +1,8 @@
 //! The counts that prove the finitization: Korat finds exactly the inputs counted by hand,
 //! and agrees with the brute force (sound, complete, optimal) at small scopes.
 
-use ferastrau_worker::testing;
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::testing;
+use ferastrau_sdk::Benchmark;
 
 // The benchmark under a short name, so that these lines read the same whatever the crate's.
 use ferastrau_init_crate::FerastrauInitBenchmark as Bench;

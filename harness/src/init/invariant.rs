@@ -2,7 +2,7 @@
 //! (through [`crate::space::CandidateSet`], whose reads it records to prune the search) and
 //! the runner runs it on real post-states (through [`RealSet`]).
 
-use ferastrau_worker::korat::Visited;
+use ferastrau_sdk::korat::Visited;
 
 use crate::set::IntSet;
 

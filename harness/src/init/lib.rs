@@ -5,21 +5,21 @@
 //! - `set.rs`: the code under test (what `mutate` names in Cargo.toml);
 //! - `invariant.rs`: the class invariant, once, over a view trait (the `specification`);
 //! - `space.rs`: Korat's finitization, the candidate view, decoding;
-//! - this file: the `Benchmark` impl and `ferastrau_worker::export!`;
+//! - this file: the `Benchmark` impl and `ferastrau_sdk::export!`;
 //! - `tests/counts.rs`: exact input counts per scope and the brute-force check.
 
 pub mod invariant;
 pub mod set;
 pub mod space;
 
-use ferastrau_worker::korat::{Candidate, Finitization};
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealSet, SetView};
 pub use set::IntSet;
 use space::{decode_set, elements, CandidateSet, Fields};
 
-/// The benchmark: what `ferastrau_worker::export!` hands to the worker.
+/// The benchmark: what `ferastrau_sdk::export!` hands to the worker.
 pub struct FerastrauInitBenchmark;
 
 /// One call: the receiver and the argument (`None` for `remove_first()`, which takes none).
@@ -163,4 +163,4 @@ impl Benchmark for FerastrauInitBenchmark {
     // }
 }
 
-ferastrau_worker::export!(FerastrauInitBenchmark);
+ferastrau_sdk::export!(FerastrauInitBenchmark);

@@ -1,9 +1,7 @@
 //! Korat's side: the finitization (the space of candidate inputs per scope), the candidate
 //! seen through the invariant's view, and decoding a valid candidate into a real set.
 
-use ferastrau_worker::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::invariant::SetView;
 use crate::set::{IntSet, Node};

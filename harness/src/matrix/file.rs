@@ -82,11 +82,11 @@ pub fn write(out: &Path, m: &KillMatrix) -> Result<u64> {
                 mutant: r.mutant,
                 kills: r.kills.len(),
                 unknown: r.unknown.len(),
-                reasons: r.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
+                reasons: r.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
                 deaths: r.deaths,
                 first: r.first.map(|f| ferastrau_artifacts::FirstKill {
                     index: f.index,
-                    reason: f.reason.into(),
+                    reason: f.reason,
                 }),
             })
             .collect(),
@@ -186,11 +186,11 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
             mutant: s.mutant,
             kills: read_bitmap(&mut rest, &bin)?,
             unknown: read_bitmap(&mut rest, &bin)?,
-            reasons: s.reasons.iter().map(|(&r, &n)| (r.into(), n)).collect(),
+            reasons: s.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
             deaths: s.deaths,
             first: s.first.map(|f| FirstKill {
                 index: f.index,
-                reason: f.reason.into(),
+                reason: f.reason,
             }),
         };
         let consistent = u32::from_le_bytes(id) == s.mutant

@@ -15,12 +15,12 @@ pub mod run;
 
 use std::collections::BTreeMap;
 
-use ferastrau_worker::protocol::Reason;
+use ferastrau_protocol::Reason;
 use roaring::RoaringBitmap;
 use serde::{Deserialize, Serialize};
 
 use crate::fingerprint::Fingerprint;
-use crate::runner::results::ScopeResult;
+use ferastrau_artifacts::ScopeResult;
 
 /// One method's slice of the global index space.
 pub use ferastrau_artifacts::MethodRange;
@@ -206,7 +206,7 @@ impl KillMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::results::Status;
+    use ferastrau_artifacts::Status;
 
     fn matrix(rows: Vec<Row>) -> KillMatrix {
         let fingerprint: Fingerprint = serde_json::from_value(serde_json::json!({

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{bail, Context, Result};
-use ferastrau_worker::protocol::{Message, Reason, Request, Span};
+use ferastrau_protocol::{Message, Reason, Request, Span};
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
@@ -22,9 +22,9 @@ use super::{FirstKill, Header, KillMatrix, MethodRange, Row};
 use crate::exit_code::Interrupted;
 use crate::fingerprint::Fingerprint;
 use crate::process::{Death, Ending, Isolation};
-use crate::runner::results::ScopeResult;
 use crate::runner::{classify, RunConfig};
 use crate::worker::Worker;
+use ferastrau_artifacts::ScopeResult;
 use ferastrau_artifacts::ScopeRun;
 
 /// A matrix child runs every input, where a first-kill child usually stops early, and a

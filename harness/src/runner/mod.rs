@@ -19,15 +19,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use ferastrau_worker::protocol::{Due, Kill, Limit, Message, Reason, Request};
-use ferastrau_worker::Limits;
-
-pub mod results;
+use ferastrau_protocol::Limits;
+use ferastrau_protocol::{Due, Kill, Limit, Message, Reason, Request};
 
 use crate::exit_code::broken;
 use crate::process::{Death, Ending, Isolation};
 use crate::worker::Worker;
-use results::{ScopeResult, Status};
+use ferastrau_artifacts::{ScopeResult, Status};
 
 /// Limits and places shared by every mutant of a run.
 #[derive(Clone, Debug)]
@@ -37,7 +35,7 @@ pub struct RunConfig {
     /// Where each mutant's cursor file goes.
     pub scratch_dir: PathBuf,
     pub methods: Vec<String>,
-    pub limits: ferastrau_worker::Limits,
+    pub limits: ferastrau_protocol::Limits,
     /// Address-space limit of a mutant process, in bytes.
     pub memory_limit: u64,
     /// The original's total seconds per scope (for the whole-process guard).
@@ -310,7 +308,7 @@ fn rerun(
 }
 
 /// The kill a clock timeout at `position` would be, before it is confirmed.
-fn clock_kill(position: &ferastrau_worker::protocol::Position, limit: Duration) -> Kill {
+fn clock_kill(position: &ferastrau_protocol::Position, limit: Duration) -> Kill {
     Kill {
         reason: Reason::Timeout,
         limit: Some(Limit::Clock),

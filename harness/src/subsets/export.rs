@@ -11,7 +11,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use ferastrau_artifacts::Artifact;
-use ferastrau_worker::protocol::{Message, Request};
+use ferastrau_protocol::{Message, Request};
 
 use crate::exit_code::usage;
 use crate::matrix::KillMatrix;

@@ -14,13 +14,14 @@ use std::time::{Duration, Instant};
 
 use crate::channel::send;
 use crate::cursor;
-use crate::exec::{execute, Outcome, Watchdog};
 use crate::generate::method_figures;
-use crate::panics;
 use crate::protocol::{Clause, Due, Fault, Kill, Limit, Limits, Message, Position, Reason};
 use crate::reach::{reach_path, ReachRecorder, ReachSets};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
-use crate::Benchmark;
+use crate::watchdog::Watchdog;
+use ferastrau_sdk::exec::{execute, Outcome};
+use ferastrau_sdk::panics;
+use ferastrau_sdk::Benchmark;
 
 /// `inputs`: Korat for every method at `scope`, storing the valid inputs under `dir`; with
 /// `coverage`, counts the specification probes the preconditions hit during the search.
@@ -525,11 +526,11 @@ pub(crate) fn render_input<B: Benchmark>(bench: &B, m: usize, input: &B::Input) 
     let active = ferastrau_probes::active();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     ferastrau_probes::start_run(u64::MAX);
-    let text = match crate::panics::expected(|| bench.render(m, input)) {
+    let text = match panics::expected(|| bench.render(m, input)) {
         Ok(text) => text,
         Err((p, _)) => format!(
             "(cannot be rendered: the benchmark's render panicked: {})",
-            crate::panics::payload_text(&*p)
+            panics::payload_text(&*p)
         ),
     };
     ferastrau_probes::set_active(active);

@@ -1,46 +1,27 @@
-//! The benchmark side of Ferastrau.
+//! The worker process Ferastrau builds for a benchmark crate.
 //!
-//! A benchmark crate implements [`Benchmark`] and says `ferastrau_worker::export!(MyBench)`.
-//! The `ferastrau` binary links no benchmark: it generates a tiny worker crate that depends on
-//! the benchmark (or on its metamutant copy) and whose `main` calls the exported
-//! `ferastrau_main`, then talks to that process through the commands of [`worker_main`].
+//! A benchmark crate implements `ferastrau_sdk::Benchmark` and says
+//! `ferastrau_sdk::export!(MyBench)`. The `ferastrau` binary links no benchmark: it generates a
+//! tiny worker crate that depends on the benchmark (or on its metamutant copy) and on this
+//! crate, and whose `main` is `ferastrau_worker::worker_main(bench::ferastrau_benchmark())`;
+//! it then talks to that process through the requests and messages of
+//! [`protocol`] (`ferastrau-protocol`).
 
-// The library surface benchmark authors program against: every public item says what it is for.
-#![warn(missing_docs)]
-
-mod benchmark;
-pub mod channel;
+mod channel;
 pub mod cursor;
 mod evaluate;
-pub mod exec;
 pub mod fault;
-pub mod generate;
+mod generate;
 mod matrix;
 mod outputs;
-pub mod panics;
-pub mod priority_queue;
-pub mod protocol;
 pub mod reach;
 pub mod store;
-/// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
-pub mod testing;
+mod watchdog;
 
-pub use benchmark::Benchmark;
-pub use korat;
-pub use protocol::Limits;
+pub use ferastrau_protocol as protocol;
+use ferastrau_sdk::{panics, Benchmark};
 
 use protocol::{Message, Request};
-
-/// Defines `pub fn ferastrau_main()` for the worker crate to call.
-#[macro_export]
-macro_rules! export {
-    ($bench:expr) => {
-        /// Entry point of the Ferastrau worker process for this benchmark.
-        pub fn ferastrau_main() {
-            $crate::worker_main($bench)
-        }
-    };
-}
 
 /// Exit status of a worker that could not carry out its request (after [`Message::Error`]).
 pub const EXIT_ERROR: i32 = 2;
@@ -52,7 +33,14 @@ pub const EXIT_STOPPED: i32 = 3;
 /// [`Message`]s on the protocol channel, and ends them with [`Message::Done`] when the request
 /// completed.
 pub fn worker_main<B: Benchmark>(bench: B) {
-    panics::install();
+    panics::report_unexpected_with(|message, location| {
+        if channel::is_open() {
+            let _ = channel::send(&Message::Panic {
+                message: message.to_string(),
+                location: location.map(str::to_string),
+            });
+        }
+    });
     if let Err(e) = channel::open() {
         eprintln!("worker: {e}");
         std::process::exit(EXIT_ERROR);

@@ -13,10 +13,10 @@ use roaring::RoaringBitmap;
 use crate::channel::send;
 use crate::cursor;
 use crate::evaluate::{clock_timeout, selection, trial};
-use crate::exec::Watchdog;
 use crate::protocol::{KillRun, Limits, Message, Span};
 use crate::store::{inputs_path, times_path, StateReader, TimesReader};
-use crate::Benchmark;
+use crate::watchdog::Watchdog;
+use ferastrau_sdk::Benchmark;
 
 /// Inputs per chunk: small enough that a dead process loses little work to re-run, large
 /// enough that messages cost nothing beside the calls.

@@ -8,9 +8,10 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::channel::send;
-use crate::exec::{execute, Outcome, Watchdog};
 use crate::protocol::Message;
-use crate::Benchmark;
+use crate::watchdog::Watchdog;
+use ferastrau_sdk::exec::{execute, Outcome};
+use ferastrau_sdk::Benchmark;
 
 /// The input being run, for the watchdog's message: a plain crate that loops is stopped by
 /// the clock, and its listing must name the same input as the metamutant's tick budget does.

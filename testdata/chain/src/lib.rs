@@ -15,10 +15,10 @@
 
 #![allow(clippy::partialeq_to_none)]
 
-use ferastrau_worker::korat::{
+use ferastrau_sdk::korat::{
     Candidate, Domain, FieldId, Finitization, FinitizationBuilder, Visited, ROOT,
 };
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::Benchmark;
 
 /// Index of a node in the arena.
 pub type NodeId = usize;
@@ -301,4 +301,4 @@ impl Benchmark for ChainBench {
     }
 }
 
-ferastrau_worker::export!(ChainBench);
+ferastrau_sdk::export!(ChainBench);

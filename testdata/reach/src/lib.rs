@@ -5,10 +5,10 @@
 //! `Gauge::reading` runs only while the post-state is judged (the abstraction calls it), after
 //! `set` returned: every input reaches it all the same.
 
-use ferastrau_worker::korat::{
+use ferastrau_sdk::korat::{
     Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
 };
-use ferastrau_worker::Benchmark;
+use ferastrau_sdk::Benchmark;
 
 #[derive(Clone, Debug)]
 pub struct Gauge {
@@ -99,4 +99,4 @@ impl Benchmark for Reach {
     }
 }
 
-ferastrau_worker::export!(Reach);
+ferastrau_sdk::export!(Reach);

@@ -61,12 +61,12 @@ pub struct InitArgs {
     /// The package name (ASCII letters, digits, `_`, `-`; starting with a letter).
     #[arg(long)]
     pub name: String,
-    /// Depend on the worker library at this path (a checkout's `harness/worker`) instead of
-    /// the checkout this binary was built from.
+    /// Depend on the SDK at this path (a checkout's `harness/sdk`) instead of the checkout
+    /// this binary was built from.
     #[arg(long, value_name = "DIR", conflicts_with = "git")]
-    pub worker_path: Option<PathBuf>,
-    /// Depend on the worker library of this git repository instead (cargo finds the
-    /// `ferastrau-worker` package in it).
+    pub sdk_path: Option<PathBuf>,
+    /// Depend on the SDK of this git repository instead (cargo finds the `ferastrau-sdk`
+    /// package in it).
     #[arg(long, value_name = "URL")]
     pub git: Option<String>,
     /// With --git: the commit, tag or branch name to pin.

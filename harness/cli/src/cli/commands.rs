@@ -12,7 +12,7 @@ use ferastrau_harness::generate;
 use ferastrau_harness::outdir::Scratch;
 use ferastrau_harness::subject;
 use ferastrau_harness::term::{paint, style};
-use ferastrau_worker::protocol::{Message, Request};
+use ferastrau_protocol::{Message, Request};
 
 pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let bench = a.target.locate()?;
@@ -345,26 +345,26 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
 }
 
 pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
-    use ferastrau_harness::init::{init, WorkerSource};
-    let worker = match (a.worker_path, a.git) {
+    use ferastrau_harness::init::{init, SdkSource};
+    let sdk = match (a.sdk_path, a.git) {
         (Some(p), _) => {
             // A relative path would be relative to the new crate in its Cargo.toml: make it
             // absolute here, where the user meant it.
             if !p.join("Cargo.toml").is_file() {
                 return Err(usage(format!(
-                    "--worker-path {}: no Cargo.toml there (give the checkout's harness/worker directory)",
+                    "--sdk-path {}: no Cargo.toml there (give the checkout's harness/sdk directory)",
                     p.display()
                 )));
             }
-            WorkerSource::Path(
+            SdkSource::Path(
                 p.canonicalize()
                     .with_context(|| format!("cannot read {}", p.display()))?,
             )
         }
-        (None, Some(url)) => WorkerSource::Git { url, rev: a.rev },
-        (None, None) => WorkerSource::this_checkout(),
+        (None, Some(url)) => SdkSource::Git { url, rev: a.rev },
+        (None, None) => SdkSource::this_checkout(),
     };
-    let files = init(&a.dir, &a.name, &worker)?;
+    let files = init(&a.dir, &a.name, &sdk)?;
     let dir = a.dir.display();
     println!("wrote a benchmark crate `{}` in {dir}:", a.name);
     for f in files {

@@ -23,7 +23,7 @@ fn fingerprint(
     viable: &[u32],
     skipped: &BTreeMap<u32, String>,
     a: &EvaluateArgs,
-    limits: ferastrau_worker::Limits,
+    limits: ferastrau_protocol::Limits,
 ) -> Result<Fingerprint> {
     let mut h = Hasher::default();
     for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
@@ -405,7 +405,7 @@ fn options(a: &EvaluateArgs) -> evaluate::Options {
                 .map(|n| n.get())
                 .unwrap_or(1)
         }),
-        limits: ferastrau_worker::Limits {
+        limits: ferastrau_protocol::Limits {
             tick_factor: a.tick_factor,
             tick_floor: a.tick_floor,
             timeout_factor: a.timeout_factor,

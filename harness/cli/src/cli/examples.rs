@@ -20,11 +20,11 @@ pub fn of(name: &str) -> &'static [Example] {
             const {
                 &[
             ex(
-                "a new benchmark crate, depending on this checkout's worker library",
+                "a new benchmark crate, depending on this checkout's SDK",
                 "ferastrau init my_set --name my_set",
             ),
             ex(
-                "depending on the worker library of a git repository, pinned",
+                "depending on the SDK of a git repository, pinned",
                 "ferastrau init my_set --name my_set --git https://example.org/ferastrau.git --rev v0.1.0",
             ),
         ]

@@ -58,16 +58,16 @@ pub fn on_fixture(cmd: &str, name: &str, args: &[&str]) -> Output {
 }
 
 /// Copies the fixture `name` to `dest` (a crate outside the repository, like a user's), its
-/// dependency on the worker library made absolute.
+/// dependency on the SDK made absolute.
 pub fn copy_fixture(name: &str, dest: &Path) {
     let src = fixture(name);
     std::fs::create_dir_all(dest.join("src")).unwrap();
-    let worker = ferastrau_harness::locate::workspace_root().join("harness/worker");
+    let sdk = ferastrau_harness::locate::workspace_root().join("harness/sdk");
     let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
         .unwrap()
         .replace(
-            "\"../../harness/worker\"",
-            &format!("{:?}", worker.display().to_string()),
+            "\"../../harness/sdk\"",
+            &format!("{:?}", sdk.display().to_string()),
         );
     std::fs::write(dest.join("Cargo.toml"), manifest).unwrap();
     for f in std::fs::read_dir(src.join("src")).unwrap() {

@@ -109,6 +109,8 @@ fn design_md_names_every_source_file_of_korat_the_mutator_and_the_harness() {
         "harness/cli",
         "harness/paper",
         "harness/worker",
+        "harness/sdk",
+        "harness/protocol",
     ] {
         assert!(packages.iter().any(|p| p == expected), "{packages:?}");
     }
@@ -136,4 +138,73 @@ fn a_file_missing_from_its_section_is_found_even_if_another_section_names_it() {
         ["mutator/src/lib.rs", "mutator/src/search.rs"],
         "a crate without a section names nothing"
     );
+}
+
+/// The packages `package` depends on, directly or not, through normal dependencies (what a
+/// user of it compiles), from `cargo metadata`'s resolve graph.
+fn normal_dependencies(package: &str) -> Vec<String> {
+    let o = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--manifest-path",
+        ])
+        .arg(workspace_root().join("Cargo.toml"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let name_of = |id: &str| -> String {
+        let p = meta["packages"].as_array().unwrap().iter();
+        let mut p = p.filter(|p| p["id"] == id);
+        p.next().unwrap()["name"].as_str().unwrap().to_string()
+    };
+    let nodes = meta["resolve"]["nodes"].as_array().unwrap();
+    let start = nodes
+        .iter()
+        .find(|n| name_of(n["id"].as_str().unwrap()) == package)
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![start];
+    while let Some(id) = todo.pop() {
+        let node = nodes.iter().find(|n| n["id"] == id.as_str()).unwrap();
+        for dep in node["deps"].as_array().unwrap() {
+            let normal = dep["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k["kind"].is_null());
+            let id = dep["pkg"].as_str().unwrap().to_string();
+            if normal && seen.insert(id.clone()) {
+                todo.push(id);
+            }
+        }
+    }
+    let mut names: Vec<String> = seen.iter().map(|id| name_of(id)).collect();
+    names.sort();
+    names
+}
+
+/// A benchmark crate compiles the SDK (the trait, Korat, the probes its metamutant calls) and
+/// nothing of the worker process or the protocol: what it depends on says what it is for.
+#[test]
+fn a_benchmark_depends_on_the_sdk_and_not_on_the_worker_process() {
+    let ours = |deps: Vec<String>| -> Vec<String> {
+        deps.into_iter()
+            .filter(|d| d.starts_with("ferastrau") || d == "korat")
+            .collect()
+    };
+    assert_eq!(
+        ours(normal_dependencies("search_tree")),
+        ["ferastrau-probes", "ferastrau-sdk", "korat"]
+    );
+    let worker = normal_dependencies("ferastrau-worker");
+    for needed in ["ferastrau-sdk", "ferastrau-protocol"] {
+        assert!(worker.iter().any(|d| d == needed), "{worker:?}");
+    }
 }

@@ -221,16 +221,16 @@ fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
     );
     assert!(!tmp.path().join("a").exists() && !tmp.path().join("b").exists());
 
-    // The default: a path dependency on this checkout's worker library, absolute.
+    // The default: a path dependency on this checkout's SDK, absolute.
     let default = tmp.path().join("default");
     let o = ferastrau(&["init", path_str(&default), "--name", "d"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let manifest = std::fs::read_to_string(default.join("Cargo.toml")).unwrap();
-    let worker = workspace_root().join("harness/worker");
+    let sdk = workspace_root().join("harness/sdk");
     assert!(
         manifest.contains(&format!(
-            "ferastrau-worker = {{ path = {:?} }}",
-            path_str(&worker)
+            "ferastrau-sdk = {{ path = {:?} }}",
+            path_str(&sdk)
         )),
         "{manifest}"
     );
@@ -252,26 +252,26 @@ fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
     let manifest = std::fs::read_to_string(git.join("Cargo.toml")).unwrap();
     assert!(
         manifest.contains(
-            "ferastrau-worker = { git = \"https://example.org/ferastrau.git\", rev = \"v0.1.0\" }"
+            "ferastrau-sdk = { git = \"https://example.org/ferastrau.git\", rev = \"v0.1.0\" }"
         ),
         "{manifest}"
     );
-    // --worker-path must name a crate directory.
+    // --sdk-path must name a crate directory.
     let o = ferastrau(&[
         "init",
         path_str(&tmp.path().join("w")),
         "--name",
         "w",
-        "--worker-path",
+        "--sdk-path",
         path_str(tmp.path()),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("no Cargo.toml there"));
 }
 
-/// A git repository holding the worker library and what it depends on (Korat, the probes),
+/// A git repository holding the SDK and what it depends on (Korat, the probes),
 /// with the workspace's inherited fields: what `--git URL` points at.
-fn worker_repository(dest: &Path) {
+fn sdk_repository(dest: &Path) {
     let root = workspace_root();
     let mut manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
         .unwrap()
@@ -281,7 +281,7 @@ fn worker_repository(dest: &Path) {
     ws.insert(
         "members".into(),
         toml::Value::Array(
-            ["korat", "mutator/probes", "harness/worker"]
+            ["korat", "mutator/probes", "harness/sdk"]
                 .map(|m| toml::Value::String(m.into()))
                 .to_vec(),
         ),
@@ -289,7 +289,7 @@ fn worker_repository(dest: &Path) {
     ws.remove("default-members");
     std::fs::create_dir_all(dest).unwrap();
     std::fs::write(dest.join("Cargo.toml"), toml::to_string(&manifest).unwrap()).unwrap();
-    for member in ["korat", "mutator/probes", "harness/worker"] {
+    for member in ["korat", "mutator/probes", "harness/sdk"] {
         std::fs::create_dir_all(dest.join(member).parent().unwrap()).unwrap();
         let o = Command::new("cp")
             .arg("-r")
@@ -322,16 +322,17 @@ fn worker_repository(dest: &Path) {
 }
 
 #[test]
-fn a_crate_that_takes_the_worker_library_from_git_is_evaluated_like_one_with_a_path() {
+fn a_crate_that_takes_the_sdk_from_git_is_evaluated_like_one_with_a_path() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
-    worker_repository(&repo);
+    sdk_repository(&repo);
     let dir = tmp.path().join("git-set");
     let url = format!("file://{}", repo.display());
     let o = ferastrau(&["init", path_str(&dir), "--name", "git-set", "--git", &url]);
     assert!(o.status.success(), "init: {}", text(&o.stderr));
-    // Without the harness's patch the worker library from git reads another copy of the
-    // probes than the metamutant sets: no coverage, every mutant the original, a broken run.
+    // Without the harness's patch the SDK from git would be another crate than the one the
+    // worker runtime implements, and would read another copy of the probes than the
+    // metamutant sets: no build, or no coverage and every mutant the original.
     let (evaluation, _) = evaluate(
         &["--benchmark-path", path_str(&dir), "--scopes", "1..2"],
         &tmp.path().join("out"),
@@ -361,18 +362,24 @@ fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
     std::fs::create_dir_all(&bin).unwrap();
     let installed = bin.join("ferastrau");
     std::fs::copy(env!("CARGO_BIN_EXE_ferastrau"), &installed).unwrap();
+    // Started as the harness starts its workers: a binary just copied may be "busy" for the
+    // length of another test thread's fork.
     let run = || {
-        Command::new(&installed)
-            .args([
-                "evaluate",
-                "--benchmark-path",
-                "leftist-heap",
-                "--scopes",
-                "1..2",
-            ])
-            .env(ferastrau_mutator::compile::OPT_LEVEL_VAR, FAST_BUILDS)
-            .current_dir(tmp.path())
-            .output()
+        let mut cmd = Command::new(&installed);
+        cmd.args([
+            "evaluate",
+            "--benchmark-path",
+            "leftist-heap",
+            "--scopes",
+            "1..2",
+        ])
+        .env(ferastrau_mutator::compile::OPT_LEVEL_VAR, FAST_BUILDS)
+        .current_dir(tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+        ferastrau_harness::process::spawn(&mut cmd)
+            .unwrap()
+            .wait_with_output()
             .unwrap()
     };
     let first = run();

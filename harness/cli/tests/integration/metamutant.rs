@@ -13,7 +13,7 @@ use ferastrau_harness::locate::{locate, workspace_root};
 use ferastrau_harness::process::Isolation;
 use ferastrau_harness::worker::Worker;
 use ferastrau_mutator::{build_metamutant, sample, single_mutant_crate, Family, Metamutant};
-use ferastrau_worker::protocol::{Message, Request};
+use ferastrau_protocol::{Message, Request};
 
 const BENCH: &str = "chain";
 

@@ -9,7 +9,7 @@
 //! - Its table of contents lists exactly its `##` and `###` headings, in order, and "Adding a
 //!   benchmark" starts in the first third of its lines (a newcomer's path: the two commands,
 //!   then a benchmark of their own).
-//! - Every signature of the `Benchmark` trait (`harness/worker/src/benchmark.rs`) appears in it
+//! - Every signature of the `Benchmark` trait (`harness/sdk/src/benchmark.rs`) appears in it
 //!   as written there.
 
 use std::collections::BTreeMap;
@@ -441,7 +441,7 @@ fn squeeze(s: &str) -> String {
 
 #[test]
 fn the_readme_shows_every_signature_of_the_benchmark_trait() {
-    let source = std::fs::read_to_string(repo().join("harness/worker/src/benchmark.rs")).unwrap();
+    let source = std::fs::read_to_string(repo().join("harness/sdk/src/benchmark.rs")).unwrap();
     let start = source
         .find("pub trait Benchmark")
         .expect("the trait is in benchmark.rs");
@@ -471,6 +471,6 @@ fn the_readme_shows_every_signature_of_the_benchmark_trait() {
         .collect();
     assert!(
         missing.is_empty(),
-        "README.md lacks these signatures of harness/worker/src/benchmark.rs, as written there: {missing:#?}"
+        "README.md lacks these signatures of harness/sdk/src/benchmark.rs, as written there: {missing:#?}"
     );
 }

@@ -163,6 +163,8 @@ pub struct Due {
 
 /// How a mutant's time is limited on each input.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Tick budget: `tick_factor` × the original's ticks on the input + `tick_floor`.
     pub tick_factor: u64,
@@ -170,19 +172,21 @@ pub struct Limits {
     pub tick_floor: u64,
     /// Clock limit: `timeout_factor` × the original's time on the input + `timeout_floor`.
     pub timeout_factor: f64,
-    /// Time every input allows beyond the factor, for scheduling noise.
+    /// Time every input allows beyond the factor, for scheduling noise (as serde writes a
+    /// `std::time::Duration`: `{"secs": .., "nanos": ..}`).
     pub timeout_floor: Duration,
 }
 
 /// Why a mutant was killed: the paper's criteria, plus a dead process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// The post-state breaks the class invariant.
     Invariant,
     /// The return value, the abstract post-state or a panic differs from the original's.
     Output,
-    /// Ran past a time limit (see [`Limit`]).
+    /// Ran past a time limit (see `limit`).
     Timeout,
     /// The process ran out of its address space.
     Memory,
@@ -226,6 +230,7 @@ impl fmt::Display for Reason {
 
 /// Which time limit a timeout hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Limit {
     /// The deterministic tick budget.
@@ -302,6 +307,7 @@ pub struct Kill {
 
 /// The part of a benchmark's specification an original's call fails.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Clause {
     /// The method's postcondition (`Benchmark::postcondition` returned `Err`).

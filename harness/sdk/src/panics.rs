@@ -3,20 +3,28 @@
 //! A panic inside a call being judged ([`expected`]) is an outcome of that call (a mutant's
 //! panic is an output like any other): it prints nothing, and its message and location are
 //! kept for the outcome. Any other panic — in the benchmark's decoder, in its invariant while
-//! Korat searches, in the worker itself — is sent to the harness as [`Message::Panic`] with its
-//! payload and location before the process unwinds and ends, so the user reads the message
-//! instead of an exit status.
+//! Korat searches, in the worker itself — is handed to the reporter the worker process sets
+//! ([`report_unexpected_with`]: it sends the payload and location to the harness) before the
+//! process unwinds and ends, so the user reads the message instead of an exit status; it is
+//! printed on stderr either way.
 
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe, PanicHookInfo};
-use std::sync::Once;
-
-use crate::channel;
-use crate::protocol::Message;
+use std::sync::{Once, OnceLock};
 
 thread_local! {
     static EXPECTED: Cell<bool> = const { Cell::new(false) };
     static LAST: RefCell<Option<(String, Option<String>)>> = const { RefCell::new(None) };
+}
+
+/// Where an unexpected panic's message and location go besides stderr.
+static REPORTER: OnceLock<fn(&str, Option<&str>)> = OnceLock::new();
+
+/// Sets, once per process, what receives an unexpected panic's message and location (the
+/// worker process: a message to the harness), and installs the hook.
+pub fn report_unexpected_with(report: fn(&str, Option<&str>)) {
+    let _ = REPORTER.set(report);
+    install();
 }
 
 /// Installs the hook (once per process).
@@ -32,11 +40,8 @@ fn hook(info: &PanicHookInfo<'_>) {
         LAST.with(|l| *l.borrow_mut() = Some((message, location)));
         return;
     }
-    if channel::is_open() {
-        let _ = channel::send(&Message::Panic {
-            message: message.clone(),
-            location: location.clone(),
-        });
+    if let Some(report) = REPORTER.get() {
+        report(&message, location.as_deref());
     }
     match location {
         Some(l) => eprintln!("panicked at {l}: {message}"),

@@ -82,7 +82,7 @@ pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Res
     for generators in [false, true] {
         for (threads, print) in [(1, usize::MAX), (jobs, usize::MAX), (1, 0), (jobs, 2)] {
             let runs =
-                crate::generate::generate_scope(bench, scope, print, opts, threads, generators);
+                crate::inputs::generate_scope(bench, scope, print, opts, threads, generators);
             for (m, run) in runs.iter().enumerate() {
                 let (stats, shown) = &own[m];
                 let at = format!(

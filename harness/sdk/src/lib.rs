@@ -1,0 +1,34 @@
+//! What a benchmark crate depends on to be measured by Ferastrau.
+//!
+//! A benchmark crate implements [`Benchmark`] (its target methods, their finitizations with
+//! [`korat`], the invariant, the abstraction, the postconditions) and says
+//! `ferastrau_sdk::export!(MyBench)`. Its tests use [`testing`]. Nothing here talks to the
+//! `ferastrau` binary: the worker process that does (`ferastrau-worker`, with the protocol of
+//! `ferastrau-protocol`) is a crate Ferastrau generates and builds per benchmark, which links the
+//! benchmark and calls the function `export!` defines.
+
+// The library surface benchmark authors program against: every public item says what it is for.
+#![warn(missing_docs)]
+
+mod benchmark;
+pub mod exec;
+pub mod inputs;
+pub mod panics;
+pub mod priority_queue;
+/// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
+pub mod testing;
+
+pub use benchmark::Benchmark;
+pub use korat;
+
+/// Exports a crate's benchmark to Ferastrau: defines `pub fn ferastrau_benchmark()`, which the
+/// worker crate Ferastrau generates calls (the crate itself needs no part of the worker).
+#[macro_export]
+macro_rules! export {
+    ($bench:expr) => {
+        /// The benchmark Ferastrau's worker process runs for this crate.
+        pub fn ferastrau_benchmark() -> impl $crate::Benchmark {
+            $bench
+        }
+    };
+}
