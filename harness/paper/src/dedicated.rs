@@ -102,7 +102,7 @@ pub fn read(dir: &Path) -> Result<Vec<Dedicated>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{tables, CodeFacts, Paper, Run};
+    use crate::{tables, BenchmarkReport, CodeFacts, Paper};
     use ferastrau_harness::generate::{MethodStats, Saved};
 
     fn method(name: &str, candidates: u64, ded: Option<u64>) -> MethodStats {
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn the_ded_cell_is_ours_where_a_benchmark_has_generators() {
-        let ours = |dedicated: Vec<Dedicated>| Run {
+        let ours = |dedicated: Vec<Dedicated>| BenchmarkReport {
             name: "b".into(),
             class: "B".into(),
             scopes: Vec::new(),

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::paper::Paper;
 use super::tables::{self, Table1Row, Table4Row};
-use super::{Label as _, OurScope, Run};
+use super::{BenchmarkReport, Label as _, OurScope};
 
 pub const FILE: &str = "REPRODUCTION.md";
 /// The explanations of disagreements, beside `REPRODUCTION.md`.
@@ -141,7 +141,7 @@ pub struct Findings {
     pub feasibility: bool,
 }
 
-pub fn findings(paper: &Paper, run: &Run) -> Option<Findings> {
+pub fn findings(paper: &Paper, run: &BenchmarkReport) -> Option<Findings> {
     let rates: Vec<(u32, f64)> = run.scopes.iter().map(|s| (s.scope, s.kill_rate)).collect();
     let adequate = adequate_scope(&rates)?;
     let largest = run.largest()?.scope;
@@ -216,7 +216,7 @@ fn randomness(t3: &[ferastrau_harness::subsets::Report], benchmarks: usize) -> S
 /// Every disagreement of our figures with the paper's.
 pub fn disagreements(
     paper: &Paper,
-    runs: &[Run],
+    runs: &[BenchmarkReport],
     t1: &[Table1Row],
     t3: &[ferastrau_harness::subsets::Report],
 ) -> Vec<Disagreement> {
@@ -243,7 +243,7 @@ pub fn disagreements(
             ),
         });
     }
-    let mut push = |run: &Run, kind: Kind, what: String| {
+    let mut push = |run: &BenchmarkReport, kind: Kind, what: String| {
         out.push(Disagreement {
             benchmark: run.name.clone(),
             class: run.class.clone(),
@@ -351,7 +351,7 @@ pub fn disagreements(
 /// The whole document.
 pub fn reproduction(
     paper: &Paper,
-    runs: &[Run],
+    runs: &[BenchmarkReport],
     t1: &[Table1Row],
     t2: &[Table4Row],
     t4: &[Table4Row],

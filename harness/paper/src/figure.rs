@@ -7,7 +7,7 @@ use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 
 use super::paper::Paper;
-use super::Run;
+use super::BenchmarkReport;
 
 pub const FILE: &str = "figure9.svg";
 
@@ -23,7 +23,7 @@ const COVERAGE: RGBColor = RGBColor(0xc0, 0x3a, 0x1c);
 type Series = Vec<(f64, f64)>;
 
 /// Draws the figure for `runs` into `path`.
-pub fn draw(path: &Path, paper: &Paper, runs: &[Run]) -> Result<()> {
+pub fn draw(path: &Path, paper: &Paper, runs: &[BenchmarkReport]) -> Result<()> {
     let rows = runs.len().div_ceil(COLS).max(1);
     let cols = runs.len().clamp(1, COLS);
     let size = (cols as u32 * PANEL_W, rows as u32 * PANEL_H + LEGEND_H);
@@ -46,7 +46,7 @@ fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
 fn panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     paper: &Paper,
-    run: &Run,
+    run: &BenchmarkReport,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,

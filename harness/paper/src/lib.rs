@@ -93,7 +93,7 @@ pub struct Survivor {
 
 /// Everything the reports say about one benchmark.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub struct BenchmarkReport {
     /// The crate name (`search_tree`), also the report directory's name.
     pub name: String,
     /// The paper's class name (`SearchTree`), or the crate name when the paper lacks it.
@@ -105,11 +105,11 @@ pub struct Run {
     pub dedicated: Vec<dedicated::Dedicated>,
 }
 
-impl Run {
+impl BenchmarkReport {
     /// Reads `<reports>/<name>/`: `evaluation.json`, `mutants.json`, `code.json` and, if the
     /// benchmark has dedicated generators, `generators.json`. A broken
     /// run is refused: its figures are not results.
-    pub fn read(reports: &Path, name: &str, class: &str) -> Result<Run> {
+    pub fn read(reports: &Path, name: &str, class: &str) -> Result<BenchmarkReport> {
         let dir = reports.join(name);
         let (scopes, broken) = scopes(&dir)?;
         if let Some(why) = broken {
@@ -121,7 +121,7 @@ impl Run {
         let code = CodeFacts::read(&dir)?;
         let largest = scopes.iter().map(|s| s.scope).max().unwrap_or(0);
         let survivors = next_scope::survivors(&dir.join("mutants.json"), largest)?;
-        Ok(Run {
+        Ok(BenchmarkReport {
             name: name.to_string(),
             class: class.to_string(),
             scopes,
@@ -154,9 +154,9 @@ pub fn ordered(paper: &Paper, names: &[String]) -> Vec<(String, String)> {
 /// Renders every table, the figure and `REPRODUCTION.md` into `out` from the runs under it.
 /// Returns the files written.
 pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf>> {
-    let runs: Vec<Run> = ordered(paper, names)
+    let runs: Vec<BenchmarkReport> = ordered(paper, names)
         .iter()
-        .map(|(name, class)| Run::read(out, name, class))
+        .map(|(name, class)| BenchmarkReport::read(out, name, class))
         .collect::<Result<_>>()?;
     let mut written = Vec::new();
     let t1 = tables::table1(paper, &runs);

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::code::outside_table1;
 use super::dedicated::Dedicated;
 use super::paper::Paper;
-use super::Run;
+use super::BenchmarkReport;
 
 /// Table 1's row for one benchmark.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -96,7 +96,7 @@ pub struct Table4Row {
     pub dedicated: Option<Dedicated>,
 }
 
-pub fn table1(paper: &Paper, runs: &[Run]) -> Vec<Table1Row> {
+pub fn table1(paper: &Paper, runs: &[BenchmarkReport]) -> Vec<Table1Row> {
     runs.iter()
         .map(|run| {
             let p = paper.table1.get(&run.name);
@@ -126,7 +126,7 @@ pub fn table1(paper: &Paper, runs: &[Run]) -> Vec<Table1Row> {
 
 /// Table 4 (every scope of ours or the paper's), or Table 2 (`largest_two`: the paper's two
 /// largest scopes of each benchmark).
-pub fn table4(paper: &Paper, runs: &[Run], largest_two: bool) -> Vec<Table4Row> {
+pub fn table4(paper: &Paper, runs: &[BenchmarkReport], largest_two: bool) -> Vec<Table4Row> {
     let mut out = Vec::new();
     for run in runs {
         let mut scopes: Vec<u32> = run.scopes.iter().map(|s| s.scope).collect();

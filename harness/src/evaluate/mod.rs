@@ -69,7 +69,7 @@ pub fn per_process(mutants: usize, jobs: usize, asked: Option<usize>) -> usize {
 }
 
 /// What an evaluation produced.
-pub struct Evaluation {
+pub struct EvaluationResults {
     pub scopes: Vec<ScopeRun>,
     pub results: Vec<ScopeResult>,
     pub interrupted: bool,
@@ -137,7 +137,7 @@ pub fn evaluate(
     methods: &[String],
     mutants: &[u32],
     opts: &Options,
-) -> Result<Evaluation> {
+) -> Result<EvaluationResults> {
     let journal_path = out.path.join("journal.jsonl");
     let (journal, mut recorded) = if opts.resume {
         Journal::resume(&journal_path, fingerprint)?
@@ -232,7 +232,7 @@ pub fn evaluate(
     } else {
         health::verdict(&scopes, &results, mutants.len())
     };
-    Ok(Evaluation {
+    Ok(EvaluationResults {
         scopes,
         results,
         interrupted,

@@ -28,7 +28,7 @@ use anyhow::Result;
 
 pub use baseline::{read_baseline, write_baseline, Baseline, BenchmarkBaseline, ScopeFigures};
 pub use compare::{compare, Basis, Changes, Comparison, Failure, Thresholds};
-pub use run::Run;
+pub use run::GatedRun;
 pub use table::{describe, report, table};
 
 use crate::exit_code::{broken, usage, GateFailed};
@@ -57,7 +57,7 @@ pub fn gate(
     print: &Print,
 ) -> Result<()> {
     let json = *print == Print::Json;
-    let mut run = Run::read(dir)?;
+    let mut run = GatedRun::read(dir)?;
     // Reports that disagree with each other (a merge or a run that failed half-way, a file
     // edited by hand) are refused, as `report` refuses them.
     crate::html::check(dir).map_err(|e| {
@@ -238,7 +238,7 @@ pub fn gate(
 /// GitHub Actions workflow commands for the comparison: one `::error` per mutant that survives
 /// now and per other regression, one `::warning` per new survivor (an `::error` with
 /// `--fail-on-new-survivors`), each at the mutant's line.
-pub fn annotations(run: &Run, c: &Comparison, t: &Thresholds, crate_dir: &Path) -> String {
+pub fn annotations(run: &GatedRun, c: &Comparison, t: &Thresholds, crate_dir: &Path) -> String {
     // Workflow commands' escapes: data keeps `:` and `,`; properties escape them too.
     let data = |s: &str| {
         s.replace('%', "%25")
@@ -362,7 +362,7 @@ pub enum Verdict {
 /// The gate's `--format json` document: per scope the baseline's and the run's figures and
 /// what changed (mutant keys), the failures in words, the notes, and the verdict.
 fn document(
-    run: &Run,
+    run: &GatedRun,
     baseline: &Path,
     reference: &BenchmarkBaseline,
     c: &Comparison,

@@ -11,7 +11,7 @@ use crate::exit_code::usage;
 use ferastrau_artifacts::MutantPlace;
 
 /// The run being gated, read from an `evaluate` output directory.
-pub struct Run {
+pub struct GatedRun {
     pub benchmark: String,
     pub broken: Option<String>,
     /// Why only a subset of the crate's mutants was evaluated (`--in-diff`, `--only-mutants`):
@@ -27,9 +27,9 @@ pub struct Run {
     pub(crate) edits: BTreeMap<String, String>,
 }
 
-impl Run {
+impl GatedRun {
     /// Reads `evaluation.json` and `mutants.json` from `dir`.
-    pub fn read(dir: &Path) -> Result<Run> {
+    pub fn read(dir: &Path) -> Result<GatedRun> {
         let evaluation: Evaluation = read(&dir.join("evaluation.json"))?;
         let mutants: Mutants = read(&dir.join("mutants.json"))?;
         let benchmark = evaluation.benchmark;
@@ -110,7 +110,7 @@ impl Run {
             figures.mutants.insert(key, killed);
         }
         figures.regions = super::identity::regions(&figures.places, &sources(dir)?);
-        Ok(Run {
+        Ok(GatedRun {
             benchmark,
             broken,
             partial,

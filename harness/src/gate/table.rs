@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::baseline::{BenchmarkBaseline, ScopeFigures};
 use super::compare::{Basis, Changes, Comparison, Failure};
-use super::run::Run;
+use super::run::GatedRun;
 
 /// How many mutants a section of the report lists before "and N more" (the JSON has all).
 const LISTED: usize = 20;
@@ -16,7 +16,7 @@ const LISTED: usize = 20;
 /// why it is not compared), the count of each kind of change — then each kind's mutants, one
 /// line each with its scopes, place and key, then (for runs of the whole crate) the figures
 /// per scope. A run of some mutants only (`--in-diff`) shows what it measured: its mutants.
-pub fn report(run: &Run, base: &BenchmarkBaseline, c: &Comparison, basis: Basis) -> String {
+pub fn report(run: &GatedRun, base: &BenchmarkBaseline, c: &Comparison, basis: Basis) -> String {
     let mut t = String::new();
     let keys = |f: fn(&Changes) -> &Vec<String>| -> BTreeMap<&String, Vec<u32>> {
         super::by_key(
@@ -150,7 +150,7 @@ pub fn table(base: &BenchmarkBaseline, run: &BenchmarkBaseline, _c: &Comparison)
 }
 
 /// A failure in words.
-pub fn describe(f: &Failure, run: &Run) -> String {
+pub fn describe(f: &Failure, run: &GatedRun) -> String {
     match f {
         Failure::MissingScope(s) => format!("scope {s} is in the baseline but was not evaluated"),
         Failure::BelowFloor { scope, rate, floor } => {

@@ -69,7 +69,7 @@ struct Runner {
 impl Runner {
     /// The figures of `ev`'s mutant phase, run with `jobs` threads; `None` when it ran no
     /// mutant (every result came from the journal).
-    fn of(ev: &evaluate::Evaluation, jobs: usize) -> Option<Runner> {
+    fn of(ev: &evaluate::EvaluationResults, jobs: usize) -> Option<Runner> {
         let t = &ev.timing;
         (t.children > 0 || t.unreached > 0).then(|| Runner {
             executions: t.executions,
