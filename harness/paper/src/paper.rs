@@ -35,17 +35,31 @@ pub struct Table4Row {
     pub kill_rate: f64,
 }
 
-/// The paper's Tables 1 and 4, keyed by our crate names (see [`crate_name`]).
+/// A row of the paper's Table 3: random subsets R(s) of T(s), each of |T(s − 1)| inputs,
+/// against T(s − 1) and T(s) (`<`: random worse, `=`, `>`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Table3Row {
+    pub benchmark: String,
+    pub scope: u32,
+    pub random_kill_rate: f64,
+    pub vs_exhaustive_scope_minus_1: String,
+    pub vs_exhaustive_scope: String,
+}
+
+/// The paper's Tables 1, 3 and 4, keyed by our crate names (see [`crate_name`]).
 #[derive(Clone, Debug, Default)]
 pub struct Paper {
     /// Table 1's benchmarks (crate names) in the paper's order.
     pub order: Vec<String>,
     pub table1: BTreeMap<String, Table1Row>,
     pub table4: BTreeMap<String, Vec<Table4Row>>,
+    /// Empty when the directory has no `table3.csv`.
+    pub table3: BTreeMap<String, Table3Row>,
 }
 
 impl Paper {
-    /// Reads `table1.csv` and `table4.csv` from `dir` (`reports/paper/`).
+    /// Reads `table1.csv`, `table4.csv` and, if present, `table3.csv` from `dir`
+    /// (`reports/paper/`).
     pub fn read(dir: &Path) -> Result<Paper> {
         let mut paper = Paper::default();
         for row in read_csv::<Table1Row>(&dir.join("table1.csv"))? {
@@ -61,6 +75,12 @@ impl Paper {
         }
         for rows in paper.table4.values_mut() {
             rows.sort_by_key(|r| r.scope);
+        }
+        let table3 = dir.join("table3.csv");
+        if table3.is_file() {
+            for row in read_csv::<Table3Row>(&table3)? {
+                paper.table3.insert(crate_name(&row.benchmark), row);
+            }
         }
         Ok(paper)
     }
