@@ -11,6 +11,8 @@ use serde::Deserialize;
 use super::paper::Paper;
 use super::tables::{self, Table1Row, Table4Row};
 use super::{BenchmarkReport, Label as _, NextScope, OurScope};
+use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
+use ferastrau_harness::subsets::PaperLine;
 
 pub const FILE: &str = "REPRODUCTION.md";
 /// The explanations of disagreements, beside `REPRODUCTION.md`.
@@ -113,20 +115,79 @@ pub fn adequate_scope(scopes: &[(u32, f64)]) -> Option<(u32, f64)> {
     Some((s, last))
 }
 
-/// The smallest scope at which statement and branch coverage reach their largest values.
-pub fn coverage_scope(scopes: &[OurScope]) -> Option<u32> {
-    let rows: Vec<(u32, f64, f64)> = scopes
-        .iter()
-        .map(|s| (s.scope, s.statement_coverage, s.branch_coverage))
-        .collect();
-    full_coverage_scope(&rows)
+/// One scope's figures that the rules read: ours (`evaluation.json`) or the paper's (Table 4).
+struct ScopeFigures {
+    scope: u32,
+    kill_rate: f64,
+    statement_coverage: f64,
+    branch_coverage: f64,
+    /// Generating the inputs and checking the original on them.
+    seconds: f64,
 }
 
-/// [`coverage_scope`] over `(scope, statement %, branch %)` rows (ours or the paper's).
-fn full_coverage_scope(rows: &[(u32, f64, f64)]) -> Option<u32> {
-    let st = rows.iter().map(|r| r.1).fold(0.0, f64::max);
-    let br = rows.iter().map(|r| r.2).fold(0.0, f64::max);
-    rows.iter().find(|r| r.1 >= st && r.2 >= br).map(|r| r.0)
+impl From<&OurScope> for ScopeFigures {
+    fn from(s: &OurScope) -> ScopeFigures {
+        ScopeFigures {
+            scope: s.scope,
+            kill_rate: s.kill_rate,
+            statement_coverage: s.statement_coverage,
+            branch_coverage: s.branch_coverage,
+            seconds: s.generation_seconds + s.checking_seconds,
+        }
+    }
+}
+
+impl From<&crate::paper::Table4Row> for ScopeFigures {
+    fn from(r: &crate::paper::Table4Row) -> ScopeFigures {
+        ScopeFigures {
+            scope: r.scope,
+            kill_rate: r.kill_rate,
+            statement_coverage: r.statement_coverage,
+            branch_coverage: r.branch_coverage,
+            seconds: r.gen_seconds + r.checking_seconds,
+        }
+    }
+}
+
+/// Mutation (the strict rule), Coverage and Feasibility judged on one benchmark's scopes, ours
+/// or the paper's: the same rules for both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    pub largest: u32,
+    /// The mutation-adequate scope ([`adequate_scope`]) and its kill rate.
+    pub adequate: (u32, f64),
+    pub mutation: bool,
+    /// The smallest scope at which statement and branch coverage reach their largest values.
+    pub coverage_scope: u32,
+    pub kill_at_coverage: f64,
+    pub coverage: bool,
+    pub feasibility_seconds: f64,
+    pub feasibility: bool,
+}
+
+fn judge(scopes: &[ScopeFigures]) -> Option<Judged> {
+    let rates: Vec<(u32, f64)> = scopes.iter().map(|s| (s.scope, s.kill_rate)).collect();
+    let adequate = adequate_scope(&rates)?;
+    let largest = scopes.iter().map(|s| s.scope).max()?;
+    let st = scopes
+        .iter()
+        .map(|s| s.statement_coverage)
+        .fold(0.0, f64::max);
+    let br = scopes.iter().map(|s| s.branch_coverage).fold(0.0, f64::max);
+    let full = scopes
+        .iter()
+        .find(|s| s.statement_coverage >= st && s.branch_coverage >= br)?;
+    let seconds = scopes.iter().find(|s| s.scope == adequate.0)?.seconds;
+    Some(Judged {
+        largest,
+        adequate,
+        mutation: adequate.0 < largest,
+        coverage_scope: full.scope,
+        kill_at_coverage: full.kill_rate,
+        coverage: full.kill_rate < adequate.1,
+        feasibility_seconds: seconds,
+        feasibility: seconds <= FEASIBLE_SECONDS,
+    })
 }
 
 /// The paper's own figures judged by the rules our runs are judged by: its Table 4 for
@@ -136,62 +197,36 @@ fn full_coverage_scope(rows: &[(u32, f64, f64)]) -> Option<u32> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaperFindings {
     pub class: String,
-    pub largest: u32,
-    pub adequate: (u32, f64),
-    pub mutation: bool,
-    pub coverage_scope: u32,
-    pub kill_at_coverage: f64,
-    pub coverage: bool,
-    pub feasibility_seconds: f64,
-    pub feasibility: bool,
+    pub judged: Judged,
+    /// The paper's Table 3 line (`None`: it has none for the benchmark).
+    pub random: Option<PaperLine>,
+}
+
+impl PaperFindings {
     /// Table 3's R(s) against T(s − 1) is `<` (`None`: no line for the benchmark).
-    pub randomness: Option<bool>,
-    /// That comparison's symbol and Table 3's scope.
-    pub random_line: Option<(String, u32)>,
+    fn randomness(&self) -> Option<bool> {
+        self.random
+            .as_ref()
+            .map(|l| l.vs_previous == Some(Verdict::Worse))
+    }
 }
 
 pub fn paper_findings(paper: &Paper, name: &str, class: &str) -> Option<PaperFindings> {
-    let rows = paper.table4.get(name)?;
-    let rates: Vec<(u32, f64)> = rows.iter().map(|r| (r.scope, r.kill_rate)).collect();
-    let adequate = adequate_scope(&rates)?;
-    let largest = rows.last()?.scope;
-    let cov_rows: Vec<(u32, f64, f64)> = rows
-        .iter()
-        .map(|r| (r.scope, r.statement_coverage, r.branch_coverage))
-        .collect();
-    let cov = full_coverage_scope(&cov_rows)?;
-    let at = |scope: u32| rows.iter().find(|r| r.scope == scope);
-    let kill_at_coverage = at(cov)?.kill_rate;
-    let seconds = at(adequate.0).map(|r| r.gen_seconds + r.checking_seconds)?;
+    let scopes: Vec<ScopeFigures> = paper.table4.get(name)?.iter().map(Into::into).collect();
     Some(PaperFindings {
         class: class.to_string(),
-        largest,
-        adequate,
-        mutation: adequate.0 < largest,
-        coverage_scope: cov,
-        kill_at_coverage,
-        coverage: kill_at_coverage < adequate.1,
-        feasibility_seconds: seconds,
-        feasibility: seconds <= FEASIBLE_SECONDS,
-        randomness: paper
-            .table3
-            .get(name)
-            .map(|t| t.vs_exhaustive_scope_minus_1.trim() == "<"),
-        random_line: paper
-            .table3
-            .get(name)
-            .map(|t| (t.vs_exhaustive_scope_minus_1.trim().to_string(), t.scope)),
+        judged: judge(&scopes)?,
+        random: paper.table3.get(name).cloned(),
     })
 }
 
-/// One benchmark's findings for the three hypotheses we can judge.
+/// One benchmark's findings for the hypotheses we can judge.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Findings {
     pub class: String,
-    pub largest: u32,
-    pub adequate: (u32, f64),
+    pub judged: Judged,
+    /// The paper's adequate scope and kill rate by the same rule, from its Table 4.
     pub paper_adequate: Option<(u32, f64)>,
-    pub mutation: bool,
     /// The mutation-adequate scope as the paper defines it, from the evidence we have: the
     /// smallest scope from which the kill rate no longer changes up to the largest, provided
     /// no survivor of the largest dies at scope + 1 (`None`: one does, so no scope run is
@@ -200,11 +235,6 @@ pub struct Findings {
     /// Survivors of the largest scope run again at scope + 1, and how many died there.
     pub next_scope_tried: usize,
     pub next_scope_killed: usize,
-    pub coverage_scope: u32,
-    pub kill_at_coverage: f64,
-    pub coverage: bool,
-    pub feasibility_seconds: f64,
-    pub feasibility: bool,
 }
 
 /// How many survivors of the largest scope were run again at scope + 1, and how many of them
@@ -223,34 +253,20 @@ fn next_scope_evidence(survivors: &[super::Survivor]) -> (usize, usize) {
 }
 
 pub fn findings(paper: &Paper, run: &BenchmarkReport) -> Option<Findings> {
-    let rates: Vec<(u32, f64)> = run.scopes.iter().map(|s| (s.scope, s.kill_rate)).collect();
-    let adequate = adequate_scope(&rates)?;
-    let largest = run.largest()?.scope;
-    let paper_rates: Vec<(u32, f64)> = paper
-        .table4
-        .get(&run.name)
-        .map(|rows| rows.iter().map(|r| (r.scope, r.kill_rate)).collect())
-        .unwrap_or_default();
-    let cov = coverage_scope(&run.scopes)?;
+    let scopes: Vec<ScopeFigures> = run.scopes.iter().map(Into::into).collect();
+    let judged = judge(&scopes)?;
+    let paper_adequate = paper.table4.get(&run.name).and_then(|rows| {
+        let rates: Vec<(u32, f64)> = rows.iter().map(|r| (r.scope, r.kill_rate)).collect();
+        adequate_scope(&rates)
+    });
     let (tried, killed_next) = next_scope_evidence(&run.survivors);
-    let at = |scope: u32| run.scopes.iter().find(|s| s.scope == scope);
-    let kill_at_coverage = at(cov)?.kill_rate;
-    let adequate_row = at(adequate.0)?;
-    let seconds = adequate_row.generation_seconds + adequate_row.checking_seconds;
     Some(Findings {
         class: run.class.clone(),
-        largest,
-        adequate,
-        paper_adequate: adequate_scope(&paper_rates),
-        mutation: adequate.0 < largest,
-        adequate_by_next_scope: (killed_next == 0).then_some(adequate.0),
+        adequate_by_next_scope: (killed_next == 0).then_some(judged.adequate.0),
+        judged,
+        paper_adequate,
         next_scope_tried: tried,
         next_scope_killed: killed_next,
-        coverage_scope: cov,
-        kill_at_coverage,
-        coverage: kill_at_coverage < adequate.1,
-        feasibility_seconds: seconds,
-        feasibility: seconds <= FEASIBLE_SECONDS,
     })
 }
 
@@ -268,7 +284,6 @@ fn verdict(held: usize, of: usize) -> String {
 /// than T(s − 1) does (Table 3's `<` against T(s − 1)): judged once by most of the seeded draws
 /// (`=` or `>` is against it) and once by the exact expected kill rate of a random subset.
 fn randomness(t3: &[ferastrau_harness::subsets::Report], benchmarks: usize) -> String {
-    use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
     use ferastrau_harness::subsets::Families;
     if t3.is_empty() {
         return "- **Randomness**: *pending* — it needs Table 3 (random subsets of scope s the size of scope s − 1), which no benchmark here has yet (see \"Table 3\" below).\n".into();
@@ -477,16 +492,19 @@ pub fn reproduction(
     let fs: Vec<Findings> = runs.iter().filter_map(|r| findings(paper, r)).collect();
     md += "## Hypotheses\n\n";
     md += "The paper states four hypotheses, named here by their names only; each verdict below is computed from our runs by the rule given with it, and the paper's own figures (its Tables 3 and 4) are judged by the same rules beside ours: a rule that the paper's data would fail is stricter than the paper's claim.\n\n";
-    let held = |f: fn(&Findings) -> bool| fs.iter().filter(|x| f(x)).count();
     let ps: Vec<PaperFindings> = runs
         .iter()
         .filter_map(|r| paper_findings(paper, &r.name, &r.class))
         .collect();
-    let paper_held = |f: fn(&PaperFindings) -> bool| ps.iter().filter(|x| f(x)).count();
+    // A rule's verdict on our runs, then on the paper's figures.
+    let both = |rule: fn(&Judged) -> bool| {
+        let ours = fs.iter().filter(|f| rule(&f.judged)).count();
+        let papers = ps.iter().filter(|p| rule(&p.judged)).count();
+        (verdict(ours, fs.len()), verdict(papers, ps.len()))
+    };
+    let (ours, papers) = both(|j| j.mutation);
     md += &format!(
-        "- **Mutation**: {}; the paper's data by the same rule: {}. Rule: a benchmark's *mutation-adequate scope* is the smallest scope from which its kill rate no longer changes up to the largest scope run; the hypothesis holds for it when that scope is below the largest (the last scope adds no kill).\n",
-        verdict(held(|f| f.mutation), fs.len()),
-        verdict(paper_held(|f| f.mutation), ps.len())
+        "- **Mutation**: {ours}; the paper's data by the same rule: {papers}. Rule: a benchmark's *mutation-adequate scope* is the smallest scope from which its kill rate no longer changes up to the largest scope run; the hypothesis holds for it when that scope is below the largest (the last scope adds no kill).\n",
     );
     let unevidenced = fs
         .iter()
@@ -503,18 +521,16 @@ pub fn reproduction(
             n => format!(", {n} of them without evidence (no survivor of the largest scope was run at scope + 1)"),
         }
     );
+    let (ours, papers) = both(|j| j.coverage);
     md += &format!(
-        "- **Coverage**: {}; the paper's data: {}. Rule: holds for a benchmark when, at the smallest scope reaching its largest statement and branch coverage, fewer mutants die than at the mutation-adequate scope (complete coverage is reached before the kill rate stops rising).\n",
-        verdict(held(|f| f.coverage), fs.len()),
-        verdict(paper_held(|f| f.coverage), ps.len())
+        "- **Coverage**: {ours}; the paper's data: {papers}. Rule: holds for a benchmark when, at the smallest scope reaching its largest statement and branch coverage, fewer mutants die than at the mutation-adequate scope (complete coverage is reached before the kill rate stops rising).\n",
     );
+    let (ours, papers) = both(|j| j.feasibility);
     md += &format!(
-        "- **Feasibility**: {}; the paper's data: {}. Rule: holds for a benchmark when generating the inputs and checking the original on them at the mutation-adequate scope takes at most {FEASIBLE_SECONDS:.0} s (ours on this machine, the paper's on its own).\n",
-        verdict(held(|f| f.feasibility), fs.len()),
-        verdict(paper_held(|f| f.feasibility), ps.len())
+        "- **Feasibility**: {ours}; the paper's data: {papers}. Rule: holds for a benchmark when generating the inputs and checking the original on them at the mutation-adequate scope takes at most {FEASIBLE_SECONDS:.0} s (ours on this machine, the paper's on its own).\n",
     );
     md += &randomness(t3, runs.len());
-    let paper_random: Vec<bool> = ps.iter().filter_map(|p| p.randomness).collect();
+    let paper_random: Vec<bool> = ps.iter().filter_map(PaperFindings::randomness).collect();
     md += &format!(
         "- **Randomness, the paper's data** (its Table 3, R(s) against T(s − 1)): {}.\n\n",
         verdict(
@@ -525,6 +541,7 @@ pub fn reproduction(
     md += "| benchmark | largest scope | adequate scope, kill % (paper's) | Mutation | adequate by scope + 1 (survivors killed there / run there) | full-coverage scope, kill % there | Coverage | seconds at adequate scope | Feasibility |\n|---|---|---|---|---|---|---|---|---|\n";
     let yes = |b: bool| if b { "holds" } else { "does not hold" };
     for f in &fs {
+        let j = &f.judged;
         let paper_adequate = f
             .paper_adequate
             .map(|(s, r)| format!("{s}, {r:.2}"))
@@ -534,48 +551,50 @@ pub fn reproduction(
             Some(s) => format!("{s} ({} / {})", f.next_scope_killed, f.next_scope_tried),
             None => format!(
                 "none up to {} ({} / {})",
-                f.largest, f.next_scope_killed, f.next_scope_tried
+                j.largest, f.next_scope_killed, f.next_scope_tried
             ),
         };
         md += &format!(
             "| {} | {} | {}, {:.2} ({}) | {} | {} | {}, {:.2} | {} | {:.2} | {} |\n",
             f.class,
-            f.largest,
-            f.adequate.0,
-            f.adequate.1,
+            j.largest,
+            j.adequate.0,
+            j.adequate.1,
             paper_adequate,
-            yes(f.mutation),
+            yes(j.mutation),
             by_next,
-            f.coverage_scope,
-            f.kill_at_coverage,
-            yes(f.coverage),
-            f.feasibility_seconds,
-            yes(f.feasibility)
+            j.coverage_scope,
+            j.kill_at_coverage,
+            yes(j.coverage),
+            j.feasibility_seconds,
+            yes(j.feasibility)
         );
     }
     md += "\nThe paper's own figures, judged by the same rules (seconds on its 1.8 GHz Pentium 4):\n\n";
     md += "| benchmark | largest scope | adequate scope, kill % | Mutation | full-coverage scope, kill % there | Coverage | seconds at adequate scope | Feasibility | Table 3: R(s) vs T(s − 1) | Randomness |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for p in &ps {
-        let t3 = p
-            .random_line
-            .as_ref()
-            .map_or("—".to_string(), |(sym, scope)| {
-                format!("`{sym}` at scope {scope}")
-            });
+        let j = &p.judged;
+        let t3 = p.random.as_ref().map_or("—".to_string(), |l| {
+            format!(
+                "`{}` at scope {}",
+                l.vs_previous.map_or("?", |v| v.symbol()),
+                l.scope
+            )
+        });
         md += &format!(
             "| {} | {} | {}, {:.2} | {} | {}, {:.2} | {} | {:.2} | {} | {} | {} |\n",
             p.class,
-            p.largest,
-            p.adequate.0,
-            p.adequate.1,
-            yes(p.mutation),
-            p.coverage_scope,
-            p.kill_at_coverage,
-            yes(p.coverage),
-            p.feasibility_seconds,
-            yes(p.feasibility),
+            j.largest,
+            j.adequate.0,
+            j.adequate.1,
+            yes(j.mutation),
+            j.coverage_scope,
+            j.kill_at_coverage,
+            yes(j.coverage),
+            j.feasibility_seconds,
+            yes(j.feasibility),
             t3,
-            p.randomness.map_or("—", yes)
+            p.randomness().map_or("—", yes)
         );
     }
     md += "\n## Table 1: benchmarks, mutated functions, sizes, mutants\n\n";
@@ -779,11 +798,11 @@ mod tests {
         let count = |f: fn(&PaperFindings) -> bool| ps.iter().filter(|p| f(p)).count();
         assert_eq!(
             (
-                count(|p| p.mutation),
-                count(|p| p.coverage),
-                count(|p| p.feasibility),
-                count(|p| p.randomness == Some(true)),
-                count(|p| p.randomness.is_some()),
+                count(|p| p.judged.mutation),
+                count(|p| p.judged.coverage),
+                count(|p| p.judged.feasibility),
+                count(|p| p.randomness() == Some(true)),
+                count(|p| p.randomness().is_some()),
             ),
             (5, 9, 8, 5, 10)
         );

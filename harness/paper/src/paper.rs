@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use ferastrau_harness::subsets::PaperLine;
 use serde::{Deserialize, Serialize};
 
 /// A row of the paper's Table 1.
@@ -35,17 +36,6 @@ pub struct Table4Row {
     pub kill_rate: f64,
 }
 
-/// A row of the paper's Table 3: random subsets R(s) of T(s), each of |T(s − 1)| inputs,
-/// against T(s − 1) and T(s) (`<`: random worse, `=`, `>`).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-pub struct Table3Row {
-    pub benchmark: String,
-    pub scope: u32,
-    pub random_kill_rate: f64,
-    pub vs_exhaustive_scope_minus_1: String,
-    pub vs_exhaustive_scope: String,
-}
-
 /// The paper's Tables 1, 3 and 4, keyed by our crate names (see [`crate_name`]).
 #[derive(Clone, Debug, Default)]
 pub struct Paper {
@@ -54,7 +44,7 @@ pub struct Paper {
     pub table1: BTreeMap<String, Table1Row>,
     pub table4: BTreeMap<String, Vec<Table4Row>>,
     /// Empty when the directory has no `table3.csv`.
-    pub table3: BTreeMap<String, Table3Row>,
+    pub table3: BTreeMap<String, PaperLine>,
 }
 
 impl Paper {
@@ -78,8 +68,8 @@ impl Paper {
         }
         let table3 = dir.join("table3.csv");
         if table3.is_file() {
-            for row in read_csv::<Table3Row>(&table3)? {
-                paper.table3.insert(crate_name(&row.benchmark), row);
+            for line in crate::table3::paper_lines(&table3)? {
+                paper.table3.insert(crate_name(&line.benchmark), line);
             }
         }
         Ok(paper)

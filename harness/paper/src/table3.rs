@@ -23,38 +23,47 @@ fn plain(name: &str) -> String {
         .collect()
 }
 
-/// The paper's line for `benchmark` in its Table 3 CSV, if the table has one.
-pub fn paper_line(path: &Path, benchmark: &str, scope: u32) -> Result<Option<PaperLine>> {
+/// Every line of the paper's Table 3 CSV.
+pub fn paper_lines(path: &Path) -> Result<Vec<PaperLine>> {
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = Vec::new();
     for rec in reader.records() {
         let rec = rec.map_err(|e| usage(format!("{}: {e}", path.display())))?;
         let field = |i: usize| rec.get(i).unwrap_or("").trim();
-        if plain(field(0)) != plain(benchmark) {
-            continue;
-        }
+        let benchmark = field(0);
         let bad = |what: &str| {
             usage(format!(
                 "{}: {benchmark}'s {what} is unreadable",
                 path.display()
             ))
         };
-        let line = PaperLine {
-            benchmark: field(0).to_string(),
+        lines.push(PaperLine {
+            benchmark: benchmark.to_string(),
             scope: field(1).parse().map_err(|_| bad("scope"))?,
             random_kill_rate: field(2).parse().map_err(|_| bad("kill rate"))?,
             vs_previous: Verdict::parse(field(3)),
             vs_exhaustive: Verdict::parse(field(4)),
-        };
-        if line.scope != scope {
-            eprintln!(
-                "warning: the paper's Table 3 has {benchmark} at scope {}, this run's matrix is of scope {scope}",
-                line.scope
-            );
-        }
-        return Ok(Some(line));
+        });
     }
-    Ok(None)
+    Ok(lines)
+}
+
+/// The paper's line for `benchmark` in its Table 3 CSV, if the table has one.
+pub fn paper_line(path: &Path, benchmark: &str, scope: u32) -> Result<Option<PaperLine>> {
+    let Some(line) = paper_lines(path)?
+        .into_iter()
+        .find(|l| plain(&l.benchmark) == plain(benchmark))
+    else {
+        return Ok(None);
+    };
+    if line.scope != scope {
+        eprintln!(
+            "warning: the paper's Table 3 has {benchmark} at scope {}, this run's matrix is of scope {scope}",
+            line.scope
+        );
+    }
+    Ok(Some(line))
 }
 
 fn sym(v: Option<Verdict>) -> &'static str {
