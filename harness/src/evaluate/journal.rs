@@ -24,7 +24,7 @@ use roaring::RoaringBitmap;
 use super::ScopeRun;
 use crate::exit_code::usage;
 use crate::fingerprint::Fingerprint;
-use crate::matrix::{FirstKill, Row};
+use crate::matrix::Row;
 use ferastrau_artifacts::ScopeResult;
 
 /// A kill-matrix row as a journal line: its bitmaps in roaring's portable serialization,
@@ -41,12 +41,9 @@ fn row_line(scope: u32, max_deaths: u32, row: &Row) -> Result<MatrixRowLine> {
         mutant: row.mutant,
         kills: encode(&row.kills)?,
         unknown: encode(&row.unknown)?,
-        reasons: row.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
+        reasons: row.reasons.clone(),
         deaths: row.deaths,
-        first: row.first.map(|f| ferastrau_artifacts::FirstKill {
-            index: f.index,
-            reason: f.reason,
-        }),
+        first: row.first,
     })
 }
 
@@ -61,12 +58,9 @@ fn row(line: &MatrixRowLine) -> Option<Row> {
         mutant: line.mutant,
         kills: decode(&line.kills)?,
         unknown: decode(&line.unknown)?,
-        reasons: line.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
+        reasons: line.reasons.clone(),
         deaths: line.deaths,
-        first: line.first.map(|f| FirstKill {
-            index: f.index,
-            reason: f.reason,
-        }),
+        first: line.first,
     };
     row.consistent().then_some(row)
 }

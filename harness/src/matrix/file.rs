@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, KillMatrixHeader};
 use roaring::RoaringBitmap;
 
-use super::{FirstKill, Header, KillMatrix, Row};
+use super::{Header, KillMatrix, Row};
 use crate::exit_code::usage;
 use crate::fingerprint::Hasher;
 
@@ -82,12 +82,9 @@ pub fn write(out: &Path, m: &KillMatrix) -> Result<u64> {
                 mutant: r.mutant,
                 kills: r.kills.len(),
                 unknown: r.unknown.len(),
-                reasons: r.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
+                reasons: r.reasons.clone(),
                 deaths: r.deaths,
-                first: r.first.map(|f| ferastrau_artifacts::FirstKill {
-                    index: f.index,
-                    reason: f.reason,
-                }),
+                first: r.first,
             })
             .collect(),
     };
@@ -186,12 +183,9 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
             mutant: s.mutant,
             kills: read_bitmap(&mut rest, &bin)?,
             unknown: read_bitmap(&mut rest, &bin)?,
-            reasons: s.reasons.iter().map(|(&r, &n)| (r, n)).collect(),
+            reasons: s.reasons.clone(),
             deaths: s.deaths,
-            first: s.first.map(|f| FirstKill {
-                index: f.index,
-                reason: f.reason,
-            }),
+            first: s.first,
         };
         let consistent = u32::from_le_bytes(id) == s.mutant
             && row.kills.len() == s.kills

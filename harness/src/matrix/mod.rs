@@ -26,11 +26,7 @@ use ferastrau_artifacts::ScopeResult;
 pub use ferastrau_artifacts::MethodRange;
 
 /// The first killing input of a row, to compare with the first-kill run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FirstKill {
-    pub index: u64,
-    pub reason: Reason,
-}
+pub use ferastrau_artifacts::FirstKill;
 
 /// One mutant's row.
 #[derive(Clone, Debug, PartialEq)]
