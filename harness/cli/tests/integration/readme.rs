@@ -12,12 +12,12 @@
 //! - Every signature of the `Benchmark` trait (`harness/sdk/src/benchmark.rs`) appears in it
 //!   as written there.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use ferastrau_artifacts::{CodeFacts, Evaluation, EvaluationScope, Mutants, NextScope};
 use ferastrau_harness::html::equivalent::{parse, Verdict};
-use serde_json::Value;
+use ferastrau_paper::paper::{Paper, Table4Row};
 
 /// Where the generated block starts (the whole line).
 const BEGIN: &str = "<!-- figures: generated from reports/ by harness/cli/tests/integration/readme.rs; \
@@ -44,9 +44,9 @@ fn repo() -> PathBuf {
     ferastrau_harness::locate::workspace_root()
 }
 
-fn json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+/// A report file, read through its artifact type.
+fn read<A: ferastrau_artifacts::Artifact>(path: &Path) -> A {
+    A::read(path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))
 }
 
 /// `1234567` → `1,234,567`.
@@ -62,19 +62,15 @@ fn thousands(n: u64) -> String {
     out
 }
 
-fn pct(v: &Value) -> String {
-    format!("{:.2}", v.as_f64().expect("a percentage"))
-}
-
-fn count(v: &Value) -> u64 {
-    v.as_u64().expect("a count")
+fn pct(v: f64) -> String {
+    format!("{v:.2}")
 }
 
 /// One run of one benchmark as its reports give it, at its largest scope.
 struct Run {
-    scope: u64,
-    largest: Value,
-    code: Value,
+    scope: u32,
+    largest: EvaluationScope,
+    code: CodeFacts,
     /// Mutants that survive the largest scope.
     survivors: u64,
     /// `next_scope` of the survivors: survived, killed, not run; and the first reason why not.
@@ -83,36 +79,37 @@ struct Run {
 }
 
 fn read_run(dir: &Path) -> Run {
-    let evaluation = json(&dir.join("evaluation.json"));
-    let largest = evaluation["scopes"]
-        .as_array()
-        .and_then(|s| s.last())
+    let evaluation: Evaluation = read(&dir.join("evaluation.json"));
+    let largest = evaluation
+        .scopes
+        .last()
         .unwrap_or_else(|| panic!("{}: no scope", dir.display()))
         .clone();
-    let scope = count(&largest["scope"]);
-    let mutants = json(&dir.join("mutants.json"));
+    let scope = largest.scope;
+    let mutants: Mutants = read(&dir.join("mutants.json"));
     let mut survivors = 0;
     let mut next = [0; 3];
     let mut why_not = None;
-    for m in mutants["mutants"].as_array().expect("mutants") {
-        if m["scopes"][scope.to_string()]["status"] == "survived" {
+    for m in &mutants.mutants {
+        if m.scopes
+            .get(&scope)
+            .is_some_and(|o| o.status == ferastrau_artifacts::Status::Survived)
+        {
             survivors += 1;
         }
-        let n = &m["next_scope"];
-        match n["status"].as_str() {
+        match &m.next_scope {
             None => {}
-            Some("survived") => next[0] += 1,
-            Some("killed") => next[1] += 1,
-            Some("not_run") => {
+            Some(NextScope::Survived { .. }) => next[0] += 1,
+            Some(NextScope::Killed { .. }) => next[1] += 1,
+            Some(NextScope::NotRun { why, .. }) => {
                 next[2] += 1;
-                why_not.get_or_insert_with(|| n["why"].as_str().unwrap_or("").to_string());
+                why_not.get_or_insert_with(|| why.clone());
             }
-            Some(other) => panic!("{}: next_scope status {other}", dir.display()),
         }
     }
     Run {
         scope,
-        code: json(&dir.join("code.json")),
+        code: read(&dir.join("code.json")),
         largest,
         survivors,
         next,
@@ -122,8 +119,8 @@ fn read_run(dir: &Path) -> Run {
 
 /// `mutants` evaluated, with the viable count when a sample was evaluated.
 fn mutants_cell(run: &Run) -> String {
-    let evaluated = count(&run.largest["mutants"]);
-    let viable = count(&run.code["mutants_viable"]);
+    let evaluated = u64::from(run.largest.mutants);
+    let viable = u64::from(run.code.mutants_viable);
     match evaluated == viable {
         true => thousands(evaluated),
         false => format!("{} of {}", thousands(evaluated), thousands(viable)),
@@ -133,9 +130,9 @@ fn mutants_cell(run: &Run) -> String {
 fn paper_ops_cell(run: &Run) -> String {
     format!(
         "{} ({}/{})",
-        pct(&run.largest["paper_kill_rate"]),
-        run.largest["paper_killed"],
-        run.largest["paper_mutants"]
+        pct(run.largest.paper_kill_rate),
+        run.largest.paper_killed,
+        run.largest.paper_mutants
     )
 }
 
@@ -148,21 +145,14 @@ fn next_cell(run: &Run) -> String {
 }
 
 /// The paper's Table 4 row of `class` at `scope` (`reports/paper/table4.csv`).
-fn paper_row(class: &str, scope: u64) -> BTreeMap<String, String> {
-    let path = repo().join("reports/paper/table4.csv");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
-            header
-                .iter()
-                .map(|h| h.to_string())
-                .zip(l.split(',').map(str::to_string))
-                .collect::<BTreeMap<_, _>>()
-        })
-        .find(|r| r["benchmark"] == class && r["scope"] == scope.to_string())
-        .unwrap_or_else(|| panic!("{}: no row for {class} at scope {scope}", path.display()))
+fn paper_row(paper: &Paper, class: &str, scope: u32) -> Table4Row {
+    paper
+        .table4
+        .values()
+        .flatten()
+        .find(|r| r.benchmark == class && r.scope == scope)
+        .unwrap_or_else(|| panic!("reports/paper/table4.csv: no row for {class} at scope {scope}"))
+        .clone()
 }
 
 /// The generated block, without its markers.
@@ -183,13 +173,14 @@ fn figures() -> String {
         "| benchmark | S | inputs | mutants | killed %, all | killed %, 3 families | paper | code st / br % (paper) | survivors | S + 1 |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
+    let transcribed = Paper::read(&reports.join("paper")).expect("reports/paper/");
     let mut total_survivors = 0;
     let mut verdicts: Vec<(&str, [u64; 4])> = Vec::new();
     for (dir, class) in BENCHMARKS {
         let run = read_run(&reports.join(dir));
-        let paper = paper_row(class, run.scope);
-        let inputs = count(&run.largest["inputs"]);
-        let paper_inputs: u64 = paper["inputs"].parse().unwrap();
+        let paper = paper_row(&transcribed, class, run.scope);
+        let inputs = run.largest.inputs;
+        let paper_inputs = paper.inputs;
         let inputs = match inputs == paper_inputs {
             true => thousands(inputs),
             false => format!("{} (paper {})", thousands(inputs), thousands(paper_inputs)),
@@ -200,13 +191,13 @@ fn figures() -> String {
             "| {class} | {} | {inputs} | {} | {} | {} | {} | {} / {} ({} / {}) | {} | {} |",
             run.scope,
             mutants_cell(&run),
-            pct(&l["kill_rate"]),
+            pct(l.kill_rate),
             paper_ops_cell(&run),
-            paper["kill_rate"],
-            pct(&l["statement_coverage"]),
-            pct(&l["branch_coverage"]),
-            paper["statement_coverage"],
-            paper["branch_coverage"],
+            pct(paper.kill_rate),
+            pct(l.statement_coverage),
+            pct(l.branch_coverage),
+            pct(paper.statement_coverage),
+            pct(paper.branch_coverage),
             run.survivors,
             next_cell(&run),
         )
@@ -271,21 +262,20 @@ fn figures() -> String {
     for (dir, class) in BENCHMARKS {
         let run = read_run(&reports.join("full").join(dir));
         let sample = read_run(&reports.join(dir));
-        all += count(&run.code["mutants_all"]);
-        viable += count(&run.code["mutants_viable"]);
-        let sample_rate = match count(&sample.largest["mutants"]) == count(&run.largest["mutants"])
-        {
-            true => format!("{} (all)", pct(&sample.largest["kill_rate"])),
-            false => pct(&sample.largest["kill_rate"]),
+        all += u64::from(run.code.mutants_all);
+        viable += u64::from(run.code.mutants_viable);
+        let sample_rate = match sample.largest.mutants == run.largest.mutants {
+            true => format!("{} (all)", pct(sample.largest.kill_rate)),
+            false => pct(sample.largest.kill_rate),
         };
         writeln!(
             out,
             "| {class} | {} | {} | {} | {} | {} | {sample_rate} | {} | {} |",
             run.scope,
-            thousands(count(&run.largest["inputs"])),
+            thousands(run.largest.inputs),
             mutants_cell(&run),
-            pct(&run.largest["kill_rate"]),
-            pct(&run.largest["paper_kill_rate"]),
+            pct(run.largest.kill_rate),
+            pct(run.largest.paper_kill_rate),
             run.survivors,
             next_cell(&run),
         )
