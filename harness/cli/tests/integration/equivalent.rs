@@ -129,16 +129,31 @@ mod checker {
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), SOURCE).unwrap();
         let survivors = 1 + u64::from(second == "survived");
-        let mutants = json!({"benchmark": "toy", "mutants": [
+        let mutants = json!({"benchmark": "toy", "schema_version": 1, "mutants": [
             mutant(1, 2, 10, ">", ">=", "survived"), mutant(2, 3, 11, "+", "-", second)]});
-        let row = |scope: u32, killed: u64| {
-            json!({"scope": scope, "mutants": 2, "killed": killed,
-            "kill_rate": killed as f64 * 50.0, "paper_mutants": 2, "paper_killed": killed,
-            "paper_kill_rate": killed as f64 * 50.0})
+        // A whole evaluation.json (the reader takes nothing less): a committed report's, with
+        // the figures this toy's two mutants give.
+        use ferastrau_artifacts::{Artifact as _, Evaluation};
+        let mut evaluation =
+            Evaluation::read(&repo().join("reports/search_tree/evaluation.json")).unwrap();
+        let template = evaluation.scopes[0].clone();
+        let row = |scope: u32, killed: u32| {
+            let mut r = template.clone();
+            r.scope = scope;
+            r.mutants = 2;
+            r.killed = killed;
+            r.kill_rate = f64::from(killed) * 50.0;
+            r.paper_mutants = 2;
+            r.paper_killed = killed;
+            r.paper_kill_rate = f64::from(killed) * 50.0;
+            r
         };
-        let evaluation = json!({"benchmark": "toy", "scopes": [row(1, 2), row(2, 2 - survivors)]});
+        evaluation.benchmark = "toy".into();
+        evaluation.scopes = vec![row(1, 2), row(2, 2 - survivors as u32)];
         std::fs::write(dir.path().join("mutants.json"), mutants.to_string()).unwrap();
-        std::fs::write(dir.path().join("evaluation.json"), evaluation.to_string()).unwrap();
+        evaluation
+            .write(&dir.path().join("evaluation.json"))
+            .unwrap();
         let run = read_run(dir.path(), dir.path()).unwrap();
         (dir, run)
     }

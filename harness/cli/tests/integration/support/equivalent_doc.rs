@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use ferastrau_artifacts::{Artifact as _, Evaluation, Mutants, Status};
+use ferastrau_harness::html::model::Listed;
 use ferastrau_mutator::{mutated_source, Mutant};
-use serde::Deserialize;
 
 // The document's format and its parser live in the harness (the page reads the verdicts
 // with it); this module renders and checks documents against a run.
@@ -36,38 +37,21 @@ pub struct Survivor {
 }
 
 /// `mutants.json`'s `next_scope`: the survivor run again at the largest scope + 1.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum NextScope {
-    Survived { scope: u32 },
-    Killed { scope: u32, reason: String },
-    NotRun { scope: u32, why: String },
-}
+pub use ferastrau_artifacts::NextScope;
 
-impl NextScope {
-    /// The line an entry shows under its key.
-    fn line(&self) -> String {
-        match self {
-            NextScope::Survived { scope } => format!("Scope {scope}: survives s+1."),
-            NextScope::Killed { scope, reason } => {
-                format!("Scope {scope}: killed at s+1 ({reason}).")
-            }
-            NextScope::NotRun { scope, why } => format!("Scope {scope}: s+1 not run ({why})."),
+/// The line an entry shows under its key.
+fn next_scope_line(n: &NextScope) -> String {
+    match n {
+        NextScope::Survived { scope } => format!("Scope {scope}: survives s+1."),
+        NextScope::Killed { scope, reason } => {
+            format!("Scope {scope}: killed at s+1 ({reason}).")
         }
+        NextScope::NotRun { scope, why } => format!("Scope {scope}: s+1 not run ({why})."),
     }
 }
 
 /// The largest scope's figures of `evaluation.json`.
-#[derive(Clone, Debug, Deserialize)]
-pub struct ScopeRow {
-    pub scope: u32,
-    pub mutants: u64,
-    pub killed: u64,
-    pub kill_rate: f64,
-    pub paper_mutants: u64,
-    pub paper_killed: u64,
-    pub paper_kill_rate: f64,
-}
+pub use ferastrau_artifacts::EvaluationScope as ScopeRow;
 
 /// What a committed report says about its largest scope.
 #[derive(Clone, Debug)]
@@ -77,52 +61,10 @@ pub struct Run {
     pub survivors: Vec<Survivor>,
 }
 
-#[derive(Deserialize)]
-struct Evaluation {
-    benchmark: String,
-    scopes: Vec<ScopeRow>,
-}
-
-#[derive(Deserialize)]
-struct Listed {
-    #[serde(flatten)]
-    mutant: Mutant,
-    key: Option<String>,
-    #[serde(default)]
-    scopes: BTreeMap<String, Status>,
-    #[serde(default)]
-    next_scope: Option<NextScope>,
-}
-
-#[derive(Deserialize)]
-struct Status {
-    status: Outcome,
-}
-
-/// A mutant's status at one scope in `mutants.json`; anything else fails to parse.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Outcome {
-    Killed,
-    Survived,
-}
-
-#[derive(Deserialize)]
-struct MutantsFile {
-    benchmark: String,
-    mutants: Vec<Listed>,
-}
-
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
-}
-
 /// Reads a report directory; the benchmark's source (for the diffs) is `crate_dir`.
 pub fn read_run(report_dir: &Path, crate_dir: &Path) -> Result<Run> {
-    let evaluation: Evaluation = read_json(&report_dir.join("evaluation.json"))?;
-    let listed: MutantsFile = read_json(&report_dir.join("mutants.json"))?;
+    let evaluation = Evaluation::read(&report_dir.join("evaluation.json"))?;
+    let listed = Mutants::read(&report_dir.join("mutants.json"))?;
     if listed.benchmark != evaluation.benchmark {
         bail!(
             "{}: mutants.json is of {}, evaluation.json of {}",
@@ -136,14 +78,21 @@ pub fn read_run(report_dir: &Path, crate_dir: &Path) -> Result<Run> {
         .into_iter()
         .max_by_key(|s| s.scope)
         .with_context(|| format!("{}: evaluation.json has no scope", report_dir.display()))?;
-    let at = largest.scope.to_string();
     let mut survivors = Vec::new();
-    for m in listed.mutants {
-        let Some(status) = m.scopes.get(&at) else {
+    for entry in listed.mutants {
+        let m = Listed::from(entry);
+        let Some(status) = m.scopes.get(&largest.scope) else {
             continue; // not evaluated at all (not viable)
         };
-        if status.status == Outcome::Killed {
-            continue;
+        match status.status {
+            Status::Killed => continue,
+            Status::Survived => {}
+            Status::Skipped => bail!(
+                "{}: mutant {} is skipped at scope {}: a committed report evaluates every mutant it lists",
+                report_dir.display(),
+                m.mutant.id,
+                largest.scope
+            ),
         }
         let key = m.key.with_context(|| {
             format!(
@@ -162,7 +111,7 @@ pub fn read_run(report_dir: &Path, crate_dir: &Path) -> Result<Run> {
     }
     survivors.sort_by_key(|s| s.mutant.id);
     let alive = largest.mutants - largest.killed;
-    if survivors.len() as u64 != alive {
+    if survivors.len() != alive as usize {
         bail!(
             "{}: evaluation.json counts {alive} survivors at scope {}, mutants.json {}",
             report_dir.display(),
@@ -266,7 +215,7 @@ pub fn render(doc: &Doc, run: &Run) -> String {
             sv.key,
             sv.next_scope
                 .as_ref()
-                .map(|n| format!("\n\n{}", n.line()))
+                .map(|n| format!("\n\n{}", next_scope_line(n)))
                 .unwrap_or_default(),
             sv.diff,
             argument(sv),
