@@ -262,6 +262,11 @@ fn is_postcondition(c: &Clause) -> bool {
     *c == Clause::Postcondition
 }
 
+/// Whether a count is zero (a field left out of the JSON when it is).
+pub(crate) fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }

@@ -87,6 +87,10 @@ pub struct MatrixRowLine {
     pub reasons: BTreeMap<Reason, u64>,
     /// Child processes the mutant killed while the row was computed.
     pub deaths: u32,
+    /// Child processes replaced, not killed, while the row was computed (abandoned calls'
+    /// leaks at their allowance).
+    #[serde(default, skip_serializing_if = "crate::common::is_zero_u32")]
+    pub recycles: u32,
     /// The lowest killing index and its reason (`null`: no kill).
     pub first: Option<FirstKill>,
 }

@@ -81,6 +81,11 @@ pub struct RowSummary {
     /// Kills per reason (they add up to `kills`).
     pub reasons: BTreeMap<Reason, u64>,
     pub deaths: u32,
+    /// Child processes replaced, not killed, while the row was computed: each had abandoned
+    /// calls over their tick budget deep in a recursion until what they leaked reached its
+    /// allowance (left out when 0).
+    #[serde(default, skip_serializing_if = "crate::common::is_zero_u32")]
+    pub recycles: u32,
     /// The lowest killing index and its reason (`null`: no kill).
     pub first: Option<FirstKill>,
 }

@@ -454,6 +454,16 @@ pub enum Message {
         /// The limit it ran past.
         limit: Duration,
     },
+    /// The worker stopped calls over their tick budget deep in a recursion without unwinding
+    /// them, and the heap they leaked has reached its allowance: it ends next, at a clean
+    /// point (after a [`Message::Scope`], or a [`Message::MatrixChunk`] that ends at the
+    /// input just run), and a fresh process takes the rest. Not a death: nothing is blamed.
+    Recycle {
+        /// Calls abandoned by this process.
+        abandoned: u64,
+        /// Bytes of heap grown since it started abandoning calls.
+        leaked_bytes: u64,
+    },
     /// The stored inputs need more space than the request allowed.
     DiskLimit {
         /// The scope being stored.

@@ -90,3 +90,13 @@ pub fn execute<B: Benchmark>(
     };
     (outcome, ticks)
 }
+
+/// Puts back what [`execute`] restores on its way out, for a worker that abandoned a call
+/// inside it without unwinding (its budget hook suspends a deep recursion for good): no
+/// budget, coverage off, panics unexpected again. The call's outcome is
+/// [`Outcome::OverBudget`], as if it had unwound.
+pub fn abandoned() {
+    ferastrau_probes::set_coverage(false);
+    ferastrau_probes::start_run(u64::MAX);
+    panics::forget_expected();
+}

@@ -43,6 +43,7 @@ fn row_line(scope: u32, max_deaths: u32, row: &Row) -> Result<MatrixRowLine> {
         unknown: encode(&row.unknown)?,
         reasons: row.reasons.clone(),
         deaths: row.deaths,
+        recycles: row.recycles,
         first: row.first,
     })
 }
@@ -60,6 +61,7 @@ fn row(line: &MatrixRowLine) -> Option<Row> {
         unknown: decode(&line.unknown)?,
         reasons: line.reasons.clone(),
         deaths: line.deaths,
+        recycles: line.recycles,
         first: line.first,
     };
     row.consistent().then_some(row)

@@ -84,6 +84,7 @@ pub fn write(out: &Path, m: &KillMatrix) -> Result<u64> {
                 unknown: r.unknown.len(),
                 reasons: r.reasons.clone(),
                 deaths: r.deaths,
+                recycles: r.recycles,
                 first: r.first,
             })
             .collect(),
@@ -185,6 +186,7 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
             unknown: read_bitmap(&mut rest, &bin)?,
             reasons: s.reasons.clone(),
             deaths: s.deaths,
+            recycles: s.recycles,
             first: s.first,
         };
         let consistent = u32::from_le_bytes(id) == s.mutant

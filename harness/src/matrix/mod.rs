@@ -41,6 +41,10 @@ pub struct Row {
     pub reasons: BTreeMap<Reason, u64>,
     /// Child processes the mutant killed while its row was computed.
     pub deaths: u32,
+    /// Child processes replaced while its row was computed, not killed: their calls
+    /// abandoned over the tick budget had leaked up to the allowance (see the worker's
+    /// `abandon` module).
+    pub recycles: u32,
     /// The lowest killing index and its reason.
     pub first: Option<FirstKill>,
 }
@@ -56,6 +60,7 @@ impl Row {
             unknown: RoaringBitmap::new(),
             reasons: BTreeMap::new(),
             deaths: 0,
+            recycles: 0,
             first: None,
         }
     }

@@ -84,6 +84,7 @@ pub fn row(
         unknown: RoaringBitmap::new(),
         reasons: BTreeMap::new(),
         deaths: 0,
+        recycles: 0,
         first: None,
     };
     // Inputs whose outcome is settled: killing, surviving or unknown.
@@ -141,6 +142,7 @@ pub fn row(
             )));
         }
         let mut clock = None;
+        let mut recycled = false;
         for m in &f.messages {
             match m {
                 Message::MatrixChunk {
@@ -164,6 +166,7 @@ pub fn row(
                     }
                 }
                 Message::ClockTimeout { position, .. } => clock = Some(*position),
+                Message::Recycle { .. } => recycled = true,
                 Message::Error { message } => {
                     bail!("the worker failed on the kill matrix of mutant {mutant}: {message}")
                 }
@@ -176,6 +179,12 @@ pub fn row(
                 bail!("the worker finished mutant {mutant}'s kill matrix without {left:?}");
             }
             break;
+        }
+        if recycled {
+            row.recycles += 1;
+            // Ended on purpose after its last chunk, to be replaced (its abandoned calls'
+            // leaks at their allowance): not a death, and no input to blame.
+            continue;
         }
         row.deaths += 1;
         let death = f.death();

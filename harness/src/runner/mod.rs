@@ -445,6 +445,7 @@ pub fn run_mutants(
         // Whether the mutant at the head of the queue is still the child's first one.
         let mut fresh = true;
         let mut clock_timeout = false;
+        let mut recycled = false;
         for m in &f.messages {
             match m {
                 Message::Scope {
@@ -477,6 +478,9 @@ pub fn run_mutants(
                     }
                     advance(&mut queue, position.scope + 1, last);
                 }
+                // Ended on purpose between two scopes, its abandoned calls' leaks at their
+                // allowance: nothing to judge.
+                Message::Recycle { .. } => recycled = true,
                 Message::Error { message } => {
                     // Only the worker itself sends this (the code under test cannot reach
                     // the channel by accident): a harness bug or a damaged work directory.
@@ -498,8 +502,9 @@ pub fn run_mutants(
                 head.from
             );
         }
-        if clock_timeout {
-            // Ended on purpose after a clock timeout: a new child takes the rest.
+        if clock_timeout || recycled {
+            // Ended on purpose after a clock timeout or to be replaced: a new child takes
+            // the rest.
             continue;
         }
         if fresh {

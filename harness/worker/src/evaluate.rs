@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use crate::abandon::CallStack;
 use crate::channel::send;
 use crate::cursor;
 use crate::generate::method_figures;
@@ -314,7 +315,9 @@ fn find_printer<B: Benchmark>(
 /// each of its scopes up to `to` (with `reach`, only those that reach the mutant's point),
 /// sending one [`Message::Scope`] per scope: killed (with the reason and the first killing
 /// input) or survived. Nothing carries over from one mutant to the next but the process: the
-/// switch, the tick budget and the probes are set for every call.
+/// switch, the tick budget and the probes are set for every call. Returns `false` when it
+/// stopped early, after a scope, with a [`Message::Recycle`] (abandoned calls leaked too
+/// much: a fresh process takes the rest).
 pub fn mutants<B: Benchmark>(
     bench: &B,
     due: &[Due],
@@ -323,9 +326,9 @@ pub fn mutants<B: Benchmark>(
     cursor_file: &Path,
     limits: Limits,
     reach: bool,
-) -> std::io::Result<()> {
+) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
-    let watchdog = Watchdog::start(clock_timeout)?;
+    let stops = Stops::start()?;
     for d in due {
         cursor::set(cursor::MUTANT, d.mutant);
         for scope in d.from..=to {
@@ -338,7 +341,7 @@ pub fn mutants<B: Benchmark>(
                 mutant: d.mutant,
                 scope,
                 limits,
-                watchdog: &watchdog,
+                stops: &stops,
             };
             let (kill, executions, skipped) = run_scope(bench, &run, dir, reach)?;
             send(&Message::Scope {
@@ -349,9 +352,30 @@ pub fn mutants<B: Benchmark>(
                 skipped,
                 seconds: started.elapsed().as_secs_f64(),
             })?;
+            if stops.calls.must_recycle() {
+                send(&stops.calls.recycle_message())?;
+                return Ok(false);
+            }
         }
     }
-    Ok(())
+    Ok(true)
+}
+
+/// What stops a mutant's call: the clock's watchdog, and the stack a deep trip of the tick
+/// budget is abandoned on.
+pub(crate) struct Stops {
+    pub watchdog: Watchdog,
+    pub calls: CallStack,
+}
+
+impl Stops {
+    /// Starts the watchdog and maps the call stack.
+    pub fn start() -> std::io::Result<Stops> {
+        Ok(Stops {
+            watchdog: Watchdog::start(clock_timeout)?,
+            calls: CallStack::new()?,
+        })
+    }
 }
 
 /// One input judged: the original's and the mutant's outcomes, the original's ticks, the
@@ -374,7 +398,7 @@ pub(crate) fn trial<B: Benchmark>(
     pre: &B::Input,
     original_nanos: u64,
     limits: Limits,
-    watchdog: &Watchdog,
+    stops: &Stops,
 ) -> Trial<B> {
     let mut input = pre.clone();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
@@ -386,9 +410,21 @@ pub(crate) fn trial<B: Benchmark>(
     let budget = ticks
         .saturating_mul(limits.tick_factor)
         .saturating_add(limits.tick_floor);
-    watchdog.arm(clock);
-    let (got, _) = execute(bench, m, &mut input, budget, false);
-    watchdog.disarm();
+    stops.watchdog.arm(clock);
+    let got = match stops
+        .calls
+        .run(|| execute(bench, m, &mut input, budget, false))
+    {
+        Some((got, _)) => got,
+        None => {
+            // Abandoned deep in a recursion, over its budget: the post-state is half-made
+            // and must not be dropped (see `abandon`).
+            std::mem::forget(input);
+            ferastrau_sdk::exec::abandoned();
+            Outcome::OverBudget
+        }
+    };
+    stops.watchdog.disarm();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     let reason = match &got {
         Outcome::OverBudget => Some(Reason::Timeout),
@@ -410,7 +446,7 @@ struct Run<'a> {
     mutant: u32,
     scope: u32,
     limits: Limits,
-    watchdog: &'a Watchdog,
+    stops: &'a Stops,
 }
 
 /// The inputs of `method` at `scope` that `mutant` runs on, in increasing order: with `reach`
@@ -493,7 +529,7 @@ fn judge<B: Benchmark>(
         &pre,
         original_nanos,
         run.limits,
-        run.watchdog,
+        run.stops,
     );
     let reason = reason?;
     let (limit, detail) = if reason == Reason::Timeout {

@@ -7,6 +7,7 @@
 //! it then talks to that process through the requests and messages of
 //! [`protocol`] (`ferastrau-protocol`).
 
+mod abandon;
 mod channel;
 pub mod cursor;
 mod evaluate;
@@ -117,7 +118,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             cursor,
             limits,
             reach,
-        } => evaluate::mutants(bench, &mutants, to, &dir, &cursor, limits, reach)?,
+        } => return evaluate::mutants(bench, &mutants, to, &dir, &cursor, limits, reach),
         Request::Matrix {
             mutant,
             scope,
@@ -126,7 +127,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             cursor,
             limits,
             reach,
-        } => matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits, reach)?,
+        } => return matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits, reach),
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
         Request::Render {
             scope,

@@ -12,10 +12,9 @@ use roaring::RoaringBitmap;
 
 use crate::channel::send;
 use crate::cursor;
-use crate::evaluate::{clock_timeout, selection, trial};
+use crate::evaluate::{selection, trial, Stops};
 use crate::protocol::{KillRun, Limits, Message, Span};
 use crate::store::{inputs_path, times_path, StateReader, TimesReader};
-use crate::watchdog::Watchdog;
 use ferastrau_sdk::Benchmark;
 
 /// Inputs per chunk: small enough that a dead process loses little work to re-run, large
@@ -24,7 +23,8 @@ pub const CHUNK: u64 = 4096;
 
 /// `matrix`: runs `mutant` on the inputs of `scope` that `spans` name, in order; with
 /// `reach`, only those that reach its point (the chunks still cover every input of the spans:
-/// the others are known not to kill).
+/// the others are known not to kill). Returns `false` when it stopped early after a
+/// [`Message::Recycle`] (abandoned calls leaked too much: a fresh process takes the rest).
 #[allow(clippy::too_many_arguments)]
 pub fn matrix<B: Benchmark>(
     bench: &B,
@@ -35,10 +35,10 @@ pub fn matrix<B: Benchmark>(
     cursor_file: &Path,
     limits: Limits,
     reach: bool,
-) -> std::io::Result<()> {
+) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
     cursor::set(cursor::SCOPE, scope);
-    let watchdog = Watchdog::start(clock_timeout)?;
+    let stops = Stops::start()?;
     // Per method: the reaching inputs, or `None` for every input.
     let selections: Vec<Option<RoaringBitmap>> = (0..bench.methods().len())
         .map(|m| selection(dir, scope, m, mutant, reach))
@@ -68,6 +68,10 @@ pub fn matrix<B: Benchmark>(
             };
             let mut kills: Vec<KillRun> = Vec::new();
             let mut ran = 0;
+            // Where the chunk ends: `chunk_to`, or just after the input run last when the
+            // process is to be replaced (`abandon`).
+            let mut end = chunk_to;
+            let mut recycled = false;
             for index in indices {
                 reader.skip(index - at)?;
                 times.skip(index - at)?;
@@ -81,7 +85,7 @@ pub fn matrix<B: Benchmark>(
                 cursor::set(cursor::INDEX, index as u32);
                 let original_nanos = times.next_time()?;
                 let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-                let t = trial(bench, m, mutant, &pre, original_nanos, limits, &watchdog);
+                let t = trial(bench, m, mutant, &pre, original_nanos, limits, &stops);
                 if let Some(reason) = t.reason {
                     match kills.last_mut() {
                         Some(r) if r.reason == reason && r.index + r.len == index => r.len += 1,
@@ -92,16 +96,24 @@ pub fn matrix<B: Benchmark>(
                         }),
                     }
                 }
+                if stops.calls.must_recycle() {
+                    (end, recycled) = (index + 1, true);
+                    break;
+                }
             }
             send(&Message::MatrixChunk {
                 method: m,
                 from: chunk_from,
-                to: chunk_to,
+                to: end,
                 kills,
-                skipped: chunk_to - chunk_from - ran,
+                skipped: end - chunk_from - ran,
             })?;
+            if recycled {
+                send(&stops.calls.recycle_message())?;
+                return Ok(false);
+            }
             chunk_from = chunk_to;
         }
     }
-    Ok(())
+    Ok(true)
 }

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use crate::common::*;
 use ferastrau_harness::matrix::file;
+use ferastrau_protocol::Reason;
 use roaring::RoaringBitmap;
 
 /// `chain` at scopes 1..3 with the kill matrix into `out`, with `extra` options.
@@ -429,4 +430,63 @@ fn an_interrupted_matrix_resumes_with_the_rows_it_has_and_ends_as_a_whole_run() 
         resumed += file::read(&cut, scope).unwrap().header.resumed;
     }
     assert!(resumed >= 1, "no row was taken from the journal");
+}
+
+/// `deep`'s mutants that recurse without end reach their tick budget deep in the recursion on
+/// every input of a kill-matrix row. The worker abandons those calls instead of unwinding them,
+/// leaking what their frames hold, and gives way to a fresh process before the leaks reach the
+/// memory limit: every such input is a timeout, as unwinding made it, and none is blamed on a
+/// memory death, marked unknown or lost with a dead process.
+#[test]
+fn recursions_without_end_are_timeouts_on_every_input_however_much_they_leak() {
+    let out = tempfile::tempdir().unwrap();
+    let deep = fixture("deep");
+    evaluate(
+        &[
+            "--benchmark-path",
+            deep.to_str().unwrap(),
+            "--scopes",
+            "3",
+            "--kill-matrix",
+            "--memory-limit",
+            "128M",
+            // ~1,000 frames deep at the budget: within the stack at every opt-level (at
+            // opt-level 0 the default 10,000 overflow it first) and far past the depth at
+            // which a trip is abandoned rather than unwound.
+            "--tick-floor",
+            "1000",
+        ],
+        out.path(),
+    );
+    let m = file::read(out.path(), 3).expect("a readable matrix");
+    let inputs = m.header.inputs;
+    assert_eq!(inputs, 61);
+    let mut endless = 0;
+    let mut recycles = 0;
+    for row in &m.rows {
+        assert!(row.complete(), "mutant {} incomplete", row.mutant);
+        assert_eq!(row.deaths, 0, "mutant {}: {:?}", row.mutant, row.reasons);
+        for reason in row.reasons.keys() {
+            assert!(
+                matches!(reason, Reason::Timeout | Reason::Output),
+                "mutant {}: {:?}",
+                row.mutant,
+                row.reasons
+            );
+        }
+        if row.reasons.get(&Reason::Timeout).copied().unwrap_or(0) >= inputs - 2 {
+            endless += 1;
+        }
+        recycles += row.recycles;
+    }
+    assert!(
+        endless >= 5,
+        "only {endless} mutants time out on every input"
+    );
+    // An endless row leaks ~0.6 MiB per input (a thousand frames of half a kilobyte) against
+    // an allowance of 16 MiB (an eighth of the limit): its 60 inputs need fresh processes.
+    assert!(
+        recycles >= 2 * endless,
+        "{recycles} fresh processes for {endless} endless rows"
+    );
 }
