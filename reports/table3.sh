@@ -12,12 +12,11 @@ cd "$(dirname "$0")/.."
 
 declare -A scope=(
   [search_tree]=7 [disj_set]=5 [heap_array]=7 [binomial_heap]=7 [fibonacci_heap]=5
-  [linked_list]=7 [sorted_list]=7 [tree_map]=7 [hash_set]=7 [av_tree]=4
+  [linked_list]=7 [sorted_list]=7 [tree_map]=7 [hash_set]=7 [av_tree]=5
 )
-# AVTree at 4, not the paper's 5, as its manifest's `reproduce-kill-matrix-scope` says for
-# `reproduce --kill-matrix`: 76 of its 300 sampled mutants time out, and a kill matrix runs each
-# of them on every input up to its tick budget — 274 s for scope 4's 13,490 inputs on 2 cores,
-# at least 13 CPU-hours for scope 5's 1,193,562 (README, "Reproduction results").
+# AVTree's scope 5 is the costliest matrix: 76 of its 300 sampled mutants time out, most of them
+# recursions that reach their tick budget ~10,000 frames deep on nearly every one of 1,193,562
+# inputs; its scopes 4..5 took 38 min on 2 cores (README, "Speed").
 order=(search_tree disj_set heap_array binomial_heap fibonacci_heap linked_list sorted_list tree_map hash_set av_tree)
 cargo build --release -p ferastrau
 for b in "${@:-${order[@]}}"; do

@@ -7,7 +7,7 @@
 //! it then talks to that process through the requests and messages of
 //! [`protocol`] (`ferastrau-protocol`).
 
-mod abandon;
+pub mod abandon;
 mod channel;
 pub mod cursor;
 mod evaluate;
