@@ -17,9 +17,9 @@ pub struct Countdown {
 }
 
 impl Countdown {
-    /// `n + (n - 1) + … + 1`, by recursion; each frame keeps half a kilobyte on the heap.
+    /// `n + (n - 1) + … + 1`, by recursion; each frame keeps 8 KiB on the heap.
     pub fn total(&self, n: i64) -> i64 {
-        let frame = std::hint::black_box(vec![n; 64]);
+        let frame = std::hint::black_box(vec![n; 1024]);
         if n <= 0 {
             return 0;
         }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::common::{evaluate, fixture, statuses, untimed, FAULTY_LIMITS};
+use crate::common::{evaluate, ferastrau, fixture, json, statuses, text, untimed, FAULTY_LIMITS};
 use serde_json::Value;
 
 #[test]
@@ -165,4 +165,59 @@ fn results_do_not_depend_on_jobs_and_coverage_names_what_it_misses() {
         assert_eq!(row["spec_statement_coverage"], 100.0);
         assert_eq!(uncovered_spec(i), Vec::<String>::new());
     }
+}
+
+/// A worker whose abandoned calls (recursions stopped at their tick budget, deep) have leaked
+/// past its allowance gives way to a fresh one after the scope it is on (`Message::Recycle`),
+/// and the runner carries on with the mutants and scopes left: `deep` under a memory limit
+/// that forces it gives the verdicts of a run that never needed it, with more processes.
+#[test]
+fn a_worker_replaced_for_its_leaks_between_scopes_changes_no_verdict() {
+    let tmp = tempfile::tempdir().unwrap();
+    let deep = fixture("deep");
+    let run = |memory: &str| {
+        let out = tmp.path().join(memory);
+        let o = ferastrau(&[
+            "evaluate",
+            "--benchmark-path",
+            deep.to_str().unwrap(),
+            "--scopes",
+            "1..3",
+            // ~2,000 frames deep at the budget, each holding 8 KiB of heap: ~16 MiB leaked
+            // per abandoned call, one call per endless mutant and scope.
+            "--tick-floor",
+            "2000",
+            "--memory-limit",
+            memory,
+            // A process per mutant: under 128M (an allowance of 16 MiB) each endless one's
+            // process gives way after its second scope, with its third still to run there:
+            // the replacement must not be judged as the mutant's death.
+            "--mutants-per-process",
+            "1",
+            "--jobs",
+            "1",
+            "--format",
+            "json",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let processes = printed["runner"]["processes"].as_u64().unwrap();
+        (statuses(&json(&out.join("mutants.json"))), processes)
+    };
+    // An allowance of 16 MiB (an eighth of the limit) against one of 64 MiB (three scopes
+    // leak ~48 MiB: never replaced).
+    let (tight, replaced) = run("128M");
+    let (roomy, once) = run("1G");
+    assert_eq!(tight, roomy, "replacing the worker changed a verdict");
+    let timeouts = tight.values().filter(|r| r["reason"] == "timeout").count();
+    assert!(
+        timeouts >= 20,
+        "only {timeouts} timeouts: nothing was abandoned"
+    );
+    assert!(
+        replaced > once,
+        "{replaced} processes under 128M against {once} under 1G: no worker was replaced"
+    );
 }

@@ -483,8 +483,8 @@ fn recursions_without_end_are_timeouts_on_every_input_however_much_they_leak() {
         endless >= 5,
         "only {endless} mutants time out on every input"
     );
-    // An endless row leaks ~0.6 MiB per input (a thousand frames of half a kilobyte) against
-    // an allowance of 16 MiB (an eighth of the limit): its 60 inputs need fresh processes.
+    // An endless row leaks ~8 MiB per input (a thousand frames of 8 KiB) against an
+    // allowance of 16 MiB (an eighth of the limit): its 60 inputs need many fresh processes.
     assert!(
         recycles >= 2 * endless,
         "{recycles} fresh processes for {endless} endless rows"
