@@ -68,32 +68,27 @@ impl CallStack {
     /// memory (the stack is mapped before any code under test runs).
     pub fn new() -> io::Result<CallStack> {
         let size = main_stack_size();
-        let heap_at_start = heap_in_use();
-        if size > address_space().unwrap_or(usize::MAX) / 4 {
-            // Mapped at once, the stack would take a large share of --memory-limit, where the
-            // main thread's takes only what it touches: memory kills would change. Calls run
-            // on the main thread's stack instead, unwound as they always were.
-            return Ok(CallStack {
-                stack: Cell::new(None),
-                heap_at_start,
-                allowance: usize::MAX,
-                abandoned: Cell::new(0),
-                recycle: Cell::new(false),
-            });
-        }
-        let stack = DefaultStack::new(size).map_err(|e| {
-            io::Error::other(format!(
-                "the worker cannot map the {} MiB stack it runs mutants' calls on ({e}): Ferastrau's own worker needs more memory than --memory-limit leaves it, before any code under test runs; raise --memory-limit",
-                size >> 20
-            ))
-        })?;
-        STACK_BASE.store(stack.base().get(), Relaxed);
-        STACK_LIMIT.store(stack.limit().get(), Relaxed);
-        overflow::install();
-        ferastrau_probes::on_exceeded(Some(abandon_if_deep));
+        // Mapped at once, the stack would take a large share of a small --memory-limit, where
+        // the main thread's takes only what it touches: memory kills would change. Under such
+        // a limit calls run on the main thread's stack instead, unwound as they always were.
+        let stack = if size > soft_limit(libc::RLIMIT_AS).unwrap_or(usize::MAX) / 4 {
+            None
+        } else {
+            let stack = DefaultStack::new(size).map_err(|e| {
+                io::Error::other(format!(
+                    "the worker cannot map the {} MiB stack it runs mutants' calls on ({e}): Ferastrau's own worker needs more memory than --memory-limit leaves it, before any code under test runs; raise --memory-limit",
+                    size >> 20
+                ))
+            })?;
+            STACK_BASE.store(stack.base().get(), Relaxed);
+            STACK_LIMIT.store(stack.limit().get(), Relaxed);
+            overflow::install();
+            ferastrau_probes::on_exceeded(Some(abandon_if_deep));
+            Some(stack)
+        };
         Ok(CallStack {
-            stack: Cell::new(Some(stack)),
-            heap_at_start,
+            stack: Cell::new(stack),
+            heap_at_start: heap_in_use(),
             allowance: leak_allowance(),
             abandoned: Cell::new(0),
             recycle: Cell::new(false),
@@ -129,8 +124,7 @@ impl CallStack {
                 // caller forgets what it lent mutably.
                 unsafe { co.force_reset() };
                 self.abandoned.set(self.abandoned.get() + 1);
-                let grown = heap_in_use().saturating_sub(self.heap_at_start);
-                if grown > self.allowance {
+                if self.grown() > self.allowance {
                     self.recycle.set(true);
                 }
                 None
@@ -140,10 +134,14 @@ impl CallStack {
         result
     }
 
+    /// Bytes of heap grown since the stack was made.
+    fn grown(&self) -> usize {
+        heap_in_use().saturating_sub(self.heap_at_start)
+    }
+
     /// Calls abandoned so far, and the heap grown since the stack was made.
     pub fn leaked(&self) -> (u64, u64) {
-        let grown = heap_in_use().saturating_sub(self.heap_at_start);
-        (self.abandoned.get(), grown as u64)
+        (self.abandoned.get(), self.grown() as u64)
     }
 
     /// The message that ends a request early for [`CallStack::must_recycle`].
@@ -189,32 +187,24 @@ fn abandon_if_deep() {
 
 /// The size the main thread's stack may grow to.
 fn main_stack_size() -> usize {
-    let mut rlim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the struct it is given.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut rlim) } == 0;
-    if !ok || rlim.rlim_cur == libc::RLIM_INFINITY {
-        return UNLIMITED_STACK;
-    }
-    usize::try_from(rlim.rlim_cur).unwrap_or(UNLIMITED_STACK)
+    soft_limit(libc::RLIMIT_STACK).unwrap_or(UNLIMITED_STACK)
 }
 
 /// The heap growth abandoned calls may leak before the worker asks to be replaced: 64 MiB,
 /// or an eighth of the address-space limit if that is less.
 pub fn leak_allowance() -> usize {
-    (64 << 20).min(address_space().map_or(usize::MAX, |a| a / 8))
+    (64 << 20).min(soft_limit(libc::RLIMIT_AS).map_or(usize::MAX, |a| a / 8))
 }
 
-/// The address-space limit (`RLIMIT_AS`, `--memory-limit`), if there is one.
-fn address_space() -> Option<usize> {
+/// The soft limit of `resource` (`RLIMIT_STACK`; `RLIMIT_AS`, which is `--memory-limit`), or
+/// `None` when it is unlimited or cannot be read.
+fn soft_limit(resource: libc::__rlimit_resource_t) -> Option<usize> {
     let mut rlim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit writes the struct it is given.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rlim) } == 0;
+    let ok = unsafe { libc::getrlimit(resource, &mut rlim) } == 0;
     (ok && rlim.rlim_cur != libc::RLIM_INFINITY)
         .then(|| usize::try_from(rlim.rlim_cur).unwrap_or(usize::MAX))
 }
@@ -417,6 +407,7 @@ mod tests {
     #[test]
     #[ignore = "run by overflowing_the_call_stack_is_reported_as_a_stack_overflow"]
     fn overflow_child() {
+        #[allow(unconditional_recursion)] // on purpose: it overflows the stack
         fn bottomless(x: u64) -> u64 {
             let pad = std::hint::black_box([x; 16]);
             std::hint::black_box(bottomless(std::hint::black_box(x + 1))) + pad[3]
