@@ -14,7 +14,7 @@ declare -A scope=(
   [search_tree]=7 [disj_set]=5 [heap_array]=7 [binomial_heap]=7 [fibonacci_heap]=5
   [linked_list]=7 [sorted_list]=7 [tree_map]=7 [hash_set]=7 [av_tree]=5
 )
-# AVTree's scope 5 is the costliest matrix: 76 of its 300 sampled mutants time out, most of them
+# AVTree's scope 5 is the costliest matrix: 51 of its 300 sampled mutants time out, most of them
 # recursions that reach their tick budget ~10,000 frames deep on nearly every one of 1,193,562
 # inputs; its scopes 4..5 took 38 min on 2 cores (README, "Speed").
 # BinomialHeap's matrix runs with a tick floor of 1,000 instead of 10,000: its 56 timeouts are

@@ -173,8 +173,7 @@ impl HashMap {
             self.rehash();
             index = (hash & 0x7FFFFFFF) % self.table.len() as i64;
         }
-        let first = self.table[index as usize];
-        let e = self.new_entry(hash, key, first);
+        let e = self.new_entry(hash, key, self.table[index as usize]);
         self.table[index as usize] = e;
         self.count += 1;
         false

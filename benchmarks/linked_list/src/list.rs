@@ -9,9 +9,9 @@
 //! themselves (identity `equals`), so an element is an `Option<ElemId>`: `None` is Java's
 //! `null`, `Some(ElemId(k))` the `k`-th element object.
 //!
-//! `reverse()` is not in the JDK; the paper's benchmark adds it. Here it walks the list with the
-//! list iterator and swaps every entry's `next` and `previous` links (the iterator has already
-//! moved on when the entry it returned is rewired), then the header's.
+//! `reverse()` is not a `LinkedList` method in the JDK; the Korat-annotated LinkedList the paper
+//! took its benchmark from defines it as `Collections.reverse(this)`, whose JDK 1.3 algorithm
+//! (two list iterators swapping elements) is inlined here.
 //!
 //! Links and elements are compared with `== None` / `!= None`, as Java compares with `null`,
 //! so that the mutator's operator mutations (`==` ↔ `!=`) apply to them.
@@ -129,20 +129,22 @@ impl LinkedList {
         false
     }
 
-    /// Reverses the order of the elements in place, by swapping the links of every entry.
+    /// Reverses the order of the elements in place: JDK 1.3's `Collections.reverse(this)`, the
+    /// algorithm for lists without random access. Two list iterators, one from each end, meet
+    /// in the middle; each step takes the front iterator's `next()`, sets the element the back
+    /// iterator's `previous()` returns in its place, and the taken one in the back's. Entries
+    /// and links stay where they are; elements move.
     pub fn reverse(&mut self) {
-        let mut it = self.list_iterator(0);
-        while it.has_next(self) {
-            it.next(self);
-            let e = it.last_returned;
-            let tmp = self.entry(e).next;
-            self.entry_mut(e).next = self.entry(e).previous;
-            self.entry_mut(e).previous = tmp;
+        let mut fwd = self.list_iterator(0);
+        let mut rev = self.list_iterator(self.size);
+        let mut i = 0;
+        let n = self.size / 2;
+        while i < n {
+            let tmp = fwd.next(self);
+            fwd.set(rev.previous(self), self);
+            rev.set(tmp, self);
+            i += 1;
         }
-        let h = self.header;
-        let tmp = self.entry(h).next;
-        self.entry_mut(h).next = self.entry(h).previous;
-        self.entry_mut(h).previous = tmp;
     }
 
     /// Whether the list holds `o` (`indexOf(o) != -1`).
@@ -178,14 +180,13 @@ impl LinkedList {
         -1
     }
 
-    /// Inserts `o` before the entry `e` (`addBefore`); returns the new entry.
+    /// Inserts `o` before the entry `e` (`addBefore`); returns the new entry. Statement for
+    /// statement the JDK's: the links are read through the new entry (`newEntry.previous.next
+    /// = newEntry`), not through locals the Java code does not have.
     pub fn add_before(&mut self, o: Option<ElemId>, e: Option<EntryId>) -> Option<EntryId> {
-        let previous = self.entry(e).previous;
-        let new_entry = self.new_entry(o, e, previous);
-        let before = self.entry(new_entry).previous;
-        self.entry_mut(before).next = new_entry;
-        let after = self.entry(new_entry).next;
-        self.entry_mut(after).previous = new_entry;
+        let new_entry = self.new_entry(o, e, self.entry(e).previous);
+        self.entry_mut(self.entry(new_entry).previous).next = new_entry;
+        self.entry_mut(self.entry(new_entry).next).previous = new_entry;
         self.size += 1;
         new_entry
     }
@@ -196,10 +197,8 @@ impl LinkedList {
         if e == self.header {
             panic!("NoSuchElementException");
         }
-        let previous = self.entry(e).previous;
-        let next = self.entry(e).next;
-        self.entry_mut(previous).next = next;
-        self.entry_mut(next).previous = previous;
+        self.entry_mut(self.entry(e).previous).next = self.entry(e).next;
+        self.entry_mut(self.entry(e).next).previous = self.entry(e).previous;
         self.size -= 1;
     }
 
@@ -252,5 +251,28 @@ impl ListItr {
         self.next = list.entry(self.next).next;
         self.next_index += 1;
         list.entry(self.last_returned).element
+    }
+
+    /// Returns the previous element and moves back (`ListItr.previous`); at the front it is
+    /// Java's `NoSuchElementException`. Java's `lastReturned = next = next.previous` is two
+    /// statements here.
+    pub fn previous(&mut self, list: &LinkedList) -> Option<ElemId> {
+        if self.next_index == 0 {
+            panic!("NoSuchElementException");
+        }
+        self.next = list.entry(self.next).previous;
+        self.last_returned = self.next;
+        self.next_index -= 1;
+        list.entry(self.last_returned).element
+    }
+
+    /// Replaces the element `next` or `previous` returned last (`ListItr.set`); with none
+    /// returned it is Java's `IllegalStateException`. The list comes last so that a call can
+    /// take its element from another iterator, as `fwd.set(rev.previous())` does.
+    pub fn set(&self, o: Option<ElemId>, list: &mut LinkedList) {
+        if self.last_returned == list.header {
+            panic!("IllegalStateException");
+        }
+        list.entry_mut(self.last_returned).element = o;
     }
 }

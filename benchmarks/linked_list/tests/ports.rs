@@ -52,3 +52,54 @@ fn index_of_walks_the_entries_to_the_header_not_size_elements() {
     list.size = 0;
     assert_eq!(list.index_of(None), 2);
 }
+
+/// Issue 32: `reverse` is JDK 1.3's `Collections.reverse(this)`, two list iterators swapping
+/// elements through `next`, `previous` and `set`, not a rewiring of the links (the port before
+/// swapped every entry's `next` and `previous` and ignored what `next()` returned). On every
+/// list of scopes 1..5 the element sequence comes out reversed and every entry keeps its
+/// links.
+#[test]
+fn reverse_moves_elements_and_leaves_the_links() {
+    for n in 1..=5 {
+        // reverse's inputs are the lists of the scope.
+        for call in testing::method_inputs(&BENCH, 2, n) {
+            let before = call.list.clone();
+            let mut list = call.list.clone();
+            list.reverse();
+            let mut elements = BENCH.abstraction(&call);
+            elements.reverse();
+            let after = BENCH.abstraction(&call_of(&list));
+            assert_eq!(after, elements, "{}", BENCH.render(2, &call));
+            for (a, b) in before.entries.iter().zip(&list.entries) {
+                assert_eq!((a.next, a.previous), (b.next, b.previous));
+            }
+            assert_eq!(list.size, before.size);
+        }
+    }
+}
+
+fn call_of(list: &LinkedList) -> linked_list::Call {
+    linked_list::Call {
+        list: list.clone(),
+        o: None,
+    }
+}
+
+/// The iterator's `previous` and `set` throw where the JDK's do.
+#[test]
+fn previous_at_the_front_and_set_before_any_call_throw() {
+    let mut list = LinkedList::new();
+    list.add(Some(ElemId(0)));
+    let it = list.list_iterator(0);
+    assert!(std::panic::catch_unwind(|| {
+        let mut it = list.list_iterator(0);
+        it.previous(&list)
+    })
+    .is_err());
+    let mut copy = list.clone();
+    assert!(std::panic::catch_unwind(move || it.set(None, &mut copy)).is_err());
+    let mut it = list.list_iterator(1);
+    assert_eq!(it.previous(&list), Some(ElemId(0)));
+    it.set(None, &mut list);
+    assert_eq!(list.index_of(None), 0);
+}

@@ -122,16 +122,13 @@ impl TreeMap {
         loop {
             let cmp = compare(key, self.entry(t).key);
             if cmp == 0 {
-                let old_value = self.entry(t).value;
-                self.entry_mut(t).value = value;
-                return Some(old_value);
+                return Some(self.set_value(t, value));
             } else if cmp < 0 {
                 if self.entry(t).left != None {
                     t = self.entry(t).left;
                 } else {
                     self.size += 1;
-                    let e = self.new_entry(key, value, t);
-                    self.entry_mut(t).left = e;
+                    self.entry_mut(t).left = self.new_entry(key, value, t);
                     self.fix_after_insertion(self.entry(t).left);
                     return None;
                 }
@@ -139,8 +136,7 @@ impl TreeMap {
                 t = self.entry(t).right;
             } else {
                 self.size += 1;
-                let e = self.new_entry(key, value, t);
-                self.entry_mut(t).right = e;
+                self.entry_mut(t).right = self.new_entry(key, value, t);
                 self.fix_after_insertion(self.entry(t).right);
                 return None;
             }
@@ -182,11 +178,9 @@ impl TreeMap {
             if self.entry(p).parent == None {
                 self.root = replacement;
             } else if p == self.entry(self.entry(p).parent).left {
-                let pp = self.entry(p).parent;
-                self.entry_mut(pp).left = replacement;
+                self.entry_mut(self.entry(p).parent).left = replacement;
             } else {
-                let pp = self.entry(p).parent;
-                self.entry_mut(pp).right = replacement;
+                self.entry_mut(self.entry(p).parent).right = replacement;
             }
 
             // Detach p so that the fix-up cannot reach it.
@@ -207,11 +201,9 @@ impl TreeMap {
             }
             if self.entry(p).parent != None {
                 if p == self.entry(self.entry(p).parent).left {
-                    let pp = self.entry(p).parent;
-                    self.entry_mut(pp).left = None;
+                    self.entry_mut(self.entry(p).parent).left = None;
                 } else if p == self.entry(self.entry(p).parent).right {
-                    let pp = self.entry(p).parent;
-                    self.entry_mut(pp).right = None;
+                    self.entry_mut(self.entry(p).parent).right = None;
                 }
                 self.entry_mut(p).parent = None;
             }
@@ -344,6 +336,15 @@ impl TreeMap {
         }
     }
 
+    /// `Entry.setValue`: replaces the entry's value and returns the old one (`put` on a key
+    /// already present is `return t.setValue(value)` in the JDK; not mutated, like the JDK's
+    /// `Entry` methods).
+    pub fn set_value(&mut self, t: Option<EntryId>, value: i64) -> i64 {
+        let old_value = self.entry(t).value;
+        self.entry_mut(t).value = value;
+        old_value
+    }
+
     /// Java's `setColor(p, c)`: does nothing on null.
     pub fn set_color(&mut self, p: Option<EntryId>, c: bool) {
         if p != None {
@@ -356,18 +357,15 @@ impl TreeMap {
         let r = self.entry(p).right;
         self.entry_mut(p).right = self.entry(r).left;
         if self.entry(r).left != None {
-            let rl = self.entry(r).left;
-            self.entry_mut(rl).parent = p;
+            self.entry_mut(self.entry(r).left).parent = p;
         }
         self.entry_mut(r).parent = self.entry(p).parent;
         if self.entry(p).parent == None {
             self.root = r;
         } else if self.entry(self.entry(p).parent).left == p {
-            let pp = self.entry(p).parent;
-            self.entry_mut(pp).left = r;
+            self.entry_mut(self.entry(p).parent).left = r;
         } else {
-            let pp = self.entry(p).parent;
-            self.entry_mut(pp).right = r;
+            self.entry_mut(self.entry(p).parent).right = r;
         }
         self.entry_mut(r).left = p;
         self.entry_mut(p).parent = r;
@@ -378,18 +376,15 @@ impl TreeMap {
         let l = self.entry(p).left;
         self.entry_mut(p).left = self.entry(l).right;
         if self.entry(l).right != None {
-            let lr = self.entry(l).right;
-            self.entry_mut(lr).parent = p;
+            self.entry_mut(self.entry(l).right).parent = p;
         }
         self.entry_mut(l).parent = self.entry(p).parent;
         if self.entry(p).parent == None {
             self.root = l;
         } else if self.entry(self.entry(p).parent).right == p {
-            let pp = self.entry(p).parent;
-            self.entry_mut(pp).right = l;
+            self.entry_mut(self.entry(p).parent).right = l;
         } else {
-            let pp = self.entry(p).parent;
-            self.entry_mut(pp).left = l;
+            self.entry_mut(self.entry(p).parent).left = l;
         }
         self.entry_mut(l).right = p;
         self.entry_mut(p).parent = l;
@@ -397,8 +392,7 @@ impl TreeMap {
 
     /// CLR's RB-INSERT fix-up from the new entry `x`: paint it red, then push a red-red
     /// violation up by recolouring, or remove it with one or two rotations.
-    pub fn fix_after_insertion(&mut self, x: Option<EntryId>) {
-        let mut x = x;
+    pub fn fix_after_insertion(&mut self, mut x: Option<EntryId>) {
         self.entry_mut(x).color = RED;
 
         while x != None && x != self.root && self.entry(self.entry(x).parent).color == RED {
@@ -440,14 +434,12 @@ impl TreeMap {
                 }
             }
         }
-        let root = self.root;
-        self.entry_mut(root).color = BLACK;
+        self.entry_mut(self.root).color = BLACK;
     }
 
     /// CLR's RB-DELETE fix-up from `x`, which carries an extra black: move it up by recolouring
     /// the sibling, or absorb it with rotations (the four cases, and their mirror images).
-    pub fn fix_after_deletion(&mut self, x: Option<EntryId>) {
-        let mut x = x;
+    pub fn fix_after_deletion(&mut self, mut x: Option<EntryId>) {
         while x != self.root && self.color_of(x) == BLACK {
             if x == self.left_of(self.parent_of(x)) {
                 let mut sib = self.right_of(self.parent_of(x));

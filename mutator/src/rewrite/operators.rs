@@ -49,6 +49,37 @@ pub(super) fn is_literal(e: &Expr) -> bool {
     }
 }
 
+/// An increment: `x += 1` or `x -= 1`, the statement a port writes for Java's `x++`/`x--`
+/// (Rust has no `++`). The paper's Ferastrau mutated `x++` as one operator, to `x--`, and the
+/// variable `x`; there is no constant in it to mutate. So an increment's operator becomes only
+/// its opposite, and its `1` is no constant point: otherwise every ported `x++` would carry
+/// eight compound-operator and three or four constant mutants that Java's never had.
+pub(super) fn is_increment(b: &syn::ExprBinary) -> bool {
+    matches!(b.op, BinOp::AddAssign(_) | BinOp::SubAssign(_)) && is_one(&b.right)
+}
+
+/// The integer literal 1 (any suffix), possibly parenthesised.
+fn is_one(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<u128>().is_ok_and(|v| v == 1),
+        Expr::Paren(p) => is_one(&p.expr),
+        Expr::Group(g) => is_one(&g.expr),
+        _ => false,
+    }
+}
+
+/// The opposite of an increment's operator (`+=` ↔ `-=`), Java's `++` ↔ `--`.
+pub(super) fn increment_opposite(op: &BinOp) -> BinOp {
+    parse_op(if matches!(op, BinOp::AddAssign(_)) {
+        "-="
+    } else {
+        "+="
+    })
+}
+
 pub(super) fn is_compound(op: &BinOp) -> bool {
     use BinOp::*;
     matches!(
@@ -187,6 +218,25 @@ mod tests {
             .iter()
             .map(op_str)
             .collect()
+    }
+
+    #[test]
+    fn increments_are_java_increments() {
+        let bin = |s: &str| -> syn::ExprBinary { syn::parse_str(s).expect("an expression") };
+        for s in [
+            "x += 1",
+            "x -= 1",
+            "self.size += 1",
+            "i -= 1usize",
+            "n += (1)",
+        ] {
+            assert!(is_increment(&bin(s)), "{s}");
+        }
+        for s in ["x += 2", "x *= 1", "x += y", "x += -1", "x += 1.0", "x + 1"] {
+            assert!(!is_increment(&bin(s)), "{s}");
+        }
+        assert_eq!(op_str(&increment_opposite(&parse_op("+="))), "-=");
+        assert_eq!(op_str(&increment_opposite(&parse_op("-="))), "+=");
     }
 
     #[test]

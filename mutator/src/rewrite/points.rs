@@ -6,7 +6,9 @@ use proc_macro2::LineColumn;
 use quote::ToTokens;
 use syn::{parse_quote, Expr, Ident, Member};
 
-use super::operators::{is_literal, op_str, operator_alternatives, precedence};
+use super::operators::{
+    increment_opposite, is_increment, is_literal, op_str, operator_alternatives, precedence,
+};
 use super::spans::{extent, pos};
 use super::{lit, Alt, Ctx, FnRewriter};
 use crate::catalog::{Edit, Family, Mutant};
@@ -120,7 +122,12 @@ impl FnRewriter<'_, '_> {
         };
         let mut out = Vec::new();
         let rhs_literal = is_literal(&b.right);
-        for op in operator_alternatives(&b.op, lt.as_ref(), rt.as_ref(), rhs_literal) {
+        let alternatives = if is_increment(b) {
+            vec![increment_opposite(&b.op)]
+        } else {
+            operator_alternatives(&b.op, lt.as_ref(), rt.as_ref(), rhs_literal)
+        };
+        for op in alternatives {
             let original = op_str(&b.op).to_string();
             let replacement = op_str(&op).to_string();
             // A change of precedence (`+` to `*`) needs parentheses in the source edit so

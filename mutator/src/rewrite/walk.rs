@@ -4,7 +4,7 @@
 use syn::visit::Visit;
 use syn::{parse_quote, BinOp, Block, Expr, Member, Pat, Stmt};
 
-use super::operators::{equal_operands, is_compound, op_str};
+use super::operators::{equal_operands, is_compound, is_increment, op_str};
 use super::spans::extent;
 use super::{lit, tick_stmt, Ctx, FnRewriter};
 use crate::items::Role;
@@ -101,6 +101,10 @@ impl FnRewriter<'_, '_> {
                     self.expr(&mut b.left, Value);
                     self.expr(&mut b.right, Value);
                     *b.left = self.branch_expr(&b.left, t, f);
+                } else if is_increment(b) {
+                    // Java's `x++`: no constant to mutate (operators.rs, `is_increment`).
+                    self.expr(&mut b.right, Value);
+                    self.expr(&mut b.left, Target);
                 } else if is_compound(&b.op) {
                     let target = equal_operands(&b.op)
                         .then(|| self.type_of(&b.left))

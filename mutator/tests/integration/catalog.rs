@@ -115,12 +115,33 @@ fn every_family_of_operators() {
         !ops.contains(&"!= -> <".to_string()),
         "Option is only compared for equality"
     );
-    for want in ["&& -> ||", "+= -> -=", "+= -> %=", "- -> +", "- -> *"] {
+    for want in ["&& -> ||", "+= -> -=", "- -> +", "- -> *"] {
         assert!(
             ops.contains(&want.to_string()),
             "{want} missing from {ops:?}"
         );
     }
+    // `self.size += 1` is Java's `size++`: its operator becomes `-=` only, and its `1` is no
+    // constant to mutate.
+    assert!(!ops.contains(&"+= -> %=".to_string()), "{ops:?}");
+    let increment = TREE
+        .lines()
+        .position(|l| l.contains("self.size += 1"))
+        .unwrap()
+        + 1;
+    let at_increment: Vec<String> = c
+        .mutants
+        .iter()
+        .filter(|m| m.line == increment)
+        .map(|m| format!("{:?} {} -> {}", m.family, m.original, m.replacement))
+        .collect();
+    assert!(
+        at_increment
+            .iter()
+            .all(|m| m == "Operator += -> -=" || m.starts_with("Variable ")),
+        "{at_increment:?}"
+    );
+    assert!(at_increment.contains(&"Operator += -> -=".to_string()));
     let vars = changes(&c, Family::Variable);
     for want in [
         "left -> right",

@@ -186,8 +186,9 @@ impl H {
         let half = self.count >> 1;
         let shifted = hash << s;
         let loose = hash << k;
-        self.count += 1;
+        self.count += 3;
         self.count <<= 1;
+        self.count -= 1;
         let g = f * 2.0;
         let both = flag && index > 0;
         let bits = flag & both;
@@ -239,7 +240,9 @@ fn integer_operators_of_every_kind() {
         v.sort();
         v
     };
-    assert_eq!(at("self.count += 1", "+="), compound("+="));
+    assert_eq!(at("self.count += 3", "+="), compound("+="));
+    // An increment (Java's `count--`) becomes its opposite only.
+    assert_eq!(at("self.count -= 1", "-="), ["+="]);
     assert_eq!(at("self.count <<= 1", "<<="), compound("<<="));
     // Floats keep the arithmetic operators; booleans keep theirs.
     assert_eq!(at("let g", "*"), ["%", "+", "-", "/"]);
@@ -304,7 +307,7 @@ impl Forest {
             self.recs[y as usize].parent = x;
         } else {
             self.recs[x as usize].parent = y;
-            self.recs[y as usize].rank += 1;
+            self.recs[y as usize].rank += 2;
             moved = y;
         }
         moved
@@ -360,9 +363,9 @@ fn writes_field_accesses_and_constants_are_mutated() {
     );
     let consts = changes(&c, Family::Constant);
     for want in [
-        "1 -> 2",
-        "1 -> 0",
-        "1 -> x",
+        "2 -> 3",
+        "2 -> 1",
+        "2 -> x",
         "0 -> 1",
         "0 -> -1",
         "0 -> self.size",
@@ -403,11 +406,11 @@ fn writes_field_accesses_and_constants_are_mutated() {
     let swap = c
         .mutants
         .iter()
-        .find(|m| m.original == "rank" && m.line == line_of("rank += 1"))
+        .find(|m| m.original == "rank" && m.line == line_of("rank += 2"))
         .unwrap();
     let (_, text) = mutated_source(dir.path(), swap).unwrap();
     assert!(
-        text.contains("self.recs[y as usize].parent/*rank*/ += 1;"),
+        text.contains("self.recs[y as usize].parent/*rank*/ += 2;"),
         "{text}"
     );
 }
