@@ -83,6 +83,7 @@ impl From<ferastrau_artifacts::Fingerprint> for Fingerprint {
             original_timeout_ms: f.original_timeout_ms,
             shard: f.shard,
             skipped: f.skipped,
+            comparison: f.comparison,
         }
     }
 }
@@ -119,6 +120,9 @@ pub struct Fingerprint {
     /// numbers back from JSON object keys).
     #[serde(default)]
     pub skipped: Vec<(u32, String)>,
+    /// `--compare`: what the mutants' outputs are compared by.
+    #[serde(default)]
+    pub comparison: ferastrau_protocol::Comparison,
 }
 
 impl Fingerprint {
@@ -140,6 +144,7 @@ impl Fingerprint {
             original_timeout_ms: self.original_timeout_ms,
             shard: self.shard,
             skipped: self.skipped.clone(),
+            comparison: self.comparison,
         }
     }
 
@@ -193,6 +198,13 @@ impl Fingerprint {
                 || self.memory_limit != other.memory_limit
                 || self.original_timeout_ms != other.original_timeout_ms,
             "the limits (ticks, clock, memory or the original's timeout)".into(),
+        );
+        part(
+            self.comparison != other.comparison,
+            format!(
+                "the comparison (--compare {} then, {} now)",
+                other.comparison, self.comparison
+            ),
         );
         part(
             self.skipped != other.skipped,

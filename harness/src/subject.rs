@@ -25,6 +25,8 @@ pub struct Subject {
     pub meta: Metamutant,
     pub worker: Worker,
     pub methods: Vec<String>,
+    /// Whether the benchmark defines a concrete structure (`--compare structural`).
+    pub structure: bool,
     pub times: BuildTimes,
 }
 
@@ -145,7 +147,7 @@ pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
     let mutated = Instant::now();
     let worker = Worker::build_for(&copy, &work_dir(bench, "metamutant"))?;
     let built = Instant::now();
-    let methods = worker.methods()?;
+    let described = worker.describe()?;
     let times = BuildTimes {
         mutate: mutated - started,
         worker: built - mutated,
@@ -155,7 +157,8 @@ pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
     Ok(Subject {
         meta,
         worker,
-        methods,
+        methods: described.methods,
+        structure: described.structure,
         times,
     })
 }

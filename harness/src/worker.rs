@@ -120,6 +120,15 @@ pub fn announce_lock_waits() {
     });
 }
 
+/// The reply to `describe`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// The target methods, in the worker's numbering.
+    pub methods: Vec<String>,
+    /// Whether `Benchmark::STRUCTURE` is set: the benchmark can be compared structurally.
+    pub structure: bool,
+}
+
 impl Worker {
     /// Generates (in `work_dir`) and builds (profile `ferastrau`) the worker for `bench`, then
     /// copies the binary to its content-addressed place. Cheap when nothing changed (cargo's
@@ -211,9 +220,15 @@ impl Worker {
 
     /// The benchmark's target methods, in the worker's numbering.
     pub fn methods(&self) -> Result<Vec<String>> {
+        Ok(self.describe()?.methods)
+    }
+
+    /// What the benchmark says of itself: its target methods, and whether it defines a
+    /// concrete structure (`--compare structural`).
+    pub fn describe(&self) -> Result<Description> {
         for m in self.call(&Request::Describe)? {
-            if let Message::Described { methods } = m {
-                return Ok(methods);
+            if let Message::Described { methods, structure } = m {
+                return Ok(Description { methods, structure });
             }
         }
         bail!(

@@ -18,6 +18,7 @@ use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
 };
+use ferastrau_sdk::structure::{Graph, Writer};
 
 pub use heap::BinomialHeap;
 use invariant::{rep_ok, RealHeap};
@@ -85,6 +86,15 @@ impl PriorityQueue for BinomialHeapBench {
     fn sorted_keys(&self, h: &BinomialHeap) -> Vec<i64> {
         Self::keys(h)
     }
+    const STRUCTURE: bool = true;
+    /// Java serialization of the heap object: `head`, `size`, and every node `head` reaches
+    /// with all its fields.
+    fn structure(&self, h: &BinomialHeap) -> String {
+        let mut w = Writer::new();
+        w.object(h, h.head);
+        w.int(h.size);
+        w.finish()
+    }
     fn render_heap(&self, h: &BinomialHeap) -> String {
         render_heap(h)
     }
@@ -99,6 +109,19 @@ impl PriorityQueue for BinomialHeapBench {
     }
     fn delete(&self, h: &mut BinomialHeap, x: i64) -> bool {
         h.delete(x)
+    }
+}
+
+/// The nodes' fields, in the order the Java class declares them.
+impl Graph for BinomialHeap {
+    type Id = heap::NodeId;
+    fn fields(&self, id: heap::NodeId, w: &mut Writer<heap::NodeId>) {
+        let n = &self.nodes[id];
+        w.int(n.key);
+        w.int(n.degree);
+        w.object(self, n.parent);
+        w.object(self, n.sibling);
+        w.object(self, n.child);
     }
 }
 

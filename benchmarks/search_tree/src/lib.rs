@@ -14,6 +14,7 @@ pub mod space;
 pub mod tree;
 
 use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealTree};
@@ -102,6 +103,18 @@ impl Benchmark for SearchTreeBench {
         Self::elements(&input.tree)
     }
 
+    const STRUCTURE: bool = true;
+
+    /// Java serialization of the tree object: `root`, `size`, and every node `root` reaches
+    /// with its `left`, `right` and `info` (Fig. 1's declaration order).
+    fn structure(&self, input: &Call) -> String {
+        let t = &input.tree;
+        let mut w = Writer::new();
+        w.object(t, t.root);
+        w.int(t.size);
+        w.finish()
+    }
+
     fn postcondition(
         &self,
         method: usize,
@@ -144,3 +157,14 @@ impl Benchmark for SearchTreeBench {
 }
 
 ferastrau_sdk::export!(SearchTreeBench);
+
+/// The nodes' fields, in the order the Java class declares them.
+impl Graph for SearchTree {
+    type Id = tree::NodeId;
+    fn fields(&self, id: tree::NodeId, w: &mut Writer<tree::NodeId>) {
+        let n = &self.nodes[id];
+        w.object(self, n.left);
+        w.object(self, n.right);
+        w.int(n.info);
+    }
+}

@@ -3,3 +3,4 @@
 
 mod generators;
 mod korat_counts;
+mod structure;

@@ -15,6 +15,7 @@ pub mod list;
 pub mod space;
 
 use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, rep_ok_pair, RealList, RealPair};
@@ -184,6 +185,23 @@ impl Benchmark for SortedListBench {
         (elements(&input.list), input.other_elements())
     }
 
+    const STRUCTURE: bool = true;
+
+    /// Java serialization of the receiver (`header`, `size` and every entry they reach, with
+    /// `element`, `next`, `previous`) and of `merge`'s argument list, whose entries share the
+    /// arena (so an entry one list took from the other is written once, referred to after).
+    fn structure(&self, input: &Call) -> String {
+        let l = &input.list;
+        let mut w = Writer::new();
+        w.object(l, l.header);
+        w.int(l.size);
+        if let Some(o) = &input.other {
+            w.object(l, o.header);
+            w.int(o.size);
+        }
+        w.finish()
+    }
+
     fn postcondition(
         &self,
         method: usize,
@@ -249,3 +267,18 @@ impl Benchmark for SortedListBench {
 }
 
 ferastrau_sdk::export!(SortedListBench);
+
+/// The entries' fields, in the order the Java class declares them; a null element is written
+/// as `null`, an element as its value.
+impl Graph for SortedList {
+    type Id = list::EntryId;
+    fn fields(&self, id: list::EntryId, w: &mut Writer<list::EntryId>) {
+        let e = &self.entries[id];
+        match e.element {
+            Some(v) => w.int(v),
+            None => w.object(self, None),
+        }
+        w.object(self, e.next);
+        w.object(self, e.previous);
+    }
+}

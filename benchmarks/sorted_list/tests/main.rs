@@ -4,3 +4,4 @@
 mod generators;
 mod korat_counts;
 mod ports;
+mod structure;

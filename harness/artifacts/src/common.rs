@@ -7,7 +7,7 @@ use std::fmt;
 use schemars::JsonSchema;
 
 /// The protocol's values that the files hold too, defined once there (with their schemas).
-pub use ferastrau_protocol::{Clause, Limit, Limits, Reason};
+pub use ferastrau_protocol::{Clause, Comparison, Limit, Limits, Reason};
 use serde::{Deserialize, Serialize};
 
 /// A mutant's fate at one scope.
@@ -208,6 +208,10 @@ pub struct Fingerprint {
     /// cannot read numbers back from JSON object keys.
     #[serde(default)]
     pub skipped: Vec<(u32, String)>,
+    /// `--compare`: what the mutants' outputs were compared by (left out when abstract, the
+    /// default, so that files older than the option read the same).
+    #[serde(default, skip_serializing_if = "Comparison::is_abstract")]
+    pub comparison: Comparison,
 }
 
 /// A violation of the original's specification on one input (a counterexample).

@@ -35,6 +35,13 @@ pub struct Evaluation {
     /// only against a baseline of the same sample.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<crate::SampleMark>,
+    /// `structural` when the run compared the post-states' concrete structures too
+    /// (`--compare structural`); left out for the default, abstract values.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::common::Comparison::is_abstract"
+    )]
+    pub comparison: crate::common::Comparison,
     /// See the crate's "Versions" (0 when absent: a file of the tool before versions).
     #[serde(default)]
     pub schema_version: u32,

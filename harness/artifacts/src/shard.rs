@@ -73,6 +73,12 @@ pub struct Marks {
     /// The sample `--max-mutants` took, when it left mutants out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<SampleMark>,
+    /// What the mutants' outputs were compared by (left out when abstract).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::common::Comparison::is_abstract"
+    )]
+    pub comparison: crate::common::Comparison,
 }
 
 /// A run that evaluated a sample of the crate's mutants (`--max-mutants N --seed S`, when N is

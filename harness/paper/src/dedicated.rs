@@ -164,6 +164,7 @@ mod tests {
             },
             survivors: Vec::new(),
             dedicated,
+            structural: Vec::new(),
         };
         let d = Dedicated::of(&scope(vec![method("add", 100, Some(40))])).unwrap();
         let rows = tables::table4(&Paper::default(), &[ours(vec![d]), ours(vec![])], false);

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, Evaluation};
+use ferastrau_protocol::Comparison;
 use serde::{Deserialize, Serialize};
 
 pub use code::CodeFacts;
@@ -75,6 +76,9 @@ impl From<&ferastrau_artifacts::EvaluationScope> for OurScope {
 
 /// The scopes of the run whose reports are in `dir` (its `evaluation.json`), as the tables use
 /// them, and why it is broken if it is.
+/// Where a report keeps its second reading, the same evaluation with `--compare structural`.
+pub const STRUCTURAL_DIR: &str = "structural";
+
 pub fn scopes(dir: &Path) -> Result<(Vec<OurScope>, Option<String>)> {
     let ev = Evaluation::read(&dir.join("evaluation.json"))?;
     Ok((ev.scopes.iter().map(OurScope::from).collect(), ev.broken))
@@ -103,6 +107,9 @@ pub struct BenchmarkReport {
     pub survivors: Vec<Survivor>,
     /// Generation with the dedicated generators, per measured scope (none without them).
     pub dedicated: Vec<dedicated::Dedicated>,
+    /// The same mutants compared structurally (`<name>/structural/`, for a benchmark that
+    /// defines a structure), per scope; empty when not run.
+    pub structural: Vec<OurScope>,
 }
 
 impl BenchmarkReport {
@@ -118,6 +125,14 @@ impl BenchmarkReport {
                 dir.display()
             );
         }
+        let comparison = Evaluation::read(&dir.join("evaluation.json"))?.comparison;
+        if comparison != Comparison::Abstract {
+            anyhow::bail!(
+                "{}: a run with --compare {comparison}; the report's own run compares abstract values (the structural one goes in {STRUCTURAL_DIR}/)",
+                dir.display()
+            );
+        }
+        let structural = structural(&dir, &scopes)?;
         let code = CodeFacts::read(&dir)?;
         let largest = scopes.iter().map(|s| s.scope).max().unwrap_or(0);
         let survivors = next_scope::survivors(&dir.join("mutants.json"), largest)?;
@@ -128,12 +143,46 @@ impl BenchmarkReport {
             code,
             survivors,
             dedicated: dedicated::read(&dir)?,
+            structural,
         })
     }
 
     pub fn largest(&self) -> Option<&OurScope> {
         self.scopes.iter().max_by_key(|s| s.scope)
     }
+}
+
+/// The structural reading of the report in `dir`, if there is one: it must be a whole,
+/// structural run of the same mutants at scopes the report has (the two kill rates are
+/// compared side by side, so they must count the same mutants).
+fn structural(dir: &Path, main: &[OurScope]) -> Result<Vec<OurScope>> {
+    let sdir = dir.join(STRUCTURAL_DIR);
+    if !sdir.join("evaluation.json").is_file() {
+        return Ok(Vec::new());
+    }
+    let ev = Evaluation::read(&sdir.join("evaluation.json"))?;
+    if ev.comparison != Comparison::Structural {
+        anyhow::bail!("{}: not a run with --compare structural", sdir.display());
+    }
+    if let Some(why) = &ev.broken {
+        anyhow::bail!(
+            "{}: a broken run ({why}); its figures are not results",
+            sdir.display()
+        );
+    }
+    let scopes: Vec<OurScope> = ev.scopes.iter().map(OurScope::from).collect();
+    for s in &scopes {
+        match main.iter().find(|m| m.scope == s.scope) {
+            Some(m) if m.mutants == s.mutants => {}
+            _ => anyhow::bail!(
+                "{}: scope {} evaluated {} mutants, which the report beside it does not (another sample, or a scope it lacks)",
+                sdir.display(),
+                s.scope,
+                s.mutants
+            ),
+        }
+    }
+    Ok(scopes)
 }
 
 /// The benchmarks to render, in the paper's order (Table 1's rows), with their class names;

@@ -94,6 +94,11 @@ pub struct Table4Row {
     /// same run (`generators.json`), whose seconds fill the `ded. s` cell.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dedicated: Option<Dedicated>,
+    /// Ours only: the kill rate of the same mutants compared structurally (the post-state's
+    /// concrete structure too, as Java serialization compares it), for a benchmark whose
+    /// report has that second reading (`structural/`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kill_rate_structural: Option<f64>,
 }
 
 pub fn table1(paper: &Paper, runs: &[BenchmarkReport]) -> Vec<Table1Row> {
@@ -191,6 +196,11 @@ pub fn table4(paper: &Paper, runs: &[BenchmarkReport], largest_two: bool) -> Vec
                 killed_by: ours.map(|o| o.killed_by.clone()).unwrap_or_default(),
                 kill_rate_3_families: ours.map_or(0.0, |o| o.paper_kill_rate),
                 dedicated: ded,
+                kill_rate_structural: run
+                    .structural
+                    .iter()
+                    .find(|s| s.scope == scope)
+                    .map(|s| s.kill_rate),
             });
         }
     }
@@ -352,8 +362,8 @@ pub fn table4_markdown(rows: &[Table4Row]) -> String {
     for (_, heading) in COLUMNS {
         md += &format!(" {heading} |");
     }
-    md += " candidates | ded. candidates / plain, s / s | killed / mutants (3 fam. %) | kills by reason |\n|---|---|";
-    md += &"---|".repeat(COLUMNS.len() + 4);
+    md += " killed %, structural | candidates | ded. candidates / plain, s / s | killed / mutants (3 fam. %) | kills by reason |\n|---|---|";
+    md += &"---|".repeat(COLUMNS.len() + 5);
     md.push('\n');
     for r in rows {
         md += &format!("| {} | {} |", r.benchmark, r.scope);
@@ -361,7 +371,9 @@ pub fn table4_markdown(rows: &[Table4Row]) -> String {
             md += &format!(" {} |", md_cell(&r.cells[name], name == "inputs"));
         }
         md += &format!(
-            " {} | {} | {}/{} ({:.2}) | {} |\n",
+            " {} | {} | {} | {}/{} ({:.2}) | {} |\n",
+            r.kill_rate_structural
+                .map_or_else(|| "—".to_string(), |k| format!("{k:.2}")),
             r.candidates,
             dedicated_cell(r.dedicated.as_ref()),
             r.killed,
@@ -396,6 +408,7 @@ pub fn write_table4(out: &Path, stem: &str, rows: &[Table4Row]) -> Result<Vec<Pa
             "ded_plain_candidates",
             "ded_seconds",
             "ded_plain_seconds",
+            "kill_rate_structural",
         ]
         .map(String::from),
     );
@@ -421,6 +434,7 @@ pub fn write_table4(out: &Path, stem: &str, rows: &[Table4Row]) -> Result<Vec<Pa
             csv_num(d.map(|d| d.plain_candidates as f64)),
             csv_num(d.map(|d| round3(d.seconds))),
             csv_num(d.map(|d| round3(d.plain_seconds))),
+            csv_num(r.kill_rate_structural),
         ]);
         w.write_record(rec)?;
     }

@@ -95,6 +95,9 @@ pub enum Request {
         /// run wrote); off, every input. The results are the same either way.
         #[serde(default)]
         reach: bool,
+        /// What the mutant's outputs are compared with the original's by.
+        #[serde(default)]
+        comparison: Comparison,
     },
     /// Runs `mutant` against the original on the stored inputs of `scope` that `spans` name,
     /// **without** stopping at a kill (the kill matrix): [`Message::MatrixChunk`] lines, in
@@ -117,6 +120,9 @@ pub enum Request {
         /// mutant does what the original does. The rows are the same either way.
         #[serde(default)]
         reach: bool,
+        /// What the mutant's outputs are compared with the original's by.
+        #[serde(default)]
+        comparison: Comparison,
     },
     /// The readable form of one stored input: [`Message::Rendered`].
     Render {
@@ -159,6 +165,59 @@ pub struct Due {
     pub mutant: u32,
     /// The first scope to run.
     pub from: u32,
+}
+
+/// What a mutant's outputs are compared with the original's by (the paper's Sec. 7.2). The
+/// paper's Ferastrau compared with `equals` — abstract values, for classes that define it —
+/// or, when the mutants were classes of their own, through serialization, which compares the
+/// whole object graph the receiver reaches. A return value, a panic and the invariant are
+/// judged the same way under both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Comparison {
+    /// The return value and the post-state's abstraction (`Benchmark::abstraction`), as a
+    /// Java `equals` would compare them.
+    #[default]
+    Abstract,
+    /// Those, and the post-state's concrete structure (`Benchmark::structure`): every field
+    /// of every object the receiver reaches, as serialization compares it. A mutant that
+    /// leaves the same abstract value in another shape is killed.
+    Structural,
+}
+
+impl Comparison {
+    /// Both, in the order reports list them.
+    pub const ALL: [Comparison; 2] = [Comparison::Abstract, Comparison::Structural];
+
+    /// The name the command line and the files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Comparison::Abstract => "abstract",
+            Comparison::Structural => "structural",
+        }
+    }
+
+    /// Whether this is the default (files leave the default out, so older ones still read).
+    pub fn is_abstract(&self) -> bool {
+        *self == Comparison::Abstract
+    }
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Comparison {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Comparison, String> {
+        Comparison::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("unknown comparison {s:?}: abstract or structural"))
+    }
 }
 
 /// How a mutant's time is limited on each input.
@@ -342,6 +401,10 @@ pub enum Message {
     Described {
         /// Method names; a method's position is its number in every other message.
         methods: Vec<String>,
+        /// Whether the benchmark defines a concrete structure (`Benchmark::STRUCTURE`), which
+        /// [`Comparison::Structural`] needs.
+        #[serde(default)]
+        structure: bool,
     },
     /// A valid input, rendered (`generate --print`).
     Input {

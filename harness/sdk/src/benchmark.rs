@@ -85,6 +85,21 @@ pub trait Benchmark: Send + Sync + 'static {
     /// The abstract value of a state; only called on states that satisfy the invariant.
     fn abstraction(&self, input: &Self::Input) -> Self::Abs;
 
+    /// Whether [`Benchmark::structure`] is defined. `evaluate --compare structural` refuses
+    /// a benchmark that leaves this `false` (the default).
+    const STRUCTURE: bool = false;
+
+    /// The concrete state, for `--compare structural` (Java serialization's comparison of
+    /// the paper's Sec. 7.2): every field of every object the receiver reaches, in a form
+    /// that is the same for isomorphic states — objects numbered in the order a walk from the
+    /// root meets them, never by arena index, since a mutant may allocate in another order.
+    /// Only called on states that satisfy the invariant, and only when
+    /// [`Benchmark::STRUCTURE`] is `true`.
+    fn structure(&self, input: &Self::Input) -> String {
+        let _ = input;
+        unreachable!("Benchmark::structure is called only when Benchmark::STRUCTURE is true")
+    }
+
     /// `method`'s postcondition (the paper's JML `ensures`), given the pre-state, the
     /// post-state and the return value. `Err` describes the violation.
     fn postcondition(

@@ -15,6 +15,7 @@ pub mod exec;
 pub mod inputs;
 pub mod panics;
 pub mod priority_queue;
+pub mod structure;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
 pub mod testing;
 

@@ -85,6 +85,13 @@ pub trait PriorityQueue: Send + Sync + 'static {
     fn rep_ok(&self, h: &Self::Heap) -> bool;
     /// The keys, sorted (the abstraction; `h` satisfies the invariant).
     fn sorted_keys(&self, h: &Self::Heap) -> Vec<i64>;
+    /// Whether [`PriorityQueue::structure`] is defined ([`Benchmark::STRUCTURE`]).
+    const STRUCTURE: bool = false;
+    /// The heap's concrete structure ([`Benchmark::structure`]; `h` satisfies the invariant).
+    fn structure(&self, h: &Self::Heap) -> String {
+        let _ = h;
+        unreachable!("PriorityQueue::structure is called only when STRUCTURE is true")
+    }
     /// A readable rendering of a heap.
     fn render_heap(&self, h: &Self::Heap) -> String;
 
@@ -192,6 +199,13 @@ impl<Q: PriorityQueue> Benchmark for Q {
 
     fn abstraction(&self, input: &Call<Q::Heap>) -> Vec<i64> {
         self.sorted_keys(&input.heap)
+    }
+
+    const STRUCTURE: bool = Q::STRUCTURE;
+
+    /// The receiver's structure: after `union` it holds the second heap's nodes too.
+    fn structure(&self, input: &Call<Q::Heap>) -> String {
+        PriorityQueue::structure(self, &input.heap)
     }
 
     fn postcondition(

@@ -370,3 +370,29 @@ mod tests {
         assert_eq!(check_search_against_brute_force(&fin, |_| false), Ok(0));
     }
 }
+
+/// For a benchmark that defines a structure ([`Benchmark::STRUCTURE`]): on every input of
+/// `method` at `scope`, the structure together with the arguments (`args`) tells the input
+/// apart from every other. Korat gives one input per isomorphism class, and a structure is
+/// the same for isomorphic states only, so two inputs with one structure and the same arguments
+/// mean the structure leaves out something the state holds. Returns the number of inputs.
+pub fn assert_structures_distinct<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scope: u32,
+    args: impl Fn(&B::Input) -> String,
+) -> usize {
+    assert!(B::STRUCTURE, "the benchmark defines no structure");
+    let inputs = method_inputs(bench, method, scope);
+    let mut seen = std::collections::HashMap::new();
+    for input in &inputs {
+        let key = (bench.structure(input), args(input));
+        if let Some(other) = seen.insert(key, bench.render(method, input)) {
+            panic!(
+                "scope {scope}: {} and {other} have the same structure and arguments",
+                bench.render(method, input)
+            );
+        }
+    }
+    inputs.len()
+}

@@ -47,6 +47,8 @@ pub struct Options {
     pub resume: bool,
     /// Run each mutant only on the inputs that reach its mutation point (`--no-reach`: off).
     pub reach: bool,
+    /// `--compare`: what a mutant's outputs are compared with the original's by.
+    pub comparison: ferastrau_protocol::Comparison,
     pub progress: bool,
     /// `--kill-matrix`: after the first-kill run, every mutant on every input of every scope,
     /// rows capped after this many process deaths (see [`crate::matrix::run`]).
@@ -168,6 +170,7 @@ pub fn evaluate(
             .map(|s| (s.scope, s.checking_seconds))
             .collect(),
         reach: opts.reach,
+        comparison: opts.comparison,
     };
     crate::stage!(
         "Checking",

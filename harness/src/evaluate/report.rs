@@ -446,6 +446,7 @@ pub fn write(
         in_diff: facts.marks.in_diff.clone(),
         only_mutants: facts.marks.only_mutants.clone(),
         sample: facts.marks.sample,
+        comparison: facts.marks.comparison,
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
         shard: extra.shard.map(ShardLabel),

@@ -39,6 +39,13 @@ impl GatedRun {
                 dir.display()
             )));
         }
+        if evaluation.comparison != ferastrau_protocol::Comparison::Abstract {
+            return Err(usage(format!(
+                "{} holds a run with --compare {}: the gate and its baselines compare abstract values (run evaluate without --compare)",
+                dir.display(),
+                evaluation.comparison
+            )));
+        }
         let broken = evaluation.broken;
         // A subset of the crate's mutants: its figures are not the crate's.
         let partial = match (&evaluation.in_diff, &evaluation.only_mutants) {

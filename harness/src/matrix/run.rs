@@ -126,6 +126,7 @@ pub fn row(
             cursor: cursor.clone(),
             limits: cfg.limits,
             reach: cfg.reach,
+            comparison: cfg.comparison,
         };
         let isolation = Isolation {
             memory_limit: Some(cfg.memory_limit),

@@ -42,6 +42,8 @@ pub struct RunConfig {
     pub original_seconds: Vec<(u32, f64)>,
     /// Run each mutant only on the inputs that reach its mutation point.
     pub reach: bool,
+    /// What a mutant's outputs are compared with the original's by.
+    pub comparison: ferastrau_protocol::Comparison,
 }
 
 impl RunConfig {
@@ -219,6 +221,7 @@ fn spawn(
         cursor: cursor.to_path_buf(),
         limits,
         reach: cfg.reach,
+        comparison: cfg.comparison,
     };
     let started = Instant::now();
     let f = worker.run(&request, &isolation)?;

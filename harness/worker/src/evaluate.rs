@@ -16,7 +16,9 @@ use crate::abandon::CallStack;
 use crate::channel::send;
 use crate::cursor;
 use crate::generate::method_figures;
-use crate::protocol::{Clause, Due, Fault, Kill, Limit, Limits, Message, Position, Reason};
+use crate::protocol::{
+    Clause, Comparison, Due, Fault, Kill, Limit, Limits, Message, Position, Reason,
+};
 use crate::reach::{reach_path, ReachRecorder, ReachSets};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::watchdog::Watchdog;
@@ -324,7 +326,7 @@ pub fn mutants<B: Benchmark>(
     to: u32,
     dir: &Path,
     cursor_file: &Path,
-    limits: Limits,
+    judging: Judging,
     reach: bool,
 ) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
@@ -340,7 +342,7 @@ pub fn mutants<B: Benchmark>(
             let run = Run {
                 mutant: d.mutant,
                 scope,
-                limits,
+                judging,
                 stops: &stops,
             };
             let (kill, executions, skipped) = run_scope(bench, &run, dir, reach)?;
@@ -378,6 +380,28 @@ impl Stops {
     }
 }
 
+/// How a mutant is judged on each input: its limits, and what its outputs are compared with
+/// the original's by.
+#[derive(Clone, Copy, Debug)]
+pub struct Judging {
+    pub limits: Limits,
+    pub comparison: Comparison,
+}
+
+impl Judging {
+    /// Refuses a structural comparison of a benchmark that defines no structure: every
+    /// mutant would otherwise be judged by what it does not have.
+    pub fn new<B: Benchmark>(limits: Limits, comparison: Comparison) -> std::io::Result<Judging> {
+        if comparison == Comparison::Structural && !B::STRUCTURE {
+            return Err(std::io::Error::other(
+                "the benchmark defines no structure (Benchmark::STRUCTURE and \
+                 Benchmark::structure), which --compare structural compares",
+            ));
+        }
+        Ok(Judging { limits, comparison })
+    }
+}
+
 /// One input judged: the original's and the mutant's outcomes, the original's ticks, the
 /// mutant's tick budget, and the kill reason if the mutant is killed.
 pub(crate) struct Trial<B: Benchmark> {
@@ -386,6 +410,9 @@ pub(crate) struct Trial<B: Benchmark> {
     pub ticks: u64,
     pub budget: u64,
     pub reason: Option<Reason>,
+    /// Under [`Comparison::Structural`], the original's and the mutant's structures when
+    /// they differ (and nothing else did): the kill's evidence.
+    pub structures: Option<(String, String)>,
 }
 
 /// Runs the original, then `mutant` under its tick budget and clock limit, on the decoded
@@ -397,12 +424,14 @@ pub(crate) fn trial<B: Benchmark>(
     mutant: u32,
     pre: &B::Input,
     original_nanos: u64,
-    limits: Limits,
+    judging: Judging,
     stops: &Stops,
 ) -> Trial<B> {
+    let limits = judging.limits;
     let mut input = pre.clone();
+    let mut original_post = pre.clone();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-    let (expected, ticks) = execute(bench, m, &mut pre.clone(), u64::MAX, false);
+    let (expected, ticks) = execute(bench, m, &mut original_post, u64::MAX, false);
     ferastrau_probes::set_active(mutant);
     let clock = Duration::from_nanos(original_nanos)
         .mul_f64(limits.timeout_factor)
@@ -411,33 +440,60 @@ pub(crate) fn trial<B: Benchmark>(
         .saturating_mul(limits.tick_factor)
         .saturating_add(limits.tick_floor);
     stops.watchdog.arm(clock);
-    let got = match stops
+    let (got, post) = match stops
         .calls
         .run(|| execute(bench, m, &mut input, budget, false))
     {
-        Some((got, _)) => got,
+        Some((got, _)) => (got, Some(input)),
         None => {
             // Abandoned deep in a recursion, over its budget: the post-state is half-made
             // and must not be dropped (see `abandon`).
             std::mem::forget(input);
             ferastrau_sdk::exec::abandoned();
-            Outcome::OverBudget
+            (Outcome::OverBudget, None)
         }
     };
     stops.watchdog.disarm();
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-    let reason = match &got {
+    let mut reason = match &got {
         Outcome::OverBudget => Some(Reason::Timeout),
         Outcome::Broken { .. } => Some(Reason::Invariant),
         g if !g.same_as(&expected) => Some(Reason::Output),
         _ => None,
     };
+    let mut structures = None;
+    if let Some(post) = post.as_ref().filter(|_| {
+        reason.is_none()
+            && judging.comparison == Comparison::Structural
+            && matches!(got, Outcome::Normal(..))
+    }) {
+        let (a, b) = (
+            structure_of(bench, &original_post),
+            structure_of(bench, post),
+        );
+        if a != b {
+            reason = Some(Reason::Output);
+            structures = Some((a, b));
+        }
+    }
     Trial {
         expected,
         got,
         ticks,
         budget,
         reason,
+        structures,
+    }
+}
+
+/// The benchmark's structure of a post-state that satisfies the invariant, computed as the
+/// original (no mutant active, no tick budget): it is the benchmark's code, not the code under
+/// test. A panic there is rendered as the structure, so two panics compare equal and a panic
+/// on one side only is a difference.
+fn structure_of<B: Benchmark>(bench: &B, post: &B::Input) -> String {
+    match panics::expected(|| bench.structure(post)) {
+        Ok(s) => s,
+        Err((p, _)) => format!("<structure panicked: {}>", panics::payload_text(&*p)),
     }
 }
 
@@ -445,7 +501,7 @@ pub(crate) fn trial<B: Benchmark>(
 struct Run<'a> {
     mutant: u32,
     scope: u32,
-    limits: Limits,
+    judging: Judging,
     stops: &'a Stops,
 }
 
@@ -522,13 +578,14 @@ fn judge<B: Benchmark>(
         ticks,
         budget,
         reason,
+        structures,
     } = trial(
         bench,
         m,
         run.mutant,
         &pre,
         original_nanos,
-        run.limits,
+        run.judging,
         run.stops,
     );
     let reason = reason?;
@@ -536,6 +593,15 @@ fn judge<B: Benchmark>(
         (
             Some(Limit::Ticks),
             format!("over {budget} ticks (the original used {ticks})"),
+        )
+    } else if let Some((a, b)) = structures {
+        (
+            None,
+            format!(
+                "original {}, structure {a}; mutant {}, structure {b}",
+                expected.render(),
+                got.render()
+            ),
         )
     } else {
         (

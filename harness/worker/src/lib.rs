@@ -70,6 +70,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
     match request {
         Request::Describe => channel::send(&Message::Described {
             methods: bench.methods().iter().map(|m| m.to_string()).collect(),
+            structure: B::STRUCTURE,
         })?,
         Request::Generate {
             scope,
@@ -118,7 +119,11 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             cursor,
             limits,
             reach,
-        } => return evaluate::mutants(bench, &mutants, to, &dir, &cursor, limits, reach),
+            comparison,
+        } => {
+            let judging = evaluate::Judging::new::<B>(limits, comparison)?;
+            return evaluate::mutants(bench, &mutants, to, &dir, &cursor, judging, reach);
+        }
         Request::Matrix {
             mutant,
             scope,
@@ -127,7 +132,11 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             cursor,
             limits,
             reach,
-        } => return matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, limits, reach),
+            comparison,
+        } => {
+            let judging = evaluate::Judging::new::<B>(limits, comparison)?;
+            return matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, judging, reach);
+        }
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,
         Request::Render {
             scope,

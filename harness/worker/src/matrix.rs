@@ -12,8 +12,8 @@ use roaring::RoaringBitmap;
 
 use crate::channel::send;
 use crate::cursor;
-use crate::evaluate::{selection, trial, Stops};
-use crate::protocol::{KillRun, Limits, Message, Span};
+use crate::evaluate::{selection, trial, Judging, Stops};
+use crate::protocol::{KillRun, Message, Span};
 use crate::store::{inputs_path, times_path, StateReader, TimesReader};
 use ferastrau_sdk::Benchmark;
 
@@ -33,7 +33,7 @@ pub fn matrix<B: Benchmark>(
     spans: &[Span],
     dir: &Path,
     cursor_file: &Path,
-    limits: Limits,
+    judging: Judging,
     reach: bool,
 ) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
@@ -85,7 +85,7 @@ pub fn matrix<B: Benchmark>(
                 cursor::set(cursor::INDEX, index as u32);
                 let original_nanos = times.next_time()?;
                 let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-                let t = trial(bench, m, mutant, &pre, original_nanos, limits, &stops);
+                let t = trial(bench, m, mutant, &pre, original_nanos, judging, &stops);
                 if let Some(reason) = t.reason {
                     match kills.last_mut() {
                         Some(r) if r.reason == reason && r.index + r.len == index => r.len += 1,

@@ -7,7 +7,9 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
-use super::parse::{parse_factor, parse_percent, parse_positive_duration, parse_size};
+use super::parse::{
+    parse_comparison, parse_factor, parse_percent, parse_positive_duration, parse_size,
+};
 use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
 use ferastrau_harness::scopes::parse_scopes;
 
@@ -239,6 +241,12 @@ pub struct EvaluateArgs {
     /// Parallel mutant processes (default: every core; at most 256).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
+    /// What a mutant's outputs are compared with the original's by: `abstract` (the return
+    /// value and the post-state's abstraction, as Java's `equals`) or `structural` (also the
+    /// post-state's concrete structure, as Java serialization; the benchmark must define
+    /// `Benchmark::structure`).
+    #[arg(long, default_value = "abstract", value_name = "HOW", value_parser = parse_comparison)]
+    pub compare: ferastrau_protocol::Comparison,
     /// Deterministic time limit per input: a mutant may run this many times the original's
     /// ticks (loop iterations and calls of the mutated code)...
     #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]

@@ -246,6 +246,12 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
             "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
         ));
     }
+    if a.run.compare != ferastrau_protocol::Comparison::Abstract {
+        return Err(usage(format!(
+            "gate --compare {}: the gate and its baselines compare abstract values (leave --compare out)",
+            a.run.compare
+        )));
+    }
     // With --format json the gate's document is the only thing on stdout: the evaluation it
     // runs prints nothing (its reports are in their directory, named in the document).
     let json = a.run.output.json();

@@ -47,6 +47,7 @@ fn fingerprint(
         original_timeout_ms: a.original.original_timeout.as_millis() as u64,
         shard: a.shard,
         skipped: skipped.clone().into_iter().collect(),
+        comparison: a.compare,
     })
 }
 
@@ -191,6 +192,12 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         _ => {}
     }
     let subject = subject::prepare(&bench)?;
+    if a.compare == ferastrau_protocol::Comparison::Structural && !subject.structure {
+        return Err(usage(format!(
+            "--compare structural: {} defines no structure to compare (set `const STRUCTURE: bool = true` and write `fn structure` in its `Benchmark` impl)",
+            bench.name
+        )));
+    }
     // The source as the metamutant was built from it: what the page shows, whatever happens
     // to the crate during the run.
     let sources = ferastrau_harness::html::Sources::snapshot(
@@ -416,6 +423,7 @@ fn options(a: &EvaluateArgs) -> evaluate::Options {
         max_scratch: a.original.max_scratch,
         resume: a.resume,
         reach: !a.no_reach,
+        comparison: a.compare,
         progress: ferastrau_harness::term::progress(),
         kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
         per_process: a.mutants_per_process.map(usize::from),
@@ -493,6 +501,7 @@ fn facts(
             ids.dedup();
             ids
         }),
+        comparison: a.compare,
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;

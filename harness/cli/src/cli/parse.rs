@@ -6,6 +6,11 @@ use std::time::Duration;
 /// The longest duration any option takes: a day.
 const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
 
+/// `--compare`: `abstract` or `structural`.
+pub fn parse_comparison(s: &str) -> Result<ferastrau_protocol::Comparison, String> {
+    s.parse()
+}
+
 /// A clock factor: a finite number from 0 to 1000.
 pub fn parse_factor(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

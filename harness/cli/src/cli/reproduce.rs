@@ -236,6 +236,26 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         next_scope::mark(&mutants_json, &marks)?;
     }
 
+    // The second reading of Table 4: the same mutants compared structurally, where the
+    // benchmark defines a structure (the paper's Ferastrau compared with `equals`, or through
+    // serialization; README, "Which outputs are compared").
+    if ferastrau_harness::subject::prepare(&bench)?.structure {
+        let structural = out.join(ferastrau_paper::STRUCTURAL_DIR);
+        let resume = a.resume && structural.join("journal.jsonl").exists();
+        println!("== {name}, scopes 1..{largest}, compared structurally");
+        let mut line = evaluate_line(
+            a,
+            dir,
+            format!("1..{largest}"),
+            &structural,
+            sample,
+            resume,
+            &[],
+        );
+        line.extend(["--compare".into(), "structural".into()]);
+        evaluate(line)?;
+    }
+
     if a.kill_matrix {
         table3(a, dir, &bench, name, largest, sample, &out)?;
     }

@@ -7,6 +7,7 @@ mod support;
 
 mod ci_recipes;
 mod cli;
+mod compare;
 mod design;
 mod equivalent;
 mod evaluate;
