@@ -132,7 +132,7 @@ mod tests {
         let a = Ring(vec![(0, 1, 2), (5, 2, 0), (7, 0, 1)]);
         let b = Ring(vec![(0, 2, 1), (7, 0, 2), (5, 1, 0)]);
         assert_eq!(of(&a, 0), of(&b, 0));
-        assert_eq!(of(&a, 0), "{0 {5 {7 @0 @1} @0} @2}");
+        assert_eq!(of(&a, 0), "{0 {5 {7 @0 @1 } @0 } @2 }");
         // The same values in the other order: another structure.
         let c = Ring(vec![(0, 1, 2), (7, 2, 0), (5, 0, 1)]);
         assert_ne!(of(&a, 0), of(&c, 0));

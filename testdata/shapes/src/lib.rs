@@ -4,9 +4,7 @@
 //! leaves the same set in the other order: no abstract comparison can kill it, a structural one
 //! does. The bag is a `Vec`, not an arena: the engine must not assume arenas.
 
-use ferastrau_sdk::korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT,
-};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 use ferastrau_sdk::Benchmark;
 
 /// Distinct values, in the order `add` put them.
