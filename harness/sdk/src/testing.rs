@@ -352,25 +352,6 @@ pub fn assert_exact_against_brute_force<B: Benchmark>(
     found
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use korat::{Domain, FinitizationBuilder, ROOT};
-
-    #[test]
-    fn the_brute_force_check_counts_the_classes() {
-        // Two ints over 0..=2 with a <= b: six inputs, ints have no isomorphism.
-        let mut b = FinitizationBuilder::new("Pair");
-        b.field(ROOT, "a", Domain::ints(0, 2));
-        b.field(ROOT, "b", Domain::ints(0, 2));
-        let fin = b.build();
-        let (a, b) = (fin.field_at(ROOT, 0), fin.field_at(ROOT, 1));
-        let ordered = |c: &mut Candidate<'_>| c.int(a, 0) <= c.int(b, 0);
-        assert_eq!(check_search_against_brute_force(&fin, ordered), Ok(6));
-        assert_eq!(check_search_against_brute_force(&fin, |_| false), Ok(0));
-    }
-}
-
 /// For a benchmark that defines a structure ([`Benchmark::STRUCTURE`]): on every input of
 /// `method` at `scope`, the structure together with the arguments (`args`) tells the input
 /// apart from every other. Korat gives one input per isomorphism class, and a structure is
@@ -395,4 +376,23 @@ pub fn assert_structures_distinct<B: Benchmark>(
         }
     }
     inputs.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use korat::{Domain, FinitizationBuilder, ROOT};
+
+    #[test]
+    fn the_brute_force_check_counts_the_classes() {
+        // Two ints over 0..=2 with a <= b: six inputs, ints have no isomorphism.
+        let mut b = FinitizationBuilder::new("Pair");
+        b.field(ROOT, "a", Domain::ints(0, 2));
+        b.field(ROOT, "b", Domain::ints(0, 2));
+        let fin = b.build();
+        let (a, b) = (fin.field_at(ROOT, 0), fin.field_at(ROOT, 1));
+        let ordered = |c: &mut Candidate<'_>| c.int(a, 0) <= c.int(b, 0);
+        assert_eq!(check_search_against_brute_force(&fin, ordered), Ok(6));
+        assert_eq!(check_search_against_brute_force(&fin, |_| false), Ok(0));
+    }
 }
