@@ -4,22 +4,10 @@
 
 use binomial_heap::BinomialHeapBench;
 use ferastrau_sdk::testing;
-use ferastrau_sdk::Benchmark;
 
 #[test]
 fn every_input_has_a_structure_of_its_own() {
-    let bench = BinomialHeapBench;
-    for method in 0..bench.methods().len() {
-        for scope in 1..=4 {
-            // The argument, through the rendering's call (everything before " on ").
-            let n = testing::assert_structures_distinct(&bench, method, scope, |input| {
-                let r = bench.render(method, input);
-                r.split(" on ").next().unwrap_or_default().to_string()
-            });
-            assert!(
-                n > 0 || scope == 1,
-                "method {method} scope {scope}: no inputs"
-            );
-        }
-    }
+    testing::assert_structures_distinct(&BinomialHeapBench, 1..=4, |method, input| {
+        testing::rendered_call(&BinomialHeapBench, method, input)
+    });
 }

@@ -3,23 +3,11 @@
 //! it leaves nothing of the state out, or two of Korat's non-isomorphic inputs would share one.
 
 use ferastrau_sdk::testing;
-use ferastrau_sdk::Benchmark;
 use sorted_list::SortedListBench;
 
 #[test]
 fn every_input_has_a_structure_of_its_own() {
-    let bench = SortedListBench;
-    for method in 0..bench.methods().len() {
-        for scope in 1..=4 {
-            // The argument, through the rendering's call (everything before " on ").
-            let n = testing::assert_structures_distinct(&bench, method, scope, |input| {
-                let r = bench.render(method, input);
-                r.split(" on ").next().unwrap_or_default().to_string()
-            });
-            assert!(
-                n > 0 || scope == 1,
-                "method {method} scope {scope}: no inputs"
-            );
-        }
-    }
+    testing::assert_structures_distinct(&SortedListBench, 1..=4, |method, input| {
+        testing::rendered_call(&SortedListBench, method, input)
+    });
 }

@@ -353,29 +353,46 @@ pub fn assert_exact_against_brute_force<B: Benchmark>(
 }
 
 /// For a benchmark that defines a structure ([`Benchmark::STRUCTURE`]): on every input of
-/// `method` at `scope`, the structure together with the arguments (`args`) tells the input
-/// apart from every other. Korat gives one input per isomorphism class, and a structure is
-/// the same for isomorphic states only, so two inputs with one structure and the same arguments
-/// mean the structure leaves out something the state holds. Returns the number of inputs.
+/// every method at every scope of `scopes`, the structure together with the arguments
+/// (`args(method, input)`) tells the input apart from every other. Korat gives one input per
+/// isomorphism class, and a structure is the same for isomorphic states only, so two inputs with
+/// one structure and the same arguments mean the structure leaves out something the state
+/// holds. Every method must have inputs from scope 2 on (an empty check proves nothing).
 pub fn assert_structures_distinct<B: Benchmark>(
     bench: &B,
-    method: usize,
-    scope: u32,
-    args: impl Fn(&B::Input) -> String,
-) -> usize {
+    scopes: std::ops::RangeInclusive<u32>,
+    args: impl Fn(usize, &B::Input) -> String,
+) {
     assert!(B::STRUCTURE, "the benchmark defines no structure");
-    let inputs = method_inputs(bench, method, scope);
-    let mut seen = std::collections::HashMap::new();
-    for input in &inputs {
-        let key = (bench.structure(input), args(input));
-        if let Some(other) = seen.insert(key, bench.render(method, input)) {
-            panic!(
-                "scope {scope}: {} and {other} have the same structure and arguments",
-                bench.render(method, input)
+    for method in 0..bench.methods().len() {
+        for scope in scopes.clone() {
+            let inputs = method_inputs(bench, method, scope);
+            assert!(
+                !inputs.is_empty() || scope == 1,
+                "method {method} scope {scope}: no inputs"
             );
+            let mut seen = std::collections::HashMap::new();
+            for input in &inputs {
+                let key = (bench.structure(input), args(method, input));
+                if let Some(other) = seen.insert(key, bench.render(method, input)) {
+                    panic!(
+                        "scope {scope}: {} and {other} have the same structure and arguments",
+                        bench.render(method, input)
+                    );
+                }
+            }
         }
     }
-    inputs.len()
+}
+
+/// A call's arguments as a rendering `method(args) on state` writes them: everything before
+/// ` on ` (the whole rendering when it has none).
+pub fn rendered_call<B: Benchmark>(bench: &B, method: usize, input: &B::Input) -> String {
+    let r = bench.render(method, input);
+    match r.split_once(" on ") {
+        Some((call, _)) => call.to_string(),
+        None => r,
+    }
 }
 
 #[cfg(test)]

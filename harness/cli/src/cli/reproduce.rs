@@ -236,10 +236,12 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         next_scope::mark(&mutants_json, &marks)?;
     }
 
-    // The second reading of Table 4: the same mutants compared structurally, where the
-    // benchmark defines a structure (the paper's Ferastrau compared with `equals`, or through
-    // serialization; README, "Which outputs are compared").
-    if ferastrau_harness::subject::prepare(&bench)?.structure {
+    // The crate's subject (cached: the evaluation above built it), for what follows and for
+    // `code.json`. The second reading of Table 4: the same mutants compared structurally, where
+    // the benchmark defines a structure (the paper's Ferastrau compared with `equals`, or
+    // through serialization; README, "Which outputs are compared").
+    let subject = ferastrau_harness::subject::prepare(&bench)?;
+    if subject.structure {
         let structural = out.join(ferastrau_paper::STRUCTURAL_DIR);
         let resume = a.resume && structural.join("journal.jsonl").exists();
         println!("== {name}, scopes 1..{largest}, compared structurally");
@@ -269,7 +271,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         println!("== {name}: generation with dedicated generators measured");
     }
 
-    let meta = ferastrau_harness::subject::prepare(&bench)?.meta;
+    let meta = subject.meta;
     let last = run_scopes.last();
     CodeFacts {
         functions: ferastrau_mutator::function_sizes(dir)?,
