@@ -142,15 +142,20 @@ fn a_file_missing_from_its_section_is_found_even_if_another_section_names_it() {
 
 /// The packages `package` depends on, directly or not, through normal dependencies (what a
 /// user of it compiles), from `cargo metadata`'s resolve graph.
+///
+/// Resolved for the host only (`--filter-platform`): offline, cargo cannot resolve the
+/// dependencies of other platforms (e.g. Android's of `iana-time-zone`) on a machine that never
+/// downloaded them, and they are not what a user here compiles.
 fn normal_dependencies(package: &str) -> Vec<String> {
+    let rustc = std::process::Command::new("rustc").arg("-vV").output().unwrap();
+    let rustc = String::from_utf8(rustc.stdout).unwrap();
+    let host = rustc
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("rustc -vV names the host");
     let o = std::process::Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--offline",
-            "--manifest-path",
-        ])
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["--filter-platform", host, "--manifest-path"])
         .arg(workspace_root().join("Cargo.toml"))
         .output()
         .unwrap();
