@@ -147,7 +147,10 @@ fn a_file_missing_from_its_section_is_found_even_if_another_section_names_it() {
 /// dependencies of other platforms (e.g. Android's of `iana-time-zone`) on a machine that never
 /// downloaded them, and they are not what a user here compiles.
 fn normal_dependencies(package: &str) -> Vec<String> {
-    let rustc = std::process::Command::new("rustc").arg("-vV").output().unwrap();
+    let rustc = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .unwrap();
     let rustc = String::from_utf8(rustc.stdout).unwrap();
     let host = rustc
         .lines()
