@@ -2,12 +2,15 @@
 //! imperatively where that is easy, the rest chosen and filtered by the invariant, which reads
 //! the values in the order it checks them (so that delayed choice prunes after each read).
 //!
-//! What each program bounds, worked out so that the structure counts are the figure's:
+//! What each program bounds, worked out from the figure's counts (and its explored paths,
+//! which four of the programs match exactly in both modes):
 //!
 //! - **NQueens N**: a column per row in `0..N`, no two queens attacking: 4, 40, 92 for 6..8.
 //!   Both modes explore exactly the figure's paths (746, 3,073, 13,756 delayed; N^N eager).
 //! - **SortedList N**: exactly N nodes, values in `0..=N`, non-decreasing: C(2N, N) = 924,
-//!   3,432, 12,870.
+//!   3,432, 12,870. The paths are not the figure's (4,753 against 3,967 delayed at 6, 7^6
+//!   against 55,987 eager): its program is not given; ours chooses the N values, then checks
+//!   them in order.
 //! - **SearchTree N**: exactly N nodes (shape by Fig. 23's size split), keys in `0..N`,
 //!   non-decreasing in order (a duplicate key may go either side): Catalan(N) × C(2N − 1, N)
 //!   = 490, 5,292, 60,984. Eager, Catalan(N) × N^N paths: the figure's baseline exactly.
@@ -20,9 +23,27 @@
 //!   free: 20, 35, 64. Eager, Catalan(N) × 2^N paths: the figure's baseline exactly.
 //! - **DAG N**: Fig. 3's `initialize` — N nodes from a pool by `getNew`, each with
 //!   `getInt(0, N − 1)` supertypes by `getAny` — filtered by Fig. 2's `isDAG` (no repeated
-//!   supertype, no cycle).
+//!   supertype, no cycle): labeled DAGs whose nodes order their supertypes. 34 at N = 3, the
+//!   figure's, but 1,757 and 487,656 at 4 and 5 where the figure has 2,352 and 769,894. No
+//!   program we tried gives all three (supertypes as arrays or sets, with or without `isClass`
+//!   and `isJavaInheritance`, up to isomorphism or not, null supertypes, shared arrays,
+//!   Fig. 4's backbone, Korat's DAG finitization): with 34 at N = 3, a weight per node of
+//!   each labeled DAG gives 941 + 136·w(3) at N = 4, never 2,352. The figure's 4,802 baseline
+//!   paths at N = 3 are not Fig. 3's program either (ours: 3,112). Its counts at 4 and 5 come
+//!   from UDITA's delayed pools alone (the baseline ran out of memory), whose level
+//!   computation had a bug found later (the paper's Sec. 5.4); whether it shows here we cannot
+//!   tell without its code.
 
 use korat_choice::{Gen, Int, Pruned};
+
+/// One row of the figure.
+#[derive(Clone, Copy, Debug)]
+pub struct Figure {
+    pub n: usize,
+    pub structures: u64,
+    pub eager: Option<u64>,
+    pub delayed: u64,
+}
 
 /// One program of the figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,15 +77,46 @@ impl Program {
         }
     }
 
-    /// The figure's sizes and structure counts.
-    pub fn figure(self) -> [(usize, u64); 3] {
+    /// The figure's rows: size, structures, and paths explored eager (JPF's baseline; `None`
+    /// where it ran out of memory) and delayed.
+    pub fn figure(self) -> [Figure; 3] {
+        let row = |n, structures, eager, delayed| Figure {
+            n,
+            structures,
+            eager,
+            delayed,
+        };
         match self {
-            Program::Dag => [(3, 34), (4, 2_352), (5, 769_894)],
-            Program::HeapArray => [(6, 13_139), (7, 117_562), (8, 1_005_075)],
-            Program::NQueens => [(6, 4), (7, 40), (8, 92)],
-            Program::RbTree => [(6, 20), (7, 35), (8, 64)],
-            Program::SearchTree => [(4, 490), (5, 5_292), (6, 60_984)],
-            Program::SortedList => [(6, 924), (7, 3_432), (8, 12_870)],
+            Program::Dag => [
+                row(3, 34, Some(4_802), 321),
+                row(4, 2_352, None, 21_196),
+                row(5, 769_894, None, 4_997_210),
+            ],
+            Program::HeapArray => [
+                row(6, 13_139, Some(160_132), 27_664),
+                row(7, 117_562, Some(2_739_136), 227_494),
+                row(8, 1_005_075, Some(54_481_005), 2_325_069),
+            ],
+            Program::NQueens => [
+                row(6, 4, Some(46_656), 746),
+                row(7, 40, Some(823_543), 3_073),
+                row(8, 92, Some(16_777_216), 13_756),
+            ],
+            Program::RbTree => [
+                row(6, 20, Some(8_448), 3_588),
+                row(7, 35, Some(54_912), 16_983),
+                row(8, 64, Some(366_080), 80_470),
+            ],
+            Program::SearchTree => [
+                row(4, 490, Some(3_584), 1_484),
+                row(5, 5_292, Some(131_250), 21_210),
+                row(6, 60_984, Some(6_158_592), 305_052),
+            ],
+            Program::SortedList => [
+                row(6, 924, Some(55_987), 3_967),
+                row(7, 3_432, Some(960_800), 18_026),
+                row(8, 12_870, Some(19_173_961), 80_089),
+            ],
         }
     }
 
