@@ -95,8 +95,28 @@ fn resolved_parent(dir: &Path) -> PathBuf {
     }
 }
 
-/// The files of the skeleton: path in the new crate, template text.
-const FILES: [(&str, &str); 7] = [
+/// How a new crate describes its inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// Korat's: a finitization, the invariant over a view of its candidates, a decoder.
+    #[default]
+    Korat,
+    /// A generator program that builds the real input and filters it with the invariant
+    /// written once over the real type (`ferastrau_sdk::generator`).
+    Generator,
+}
+
+impl Style {
+    /// The files of the skeleton: path in the new crate, template text.
+    fn files(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Style::Korat => &KORAT_FILES,
+            Style::Generator => &GENERATOR_FILES,
+        }
+    }
+}
+
+const KORAT_FILES: [(&str, &str); 7] = [
     ("Cargo.toml", include_str!("init/Cargo.toml.tmpl")),
     (".gitignore", include_str!("init/gitignore.tmpl")),
     ("src/lib.rs", include_str!("init/lib.rs")),
@@ -104,6 +124,16 @@ const FILES: [(&str, &str); 7] = [
     ("src/invariant.rs", include_str!("init/invariant.rs")),
     ("src/space.rs", include_str!("init/space.rs")),
     ("tests/counts.rs", include_str!("init/counts.rs")),
+];
+
+/// The same set, its inputs written as a generator program: no invariant over a view, no
+/// finitization, no decoder.
+const GENERATOR_FILES: [(&str, &str); 5] = [
+    ("Cargo.toml", include_str!("init/Cargo.toml.tmpl")),
+    (".gitignore", include_str!("init/gitignore.tmpl")),
+    ("src/lib.rs", include_str!("init/generator.rs")),
+    ("src/set.rs", include_str!("init/set.rs")),
+    ("tests/counts.rs", include_str!("init/generator_counts.rs")),
 ];
 
 /// The library name in the Rust templates: an identifier, so that they stay valid Rust
@@ -223,7 +253,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 
 /// Writes the skeleton into `dir` (created if missing; refused if it exists and is not an
 /// empty directory). Returns the files written, relative to `dir`.
-pub fn init(dir: &Path, name: &str, sdk: &SdkSource) -> Result<Vec<&'static str>> {
+pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec<&'static str>> {
     check_name(name).map_err(usage)?;
     if dir.exists() {
         if !dir.is_dir() {
@@ -243,7 +273,7 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource) -> Result<Vec<&'static str>
     }
     let lib = name.replace('-', "_");
     let dependency = sdk.relative_to(dir).toml();
-    for (rel, template) in FILES {
+    for &(rel, template) in style.files() {
         let text = template
             .replace("{{name}}", name)
             .replace(LIB_PLACEHOLDER, &lib)
@@ -256,7 +286,7 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource) -> Result<Vec<&'static str>
         }
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let mut written: Vec<&str> = FILES.iter().map(|(rel, _)| *rel).collect();
+    let mut written: Vec<&str> = style.files().iter().map(|(rel, _)| *rel).collect();
     // Pin the dependencies to the versions this checkout is tested with (cargo drops what the
     // crate does not use, and resolves a git source anew), as the workers the harness builds do.
     let lock = workspace_root().join("Cargo.lock");
@@ -353,14 +383,20 @@ mod tests {
     fn init_refuses_a_non_empty_directory_and_a_file() {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("keep.txt"), "mine").unwrap();
-        let e = init(d.path(), "x", &SdkSource::this_checkout()).unwrap_err();
+        let e = init(d.path(), "x", &SdkSource::this_checkout(), Style::Korat).unwrap_err();
         assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
         assert!(format!("{e:#}").contains("is not empty"), "{e:#}");
         assert_eq!(
             std::fs::read_to_string(d.path().join("keep.txt")).unwrap(),
             "mine"
         );
-        let e = init(&d.path().join("keep.txt"), "x", &SdkSource::this_checkout()).unwrap_err();
+        let e = init(
+            &d.path().join("keep.txt"),
+            "x",
+            &SdkSource::this_checkout(),
+            Style::Korat,
+        )
+        .unwrap_err();
         assert!(format!("{e:#}").contains("not a directory"), "{e:#}");
     }
 
@@ -368,7 +404,7 @@ mod tests {
     fn init_fills_every_placeholder() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("new");
-        let files = init(&dir, "my-set", &SdkSource::this_checkout()).unwrap();
+        let files = init(&dir, "my-set", &SdkSource::this_checkout(), Style::Korat).unwrap();
         for rel in files.iter().filter(|f| **f != "Cargo.lock") {
             let text = std::fs::read_to_string(dir.join(rel)).unwrap();
             assert!(
@@ -400,5 +436,22 @@ mod tests {
         ] {
             assert!(lib.contains(optional), "{optional}");
         }
+    }
+
+    #[test]
+    fn the_generator_style_writes_no_finitization() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("new");
+        let sdk = SdkSource::this_checkout();
+        let files = init(&dir, "my-set", &sdk, Style::Generator).unwrap();
+        assert!(!files.contains(&"src/space.rs") && !files.contains(&"src/invariant.rs"));
+        let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+        assert!(lib.contains("impl Generator for MySetBenchmark"), "{lib}");
+        assert!(
+            lib.contains("export!(Generated::new(MySetBenchmark))"),
+            "{lib}"
+        );
+        let tests = std::fs::read_to_string(dir.join("tests/counts.rs")).unwrap();
+        assert!(tests.contains("use my_set::MySetBenchmark;"), "{tests}");
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! A benchmark crate implements [`Benchmark`] (its target methods, their finitizations with
 //! [`korat`], the invariant, the abstraction, the postconditions) and says
-//! `ferastrau_sdk::export!(MyBench)`. Its tests use [`testing`]. Nothing here talks to the
+//! `ferastrau_sdk::export!(MyBench)` — or describes its inputs by generator programs instead of
+//! finitizations ([`generator::Generator`], exported as `generator::Generated::new(MyBench)`). Its tests use [`testing`]. Nothing here talks to the
 //! `ferastrau` binary: the worker process that does (`ferastrau-worker`, with the protocol of
 //! `ferastrau-protocol`) is a crate Ferastrau generates and builds per benchmark, which links the
 //! benchmark and calls the function `export!` defines.
@@ -12,6 +13,7 @@
 
 mod benchmark;
 pub mod exec;
+pub mod generator;
 pub mod inputs;
 pub mod panics;
 pub mod priority_queue;
@@ -21,6 +23,7 @@ pub mod testing;
 
 pub use benchmark::Benchmark;
 pub use korat;
+pub use korat_choice;
 
 /// Exports a crate's benchmark to Ferastrau: defines `pub fn ferastrau_benchmark()`, which the
 /// worker crate Ferastrau generates calls (the crate itself needs no part of the worker).

@@ -68,8 +68,8 @@ impl IntSet {
     }
 
     /// Removes and returns the smallest element. Like Java's `removeFirst`, it fails (panics)
-    /// on an empty set: its precondition (see `FerastrauInitBenchmark::precondition`) keeps the empty set out of
-    /// its inputs, because the original must not fail on any generated input.
+    /// on an empty set: its inputs (see the benchmark in lib.rs) leave the empty set out,
+    /// because the original must not fail on any generated input.
     pub fn remove_first(&mut self) -> i64 {
         let first = self.head.expect("remove_first on an empty set");
         self.head = self.nodes[first].next;

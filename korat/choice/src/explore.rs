@@ -4,7 +4,7 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::gen::{Gen, Mode, Pruned, StepLimit};
-use crate::trail::Trail;
+use crate::trail::{Refused, Trail};
 
 /// Bounds on one execution of a program.
 #[derive(Clone, Copy, Debug)]
@@ -98,8 +98,8 @@ enum Ending<T> {
 
 /// Runs one execution along `gen`'s trail.
 fn execute<T>(
-    gen: &mut Gen,
-    program: &mut impl FnMut(&mut Gen) -> Result<T, Pruned>,
+    gen: &mut Gen<'_>,
+    program: &mut impl FnMut(&mut Gen<'_>) -> Result<T, Pruned>,
     limits: Limits,
 ) -> Result<Ending<T>, ProgramError> {
     gen.reset();
@@ -111,6 +111,7 @@ fn execute<T>(
     match ran {
         Ok(Ok(t)) => Ok(Ending::Input(t)),
         Ok(Err(Pruned)) => Ok(Ending::Pruned),
+        Err(payload) if payload.is::<Refused>() => Ok(Ending::Pruned),
         Err(payload) if payload.is::<StepLimit>() => Err(ProgramError::DoesNotTerminate {
             choices,
             steps: limits.steps,
@@ -133,7 +134,7 @@ fn execute<T>(
 pub fn explore<T>(
     mode: Mode,
     limits: Limits,
-    mut program: impl FnMut(&mut Gen) -> Result<T, Pruned>,
+    mut program: impl FnMut(&mut Gen<'_>) -> Result<T, Pruned>,
     mut each: impl FnMut(T, &[u32]),
 ) -> Result<Stats, ProgramError> {
     let mut gen = Gen::new(mode, Trail::default(), limits.steps);
@@ -159,7 +160,7 @@ pub fn explore<T>(
 pub fn replay<T>(
     mode: Mode,
     limits: Limits,
-    mut program: impl FnMut(&mut Gen) -> Result<T, Pruned>,
+    mut program: impl FnMut(&mut Gen<'_>) -> Result<T, Pruned>,
     choices: &[u32],
 ) -> Result<Result<T, Pruned>, ProgramError> {
     let mut gen = Gen::new(mode, Trail::fixed(choices), limits.steps);
@@ -172,6 +173,24 @@ pub fn replay<T>(
         });
     }
     Ok(match ending {
+        Ending::Input(t) => Ok(t),
+        Ending::Pruned => Err(Pruned),
+    })
+}
+
+/// Runs `program` once with its choices answered by `choose`: given a choice point's number of
+/// alternatives, the one to take, or `None` to end the execution without an input (as does an
+/// alternative the point does not have). A caller that searches the choices itself uses this:
+/// Korat, whose candidates then hold choice paths and whose reads record which choice points
+/// an execution reached (`ferastrau_sdk::generator`).
+pub fn run_with<T>(
+    mode: Mode,
+    limits: Limits,
+    mut program: impl FnMut(&mut Gen<'_>) -> Result<T, Pruned>,
+    choose: &mut dyn FnMut(u32) -> Option<u32>,
+) -> Result<Result<T, Pruned>, ProgramError> {
+    let mut gen = Gen::new(mode, Trail::external(choose), limits.steps);
+    Ok(match execute(&mut gen, &mut program, limits)? {
         Ending::Input(t) => Ok(t),
         Ending::Pruned => Err(Pruned),
     })

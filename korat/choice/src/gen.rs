@@ -52,17 +52,17 @@ enum Cell {
 pub(crate) struct StepLimit;
 
 /// The choices of one execution of a generator program.
-pub struct Gen {
+pub struct Gen<'a> {
     mode: Mode,
-    pub(crate) trail: Trail,
+    pub(crate) trail: Trail<'a>,
     cells: Vec<Cell>,
     pools: Vec<PoolState>,
     steps: u64,
     step_limit: u64,
 }
 
-impl Gen {
-    pub(crate) fn new(mode: Mode, trail: Trail, step_limit: u64) -> Gen {
+impl<'a> Gen<'a> {
+    pub(crate) fn new(mode: Mode, trail: Trail<'a>, step_limit: u64) -> Gen<'a> {
         Gen {
             mode,
             trail,

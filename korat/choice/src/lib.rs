@@ -51,5 +51,5 @@ mod gen;
 mod pool;
 mod trail;
 
-pub use explore::{explore, replay, Limits, ProgramError, Stats};
+pub use explore::{explore, replay, run_with, Limits, ProgramError, Stats};
 pub use gen::{Bool, Gen, Int, Mode, Obj, Pool, Pruned};

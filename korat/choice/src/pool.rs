@@ -72,7 +72,7 @@ impl PoolState {
         Value::Object(self.objects - 1)
     }
 
-    pub(crate) fn new_obj(&mut self, mode: Mode, _trail: &mut Trail) -> Result<u32, Pruned> {
+    pub(crate) fn new_obj(&mut self, mode: Mode, _trail: &mut Trail<'_>) -> Result<u32, Pruned> {
         match mode {
             Mode::Eager => {
                 if self.objects as usize >= self.size {
@@ -91,7 +91,7 @@ impl PoolState {
         }
     }
 
-    pub(crate) fn any(&mut self, mode: Mode, trail: &mut Trail) -> Result<u32, Pruned> {
+    pub(crate) fn any(&mut self, mode: Mode, trail: &mut Trail<'_>) -> Result<u32, Pruned> {
         match mode {
             Mode::Eager => {
                 // Null first (if any), then the objects so far, then a new one (Fig. 10).
@@ -116,7 +116,7 @@ impl PoolState {
     }
 
     /// The object symbol `sym` stands for (`None` for null), chosen now if still open.
-    pub(crate) fn force(&mut self, sym: u32, trail: &mut Trail) -> Option<usize> {
+    pub(crate) fn force(&mut self, sym: u32, trail: &mut Trail<'_>) -> Option<usize> {
         let at = sym as usize;
         let value = match self.symbols[at].value {
             Some(v) => v,

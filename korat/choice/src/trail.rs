@@ -13,8 +13,16 @@ struct Point {
     count: u32,
 }
 
+/// Where the choices come from: the trail's own depth-first order, or a caller
+/// ([`crate::run_with`]) that answers each choice point (and may refuse it).
+pub(crate) type External<'a> = &'a mut dyn FnMut(u32) -> Option<u32>;
+
+/// Raised (by unwinding, without the panic hook) when an external chooser refuses a choice
+/// point: the execution ends without an input.
+pub(crate) struct Refused;
+
 #[derive(Default)]
-pub(crate) struct Trail {
+pub(crate) struct Trail<'a> {
     points: Vec<Point>,
     /// The next choice point of the current execution.
     at: usize,
@@ -24,10 +32,18 @@ pub(crate) struct Trail {
     /// an alternative the point does not have (the sequence is not a path of this program); in
     /// an exploration, a point whose number of alternatives changed when its path was re-run.
     pub(crate) misfit: Option<usize>,
+    external: Option<External<'a>>,
 }
 
-impl Trail {
-    pub(crate) fn fixed(choices: &[u32]) -> Trail {
+impl<'a> Trail<'a> {
+    pub(crate) fn external(choose: External<'a>) -> Trail<'a> {
+        Trail {
+            external: Some(choose),
+            ..Trail::default()
+        }
+    }
+
+    pub(crate) fn fixed(choices: &[u32]) -> Trail<'a> {
         let points = choices
             .iter()
             .map(|&taken| Point {
@@ -37,9 +53,8 @@ impl Trail {
             .collect();
         Trail {
             points,
-            at: 0,
             fixed: true,
-            misfit: None,
+            ..Trail::default()
         }
     }
 
@@ -48,6 +63,17 @@ impl Trail {
         debug_assert!(count > 0);
         let at = self.at;
         self.at += 1;
+        if let Some(choose) = self.external.as_mut() {
+            let taken = match choose(count) {
+                Some(t) if t < count => t,
+                _ => {
+                    self.at -= 1; // the path ends before this point
+                    std::panic::resume_unwind(Box::new(Refused))
+                }
+            };
+            self.points.push(Point { taken, count });
+            return taken;
+        }
         match self.points.get_mut(at) {
             Some(p) if self.fixed => {
                 p.count = count;

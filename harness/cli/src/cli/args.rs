@@ -13,6 +13,15 @@ use super::parse::{
 use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
 use ferastrau_harness::scopes::parse_scopes;
 
+/// `init --style`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InitStyle {
+    /// A finitization, a view and a decoder (Korat).
+    Korat,
+    /// A generator program (UDITA's style).
+    Generator,
+}
+
 /// What a command prints on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -63,6 +72,11 @@ pub struct InitArgs {
     /// The package name (ASCII letters, digits, `_`, `-`; starting with a letter).
     #[arg(long)]
     pub name: String,
+    /// How the crate describes its inputs: `korat` (a finitization, the invariant over a
+    /// view of its candidates, a decoder) or `generator` (a program that builds the real
+    /// input and filters it with the invariant over the real type).
+    #[arg(long, value_enum, default_value = "korat")]
+    pub style: InitStyle,
     /// Depend on the SDK at this path (a checkout's `harness/sdk`) instead of the checkout
     /// this binary was built from.
     #[arg(long, value_name = "DIR", conflicts_with = "git")]

@@ -351,7 +351,7 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
 }
 
 pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
-    use ferastrau_harness::init::{init, SdkSource};
+    use ferastrau_harness::init::{init, SdkSource, Style};
     let sdk = match (a.sdk_path, a.git) {
         (Some(p), _) => {
             // A relative path would be relative to the new crate in its Cargo.toml: make it
@@ -370,7 +370,11 @@ pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
         (None, Some(url)) => SdkSource::Git { url, rev: a.rev },
         (None, None) => SdkSource::this_checkout(),
     };
-    let files = init(&a.dir, &a.name, &sdk)?;
+    let style = match a.style {
+        InitStyle::Korat => Style::Korat,
+        InitStyle::Generator => Style::Generator,
+    };
+    let files = init(&a.dir, &a.name, &sdk, style)?;
     let dir = a.dir.display();
     println!("wrote a benchmark crate `{}` in {dir}:", a.name);
     for f in files {

@@ -122,6 +122,76 @@ fn a_crate_from_init_outside_the_workspace_is_generated_checked_and_evaluated() 
     assert!(!mutants["mutants"].as_array().unwrap().is_empty());
 }
 
+/// `init --style generator`: the same set, its inputs a generator program. Its own tests pass
+/// (exact counts), and evaluated it gives the Korat skeleton's inputs per scope and the same
+/// verdict for every mutant: the two styles are two descriptions of one input space.
+#[test]
+fn a_generator_style_crate_from_init_matches_the_korat_style_one_mutant_for_mutant() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for style in ["korat", "generator"] {
+        let dir = tmp.path().join(format!("{style}-set"));
+        let name = format!("{style}-set");
+        let o = ferastrau(&["init", path_str(&dir), "--name", &name, "--style", style]);
+        assert!(o.status.success(), "init: {}", text(&o.stderr));
+        if style == "generator" {
+            let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["test", "--release", "--manifest-path"])
+                .arg(dir.join("Cargo.toml"))
+                .env(
+                    "CARGO_TARGET_DIR",
+                    workspace_root().join("target/ferastrau/build"),
+                )
+                .output()
+                .unwrap();
+            let out = text(&o.stdout);
+            assert!(o.status.success(), "cargo test: {out}{}", text(&o.stderr));
+            for t in [
+                "the_program_finds_exactly_the_counted_inputs",
+                "the_original_meets_its_postconditions",
+            ] {
+                assert!(out.contains(&format!("test {t} ... ok")), "{t}: {out}");
+            }
+            let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["fmt", "--check", "--manifest-path"])
+                .arg(dir.join("Cargo.toml"))
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "cargo fmt --check: {}", text(&o.stdout));
+        }
+        let (evaluation, mutants) = evaluate(
+            &["--benchmark-path", path_str(&dir), "--scopes", "1..3"],
+            &tmp.path().join(format!("{style}-out")),
+        );
+        let inputs: Vec<u64> = evaluation["scopes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["inputs"].as_u64().unwrap())
+            .collect();
+        let expected: Vec<u64> = SKELETON_INPUTS.iter().map(|(a, r)| a + r).collect();
+        assert_eq!(inputs, expected, "{style}");
+        // Mutant by mutant (the same code under test, the same catalog): killed or not.
+        let verdicts: std::collections::BTreeMap<(String, String), String> = mutants["mutants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| {
+                let key = m["key"].as_str().unwrap().to_string();
+                m["scopes"].as_object().unwrap().iter().map(move |(s, r)| {
+                    (
+                        (key.clone(), s.clone()),
+                        r["status"].as_str().unwrap().to_string(),
+                    )
+                })
+            })
+            .collect();
+        assert!(verdicts.values().any(|v| v == "killed"), "{style}");
+        runs.push(verdicts);
+    }
+    assert_eq!(runs[0], runs[1], "the same verdicts from both styles");
+}
+
 #[test]
 fn every_command_refuses_an_unknown_name_in_the_metadata_before_any_work() {
     let (_tmp, dir) = init_crate("typo-set");

@@ -12,6 +12,7 @@ mod design;
 mod equivalent;
 mod evaluate;
 mod gate;
+mod generator;
 mod html;
 mod infrastructure;
 mod init;
