@@ -65,24 +65,5 @@ impl Generator for Program {
 
 #[test]
 fn the_generator_program_gives_the_finitization_s_inputs_at_every_paper_scope() {
-    let generated = Generated::new(Program);
-    for scope in 1..=6 {
-        for m in 0..HeapArrayBench.methods().len() {
-            let mut korat = testing::renders(&HeapArrayBench, m, scope);
-            let mut program = testing::renders(&generated, m, scope);
-            assert_eq!(program.len(), korat.len(), "scope {scope}, method {m}");
-            korat.sort();
-            program.sort();
-            assert!(
-                program.windows(2).all(|w| w[0] != w[1]),
-                "an input twice at {scope}"
-            );
-            assert_eq!(program, korat, "scope {scope}, method {m}");
-        }
-    }
-    let checked = testing::check_postconditions(&generated, 4).unwrap();
-    assert_eq!(
-        checked,
-        testing::check_postconditions(&HeapArrayBench, 4).unwrap()
-    );
+    testing::assert_same_inputs(&HeapArrayBench, &Generated::new(Program), 1..=6, 4);
 }

@@ -101,25 +101,5 @@ impl Generator for Program {
 
 #[test]
 fn the_generator_program_gives_the_finitization_s_inputs_at_every_paper_scope() {
-    let generated = Generated::new(Program);
-    for scope in 1..=7 {
-        for m in 0..SearchTreeBench.methods().len() {
-            let mut korat = testing::renders(&SearchTreeBench, m, scope);
-            let mut program = testing::renders(&generated, m, scope);
-            assert_eq!(program.len(), korat.len(), "scope {scope}, method {m}");
-            korat.sort();
-            program.sort();
-            assert!(
-                program.windows(2).all(|w| w[0] != w[1]),
-                "an input twice at {scope}"
-            );
-            assert_eq!(program, korat, "scope {scope}, method {m}");
-        }
-    }
-    // And the inputs are real inputs: the original meets its postconditions on all of them.
-    let checked = testing::check_postconditions(&generated, 4).unwrap();
-    assert_eq!(
-        checked,
-        testing::check_postconditions(&SearchTreeBench, 4).unwrap()
-    );
+    testing::assert_same_inputs(&SearchTreeBench, &Generated::new(Program), 1..=7, 4);
 }

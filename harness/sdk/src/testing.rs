@@ -304,6 +304,36 @@ pub fn renders<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<String
         .collect()
 }
 
+/// Two descriptions of one benchmark's inputs — e.g. its finitization and a generator program
+/// (`crate::generator::Generated`) — give the same inputs: at each of `scopes`, for every
+/// method, the same renderings (order aside), none twice; and the original meets its
+/// postconditions on as many inputs at `check_scope` under both. Panics naming the scope and
+/// method.
+pub fn assert_same_inputs<A: Benchmark, B: Benchmark>(
+    a: &A,
+    b: &B,
+    scopes: std::ops::RangeInclusive<u32>,
+    check_scope: u32,
+) {
+    assert_eq!(a.methods(), b.methods(), "the same methods");
+    for scope in scopes {
+        for m in 0..a.methods().len() {
+            let mut left = renders(a, m, scope);
+            let mut right = renders(b, m, scope);
+            assert_eq!(right.len(), left.len(), "scope {scope}, method {m}");
+            left.sort();
+            right.sort();
+            assert!(
+                right.windows(2).all(|w| w[0] != w[1]),
+                "an input twice at {scope}"
+            );
+            assert_eq!(right, left, "scope {scope}, method {m}");
+        }
+    }
+    let checked = check_postconditions(b, check_scope).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(checked, check_postconditions(a, check_scope).unwrap());
+}
+
 /// The count test every benchmark crate has: at each scope `1..=totals.len()`, Korat finds
 /// exactly `totals[scope - 1]` valid inputs over all of `bench`'s methods together (the
 /// paper's `# inputs`). `each(scope, stats)` sees each scope's per-method figures first, in

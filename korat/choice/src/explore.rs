@@ -165,8 +165,8 @@ pub fn replay<T>(
 ) -> Result<Result<T, Pruned>, ProgramError> {
     let mut gen = Gen::new(mode, Trail::fixed(choices), limits.steps);
     let ending = execute(&mut gen, &mut program, limits)?;
-    if gen.trail.taken().len() != choices.len() {
-        let at = gen.trail.taken().len();
+    let at = gen.trail.taken().len();
+    if at != choices.len() {
         return Err(ProgramError::NotAFunctionOfItsChoices {
             choices: choices.to_vec(),
             at,

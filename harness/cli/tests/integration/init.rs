@@ -29,17 +29,12 @@ fn init_crate(name: &str) -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
-
-#[test]
-fn a_crate_from_init_outside_the_workspace_is_generated_checked_and_evaluated() {
-    let (tmp, dir) = init_crate("my-set");
-
-    // The crate's own tests pass, its exact counts and the brute-force check among them.
-    // Dependencies compiled for the workers are reused (the same release profile).
-    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+/// The crate at `dir` passes its own tests (each of `tests` among them, by name) and is
+/// formatted as rustfmt would, whatever its name. Dependencies compiled for the workers are
+/// reused (the same release profile).
+fn passes_its_tests_and_rustfmt(dir: &Path, tests: &[&str]) {
+    let cargo = || Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    let o = cargo()
         .args(["test", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .env(
@@ -50,21 +45,34 @@ fn a_crate_from_init_outside_the_workspace_is_generated_checked_and_evaluated() 
         .unwrap();
     let out = text(&o.stdout);
     assert!(o.status.success(), "cargo test: {out}{}", text(&o.stderr));
-    for t in [
-        "korat_finds_exactly_the_counted_inputs",
-        "korat_is_sound_complete_and_optimal_against_brute_force",
-        "the_original_meets_its_postconditions",
-    ] {
+    for t in tests {
         assert!(out.contains(&format!("test {t} ... ok")), "{t}: {out}");
     }
-
-    // The skeleton is formatted as rustfmt would, whatever the crate's name.
-    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let o = cargo()
         .args(["fmt", "--check", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .output()
         .unwrap();
     assert!(o.status.success(), "cargo fmt --check: {}", text(&o.stdout));
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn a_crate_from_init_outside_the_workspace_is_generated_checked_and_evaluated() {
+    let (tmp, dir) = init_crate("my-set");
+
+    // The crate's own tests pass, its exact counts and the brute-force check among them.
+    passes_its_tests_and_rustfmt(
+        &dir,
+        &[
+            "korat_finds_exactly_the_counted_inputs",
+            "korat_is_sound_complete_and_optimal_against_brute_force",
+            "the_original_meets_its_postconditions",
+        ],
+    );
 
     let o = ferastrau(&[
         "generate",
@@ -135,29 +143,13 @@ fn a_generator_style_crate_from_init_matches_the_korat_style_one_mutant_for_muta
         let o = ferastrau(&["init", path_str(&dir), "--name", &name, "--style", style]);
         assert!(o.status.success(), "init: {}", text(&o.stderr));
         if style == "generator" {
-            let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["test", "--release", "--manifest-path"])
-                .arg(dir.join("Cargo.toml"))
-                .env(
-                    "CARGO_TARGET_DIR",
-                    workspace_root().join("target/ferastrau/build"),
-                )
-                .output()
-                .unwrap();
-            let out = text(&o.stdout);
-            assert!(o.status.success(), "cargo test: {out}{}", text(&o.stderr));
-            for t in [
-                "the_program_finds_exactly_the_counted_inputs",
-                "the_original_meets_its_postconditions",
-            ] {
-                assert!(out.contains(&format!("test {t} ... ok")), "{t}: {out}");
-            }
-            let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["fmt", "--check", "--manifest-path"])
-                .arg(dir.join("Cargo.toml"))
-                .output()
-                .unwrap();
-            assert!(o.status.success(), "cargo fmt --check: {}", text(&o.stdout));
+            passes_its_tests_and_rustfmt(
+                &dir,
+                &[
+                    "the_program_finds_exactly_the_counted_inputs",
+                    "the_original_meets_its_postconditions",
+                ],
+            );
         }
         let (evaluation, mutants) = evaluate(
             &["--benchmark-path", path_str(&dir), "--scopes", "1..3"],
