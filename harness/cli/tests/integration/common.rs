@@ -33,8 +33,11 @@ pub fn command(args: &[&str]) -> Command {
 
 /// The workers' opt-level in these tests (`FERASTRAU_OPT_LEVEL`): the tests build about
 /// seventy workers, each about 5 CPU-seconds at opt-level 3 and under one at 0, and run them
-/// on small scopes. A test whose figures depend on the optimiser (how a recursion without end
-/// dies: a timeout at 3, a crash at 0) sets `3`, what users get.
+/// on small scopes. Every test uses it, the snapshots too, which therefore record how a
+/// recursion without end dies at 0 (`chain`'s one: a crash, where 3 makes it a loop and a
+/// timeout): a second opt-level would compile every dependency of the workers again, one
+/// build after another behind cargo's lock (47 s of the tests' wall time when the snapshots
+/// used 3).
 pub const FAST_BUILDS: &str = "0";
 pub use ferastrau_mutator::compile::OPT_LEVEL_VAR;
 

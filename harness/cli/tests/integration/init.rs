@@ -34,8 +34,14 @@ fn init_crate(name: &str) -> (tempfile::TempDir, PathBuf) {
 /// reused (the same release profile).
 fn passes_its_tests_and_rustfmt(dir: &Path, tests: &[&str]) {
     let cargo = || Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    // Under the workers' profile at their opt-level in these tests, in their build directory:
+    // the crate's tests then link the dependencies the workers' builds compiled (under
+    // `--release` they were all compiled once more, at opt-level 3: 26 s of a serial build).
+    crate::common::fast_builds_in_process();
     let o = cargo()
-        .args(["test", "--release", "--manifest-path"])
+        .args(["test", "--profile", ferastrau_mutator::compile::PROFILE])
+        .args(ferastrau_mutator::compile::profile_args().unwrap())
+        .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .env(
             "CARGO_TARGET_DIR",

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use ferastrau_harness::locate::{locate, workspace_root};
 use ferastrau_harness::process::Isolation;
+use ferastrau_harness::target_dir::lock_file;
 use ferastrau_harness::worker::Worker;
 use ferastrau_mutator::{build_metamutant, sample, single_mutant_crate, Family, Metamutant};
 use ferastrau_protocol::{Message, Request};
@@ -25,13 +26,16 @@ fn work() -> PathBuf {
         .join("metamutant-test")
 }
 
-/// Built once per test binary: the tests run in parallel and share the directory.
+/// Built once per test binary: the tests run in parallel and share the directory. Under a
+/// file lock too, for runners that start each test in a process of its own (nextest): one
+/// process's build would otherwise wipe the copy another one's cargo is compiling.
 fn metamutant() -> (PathBuf, Metamutant) {
     static BUILT: std::sync::OnceLock<(PathBuf, Metamutant)> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
             let bench = workspace_root().join("testdata").join(BENCH);
             let probes = ferastrau_mutator::default_probes_dir();
+            let _lock = lock_file(&work().join("build.lock"), || {}).unwrap();
             let meta = build_metamutant(&bench, &work().join("metamutant"), &probes).unwrap();
             (bench, meta)
         })

@@ -5,9 +5,7 @@
 
 use std::path::Path;
 
-use crate::common::{
-    command, copy_fixture, ferastrau, fixture, json, text, FAST_BUILDS, OPT_LEVEL_VAR,
-};
+use crate::common::{command, copy_fixture, ferastrau, fixture, json, text};
 
 const TABLE1: &str = "benchmark,target_methods,helper_methods,ncnb_lines,branches,mutants\n\
 Chain,insert remove,contains before,40,8,120\n";
@@ -16,20 +14,12 @@ Chain,1,0.01,0.01,80.00,75.00,6,0.02,70.00,60.00,50.00\n\
 Chain,2,0.01,0.01,100.00,100.00,24,0.02,95.00,90.00,80.00\n\
 Chain,3,0.02,0.02,100.00,100.00,72,0.03,95.00,90.00,95.00\n";
 
-///
-/// Its workers are optimised as users' are: the snapshots count reasons, and one of `chain`'s
-/// mutants recurses without end, a timeout at opt-level 3 and a crash at 0.
 fn reproduce(out: &Path, extra: &[&str]) -> String {
-    reproduce_at("3", fixture("chain").parent().unwrap(), out, extra)
+    reproduce_from(fixture("chain").parent().unwrap(), out, extra)
 }
 
 /// `reproduce` with the benchmark crates under `testdata` (a directory of crates).
 fn reproduce_from(testdata: &Path, out: &Path, extra: &[&str]) -> String {
-    reproduce_at(FAST_BUILDS, testdata, out, extra)
-}
-
-/// `reproduce_from` with the workers built at `opt_level`.
-fn reproduce_at(opt_level: &str, testdata: &Path, out: &Path, extra: &[&str]) -> String {
     let paper = out.join("paper");
     let mut args = vec![
         "reproduce",
@@ -43,10 +33,7 @@ fn reproduce_at(opt_level: &str, testdata: &Path, out: &Path, extra: &[&str]) ->
         "2",
     ];
     args.extend_from_slice(extra);
-    let o = command(&args)
-        .env(OPT_LEVEL_VAR, opt_level)
-        .output()
-        .unwrap();
+    let o = command(&args).output().unwrap();
     assert!(
         o.status.success(),
         "reproduce {extra:?}: {}",

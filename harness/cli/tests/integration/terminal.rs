@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{command, fixture, json, text};
+use crate::common::{command, fixture, json, text, FAST_BUILDS, OPT_LEVEL_VAR};
 use serde_json::Value;
 
 const USAGE: i32 = 2;
@@ -392,6 +392,7 @@ fn a_terminal_gets_colour_unless_no_color() {
     let on_a_terminal = |no_color: bool| {
         let mut c = Command::new("script");
         c.args(["-qec", &line, "/dev/null"])
+            .env(OPT_LEVEL_VAR, FAST_BUILDS)
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR")
