@@ -84,6 +84,7 @@ impl From<ferastrau_artifacts::Fingerprint> for Fingerprint {
             shard: f.shard,
             skipped: f.skipped,
             comparison: f.comparison,
+            engine: f.engine,
         }
     }
 }
@@ -123,6 +124,9 @@ pub struct Fingerprint {
     /// `--compare`: what the mutants' outputs are compared by.
     #[serde(default)]
     pub comparison: ferastrau_protocol::Comparison,
+    /// `--engine`: what made the inputs.
+    #[serde(default)]
+    pub engine: ferastrau_protocol::Engine,
 }
 
 impl Fingerprint {
@@ -145,6 +149,7 @@ impl Fingerprint {
             shard: self.shard,
             skipped: self.skipped.clone(),
             comparison: self.comparison,
+            engine: self.engine,
         }
     }
 
@@ -204,6 +209,13 @@ impl Fingerprint {
             format!(
                 "the comparison (--compare {} then, {} now)",
                 other.comparison, self.comparison
+            ),
+        );
+        part(
+            self.engine != other.engine,
+            format!(
+                "the engine that makes the inputs (--engine {} then, {} now)",
+                other.engine, self.engine
             ),
         );
         part(

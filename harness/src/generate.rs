@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 
 use anyhow::{bail, Result};
 use ferastrau_artifacts::{Artifact, Generators, Search};
-use ferastrau_protocol::{Message, Request};
+use ferastrau_protocol::{Engine, Message, Request};
 
 use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;
@@ -37,6 +37,7 @@ pub fn document(bench: &BenchmarkCrate, mode: Mode, stats: &[ScopeStats]) -> Gen
         } else {
             Search::Inputs
         },
+        engine: bench.engine,
     }
 }
 
@@ -171,10 +172,11 @@ pub fn render_table(
     structure: bool,
     generators: bool,
 ) -> String {
-    let (title, found) = if structure {
-        ("Korat structure-only search", "found")
-    } else {
-        ("Korat generation", "inputs")
+    let (title, found) = match (structure, bench.engine) {
+        (true, _) => ("Korat structure-only search", "found"),
+        (false, Engine::Korat) => ("Korat generation", "inputs"),
+        // Korat's search over the program's choice slots replays every path once.
+        (false, Engine::Generator) => ("Generator-program generation", "inputs"),
     };
     let mut t = format!(
         "{title} for {}\n{:>5}  {:<14} {:>10} {:>12} {:>9} {:>13}",

@@ -114,6 +114,18 @@ impl Style {
             Style::Generator => &GENERATOR_FILES,
         }
     }
+
+    /// The manifest's `engines` line: a generator-style crate declares that its
+    /// `ferastrau_benchmark()` is a generator program, which its reports then say.
+    fn engines(self) -> &'static str {
+        match self {
+            Style::Korat => "",
+            Style::Generator => {
+                "# Its inputs come from a generator program (src/lib.rs), not a Korat finitization.\n\
+                 engines = [\"generator\"]\n"
+            }
+        }
+    }
 }
 
 const KORAT_FILES: [(&str, &str); 7] = [
@@ -278,7 +290,8 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec
             .replace("{{name}}", name)
             .replace(LIB_PLACEHOLDER, &lib)
             .replace(TYPE_PLACEHOLDER, &type_name(name))
-            .replace("{{sdk}}", &dependency);
+            .replace("{{sdk}}", &dependency)
+            .replace("{{engines}}\n", style.engines());
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -453,5 +466,10 @@ mod tests {
         );
         let tests = std::fs::read_to_string(dir.join("tests/counts.rs")).unwrap();
         assert!(tests.contains("use my_set::MySetBenchmark;"), "{tests}");
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        assert!(
+            manifest.contains("\nengines = [\"generator\"]\n"),
+            "{manifest}"
+        );
     }
 }

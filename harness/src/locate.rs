@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use ferastrau_protocol::Engine;
+
 use crate::exit_code::usage;
 
 /// A usage error (exit status 2): the crate given is not one Ferastrau can take.
@@ -34,6 +36,43 @@ pub struct BenchmarkCrate {
     /// The `skip` entries of its `[package.metadata.ferastrau]`, as the mutator's reader
     /// parsed them (an entry without a reason was refused there).
     pub skips: Vec<ferastrau_mutator::Skip>,
+    /// The engines the crate describes its inputs with (`[package.metadata.ferastrau]
+    /// engines`; the first is its `ferastrau_benchmark()`).
+    pub engines: Vec<Engine>,
+    /// The one this run uses: the first declared unless `--engine` chose another
+    /// ([`BenchmarkCrate::with_engine`]).
+    pub engine: Engine,
+}
+
+impl BenchmarkCrate {
+    /// The crate with `engine` chosen (`--engine`), which it must declare; `None` keeps its
+    /// default. A usage error names what the crate declares.
+    pub fn with_engine(mut self, engine: Option<Engine>) -> Result<BenchmarkCrate> {
+        if let Some(e) = engine {
+            if !self.engines.contains(&e) {
+                let declared: Vec<&str> = self.engines.iter().map(|e| e.name()).collect();
+                refuse!(
+                    "`{}` has no {e} engine: its [package.metadata.ferastrau] engines are [{}] \
+                     (a generator program is declared with `engines = [\"korat\", \"generator\"]` \
+                     and `ferastrau_sdk::export!(bench, generator: program)`)",
+                    self.name,
+                    declared.join(", ")
+                );
+            }
+            self.engine = e;
+        }
+        Ok(self)
+    }
+
+    /// The function of the crate that hands the chosen engine's benchmark to the worker: the
+    /// first declared engine is `ferastrau_benchmark()`, another `ferastrau_<engine>()`.
+    pub fn entry(&self) -> String {
+        if self.engines.first() == Some(&self.engine) {
+            "ferastrau_benchmark".into()
+        } else {
+            format!("ferastrau_{}", self.engine.name())
+        }
+    }
 }
 
 /// The repository URL of a cargo git source (`git+URL?rev=...#commit`), as a manifest's
@@ -206,6 +245,8 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
         dir,
         sdk_git: sdk.source.as_deref().and_then(git_url),
         skips: manifest.skip,
+        engine: manifest.engines[0],
+        engines: manifest.engines,
     })
 }
 

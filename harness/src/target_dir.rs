@@ -40,9 +40,17 @@ pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
     cache_dir(bench).join(leaf)
 }
 
-/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...).
+/// The work directory of a benchmark's worker variant (`original`, `metamutant`, ...) under
+/// the engine chosen: a Korat worker's is `worker-<variant>`, another engine's
+/// `worker-<variant>-<engine>` (its own main, package and binary, so that runs of both engines
+/// keep both workers built).
 pub fn work_dir(bench: &BenchmarkCrate, variant: &str) -> PathBuf {
-    scratch_dir(bench, &format!("worker-{variant}"))
+    let engine = if bench.engine.is_korat() {
+        String::new()
+    } else {
+        format!("-{}", bench.engine)
+    };
+    scratch_dir(bench, &format!("worker-{variant}{engine}"))
 }
 
 /// An exclusive advisory lock on `path`, held until the returned file is dropped; waits for

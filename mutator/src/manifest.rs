@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
+use ferastrau_protocol::Engine;
 use toml::{Table, Value};
 
 /// A benchmark crate's manifest, with the workspace it inherits from.
@@ -22,6 +23,11 @@ pub struct Manifest {
     /// How the benchmark's `render` writes an input, for people reading killing inputs
     /// (`[package.metadata.ferastrau] input-notation`; the report page shows it).
     pub input_notation: Option<String>,
+    /// What describes the crate's inputs (`[package.metadata.ferastrau] engines`, default
+    /// `["korat"]`): the first is the crate's `ferastrau_benchmark()`, a second its
+    /// `ferastrau_<engine>()` (`ferastrau_sdk::export!(bench, generator: program)` defines
+    /// `ferastrau_generator()`). Never empty, no engine twice.
+    pub engines: Vec<Engine>,
     /// The manifest's own text and, if any, the workspace root's (for fingerprints).
     pub texts: Vec<String>,
     table: Table,
@@ -93,6 +99,7 @@ impl Manifest {
             Some(Value::String(s)) => Some(s.trim().to_string()),
             Some(_) => bail!("[package.metadata.ferastrau] input-notation must be a string"),
         };
+        let engines = parse_engines(meta.and_then(|m| m.get("engines")))?;
         let mut texts = vec![text];
         let workspace = if table.contains_key("workspace") {
             None
@@ -110,6 +117,7 @@ impl Manifest {
             specification,
             skip,
             input_notation,
+            engines,
             texts,
             table,
             workspace,
@@ -199,6 +207,35 @@ impl Manifest {
         t.insert("workspace".into(), Value::Table(Table::new()));
         Ok(toml::to_string(&t)?)
     }
+}
+
+/// `engines = ["korat", "generator"]`: known engines, at least one, none twice.
+fn parse_engines(v: Option<&Value>) -> Result<Vec<Engine>> {
+    const WHERE: &str = "[package.metadata.ferastrau] engines";
+    let Some(v) = v else {
+        return Ok(vec![Engine::Korat]);
+    };
+    let names = v
+        .as_array()
+        .ok_or_else(|| anyhow!("{WHERE} must be a list: [\"korat\"], [\"generator\"] or both"))?;
+    let mut engines = Vec::new();
+    for name in names {
+        let e: Engine = name
+            .as_str()
+            .ok_or_else(|| anyhow!("{WHERE} must list strings, not {name}"))?
+            .parse()
+            .map_err(|e| anyhow!("{WHERE}: {e}"))?;
+        if engines.contains(&e) {
+            bail!("{WHERE} lists {e} twice");
+        }
+        engines.push(e);
+    }
+    if engines.is_empty() {
+        bail!(
+            "{WHERE} is empty: list the engine `ferastrau_benchmark()` uses (korat or generator)"
+        );
+    }
+    Ok(engines)
 }
 
 /// What a skip entry names: one mutant by its content key, or every mutant of a function.
@@ -452,5 +489,40 @@ mod tests {
         .unwrap();
         let e = Manifest::read(d.path()).err().unwrap().to_string();
         assert!(e.contains("declares no functions to mutate"), "{e}");
+    }
+
+    #[test]
+    fn engines_default_to_korat_and_anything_else_is_refused_with_the_reason() {
+        let read = |engines: &str| {
+            let d = tempfile::tempdir().unwrap();
+            std::fs::create_dir_all(d.path().join("src")).unwrap();
+            std::fs::write(d.path().join("src/lib.rs"), "").unwrap();
+            std::fs::write(
+                d.path().join("Cargo.toml"),
+                format!(
+                    "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\
+                     [package.metadata.ferastrau]\nmutate = [\"f\"]\n{engines}\n[workspace]\n"
+                ),
+            )
+            .unwrap();
+            Manifest::read(d.path())
+                .map(|m| m.engines)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(read(""), Ok(vec![Engine::Korat]));
+        assert_eq!(
+            read("engines = [\"generator\", \"korat\"]"),
+            Ok(vec![Engine::Generator, Engine::Korat])
+        );
+        for (bad, why) in [
+            ("engines = []", "is empty"),
+            ("engines = [\"korat\", \"korat\"]", "twice"),
+            ("engines = [\"udita\"]", "unknown engine \"udita\""),
+            ("engines = \"korat\"", "must be a list"),
+            ("engines = [1]", "must list strings"),
+        ] {
+            let e = read(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
     }
 }

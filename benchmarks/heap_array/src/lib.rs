@@ -9,6 +9,7 @@
 pub mod generators;
 pub mod heap_array;
 pub mod invariant;
+pub mod program;
 pub mod space;
 
 use ferastrau_sdk::korat::{Candidate, Finitization};
@@ -179,4 +180,7 @@ impl Benchmark for HeapArrayBench {
     }
 }
 
-ferastrau_sdk::export!(HeapArrayBench);
+ferastrau_sdk::export!(
+    HeapArrayBench,
+    generator: ferastrau_sdk::generator::Generated::new(program::HeapArrayProgram)
+);

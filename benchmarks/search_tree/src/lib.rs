@@ -10,6 +10,7 @@
 
 pub mod generators;
 pub mod invariant;
+pub mod program;
 pub mod space;
 pub mod tree;
 
@@ -156,7 +157,10 @@ impl Benchmark for SearchTreeBench {
     }
 }
 
-ferastrau_sdk::export!(SearchTreeBench);
+ferastrau_sdk::export!(
+    SearchTreeBench,
+    generator: ferastrau_sdk::generator::Generated::new(program::SearchTreeProgram)
+);
 
 /// The nodes' fields, in the order the Java class declares them.
 impl Graph for SearchTree {

@@ -12,6 +12,7 @@
 pub mod generators;
 pub mod invariant;
 pub mod list;
+pub mod program;
 pub mod space;
 
 use ferastrau_sdk::korat::{Candidate, Finitization};
@@ -266,7 +267,10 @@ impl Benchmark for SortedListBench {
     }
 }
 
-ferastrau_sdk::export!(SortedListBench);
+ferastrau_sdk::export!(
+    SortedListBench,
+    generator: ferastrau_sdk::generator::Generated::new(program::SortedListProgram)
+);
 
 /// The entries' fields, in the order the Java class declares them; a null element is written
 /// as `null`, an element as its value.

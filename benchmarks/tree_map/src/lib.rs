@@ -9,6 +9,7 @@
 
 pub mod generators;
 pub mod invariant;
+pub mod program;
 pub mod space;
 pub mod tree_map;
 
@@ -181,4 +182,7 @@ impl Benchmark for TreeMapBench {
     }
 }
 
-ferastrau_sdk::export!(TreeMapBench);
+ferastrau_sdk::export!(
+    TreeMapBench,
+    generator: ferastrau_sdk::generator::Generated::new(program::TreeMapProgram)
+);

@@ -1,120 +1,12 @@
-//! TreeMap's inputs written as a generator program (issue 33, item 4) instead of the
-//! finitization: the same inputs at every paper scope, each once. The shape is built by the
-//! size of each left subtree (parents set as it goes), each key chosen where the in-order
-//! check first reads it, each colour a choice, and the red-black invariant is checked over the
-//! real map last (UDITA's combined style, its RBTree of Fig. 13 with keys and sizes free).
+//! TreeMap's inputs written as a generator program (issue 33, item 4; `src/program.rs`)
+//! instead of the finitization: the same inputs at every paper scope, each once.
 
-use ferastrau_sdk::generator::{Bool, Gen, Generated, Generator, Int, Pruned};
-use ferastrau_sdk::{testing, Benchmark};
-use tree_map::invariant::{rep_ok, RealMap};
-use tree_map::space::VALUE;
-use tree_map::tree_map::Entry;
-use tree_map::{Call, Outcome, TreeMap, TreeMapBench};
-
-/// TreeMap's methods and judgement, its inputs from a program.
-struct Program;
-
-/// A subtree of exactly `size` entries, numbered in pre-order; keys and colours suspended.
-fn subtree(
-    g: &mut Gen<'_>,
-    map: &mut TreeMap,
-    choices: &mut Vec<(Int, Bool)>,
-    size: i64,
-    parent: Option<usize>,
-    n: i64,
-) -> Result<Option<usize>, Pruned> {
-    if size == 0 {
-        return Ok(None);
-    }
-    let id = map.entries.len();
-    let entry = Entry {
-        key: 0,
-        value: VALUE,
-        left: None,
-        right: None,
-        parent,
-        color: false,
-    };
-    map.entries.push(entry);
-    choices.push((g.int(1..=n)?, g.bool()));
-    let left = g.pick(0..=size - 1)?;
-    map.entries[id].left = subtree(g, map, choices, left, Some(id), n)?;
-    map.entries[id].right = subtree(g, map, choices, size - 1 - left, Some(id), n)?;
-    Ok(Some(id))
-}
-
-fn in_order(map: &TreeMap, e: Option<usize>, out: &mut Vec<usize>) {
-    if let Some(e) = e {
-        in_order(map, map.entries[e].left, out);
-        out.push(e);
-        in_order(map, map.entries[e].right, out);
-    }
-}
-
-impl Generator for Program {
-    type Input = Call;
-    type Ret = Outcome;
-    type Abs = Vec<(i64, i64)>;
-
-    fn methods(&self) -> &'static [&'static str] {
-        TreeMapBench.methods()
-    }
-
-    /// The finitization's space: up to `scope` entries, keys and the argument in 1..=scope,
-    /// the one value, either colour.
-    fn generate(&self, _m: usize, scope: u32, g: &mut Gen<'_>) -> Result<Call, Pruned> {
-        let n = i64::from(scope);
-        let size = g.pick(0..=n)?;
-        let mut map = TreeMap {
-            root: None,
-            size,
-            entries: Vec::new(),
-        };
-        let mut choices = Vec::new();
-        map.root = subtree(g, &mut map, &mut choices, size, None, n)?;
-        let mut order = Vec::new();
-        in_order(&map, map.root, &mut order);
-        let mut last = 0;
-        for e in order {
-            let key = g.get(choices[e].0);
-            g.assume(key > last)?;
-            map.entries[e].key = key;
-            last = key;
-        }
-        for (e, &(_, colour)) in choices.iter().enumerate() {
-            map.entries[e].color = g.get_bool(colour);
-        }
-        g.assume(rep_ok(&mut RealMap(&map)))?;
-        Ok(Call {
-            map,
-            key: g.pick(1..=n)?,
-        })
-    }
-
-    fn run(&self, m: usize, input: &mut Call) -> Outcome {
-        TreeMapBench.run(m, input)
-    }
-    fn invariant(&self, input: &Call) -> bool {
-        TreeMapBench.invariant(input)
-    }
-    fn abstraction(&self, input: &Call) -> Vec<(i64, i64)> {
-        TreeMapBench.abstraction(input)
-    }
-    fn postcondition(
-        &self,
-        m: usize,
-        pre: &Call,
-        post: &Call,
-        ret: &Outcome,
-    ) -> Result<(), String> {
-        TreeMapBench.postcondition(m, pre, post, ret)
-    }
-    fn render(&self, m: usize, input: &Call) -> String {
-        TreeMapBench.render(m, input)
-    }
-}
+use ferastrau_sdk::generator::Generated;
+use ferastrau_sdk::testing;
+use tree_map::program::TreeMapProgram;
+use tree_map::TreeMapBench;
 
 #[test]
 fn the_generator_program_gives_the_finitization_s_inputs_at_every_paper_scope() {
-    testing::assert_same_inputs(&TreeMapBench, &Generated::new(Program), 1..=7, 4);
+    testing::assert_same_inputs(&TreeMapBench, &Generated::new(TreeMapProgram), 1..=7, 4);
 }

@@ -7,7 +7,7 @@ use std::fmt;
 use schemars::JsonSchema;
 
 /// The protocol's values that the files hold too, defined once there (with their schemas).
-pub use ferastrau_protocol::{Clause, Comparison, Limit, Limits, Reason};
+pub use ferastrau_protocol::{Clause, Comparison, Engine, Limit, Limits, Reason};
 use serde::{Deserialize, Serialize};
 
 /// A mutant's fate at one scope.
@@ -212,6 +212,10 @@ pub struct Fingerprint {
     /// default, so that files older than the option read the same).
     #[serde(default, skip_serializing_if = "Comparison::is_abstract")]
     pub comparison: Comparison,
+    /// `--engine`: what made the inputs (left out when Korat, the default, so that files
+    /// older than the option read the same).
+    #[serde(default, skip_serializing_if = "Engine::is_korat")]
+    pub engine: Engine,
 }
 
 /// A violation of the original's specification on one input (a counterexample).

@@ -42,6 +42,10 @@ pub struct Evaluation {
         skip_serializing_if = "crate::common::Comparison::is_abstract"
     )]
     pub comparison: crate::common::Comparison,
+    /// `generator` when a generator program made the inputs (`--engine generator`); left out
+    /// for Korat's search, the default.
+    #[serde(default, skip_serializing_if = "crate::common::Engine::is_korat")]
+    pub engine: crate::common::Engine,
     /// See the crate's "Versions" (0 when absent: a file of the tool before versions).
     #[serde(default)]
     pub schema_version: u32,

@@ -24,6 +24,9 @@ pub struct Generators {
     pub schema_version: u32,
     pub scopes: Vec<ScopeStats>,
     pub search: Search,
+    /// What made the inputs (left out when Korat's search over the finitization).
+    #[serde(default, skip_serializing_if = "crate::common::Engine::is_korat")]
+    pub engine: crate::common::Engine,
 }
 
 artifact!(Generators, file: "generators.json", schema: "generators", version: SCHEMA_VERSION,

@@ -79,6 +79,9 @@ pub struct Marks {
         skip_serializing_if = "crate::common::Comparison::is_abstract"
     )]
     pub comparison: crate::common::Comparison,
+    /// What made the inputs (left out when Korat).
+    #[serde(default, skip_serializing_if = "crate::common::Engine::is_korat")]
+    pub engine: crate::common::Engine,
 }
 
 /// A run that evaluated a sample of the crate's mutants (`--max-mutants N --seed S`, when N is

@@ -220,6 +220,55 @@ impl std::str::FromStr for Comparison {
     }
 }
 
+/// What describes a benchmark's inputs: a Korat finitization (its candidate vectors searched
+/// against the invariant) or a generator program (UDITA's choices, replayed). A crate may
+/// describe them both ways (`[package.metadata.ferastrau] engines`); the inputs must then be
+/// the same, and so must every verdict. Reports name the engine that made their inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    /// Korat's search over the finitization (`Benchmark::finitize`).
+    #[default]
+    Korat,
+    /// A generator program (`ferastrau_sdk::generator::Generated`).
+    Generator,
+}
+
+impl Engine {
+    /// Both, in the order the command line lists them.
+    pub const ALL: [Engine; 2] = [Engine::Korat, Engine::Generator];
+
+    /// The name the command line, the manifest and the files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Korat => "korat",
+            Engine::Generator => "generator",
+        }
+    }
+
+    /// Whether this is the default (files leave the default out, so older ones still read).
+    pub fn is_korat(&self) -> bool {
+        *self == Engine::Korat
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("unknown engine {s:?}: korat or generator"))
+    }
+}
+
 /// How a mutant's time is limited on each input.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]

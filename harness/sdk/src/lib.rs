@@ -27,12 +27,31 @@ pub use korat_choice;
 
 /// Exports a crate's benchmark to Ferastrau: defines `pub fn ferastrau_benchmark()`, which the
 /// worker crate Ferastrau generates calls (the crate itself needs no part of the worker).
+///
+/// A crate that describes its inputs a second way names it too: `export!(MyBench, generator:
+/// Generated::new(MyProgram))` also defines `ferastrau_generator()`, which `--engine generator`
+/// runs (the manifest declares `engines = ["korat", "generator"]`); `korat: ...` likewise
+/// defines `ferastrau_korat()` for a crate whose own benchmark is a generator program.
 #[macro_export]
 macro_rules! export {
     ($bench:expr) => {
         /// The benchmark Ferastrau's worker process runs for this crate.
         pub fn ferastrau_benchmark() -> impl $crate::Benchmark {
             $bench
+        }
+    };
+    ($bench:expr, generator: $program:expr) => {
+        $crate::export!($bench);
+        /// The same inputs from a generator program (`ferastrau ... --engine generator`).
+        pub fn ferastrau_generator() -> impl $crate::Benchmark {
+            $program
+        }
+    };
+    ($bench:expr, korat: $finitized:expr) => {
+        $crate::export!($bench);
+        /// The same inputs from Korat's search (`ferastrau ... --engine korat`).
+        pub fn ferastrau_korat() -> impl $crate::Benchmark {
+            $finitized
         }
     };
 }

@@ -447,6 +447,7 @@ pub fn write(
         only_mutants: facts.marks.only_mutants.clone(),
         sample: facts.marks.sample,
         comparison: facts.marks.comparison,
+        engine: facts.marks.engine,
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
         shard: extra.shard.map(ShardLabel),

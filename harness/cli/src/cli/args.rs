@@ -8,7 +8,8 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 use super::parse::{
-    parse_comparison, parse_factor, parse_percent, parse_positive_duration, parse_size,
+    parse_comparison, parse_engine, parse_factor, parse_percent, parse_positive_duration,
+    parse_size,
 };
 use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
 use ferastrau_harness::scopes::parse_scopes;
@@ -155,11 +156,17 @@ pub struct Target {
     /// A benchmark crate anywhere on disk (your own).
     #[arg(long, value_name = "DIR")]
     pub benchmark_path: Option<PathBuf>,
+    /// What makes the inputs, for a crate that declares both (`[package.metadata.ferastrau]
+    /// engines`): Korat's search over the finitization, or the crate's generator program. The
+    /// default is the first the crate declares.
+    #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
+    pub engine: Option<ferastrau_protocol::Engine>,
 }
 
 impl Target {
     pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
-        locate_declared(Some(&self.benchmark), self.benchmark_path.as_deref())
+        locate_declared(Some(&self.benchmark), self.benchmark_path.as_deref())?
+            .with_engine(self.engine)
     }
 }
 

@@ -16,6 +16,14 @@ use ferastrau_protocol::{Message, Request};
 
 pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let bench = a.target.locate()?;
+    if !bench.engine.is_korat() && (a.structure || a.generators) {
+        // Both search a finitization's candidates: a generator program has choices instead.
+        return Err(usage(format!(
+            "--structure and --generators search Korat's finitization: leave them out with \
+             --engine {}",
+            bench.engine
+        )));
+    }
     let worker = subject::original_worker(&bench)?;
     let progress = ferastrau_harness::term::progress();
     let json = a.output.json();

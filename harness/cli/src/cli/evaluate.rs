@@ -48,6 +48,7 @@ fn fingerprint(
         shard: a.shard,
         skipped: skipped.clone().into_iter().collect(),
         comparison: a.compare,
+        engine: bench.engine,
     })
 }
 
@@ -502,6 +503,7 @@ fn facts(
             ids
         }),
         comparison: a.compare,
+        engine: bench.engine,
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;

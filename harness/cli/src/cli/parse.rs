@@ -11,6 +11,11 @@ pub fn parse_comparison(s: &str) -> Result<ferastrau_protocol::Comparison, Strin
     s.parse()
 }
 
+/// `--engine`: `korat` or `generator`.
+pub fn parse_engine(s: &str) -> Result<ferastrau_protocol::Engine, String> {
+    s.parse()
+}
+
 /// A clock factor: a finite number from 0 to 1000.
 pub fn parse_factor(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

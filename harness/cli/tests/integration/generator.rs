@@ -27,6 +27,10 @@ fn a_boxed_tree_described_by_a_generator_program_is_evaluated_end_to_end() {
         "1..3",
     ];
     let (evaluation, mutants) = evaluate(&args, &root.path().join("out"));
+    assert_eq!(
+        evaluation["engine"], "generator",
+        "the reports name the engine"
+    );
     let scopes = evaluation["scopes"].as_array().unwrap();
     let inputs: Vec<u64> = scopes
         .iter()

@@ -9,6 +9,7 @@ mod ci_recipes;
 mod cli;
 mod compare;
 mod design;
+mod engines;
 mod equivalent;
 mod evaluate;
 mod gate;

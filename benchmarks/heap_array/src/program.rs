@@ -1,0 +1,66 @@
+//! HeapArray's inputs as a generator program (issue 33's combined style), the crate's
+//! second engine (`--engine generator`): the same inputs as the finitization at every paper
+//! scope, each once (`tests/generator_style.rs`). The program chooses the size,
+//! then the array's length, then each element where the heap-order check first reads it (UDITA's
+//! Fig. 13 HeapArray), fills the free slots with `EMPTY`, and checks the invariant over the real
+//! heap last.
+//! Everything but `generate` is the finitized benchmark's.
+
+use crate::heap_array::{HeapArray, EMPTY};
+use crate::invariant::{rep_ok, RealHeap};
+use crate::{Call, HeapArrayBench, Ret};
+use ferastrau_sdk::generator::{Gen, Generator, Pruned};
+use ferastrau_sdk::Benchmark;
+
+/// HeapArray's methods and judgement, its inputs from a program.
+pub struct HeapArrayProgram;
+
+const INSERT: usize = 0;
+
+impl Generator for HeapArrayProgram {
+    type Input = Call;
+    type Ret = Ret;
+    type Abs = HeapArray;
+
+    fn methods(&self) -> &'static [&'static str] {
+        HeapArrayBench.methods()
+    }
+
+    /// The finitization's space: size and length in 0..=scope (size ≤ length), elements in
+    /// 0..=scope, `insert`'s argument in −1..=scope.
+    fn generate(&self, m: usize, scope: u32, g: &mut Gen<'_>) -> Result<Call, Pruned> {
+        let n = i64::from(scope);
+        let size = g.pick(0..=n)?;
+        let length = g.pick(size..=n)?;
+        let elements = (0..size)
+            .map(|_| g.int(0..=n))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut array = vec![EMPTY; length as usize];
+        for i in 0..elements.len() {
+            array[i] = g.get(elements[i]);
+            if i > 0 {
+                g.assume(array[i] <= array[(i - 1) / 2])?;
+            }
+        }
+        let heap = HeapArray { size, array };
+        g.assume(rep_ok(&mut RealHeap(&heap)))?;
+        let x = if m == INSERT { g.pick(-1..=n)? } else { 0 };
+        Ok(Call { heap, x })
+    }
+
+    fn run(&self, m: usize, input: &mut Call) -> Ret {
+        HeapArrayBench.run(m, input)
+    }
+    fn invariant(&self, input: &Call) -> bool {
+        HeapArrayBench.invariant(input)
+    }
+    fn abstraction(&self, input: &Call) -> HeapArray {
+        HeapArrayBench.abstraction(input)
+    }
+    fn postcondition(&self, m: usize, pre: &Call, post: &Call, ret: &Ret) -> Result<(), String> {
+        HeapArrayBench.postcondition(m, pre, post, ret)
+    }
+    fn render(&self, m: usize, input: &Call) -> String {
+        HeapArrayBench.render(m, input)
+    }
+}
