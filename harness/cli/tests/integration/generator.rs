@@ -1,7 +1,10 @@
 //! Generator-style benchmarks (issue 33): `testdata/boxed`, a search tree linked by
 //! `Option<Box<Node>>` whose inputs are a generator program (`ferastrau_sdk::generator`),
 //! evaluated end to end like any crate; a generator that misbehaves stops the run naming the
-//! choices that lead there.
+//! choices that lead there; `testdata/leftist`, a user's leftist heap whose glue is no longer
+//! than its code.
+
+use std::path::Path;
 
 use crate::common::{command, evaluate, fixture, text};
 
@@ -81,4 +84,57 @@ fn a_generator_that_panics_stops_the_run_naming_its_choices() {
         !out.join("evaluation.json").exists(),
         "no report of a broken run"
     );
+}
+
+/// Lines of code: neither blank nor a comment (as the README counts them).
+fn code_lines(file: &Path) -> usize {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .count()
+}
+
+/// The README's example: a leftist heap linked by `Option<Box<Node>>` (`src/heap.rs`, eight
+/// target methods) made a benchmark by a generator program, an invariant over the real heap,
+/// and what is compared (`src/lib.rs`), in no more lines than the heap itself; evaluated end to
+/// end, its mutants die at every method.
+#[test]
+fn a_leftist_heap_needs_no_more_glue_than_code_and_is_evaluated_end_to_end() {
+    let path = fixture("leftist");
+    let (code, glue) = (
+        code_lines(&path.join("src/heap.rs")),
+        code_lines(&path.join("src/lib.rs")),
+    );
+    assert!(glue <= code, "{glue} lines of glue for {code} of code");
+    let root = tempfile::tempdir().unwrap();
+    let args = [
+        "--benchmark-path",
+        path.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+    ];
+    let (evaluation, mutants) = evaluate(&args, &root.path().join("out"));
+    assert_eq!(evaluation["engine"], "generator");
+    let rows = evaluation["scopes"].as_array().unwrap();
+    let inputs: Vec<u64> = rows.iter().map(|s| s["inputs"].as_u64().unwrap()).collect();
+    assert!(inputs.windows(2).all(|w| w[0] < w[1]), "{inputs:?}");
+    let rate = rows[2]["kill_rate"].as_f64().unwrap();
+    assert!(rate > 80.0, "kill rate {rate} at scope 3");
+    let killed_in = |function: &str| {
+        mutants["mutants"].as_array().unwrap().iter().any(|m| {
+            m["function"].as_str() == Some(function)
+                && m["scopes"]["3"]["status"].as_str() == Some("killed")
+        })
+    };
+    for f in [
+        "Heap::insert",
+        "Heap::extract_min",
+        "Heap::merge",
+        "Heap::contains",
+        "merge",
+    ] {
+        assert!(killed_in(f), "no mutant of {f} dies");
+    }
 }
