@@ -22,6 +22,7 @@ pub mod scopes;
 pub mod shard;
 pub mod subject;
 pub mod subsets;
+pub mod suite;
 pub mod target_dir;
 pub mod term;
 pub mod worker;

@@ -188,12 +188,18 @@ impl std::fmt::Display for Death {
 
 /// Runs `exe` on `request` under `isolation` and waits for it.
 pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finished> {
-    let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
-    let channel_fd = writer.as_raw_fd();
     let encoded = serde_json::to_string(request).context("cannot encode a request")?;
     crate::detail!("worker: {} '{encoded}'", exe.display());
+    run_args(exe, &[encoded.as_str()], isolation)
+}
+
+/// Runs `exe` with `args` under `isolation` and waits for it: [`run`] for a program that
+/// takes its own arguments (a test suite's runner), watched and confined the same way.
+pub fn run_args(exe: &Path, args: &[&str], isolation: &Isolation) -> Result<Finished> {
+    let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
+    let channel_fd = writer.as_raw_fd();
     let mut cmd = Command::new(exe);
-    cmd.arg(&encoded)
+    cmd.args(args)
         .env(CHANNEL_ENV, channel_fd.to_string())
         .stdin(Stdio::null())
         .stderr(Stdio::piped())

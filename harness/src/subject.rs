@@ -54,12 +54,11 @@ impl std::fmt::Display for BuildTimes {
     }
 }
 
-/// The build lock of `bench`'s scratch directory, held while the guard lives.
 /// The build lock of `bench`'s scratch directory. Taken before anything is built for it,
 /// so this is where a crate's first build says where its builds go: a user's crate
 /// (`--benchmark-path`) is built in this checkout's cache, not in its own `target/`, and is
 /// told so once, the first time.
-fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
+pub(crate) fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
     let home = cache_dir(bench);
     if !home.exists() {
         crate::stage!(

@@ -37,7 +37,7 @@ pub struct Worker {
 /// probes and the mutant switch of this checkout's `ferastrau-probes` (the mutator's); crates
 /// from git would be other copies: another trait, probes nobody reads. (The SDK must match this
 /// binary anyway.)
-fn git_patch(bench: &BenchmarkCrate) -> String {
+pub(crate) fn git_patch(bench: &BenchmarkCrate) -> String {
     let Some(url) = &bench.sdk_git else {
         return String::new();
     };
@@ -108,6 +108,52 @@ impl WorkerCrate {
     }
 }
 
+/// Builds the generated crate `manifest` (package `package`) with the `ferastrau` profile in
+/// the shared build directory and copies its binary to its content-addressed place
+/// (`target/ferastrau/bin/<package>-<hash>`); returns that path and the hash. The error is
+/// cargo's first error line. Shared by the workers and the test-suite runners.
+pub(crate) fn build_and_install(manifest: &Path, package: &str) -> Result<(PathBuf, String)> {
+    let built = compile::profile_dir(&build_dir()).join(package);
+    let out = compile::output(
+        compile::cargo()
+            .args(["build", "--profile", compile::PROFILE])
+            .args(compile::profile_args()?)
+            .args(["--message-format=short", "--manifest-path"])
+            .arg(manifest)
+            .env("CARGO_TARGET_DIR", build_dir()),
+    )
+    .context("cannot run cargo")?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or_else(|| stderr.lines().last().unwrap_or("(no output)"));
+        bail!("{}", first.trim());
+    }
+    let hash = file_hash(&built)?;
+    let exe = ferastrau_target()
+        .join("bin")
+        .join(format!("{package}-{hash}"));
+    if !exe.exists() {
+        let dir = exe.parent().expect("bin/ has a parent");
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // Copied under a temporary name and renamed: a reader never sees half a binary.
+        let tmp = tempfile::NamedTempFile::new_in(dir).context("cannot create a file")?;
+        std::fs::copy(&built, tmp.path())
+            .with_context(|| format!("cannot copy {}", built.display()))?;
+        // Executable before it is renamed into place (the temporary file is 0600): another
+        // run that finds the name must be able to execute what it finds.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755))?;
+        drop(
+            tmp.persist(&exe)
+                .with_context(|| format!("cannot write {}", exe.display()))?,
+        );
+    }
+    Ok((exe, hash))
+}
+
 /// Says on stderr when a build of a worker or a pruning round waits for cargo's lock on the
 /// build directory (another build holds it: a run of the tests, another ferastrau, an IDE),
 /// instead of looking stuck; set once per process, before anything is built.
@@ -136,7 +182,6 @@ impl Worker {
     /// own freshness check). The caller holds the crate's build lock.
     pub fn build_for(bench: &BenchmarkCrate, work_dir: &Path) -> Result<Worker> {
         let WorkerCrate { package, manifest } = WorkerCrate::write(bench, work_dir)?;
-        let built = compile::profile_dir(&build_dir()).join(&package);
         crate::detail!(
             "building the worker: cargo build --profile {} --manifest-path {} (CARGO_TARGET_DIR={})",
             compile::PROFILE,
@@ -144,49 +189,13 @@ impl Worker {
             build_dir().display()
         );
         crate::stage!("Building", "the worker of {} (cargo build)", bench.name);
-        let out = compile::output(
-            compile::cargo()
-                .args(["build", "--profile", compile::PROFILE])
-                .args(compile::profile_args()?)
-                .args(["--message-format=short", "--manifest-path"])
-                .arg(&manifest)
-                .env("CARGO_TARGET_DIR", build_dir()),
-        )
-        .context("cannot run cargo")?;
-        if !out.status.success() {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let first = stderr
-                .lines()
-                .find(|l| l.contains("error"))
-                .unwrap_or_else(|| stderr.lines().last().unwrap_or("(no output)"));
-            bail!(
-                "benchmark crate {} ({}) does not build: {}",
+        let (exe, hash) = build_and_install(&manifest, &package).map_err(|e| {
+            anyhow::anyhow!(
+                "benchmark crate {} ({}) does not build: {e}",
                 bench.name,
-                bench.dir.display(),
-                first.trim()
-            );
-        }
-        let hash = file_hash(&built)?;
-        let exe = ferastrau_target()
-            .join("bin")
-            .join(format!("{package}-{hash}"));
-        if !exe.exists() {
-            let dir = exe.parent().expect("bin/ has a parent");
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            // Copied under a temporary name and renamed: a reader never sees half a binary.
-            let tmp = tempfile::NamedTempFile::new_in(dir).context("cannot create a file")?;
-            std::fs::copy(&built, tmp.path())
-                .with_context(|| format!("cannot copy {}", built.display()))?;
-            // Executable before it is renamed into place (the temporary file is 0600): another
-            // run that finds the name must be able to execute what it finds.
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755))?;
-            drop(
-                tmp.persist(&exe)
-                    .with_context(|| format!("cannot write {}", exe.display()))?,
-            );
-        }
+                bench.dir.display()
+            )
+        })?;
         crate::detail!("worker binary: {}", exe.display());
         Ok(Worker {
             exe,
@@ -276,7 +285,7 @@ pub fn request_name(r: &Request) -> &'static str {
     }
 }
 
-fn write_if_changed(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_if_changed(path: &Path, text: &str) -> Result<()> {
     if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }

@@ -329,6 +329,11 @@ pub struct EvaluateArgs {
     /// of a run, again at a larger scope. An id the run would not evaluate is refused.
     #[arg(long, value_name = "ID,...", value_delimiter = ',')]
     pub only_mutants: Vec<u32>,
+    /// Measure this Rust test file (its `#[test]` functions, written against the crate's
+    /// public API) instead of Korat's inputs: a mutant dies when a test fails, panics or the
+    /// suite crashes or runs out of time or memory; `suite.json` in the output directory.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scopes", "kill_matrix", "shard", "resume", "in_diff", "compare"])]
+    pub suite: Option<PathBuf>,
     // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
     #[command(flatten)]
     pub output: Output,

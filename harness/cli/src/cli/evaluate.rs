@@ -148,6 +148,9 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
     } else {
         Show::Table
     };
+    if let Some(suite) = a.suite.clone() {
+        return super::suite::run_suite(&a, &suite, show).map(Some);
+    }
     run_evaluation(a, show)
 }
 

@@ -12,6 +12,7 @@ pub mod parse;
 mod report;
 mod reproduce;
 mod subsets;
+mod suite;
 
 use anyhow::Result;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -28,5 +28,6 @@ mod reproduce;
 mod shard;
 mod skip;
 mod snapshots;
+mod suite;
 mod terminal;
 mod trust;

@@ -1,0 +1,135 @@
+//! `ferastrau evaluate --suite FILE`: a test file measured against the mutants
+//! ([`ferastrau_harness::suite`]), its verdicts in `suite.json` and a table naming the
+//! survivors.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use ferastrau_harness::exit_code::usage;
+use ferastrau_harness::outdir::OutputDir;
+use ferastrau_harness::subject;
+use ferastrau_harness::suite::{self, Status, SuiteReport};
+
+use super::commands::sampled;
+use super::evaluate::Show;
+use super::EvaluateArgs;
+
+/// How many survivors the table names (the rest are in `suite.json`).
+const SHOWN: usize = 10;
+
+/// Runs the suite and prints it as `show` says; returns the reports' directory.
+pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<PathBuf> {
+    let bench = a.target.locate()?;
+    let out_dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name));
+    let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
+    let meta = subject::metamutant(&bench)?;
+    let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
+        .map_err(|e| usage(format!("{e:#}")))?;
+    let catalog = sampled(meta.catalog.clone(), &a.sampling);
+    let mut ids: Vec<u32> = catalog
+        .viable()
+        .map(|m| m.id)
+        .filter(|id| !skipped.contains_key(id))
+        .collect();
+    if !a.only_mutants.is_empty() {
+        if let Some(id) = a.only_mutants.iter().find(|id| !ids.contains(id)) {
+            return Err(usage(format!(
+                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable, skipped or not sampled)"
+            )));
+        }
+        ids.retain(|id| a.only_mutants.contains(id));
+    }
+    let opts = suite::Options {
+        jobs: a
+            .jobs
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        memory_limit: a.original.memory_limit,
+        original_timeout: a.original.original_timeout,
+        timeout_factor: a.timeout_factor,
+        timeout_floor: a.timeout_floor,
+    };
+    let report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts)?;
+    let path = out.path.join("suite.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&report)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    match show {
+        Show::Json => {
+            let mut doc = serde_json::to_value(&report)?;
+            doc["reports"] = out.path.display().to_string().into();
+            ferastrau_harness::term::print_json(&doc)?;
+        }
+        Show::Table | Show::Summary => print!("{}", table(&report, &meta.catalog, &path)),
+        Show::Nothing => {}
+    }
+    Ok(out.path.clone())
+}
+
+/// The table: what ran, the kill rate and its reasons, the first survivors.
+fn table(r: &SuiteReport, catalog: &ferastrau_mutator::Catalog, path: &Path) -> String {
+    let mut t = format!(
+        "{}: the suite {} ({} tests; {:.3} s on the original) against {} mutants\n",
+        r.benchmark,
+        r.suite,
+        r.tests.len(),
+        r.original_seconds,
+        r.mutants
+    );
+    let by: Vec<String> = r
+        .killed_by()
+        .iter()
+        .map(|(reason, n)| format!("{} {n}", reason_name(*reason)))
+        .collect();
+    t.push_str(&format!(
+        "killed {}/{} ({:.2}%){}{}\n",
+        r.killed,
+        r.mutants,
+        r.kill_rate,
+        if by.is_empty() { "" } else { " by: " },
+        by.join(", ")
+    ));
+    let keys: std::collections::BTreeMap<u32, String> = catalog
+        .mutants
+        .iter()
+        .map(|m| m.id)
+        .zip(ferastrau_mutator::keys(&catalog.mutants))
+        .collect();
+    let survivors: Vec<&ferastrau_mutator::Mutant> = r
+        .verdicts
+        .iter()
+        .filter(|v| v.status == Status::Survived)
+        .filter_map(|v| catalog.get(v.id))
+        .collect();
+    match survivors.len() {
+        0 => t.push_str("no mutant survives the suite\n"),
+        n => {
+            t.push_str(&format!(
+                "{n} mutant{} survive{} the suite:\n",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "s" } else { "" }
+            ));
+            for m in survivors.iter().take(SHOWN) {
+                t.push_str(&format!(
+                    "  {}:{}:{}  {}\n",
+                    m.file, m.line, m.column, keys[&m.id]
+                ));
+            }
+            if n > SHOWN {
+                t.push_str(&format!("  and {} more (all in suite.json)\n", n - SHOWN));
+            }
+        }
+    }
+    t.push_str(&format!("verdicts: {}\n", path.display()));
+    t
+}
+
+/// A reason as the tables name it.
+fn reason_name(r: ferastrau_protocol::Reason) -> String {
+    serde_json::to_value(r)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| format!("{r:?}"))
+}

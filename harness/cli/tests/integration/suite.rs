@@ -1,0 +1,152 @@
+//! `evaluate --suite FILE` (issue 34, item 2): a Rust test file measured against every mutant
+//! through the metamutant. A file that holds exactly scope 1's inputs of `testdata/chain`
+//! (`testdata/suites/chain_scope1.rs`, written by hand) kills exactly what `--scopes 1` kills;
+//! a user's few tests kill less, and say which mutants they miss; a suite wrong about the
+//! original, or one that is no suite, is refused before any mutant runs.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::common::{command, evaluate, fixture, json, one_error, text};
+
+const USAGE: i32 = 2;
+const BROKEN: i32 = 4;
+
+fn suite(name: &str) -> PathBuf {
+    fixture("suites").join(name)
+}
+
+/// `evaluate --suite` on `testdata/chain`; its status, stdout, stderr and the out directory.
+fn run_suite(file: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let chain = fixture("chain");
+    let mut args = vec![
+        "evaluate",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
+        "--suite",
+        file.to_str().unwrap(),
+        "--timeout-floor",
+        "150ms",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    command(&args).output().unwrap()
+}
+
+fn killed_by_suite(report: &serde_json::Value) -> BTreeSet<u64> {
+    report["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["status"] == "killed")
+        .map(|v| v["id"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_suite_of_scope_1_s_inputs_kills_exactly_what_scope_1_kills() {
+    let root = tempfile::tempdir().unwrap();
+    let chain = fixture("chain");
+    let (evaluation, mutants) = evaluate(
+        &[
+            "--benchmark-path",
+            chain.to_str().unwrap(),
+            "--scopes",
+            "1",
+            "--timeout-floor",
+            "150ms",
+        ],
+        &root.path().join("korat"),
+    );
+    let by_korat: BTreeSet<u64> = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["scopes"]["1"]["status"] == "killed")
+        .map(|m| m["id"].as_u64().unwrap())
+        .collect();
+    let out = root.path().join("suite");
+    let o = run_suite(&suite("chain_scope1.rs"), &out, &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = json(&out.join("suite.json"));
+    assert_eq!(report["tests"].as_array().unwrap().len(), 4);
+    assert_eq!(killed_by_suite(&report), by_korat);
+    assert_eq!(
+        report["kill_rate"], evaluation["scopes"][0]["kill_rate"],
+        "the same kill rate"
+    );
+    assert_eq!(report["mutants"], evaluation["scopes"][0]["mutants"]);
+}
+
+#[test]
+fn a_few_hand_written_tests_kill_less_and_name_what_they_miss() {
+    let root = tempfile::tempdir().unwrap();
+    let o = run_suite(&suite("chain_few.rs"), root.path(), &["--format", "json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let rate = doc["kill_rate"].as_f64().unwrap();
+    assert!(rate > 20.0 && rate < 90.0, "kill rate {rate}");
+    // Looping mutants end at the clock, panicking ones as crashes or failed tests.
+    let reasons: BTreeSet<&str> = doc["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v["reason"].as_str())
+        .collect();
+    assert!(
+        reasons.contains("timeout") && reasons.contains("output"),
+        "{reasons:?}"
+    );
+    let failing: BTreeSet<&str> = doc["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v["test"].as_str())
+        .collect();
+    assert!(failing.contains("a_value_inserted_is_found"), "{failing:?}");
+
+    let table = run_suite(&suite("chain_few.rs"), root.path(), &[]);
+    let said = text(&table.stdout);
+    assert!(table.status.success(), "{}", text(&table.stderr));
+    assert!(
+        said.contains("the suite") && said.contains("(3 tests;"),
+        "{said}"
+    );
+    assert!(said.contains("survive the suite:\n  src/lib.rs:"), "{said}");
+}
+
+#[test]
+fn a_suite_wrong_about_the_original_or_no_suite_at_all_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let o = run_suite(&suite("chain_wrong.rs"), root.path(), &[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(BROKEN), "{err}");
+    assert!(
+        err.contains("remove_of_the_absent_says_it_removed fails on the original"),
+        "{err}"
+    );
+    assert!(!root.path().join("suite.json").exists());
+
+    let bad = root.path().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    for (name, text_, why) in [
+        ("none.rs", "fn helper() {}\n", "no #[test] function"),
+        ("broken.rs", "#[test] fn t( {}\n", "not valid Rust"),
+        (
+            "typo.rs",
+            "#[test] fn t() { chain::Chain::no_such_method(); }\n",
+            "does not build",
+        ),
+    ] {
+        let file = bad.join(name);
+        std::fs::write(&file, text_).unwrap();
+        let o = run_suite(&file, &root.path().join(name), &[]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(USAGE), "{name}: {err}");
+        assert!(err.contains(why), "{name}: {err}");
+        assert!(one_error(&err), "{name}: {err}");
+    }
+    let o = run_suite(&bad.join("none.rs"), root.path(), &["--scopes", "1..2"]);
+    assert_eq!(o.status.code(), Some(USAGE), "--suite with --scopes");
+}
