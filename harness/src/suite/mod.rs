@@ -162,8 +162,9 @@ fn run(exe: &Path, mutant: u32, guard: Duration, memory: u64, out: &Path) -> Res
     let failed = said
         .lines()
         .find_map(|l| l.strip_prefix(program::FAILED_PREFIX));
+    let done = said.lines().any(|l| l == program::DONE_LINE);
     Ok(match (&f.ending, failed) {
-        (Ending::Exited(s), _) if s.success() => Outcome::Passed,
+        (Ending::Exited(s), _) if s.success() && done => Outcome::Passed,
         (Ending::Exited(s), Some(test)) if s.code() == Some(program::FAILED_STATUS) => {
             Outcome::Failed(test.to_string())
         }
@@ -295,4 +296,75 @@ pub fn evaluate(
         original_seconds: seconds.as_secs_f64(),
         verdicts,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A runner stand-in: a shell script given the mutant as `$1`, in `dir`.
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn verdict(body: &str) -> Result<Verdict> {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = script(dir.path(), "runner", body);
+        judge(&exe, 7, Duration::from_millis(300), 1 << 30, dir.path())
+    }
+
+    fn killed(reason: Reason, test: Option<&str>) -> Verdict {
+        Verdict {
+            id: 7,
+            status: Status::Killed,
+            reason: Some(reason),
+            test: test.map(String::from),
+        }
+    }
+
+    #[test]
+    fn every_way_a_runner_ends_has_its_verdict() {
+        let done = format!("echo ok t; echo '{}'", program::DONE_LINE);
+        assert_eq!(verdict(&done).unwrap().status, Status::Survived);
+        assert_eq!(
+            verdict("echo ok a; echo 'FAILED b'; exit 1").unwrap(),
+            killed(Reason::Output, Some("b"))
+        );
+        // A test that ends the process early passed nothing after it.
+        assert_eq!(
+            verdict("echo ok a; exit 0").unwrap(),
+            killed(Reason::Crash, None)
+        );
+        assert_eq!(
+            verdict("kill -SEGV $$").unwrap(),
+            killed(Reason::Crash, None)
+        );
+        assert_eq!(verdict("sleep 5").unwrap(), killed(Reason::Timeout, None));
+    }
+
+    #[test]
+    fn a_death_from_outside_is_run_again_and_never_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("killed-once");
+        // SIGKILL the first time (the OOM killer, a user's kill -9), then a clean pass.
+        let body = format!(
+            "if [ ! -e {m} ]; then touch {m}; kill -KILL $$; fi; echo '{done}'",
+            m = marker.display(),
+            done = program::DONE_LINE
+        );
+        let exe = script(dir.path(), "runner", &body);
+        let v = judge(&exe, 7, Duration::from_secs(5), 1 << 30, dir.path()).unwrap();
+        assert_eq!(v.status, Status::Survived, "the retry decides");
+        // Killed from outside every time: no verdict at all, a broken run.
+        let e = verdict("kill -KILL $$").unwrap_err();
+        assert!(
+            crate::exit_code::of(&e) == crate::exit_code::Exit::Broken,
+            "{e:#}"
+        );
+        assert!(e.to_string().contains("from outside"), "{e:#}");
+    }
 }

@@ -6,7 +6,8 @@
 //! ends the process (a kill needs only one).
 //!
 //! The runner prints `ok <test>` per passing test and `FAILED <test>` for the first failing
-//! one, then exits 1; 0 when every test passed.
+//! one, then exits 1; when every test passed, [`DONE_LINE`], then exits 0 (a test that ends
+//! the process early, with `exit(0)`, leaves no such line and passes nothing).
 
 use anyhow::{bail, Context, Result};
 
@@ -15,6 +16,9 @@ pub const FAILED_PREFIX: &str = "FAILED ";
 
 /// The runner's exit status when a test failed.
 pub const FAILED_STATUS: i32 = 1;
+
+/// The runner's last line when every test ran and passed.
+pub const DONE_LINE: &str = "ferastrau: every test ran";
 
 /// A test the runner calls.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,7 +130,8 @@ fn main() {{
     ferastrau_probes::set_active(mutant);
     // A failing test's panic message is not the run's business: the verdict is its name.
     std::panic::set_hook(Box::new(|_| {{}}));
-{calls}}}
+{calls}    println!("{DONE_LINE}");
+}}
 "#
     )
 }
