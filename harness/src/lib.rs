@@ -6,6 +6,7 @@
 
 pub mod evaluate;
 pub mod exit_code;
+pub mod export;
 pub mod fingerprint;
 pub mod gate;
 pub mod generate;

@@ -282,6 +282,7 @@ pub fn request_name(r: &Request) -> &'static str {
         Request::Render { .. } => "render",
         Request::Replay { .. } => "replay",
         Request::Outputs { .. } => "outputs",
+        Request::Export { .. } => "export",
     }
 }
 

@@ -155,6 +155,31 @@ impl Benchmark for SearchTreeBench {
             render_tree(&input.tree)
         )
     }
+
+    /// The tree built by `add`ing its keys in pre-order, which gives back its shape and its
+    /// arena's numbering (Korat's decoding numbers the nodes in pre-order too), then the call.
+    fn construct(&self, _method: usize, input: &Call) -> Option<String> {
+        fn pre_order(t: &SearchTree, n: Option<usize>, out: &mut Vec<String>) {
+            if let Some(n) = n {
+                out.push(format!("tree.add({});", t.nodes[n].info));
+                pre_order(t, t.nodes[n].left, out);
+                pre_order(t, t.nodes[n].right, out);
+            }
+        }
+        let mut adds = Vec::new();
+        pre_order(&input.tree, input.tree.root, &mut adds);
+        let mutable = if adds.is_empty() { "" } else { "mut " };
+        let mut lines = vec![
+            "let bench = search_tree::SearchTreeBench;".to_string(),
+            format!("let {mutable}tree = search_tree::SearchTree::default();"),
+        ];
+        lines.extend(adds);
+        lines.push(format!(
+            "let mut input = search_tree::Call {{ tree, x: {} }};",
+            input.x
+        ));
+        Some(lines.join("\n    "))
+    }
 }
 
 ferastrau_sdk::export!(

@@ -154,6 +154,12 @@ pub enum Request {
         /// Per-call wall-clock limit, so that a looping mutant still yields its lines.
         clock: Duration,
     },
+    /// Every input at `scope` as the parts of a test (`ferastrau export-tests`): one
+    /// [`Message::Exported`] per input, from the original's run.
+    Export {
+        /// The scope whose inputs to write.
+        scope: u32,
+    },
 }
 
 /// A mutant due to run, from its first scope to the request's last (a resumed or restarted
@@ -612,6 +618,21 @@ pub enum Message {
         index: u64,
         /// The outcome, rendered: output and post-state, or the panic.
         output: String,
+    },
+    /// One input of [`Request::Export`]: how to build it, and what the original does on it.
+    Exported {
+        /// The method's name and number.
+        method: String,
+        method_index: usize,
+        /// The input's number among the method's inputs at that scope.
+        index: u64,
+        /// The input, rendered (`Benchmark::render`).
+        input: String,
+        /// Rust code that builds it by calls (`Benchmark::construct`).
+        construct: String,
+        /// The original's return value and post-state abstraction, as `Debug` writes them.
+        ret: String,
+        abstraction: String,
     },
     /// The worker could not carry out the request (bad request, unreadable inputs).
     Error {

@@ -112,4 +112,14 @@ pub trait Benchmark: Send + Sync + 'static {
 
     /// A readable rendering of an input, e.g. `(2 (1) (3)), x = 4`.
     fn render(&self, method: usize, input: &Self::Input) -> String;
+
+    /// `input` as Rust code that builds it through the crate's public API (its constructor
+    /// and methods, no struct literal of the structure), for `ferastrau export-tests`:
+    /// statements that bind `bench` to this benchmark and `mut input` to the input, naming
+    /// the crate by its library name (the test then calls `bench.run(method, &mut input)`).
+    /// `None` (the default): the benchmark cannot write its inputs as calls.
+    fn construct(&self, method: usize, input: &Self::Input) -> Option<String> {
+        let _ = (method, input);
+        None
+    }
 }

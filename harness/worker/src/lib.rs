@@ -11,6 +11,7 @@ pub mod abandon;
 mod channel;
 pub mod cursor;
 mod evaluate;
+mod export;
 pub mod fault;
 mod generate;
 mod matrix;
@@ -99,6 +100,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             mutant,
             clock,
         } => outputs::outputs(bench, scope, mutant, clock)?,
+        Request::Export { scope } => export::export(bench, scope)?,
         Request::Inputs {
             scope,
             dir,

@@ -235,6 +235,18 @@ pub struct CheckArgs {
     pub output: Output,
 }
 
+#[derive(Args)]
+pub struct ExportTestsArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Scopes, both ends included: `3` or `1..3`.
+    #[arg(long, value_parser = parse_scopes)]
+    pub scopes: RangeInclusive<u32>,
+    /// The test file to write (e.g. `tests/exhaustive.rs` of the crate).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
 /// The limits generation and the original run under (the mutants' own, and a clock limit).
 #[derive(Args, Clone)]
 pub struct OriginalLimits {

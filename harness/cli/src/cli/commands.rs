@@ -65,6 +65,23 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     Ok(())
 }
 
+pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let worker = subject::original_worker(&bench)?;
+    let text = ferastrau_harness::export::test_file(&bench, &worker, a.scopes.clone())?;
+    std::fs::write(&a.out, &text)
+        .map_err(|e| usage(format!("cannot write {}: {e}", a.out.display())))?;
+    let tests = text.matches("#[test]").count();
+    println!(
+        "{tests} tests of {} at scopes {}..{} in {}",
+        bench.name,
+        a.scopes.start(),
+        a.scopes.end(),
+        a.out.display()
+    );
+    Ok(())
+}
+
 pub(super) fn sampled(
     catalog: ferastrau_mutator::Catalog,
     s: &Sampling,

@@ -52,6 +52,20 @@ pub fn of(name: &str) -> &'static [Example] {
                 ]
             }
         }
+        "export-tests" => {
+            const {
+                &[
+                    ex(
+                        "scope 3's inputs as tests to keep, built by calls",
+                        "ferastrau export-tests --benchmark search_tree --scopes 3 --out tests/exhaustive.rs",
+                    ),
+                    ex(
+                        "scopes 1 to 3 together (then: evaluate --suite tests/exhaustive.rs)",
+                        "ferastrau export-tests --benchmark search_tree --scopes 1..3 --out tests/exhaustive.rs",
+                    ),
+                ]
+            }
+        }
         "mutants" => {
             const {
                 &[

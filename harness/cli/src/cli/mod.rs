@@ -130,6 +130,9 @@ pub enum Cmd {
     Mutants(MutantsArgs),
     /// Check the original against its postconditions on every input (no mutants).
     Check(CheckArgs),
+    /// Write the inputs of some scopes as a Rust test file to keep: each input built by calls
+    /// of the crate's API, the method called, the original's results asserted.
+    ExportTests(ExportTestsArgs),
     /// Run the original and every mutant on every input; kill rates and coverage per scope.
     Evaluate(EvaluateArgs),
     /// Measure what the metamutant's guards cost: the untouched crate versus the metamutant
@@ -177,6 +180,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Generate(a) => commands::cmd_generate(a),
         Cmd::Mutants(a) => commands::cmd_mutants(a),
         Cmd::Check(a) => commands::cmd_check(a),
+        Cmd::ExportTests(a) => commands::cmd_export_tests(a),
         Cmd::Evaluate(a) => evaluate::cmd_evaluate(a).map(|_| ()),
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => commands::cmd_gate(a),

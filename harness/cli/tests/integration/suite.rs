@@ -150,3 +150,78 @@ fn a_suite_wrong_about_the_original_or_no_suite_at_all_is_refused() {
     let o = run_suite(&bad.join("none.rs"), root.path(), &["--scopes", "1..2"]);
     assert_eq!(o.status.code(), Some(USAGE), "--suite with --scopes");
 }
+
+/// `export-tests` (issue 34, item 1) of SearchTree at scope 3: a file that builds every input
+/// by `add` calls (no struct literal of a tree or a node), passes on the original (the suite's
+/// own check) and, measured with `--suite`, kills exactly the mutants `--scopes 3` kills.
+#[test]
+fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("exhaustive.rs");
+    let o = command(&[
+        "export-tests",
+        "--benchmark",
+        "search_tree",
+        "--scopes",
+        "3",
+        "--out",
+        file.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let exported = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(exported.matches("#[test]").count(), 90, "scope 3's inputs");
+    assert!(exported.contains("tree.add(2);\n    tree.add(1);\n    tree.add(3);\n"));
+    for literal in ["SearchTree {", "Node {", "nodes:"] {
+        assert!(!exported.contains(literal), "a struct literal: {literal}");
+    }
+    let (evaluation, mutants) = evaluate(
+        &["--benchmark", "search_tree", "--scopes", "3"],
+        &root.path().join("korat"),
+    );
+    let by_korat: BTreeSet<u64> = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["scopes"]["3"]["status"] == "killed")
+        .map(|m| m["id"].as_u64().unwrap())
+        .collect();
+    let out = root.path().join("suite");
+    let o = command(&[
+        "evaluate",
+        "--benchmark",
+        "search_tree",
+        "--suite",
+        file.to_str().unwrap(),
+        "--timeout-floor",
+        "150ms",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = json(&out.join("suite.json"));
+    assert_eq!(killed_by_suite(&report), by_korat);
+    assert_eq!(report["kill_rate"], evaluation["scopes"][0]["kill_rate"]);
+
+    // A benchmark that cannot write its inputs as calls says so.
+    let o = command(&[
+        "export-tests",
+        "--benchmark",
+        "heap_array",
+        "--scopes",
+        "1",
+        "--out",
+        root.path().join("heap.rs").to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("Benchmark::construct"),
+        "{}",
+        text(&o.stderr)
+    );
+}
