@@ -18,6 +18,7 @@
 //! | `reports/gate-baseline.json` | [`GateBaseline`] | `gate::baseline::write_baseline` |
 //! | `code.json` | [`CodeFacts`] | `reproduce::code::CodeFacts::write` |
 //! | `generators.json` | [`Generators`] | `reproduce::dedicated::measure` |
+//! | `suite.json` | [`SuiteRun`] | `evaluate --suite` (`harness/cli/src/cli/suite.rs`) |
 //!
 //! # Versions
 //!
@@ -79,6 +80,7 @@ mod kill_matrix;
 mod mutants;
 mod reduced_suite;
 mod shard;
+mod suite;
 mod table3;
 
 use std::fmt;
@@ -102,6 +104,7 @@ pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};
 pub use mutants::{Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};
 pub use reduced_suite::{ReducedSuite, SuiteInput};
 pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
+pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};
 pub use table3::{
     Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Summary, Table3,
     Table3Row, Verdict,
@@ -390,5 +393,6 @@ pub fn schemas() -> Vec<(String, String)> {
         one::<GateBaseline>(),
         one::<CodeFacts>(),
         one::<Generators>(),
+        one::<SuiteRun>(),
     ]
 }

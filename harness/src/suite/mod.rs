@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use ferastrau_protocol::Reason;
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::locate::{workspace_root, BenchmarkCrate};
@@ -41,60 +40,21 @@ pub struct Options {
     pub timeout_floor: Duration,
 }
 
-/// Whether a mutant survived the suite.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Killed,
-    Survived,
-}
+pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict as Verdict};
 
-/// One mutant's verdict.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    pub id: u32,
-    pub status: Status,
-    /// How it died: `output` for a failing test, else the runner's death.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Reason>,
-    /// The test that failed (for `output`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub test: Option<String>,
-}
-
-/// What `evaluate --suite` reports (`suite.json`).
-#[derive(Clone, Debug, Serialize)]
-pub struct SuiteReport {
-    pub benchmark: String,
-    /// The suite file as given.
-    pub suite: String,
-    /// Its tests, in the order they run.
-    pub tests: Vec<String>,
-    pub mutants: u32,
-    pub killed: u32,
-    /// Killed over evaluated, in percent (two decimals).
-    pub kill_rate: f64,
-    /// The original's run of the whole suite, in seconds.
-    pub original_seconds: f64,
-    /// Every evaluated mutant, by id.
-    pub verdicts: Vec<Verdict>,
-}
-
-impl SuiteReport {
-    /// Kills by reason, in [`Reason`]'s order, zeros left out.
-    pub fn killed_by(&self) -> Vec<(Reason, u32)> {
-        let mut by: Vec<(Reason, u32)> = Vec::new();
-        for v in &self.verdicts {
-            if let Some(r) = v.reason {
-                match by.iter_mut().find(|(q, _)| *q == r) {
-                    Some((_, n)) => *n += 1,
-                    None => by.push((r, 1)),
-                }
+/// Kills by reason, reasons in alphabetical order, zeros left out.
+pub fn killed_by(run: &SuiteRun) -> Vec<(Reason, u32)> {
+    let mut by: Vec<(Reason, u32)> = Vec::new();
+    for v in &run.verdicts {
+        if let Some(r) = v.reason {
+            match by.iter_mut().find(|(q, _)| *q == r) {
+                Some((_, n)) => *n += 1,
+                None => by.push((r, 1)),
             }
         }
-        by.sort_by_key(|(r, _)| format!("{r:?}"));
-        by
     }
+    by.sort_by_key(|(r, _)| format!("{r:?}"));
+    by
 }
 
 /// The runner of `suite` for `bench`, built: its binary.
@@ -217,7 +177,7 @@ pub fn evaluate(
     suite: &Path,
     mutants: &[u32],
     opts: &Options,
-) -> Result<SuiteReport> {
+) -> Result<SuiteRun> {
     let source = std::fs::read_to_string(suite)
         .map_err(|e| usage(format!("cannot read the suite {}: {e}", suite.display())))?;
     let (text, tests) =
@@ -282,8 +242,9 @@ pub fn evaluate(
         .filter(|v| v.status == Status::Killed)
         .count() as u32;
     let n = verdicts.len() as u32;
-    Ok(SuiteReport {
+    Ok(SuiteRun {
         benchmark: bench.name.clone(),
+        schema_version: <SuiteRun as ferastrau_artifacts::Artifact>::SCHEMA_VERSION,
         suite: suite.display().to_string(),
         tests: tests.into_iter().map(|t| t.path).collect(),
         mutants: n,

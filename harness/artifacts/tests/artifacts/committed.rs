@@ -79,6 +79,7 @@ fn every_committed_report_and_fixture_round_trips_byte_for_byte() {
         ("gate-baseline.json", 1),
         ("shard.json", 1),
         ("kill-matrix/scope-<s>.json", 1),
+        ("suite.json", 1),
     ] {
         let n = counts.iter().find(|(f, _)| *f == name).unwrap().1;
         assert!(n >= at_least, "{name}: {n} files, expected {at_least}");

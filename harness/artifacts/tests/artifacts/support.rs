@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use ferastrau_artifacts::{
     Artifact, CodeFacts, Evaluation, GateBaseline, Generators, KillMatrixHeader, Mutants,
-    ReducedSuite, ShardRecord, Table3,
+    ReducedSuite, ShardRecord, SuiteRun, Table3,
 };
 
 /// The workspace's root.
@@ -74,6 +74,7 @@ pub fn each_file(v: &mut impl EachFile) -> Vec<(&'static str, usize)> {
         all::<GateBaseline>(v, &[]),
         all::<ShardRecord>(v, &["shard.json"]),
         all::<KillMatrixHeader>(v, &["kill-matrix-scope-1.json"]),
+        all::<SuiteRun>(v, &["suite.json"]),
     ]
 }
 

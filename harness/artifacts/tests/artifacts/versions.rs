@@ -95,7 +95,7 @@ fn newer_versions_and_unknown_fields_are_refused_in_every_file() {
         seen: Vec::new(),
     };
     each_file(&mut t);
-    assert_eq!(t.seen.len(), 9);
+    assert_eq!(t.seen.len(), 10);
 }
 
 #[test]

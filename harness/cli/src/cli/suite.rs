@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::Artifact;
 use ferastrau_harness::exit_code::usage;
 use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::subject;
-use ferastrau_harness::suite::{self, Status, SuiteReport};
+use ferastrau_harness::suite::{self, Status, SuiteRun};
 
 use super::commands::sampled;
 use super::evaluate::Show;
@@ -54,7 +55,8 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     };
     let report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts)?;
     let path = out.path.join("suite.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&report)? + "\n")
+    report
+        .write(&path)
         .with_context(|| format!("cannot write {}", path.display()))?;
     match show {
         Show::Json => {
@@ -69,7 +71,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
 }
 
 /// The table: what ran, the kill rate and its reasons, the first survivors.
-fn table(r: &SuiteReport, catalog: &ferastrau_mutator::Catalog, path: &Path) -> String {
+fn table(r: &SuiteRun, catalog: &ferastrau_mutator::Catalog, path: &Path) -> String {
     let mut t = format!(
         "{}: the suite {} ({} tests; {:.3} s on the original) against {} mutants\n",
         r.benchmark,
@@ -78,10 +80,9 @@ fn table(r: &SuiteReport, catalog: &ferastrau_mutator::Catalog, path: &Path) -> 
         r.original_seconds,
         r.mutants
     );
-    let by: Vec<String> = r
-        .killed_by()
+    let by: Vec<String> = suite::killed_by(r)
         .iter()
-        .map(|(reason, n)| format!("{} {n}", reason_name(*reason)))
+        .map(|(reason, n)| format!("{reason} {n}"))
         .collect();
     t.push_str(&format!(
         "killed {}/{} ({:.2}%){}{}\n",
@@ -124,12 +125,4 @@ fn table(r: &SuiteReport, catalog: &ferastrau_mutator::Catalog, path: &Path) -> 
     }
     t.push_str(&format!("verdicts: {}\n", path.display()));
     t
-}
-
-/// A reason as the tables name it.
-fn reason_name(r: ferastrau_protocol::Reason) -> String {
-    serde_json::to_value(r)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| format!("{r:?}"))
 }
