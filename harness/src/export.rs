@@ -44,6 +44,12 @@ pub fn test_file(
             else {
                 continue;
             };
+            let Some(construct) = construct else {
+                bail!(
+                    "{} cannot write its inputs as calls (Benchmark::construct returns None): {input}",
+                    bench.name
+                );
+            };
             tests += 1;
             let _ = write!(
                 text,
@@ -63,4 +69,37 @@ pub fn test_file(
         );
     }
     Ok(text)
+}
+
+/// The counterexample `check` found (the input of `method` rendered as `input`, at `scope`) as
+/// a test that fails on the original as `check` says it does: built by calls, the method
+/// called, the invariant and the postcondition asserted. `None` when the benchmark cannot write
+/// the input as calls, or the worker cannot run the scope's inputs to the end.
+pub fn counterexample_test(
+    worker: &Worker,
+    scope: u32,
+    method: &str,
+    input: &str,
+) -> Option<String> {
+    let messages = worker.call(&Request::Export { scope }).ok()?;
+    messages.into_iter().find_map(|m| match m {
+        Message::Exported {
+            method: name,
+            method_index,
+            input: rendered,
+            construct: Some(construct),
+            ..
+        } if name == method && rendered == input => Some(format!(
+            "/// {input}: the counterexample `ferastrau check` found at scope {scope}.\n\
+             #[test]\nfn counterexample() {{\n    \
+             use ferastrau_sdk::Benchmark;\n    \
+             {construct}\n    \
+             let pre = input.clone();\n    \
+             let ret = bench.run({method_index}, &mut input);\n    \
+             assert!(bench.invariant(&input), \"the invariant\");\n    \
+             if let Err(why) = bench.postcondition({method_index}, &pre, &input, &ret) {{\n        \
+             panic!(\"the postcondition: {{why}}\");\n    }}\n}}\n"
+        )),
+        _ => None,
+    })
 }

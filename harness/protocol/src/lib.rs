@@ -628,8 +628,9 @@ pub enum Message {
         index: u64,
         /// The input, rendered (`Benchmark::render`).
         input: String,
-        /// Rust code that builds it by calls (`Benchmark::construct`).
-        construct: String,
+        /// Rust code that builds it by calls (`Benchmark::construct`); `None` when the
+        /// benchmark cannot write it so.
+        construct: Option<String>,
         /// The original's return value and post-state abstraction, as `Debug` writes them.
         ret: String,
         abstraction: String,

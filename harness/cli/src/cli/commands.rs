@@ -209,12 +209,16 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
         };
         (run, v, input)
     });
+    // The counterexample as a test to keep, where the benchmark can build inputs by calls.
+    let test = smallest.as_ref().and_then(|(run, v, _)| {
+        ferastrau_harness::export::counterexample_test(&worker, run.scope, &v.method, &v.input)
+    });
     if json {
         let counterexample = smallest.as_ref().map(|(run, v, input)| {
             serde_json::json!({
                 "scope": run.scope, "method": v.method, "index": v.index, "input": input,
                 "output": v.output, "post_state": v.post_state, "clause": v.clause,
-                "message": v.message,
+                "message": v.message, "test": test,
             })
         });
         ferastrau_harness::term::print_json(&serde_json::json!({
@@ -256,6 +260,12 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
                     println!("  post-state: {post}");
                 }
                 println!("  fails:      {clause}: {}", v.message);
+                if let Some(test) = &test {
+                    println!("  as a test (built by calls of the crate's API; it fails as above):");
+                    for line in test.lines() {
+                        println!("    {line}");
+                    }
+                }
             }
             Err(broken(format!(
                 "{total} violation(s) of the specification from scope {}; smallest counterexample: {input} -> {}: {clause}: {}",

@@ -225,3 +225,62 @@ fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
         text(&o.stderr)
     );
 }
+
+/// `check`'s smallest counterexample, printed as a test built by calls (issue 34, item 1):
+/// `remove(1) on [1]` of `testdata/buggy` as `set.insert(1)` and the call, the postcondition
+/// asserted. Measured as a suite, it fails on the original, as `check` says the original does.
+#[test]
+fn check_prints_its_counterexample_as_a_test_that_fails_on_the_original() {
+    let buggy = fixture("buggy");
+    let o = command(&[
+        "check",
+        "--benchmark-path",
+        buggy.to_str().unwrap(),
+        "--scopes",
+        "1..2",
+        "--format",
+        "json",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let test = doc["counterexample"]["test"]
+        .as_str()
+        .expect("a test")
+        .to_string();
+    assert!(test.contains("set.insert(1);") && test.contains("bench.run(0, &mut input)"));
+    assert!(
+        !test.contains("items:"),
+        "no struct literal of the set: {test}"
+    );
+    let table = command(&[
+        "check",
+        "--benchmark-path",
+        buggy.to_str().unwrap(),
+        "--scopes",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    assert!(
+        text(&table.stdout).contains("as a test (built by calls"),
+        "{}",
+        text(&table.stdout)
+    );
+
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("counterexample.rs");
+    std::fs::write(&file, &test).unwrap();
+    let out = root.path().join("out");
+    let mut args = vec!["evaluate", "--benchmark-path", buggy.to_str().unwrap()];
+    args.extend(["--suite", file.to_str().unwrap()]);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let o = command(&args).output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(BROKEN), "{err}");
+    assert!(
+        err.contains("test counterexample fails on the original"),
+        "{err}"
+    );
+}
