@@ -20,6 +20,7 @@ pub mod outdir;
 pub mod process;
 pub mod runner;
 pub mod scopes;
+pub mod sequences;
 pub mod shard;
 pub mod subject;
 pub mod subsets;

@@ -283,6 +283,7 @@ pub fn request_name(r: &Request) -> &'static str {
         Request::Replay { .. } => "replay",
         Request::Outputs { .. } => "outputs",
         Request::Export { .. } => "export",
+        Request::Sequences { .. } => "sequences",
     }
 }
 

@@ -180,6 +180,22 @@ impl Benchmark for SearchTreeBench {
         ));
         Some(lines.join("\n    "))
     }
+
+    /// Sequences start from the empty tree.
+    fn initial(&self, _scope: u32) -> Option<Call> {
+        Some(Call {
+            tree: SearchTree::default(),
+            x: 0,
+        })
+    }
+
+    /// `add(arg)` or `remove(arg)` on `state`'s tree.
+    fn with_argument(&self, _method: usize, state: &Call, arg: i64) -> Call {
+        Call {
+            tree: state.tree.clone(),
+            x: arg,
+        }
+    }
 }
 
 ferastrau_sdk::export!(

@@ -160,6 +160,55 @@ pub enum Request {
         /// The scope whose inputs to write.
         scope: u32,
     },
+    /// Every sequence of target-method calls up to `length` from the benchmark's initial
+    /// state, arguments 1..=`scope`, states matched by `matching`: a
+    /// [`Message::SequenceLevel`] per length, then [`Message::SequenceCoverage`] of Korat's
+    /// inputs at `scope`.
+    Sequences {
+        length: u32,
+        scope: u32,
+        matching: Matching,
+    },
+}
+
+/// How `ferastrau sequences` tells two states apart (the JPF paper's two matchings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Matching {
+    /// By the concrete structure up to isomorphism (`Benchmark::structure`).
+    #[default]
+    Isomorphism,
+    /// By the abstract value (`Benchmark::abstraction`): states with the same contents merge.
+    Abstraction,
+}
+
+impl Matching {
+    /// Both, in the order the command line lists them.
+    pub const ALL: [Matching; 2] = [Matching::Isomorphism, Matching::Abstraction];
+
+    /// The name the command line and the reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Matching::Isomorphism => "isomorphism",
+            Matching::Abstraction => "abstraction",
+        }
+    }
+}
+
+impl fmt::Display for Matching {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Matching {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Matching, String> {
+        Matching::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown matching {s:?}: isomorphism or abstraction"))
+    }
 }
 
 /// A mutant due to run, from its first scope to the request's last (a resumed or restarted
@@ -618,6 +667,22 @@ pub enum Message {
         index: u64,
         /// The outcome, rendered: output and post-state, or the panic.
         output: String,
+    },
+    /// One length of [`Request::Sequences`]: the distinct states reached by sequences up to
+    /// it (the initial one included), those new at it, and the calls made so far.
+    SequenceLevel {
+        length: u32,
+        states: u64,
+        new_states: u64,
+        explored: u64,
+        seconds: f64,
+    },
+    /// The end of [`Request::Sequences`]: of Korat's inputs at `scope`, the distinct receivers
+    /// (by the same matching) and how many of them a sequence reached.
+    SequenceCoverage {
+        scope: u32,
+        receivers: u64,
+        covered: u64,
     },
     /// One input of [`Request::Export`]: how to build it, and what the original does on it.
     Exported {

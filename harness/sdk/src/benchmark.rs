@@ -122,4 +122,19 @@ pub trait Benchmark: Send + Sync + 'static {
         let _ = (method, input);
         None
     }
+
+    /// For `ferastrau sequences` (the JPF paper's method sequences): an input whose receiver
+    /// every sequence starts from (the empty structure) at `scope`. `None` (the default): the
+    /// benchmark builds no sequences.
+    fn initial(&self, scope: u32) -> Option<Self::Input> {
+        let _ = scope;
+        None
+    }
+
+    /// The input that calls `method` with argument `arg` on `state`'s receiver (for
+    /// `ferastrau sequences`, which calls it only when [`Benchmark::initial`] gives a start).
+    fn with_argument(&self, method: usize, state: &Self::Input, arg: i64) -> Self::Input {
+        let _ = (method, arg);
+        state.clone()
+    }
 }

@@ -17,6 +17,7 @@ mod generate;
 mod matrix;
 mod outputs;
 pub mod reach;
+mod sequences;
 pub mod store;
 mod watchdog;
 
@@ -101,6 +102,11 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             clock,
         } => outputs::outputs(bench, scope, mutant, clock)?,
         Request::Export { scope } => export::export(bench, scope)?,
+        Request::Sequences {
+            length,
+            scope,
+            matching,
+        } => sequences::sequences(bench, length, scope, matching)?,
         Request::Inputs {
             scope,
             dir,

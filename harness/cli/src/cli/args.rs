@@ -8,8 +8,8 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 use super::parse::{
-    parse_comparison, parse_engine, parse_factor, parse_percent, parse_positive_duration,
-    parse_size,
+    parse_comparison, parse_engine, parse_factor, parse_matching, parse_percent,
+    parse_positive_duration, parse_size,
 };
 use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
 use ferastrau_harness::scopes::parse_scopes;
@@ -245,6 +245,23 @@ pub struct ExportTestsArgs {
     /// The test file to write (e.g. `tests/exhaustive.rs` of the crate).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct SequencesArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The longest sequence of calls.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub length: u32,
+    /// Arguments 1..=SCOPE, and Korat's inputs at SCOPE to compare with (default: the length).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub scope: Option<u32>,
+    /// How two states are told apart: `isomorphism` (their structures) or `abstraction`.
+    #[arg(long, default_value = "isomorphism", value_parser = parse_matching)]
+    pub matching: ferastrau_protocol::Matching,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// The limits generation and the original run under (the mutants' own, and a clock limit).

@@ -82,6 +82,20 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
     Ok(())
 }
 
+pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
+    let bench = a.target.locate()?;
+    let worker = subject::original_worker(&bench)?;
+    let scope = a.scope.unwrap_or(a.length);
+    let report =
+        ferastrau_harness::sequences::explore(&bench.name, &worker, a.length, scope, a.matching)?;
+    if a.output.json() {
+        ferastrau_harness::term::print_json(&serde_json::to_value(&report)?)?;
+    } else {
+        print!("{}", ferastrau_harness::sequences::render_table(&report));
+    }
+    Ok(())
+}
+
 pub(super) fn sampled(
     catalog: ferastrau_mutator::Catalog,
     s: &Sampling,

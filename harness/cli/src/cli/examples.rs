@@ -66,6 +66,20 @@ pub fn of(name: &str) -> &'static [Example] {
                 ]
             }
         }
+        "sequences" => {
+            const {
+                &[
+                    ex(
+                        "every sequence of add and remove up to 4 calls, against Korat's scope 4",
+                        "ferastrau sequences --benchmark search_tree --length 4",
+                    ),
+                    ex(
+                        "states with the same contents merged, as one JSON document",
+                        "ferastrau sequences --benchmark search_tree --length 4 --matching abstraction --format json",
+                    ),
+                ]
+            }
+        }
         "mutants" => {
             const {
                 &[

@@ -133,6 +133,9 @@ pub enum Cmd {
     /// Write the inputs of some scopes as a Rust test file to keep: each input built by calls
     /// of the crate's API, the method called, the original's results asserted.
     ExportTests(ExportTestsArgs),
+    /// Build inputs as the JPF paper does: every sequence of the methods' calls up to a length,
+    /// states matched by isomorphism or abstraction, against Korat's inputs at the scope.
+    Sequences(SequencesArgs),
     /// Run the original and every mutant on every input; kill rates and coverage per scope.
     Evaluate(EvaluateArgs),
     /// Measure what the metamutant's guards cost: the untouched crate versus the metamutant
@@ -167,6 +170,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Generate(a) => Some(a.output),
         Cmd::Mutants(a) => Some(a.output),
         Cmd::Check(a) => Some(a.output),
+        Cmd::Sequences(a) => Some(a.output),
         Cmd::Evaluate(a) => Some(a.output),
         _ => None,
     };
@@ -181,6 +185,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Mutants(a) => commands::cmd_mutants(a),
         Cmd::Check(a) => commands::cmd_check(a),
         Cmd::ExportTests(a) => commands::cmd_export_tests(a),
+        Cmd::Sequences(a) => commands::cmd_sequences(a),
         Cmd::Evaluate(a) => evaluate::cmd_evaluate(a).map(|_| ()),
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => commands::cmd_gate(a),

@@ -11,6 +11,11 @@ pub fn parse_comparison(s: &str) -> Result<ferastrau_protocol::Comparison, Strin
     s.parse()
 }
 
+/// `--matching`: `isomorphism` or `abstraction`.
+pub fn parse_matching(s: &str) -> Result<ferastrau_protocol::Matching, String> {
+    s.parse()
+}
+
 /// `--engine`: `korat` or `generator`.
 pub fn parse_engine(s: &str) -> Result<ferastrau_protocol::Engine, String> {
     s.parse()

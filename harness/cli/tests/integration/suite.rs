@@ -284,3 +284,49 @@ fn check_prints_its_counterexample_as_a_test_that_fails_on_the_original() {
         "{err}"
     );
 }
+
+/// `sequences` (issue 34, item 3) on SearchTree: every sequence of `add` and `remove` calls up
+/// to length 4 with arguments 1..4 reaches every receiver of Korat's scope-4 inputs (every
+/// search tree of up to four keys in 1..4 is built by adding its keys in pre-order); merged by
+/// abstraction there are exactly the 16 sets of 1..4. A benchmark with no initial state is
+/// refused with the reason.
+#[test]
+fn sequences_of_calls_reach_every_search_tree_korat_generates() {
+    let run = |matching: &str| {
+        let o = command(&[
+            "sequences",
+            "--benchmark",
+            "search_tree",
+            "--length",
+            "4",
+            "--matching",
+            matching,
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let iso = run("isomorphism");
+    let levels = iso["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 4);
+    let c = &iso["coverage"];
+    assert!(c["receivers"].as_u64().unwrap() > 16, "{c}");
+    assert_eq!(c["covered"], c["receivers"], "every tree is reached: {c}");
+    let abs = run("abstraction");
+    let last = abs["levels"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["states"], 16, "the subsets of 1..4: {last}");
+    assert_eq!(abs["coverage"]["covered"], 16);
+
+    let o = command(&["sequences", "--benchmark", "heap_array", "--length", "2"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("Benchmark::initial"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -1,0 +1,90 @@
+//! The worker's `sequences` request: the JPF paper's other way to inputs — every sequence of
+//! the target methods' calls from the benchmark's initial state, breadth first, arguments
+//! 1..=scope, a state explored once however many sequences reach it (matched by its structure
+//! up to isomorphism, or by its abstraction) — and how many of Korat's inputs at the scope
+//! have a receiver some sequence reaches.
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use crate::channel::send;
+use crate::protocol::{Matching, Message};
+use ferastrau_sdk::{korat, panics, Benchmark};
+
+/// Explores the sequences up to `length` and reports per length, then Korat's coverage.
+pub fn sequences<B: Benchmark>(
+    bench: &B,
+    length: u32,
+    scope: u32,
+    matching: Matching,
+) -> std::io::Result<()> {
+    let Some(start) = bench.initial(scope) else {
+        return Err(std::io::Error::other(
+            "the benchmark builds no sequences (it defines no Benchmark::initial)",
+        ));
+    };
+    if matching == Matching::Isomorphism && !B::STRUCTURE {
+        return Err(std::io::Error::other(
+            "matching by isomorphism needs the benchmark's structure (Benchmark::STRUCTURE); \
+             match by abstraction",
+        ));
+    }
+    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+    let key = |input: &B::Input| -> String {
+        match matching {
+            Matching::Isomorphism => bench.structure(input),
+            Matching::Abstraction => format!("{:?}", bench.abstraction(input)),
+        }
+    };
+    let started = Instant::now();
+    let mut seen: HashSet<String> = HashSet::from([key(&start)]);
+    let mut frontier = vec![start];
+    let mut explored = 0u64;
+    for len in 1..=length {
+        let mut next = Vec::new();
+        for state in &frontier {
+            for m in 0..bench.methods().len() {
+                for arg in 1..=i64::from(scope) {
+                    let mut input = bench.with_argument(m, state, arg);
+                    explored += 1;
+                    // A call that panics ends its sequence: it reaches no state.
+                    if panics::expected(|| bench.run(m, &mut input)).is_err() {
+                        continue;
+                    }
+                    if seen.insert(key(&input)) {
+                        next.push(input);
+                    }
+                }
+            }
+        }
+        send(&Message::SequenceLevel {
+            length: len,
+            states: seen.len() as u64,
+            new_states: next.len() as u64,
+            explored,
+            seconds: started.elapsed().as_secs_f64(),
+        })?;
+        frontier = next;
+    }
+    let mut receivers: HashSet<String> = HashSet::new();
+    for m in 0..bench.methods().len() {
+        let (fin, fields) = bench.finitize(m, scope);
+        korat::search(
+            &fin,
+            |c| bench.precondition(m, &fields, c),
+            |c| {
+                let mut c = korat::Candidate::new(c.finitization(), c.state());
+                let input = bench.decode(m, &fields, &mut c);
+                receivers.insert(key(&bench.with_argument(m, &input, 0)));
+                ControlFlow::Continue(())
+            },
+        );
+    }
+    let covered = receivers.iter().filter(|k| seen.contains(*k)).count() as u64;
+    send(&Message::SequenceCoverage {
+        scope,
+        receivers: receivers.len() as u64,
+        covered,
+    })
+}
