@@ -331,7 +331,17 @@ mod tests {
             "a live run's scratch was removed"
         );
         drop(held);
-        let again = Scratch::new_in(runs.path()).unwrap();
+        // A child that another test thread forks while `held` was open holds the lock too,
+        // until it execs (descriptors close on exec): the lock is free a moment later, and
+        // the next run removes the directory.
+        let mut again = Scratch::new_in(runs.path()).unwrap();
+        for _ in 0..100 {
+            if !other.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            again = Scratch::new_in(runs.path()).unwrap();
+        }
         assert!(!other.exists(), "an abandoned scratch stayed");
         assert!(mine.path().exists() && again.path().exists());
     }
