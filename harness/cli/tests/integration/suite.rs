@@ -207,14 +207,16 @@ fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
     assert_eq!(report["kill_rate"], evaluation["scopes"][0]["kill_rate"]);
 
     // A benchmark that cannot write its inputs as calls says so.
+    // (`chain`: its original worker is built by other tests already.)
+    let chain = fixture("chain");
     let o = command(&[
         "export-tests",
-        "--benchmark",
-        "heap_array",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
         "--scopes",
         "1",
         "--out",
-        root.path().join("heap.rs").to_str().unwrap(),
+        root.path().join("chain.rs").to_str().unwrap(),
     ])
     .output()
     .unwrap();
@@ -320,9 +322,16 @@ fn sequences_of_calls_reach_every_search_tree_korat_generates() {
     assert_eq!(last["states"], 16, "the subsets of 1..4: {last}");
     assert_eq!(abs["coverage"]["covered"], 16);
 
-    let o = command(&["sequences", "--benchmark", "heap_array", "--length", "2"])
-        .output()
-        .unwrap();
+    let chain = fixture("chain");
+    let o = command(&[
+        "sequences",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
+        "--length",
+        "2",
+    ])
+    .output()
+    .unwrap();
     assert!(!o.status.success());
     assert!(
         text(&o.stderr).contains("Benchmark::initial"),
