@@ -12,6 +12,7 @@ pub mod invariant;
 pub mod program;
 pub mod space;
 
+use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
@@ -182,5 +183,5 @@ impl Benchmark for HeapArrayBench {
 
 ferastrau_sdk::export!(
     HeapArrayBench,
-    generator: ferastrau_sdk::generator::Generated::new(program::HeapArrayProgram)
+    generator: Generated::new(Beside(program::HeapArrayProgram))
 );

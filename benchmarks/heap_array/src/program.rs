@@ -4,26 +4,23 @@
 //! then the array's length, then each element where the heap-order check first reads it (UDITA's
 //! Fig. 13 HeapArray), fills the free slots with `EMPTY`, and checks the invariant over the real
 //! heap last.
-//! Everything but `generate` is the finitized benchmark's.
+//! Everything but `generate` is the finitized benchmark's (`Beside`).
 
 use crate::heap_array::{HeapArray, EMPTY};
 use crate::invariant::{rep_ok, RealHeap};
-use crate::{Call, HeapArrayBench, Ret};
-use ferastrau_sdk::generator::{Gen, Generator, Pruned};
-use ferastrau_sdk::Benchmark;
+use crate::{Call, HeapArrayBench};
+use ferastrau_sdk::generator::{Gen, Program, Pruned};
 
 /// HeapArray's methods and judgement, its inputs from a program.
 pub struct HeapArrayProgram;
 
 const INSERT: usize = 0;
 
-impl Generator for HeapArrayProgram {
-    type Input = Call;
-    type Ret = Ret;
-    type Abs = HeapArray;
+impl Program for HeapArrayProgram {
+    type Bench = HeapArrayBench;
 
-    fn methods(&self) -> &'static [&'static str] {
-        HeapArrayBench.methods()
+    fn bench(&self) -> &HeapArrayBench {
+        &HeapArrayBench
     }
 
     /// The finitization's space: size and length in 0..=scope (size ≤ length), elements in
@@ -46,21 +43,5 @@ impl Generator for HeapArrayProgram {
         g.assume(rep_ok(&mut RealHeap(&heap)))?;
         let x = if m == INSERT { g.pick(-1..=n)? } else { 0 };
         Ok(Call { heap, x })
-    }
-
-    fn run(&self, m: usize, input: &mut Call) -> Ret {
-        HeapArrayBench.run(m, input)
-    }
-    fn invariant(&self, input: &Call) -> bool {
-        HeapArrayBench.invariant(input)
-    }
-    fn abstraction(&self, input: &Call) -> HeapArray {
-        HeapArrayBench.abstraction(input)
-    }
-    fn postcondition(&self, m: usize, pre: &Call, post: &Call, ret: &Ret) -> Result<(), String> {
-        HeapArrayBench.postcondition(m, pre, post, ret)
-    }
-    fn render(&self, m: usize, input: &Call) -> String {
-        HeapArrayBench.render(m, input)
     }
 }

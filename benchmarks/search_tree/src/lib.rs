@@ -14,6 +14,7 @@ pub mod program;
 pub mod space;
 pub mod tree;
 
+use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
@@ -200,7 +201,7 @@ impl Benchmark for SearchTreeBench {
 
 ferastrau_sdk::export!(
     SearchTreeBench,
-    generator: ferastrau_sdk::generator::Generated::new(program::SearchTreeProgram)
+    generator: Generated::new(Beside(program::SearchTreeProgram))
 );
 
 /// The nodes' fields, in the order the Java class declares them.

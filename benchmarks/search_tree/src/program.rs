@@ -4,13 +4,12 @@
 //! size split), each key an integer chosen where the in-order check first reads it, and the
 //! invariant is checked over the real tree last; the tree is the benchmark's own `SearchTree`
 //! in the arena layout `decode_tree` gives (pre-order). Everything but `generate` is the
-//! finitized benchmark's.
+//! finitized benchmark's (`Beside`).
 
 use crate::invariant::{rep_ok, RealTree};
 use crate::tree::Node;
 use crate::{Call, SearchTree, SearchTreeBench};
-use ferastrau_sdk::generator::{Gen, Generator, Int, Pruned};
-use ferastrau_sdk::Benchmark;
+use ferastrau_sdk::generator::{Gen, Int, Program, Pruned};
 
 /// SearchTree's methods and judgement, its inputs from a program.
 pub struct SearchTreeProgram;
@@ -47,13 +46,11 @@ fn in_order(tree: &SearchTree, n: Option<usize>, out: &mut Vec<usize>) {
     }
 }
 
-impl Generator for SearchTreeProgram {
-    type Input = Call;
-    type Ret = bool;
-    type Abs = Vec<i64>;
+impl Program for SearchTreeProgram {
+    type Bench = SearchTreeBench;
 
-    fn methods(&self) -> &'static [&'static str] {
-        SearchTreeBench.methods()
+    fn bench(&self) -> &SearchTreeBench {
+        &SearchTreeBench
     }
 
     /// The finitization's space: up to `scope` nodes, keys and the argument in 1..=scope.
@@ -82,25 +79,5 @@ impl Generator for SearchTreeProgram {
             tree,
             x: g.pick(1..=n)?,
         })
-    }
-
-    fn run(&self, m: usize, input: &mut Call) -> bool {
-        SearchTreeBench.run(m, input)
-    }
-    fn invariant(&self, input: &Call) -> bool {
-        SearchTreeBench.invariant(input)
-    }
-    fn abstraction(&self, input: &Call) -> Vec<i64> {
-        SearchTreeBench.abstraction(input)
-    }
-    const STRUCTURE: bool = SearchTreeBench::STRUCTURE;
-    fn structure(&self, input: &Call) -> String {
-        SearchTreeBench.structure(input)
-    }
-    fn postcondition(&self, m: usize, pre: &Call, post: &Call, ret: &bool) -> Result<(), String> {
-        SearchTreeBench.postcondition(m, pre, post, ret)
-    }
-    fn render(&self, m: usize, input: &Call) -> String {
-        SearchTreeBench.render(m, input)
     }
 }

@@ -1,7 +1,7 @@
 //! SearchTree's inputs written as a generator program (issue 33, item 4; `src/program.rs`)
 //! instead of the finitization: the same inputs at every paper scope, each once.
 
-use ferastrau_sdk::generator::Generated;
+use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::testing;
 use search_tree::program::SearchTreeProgram;
 use search_tree::SearchTreeBench;
@@ -10,7 +10,7 @@ use search_tree::SearchTreeBench;
 fn the_generator_program_gives_the_finitization_s_inputs_at_every_paper_scope() {
     testing::assert_same_inputs(
         &SearchTreeBench,
-        &Generated::new(SearchTreeProgram),
+        &Generated::new(Beside(SearchTreeProgram)),
         1..=7,
         4,
     );

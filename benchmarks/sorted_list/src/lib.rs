@@ -15,6 +15,7 @@ pub mod list;
 pub mod program;
 pub mod space;
 
+use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
@@ -269,7 +270,7 @@ impl Benchmark for SortedListBench {
 
 ferastrau_sdk::export!(
     SortedListBench,
-    generator: ferastrau_sdk::generator::Generated::new(program::SortedListProgram)
+    generator: Generated::new(Beside(program::SortedListProgram))
 );
 
 /// The entries' fields, in the order the Java class declares them; a null element is written

@@ -4,15 +4,15 @@
 //! (header first, then the data entries in list order), its length a choice and each element
 //! an integer chosen where the order check first reads it; the invariant is checked over the
 //! real list last. `merge`'s two lists share the finitization's pool of n + 1 entries, so their
-//! lengths and two headers fit in it. Everything but `generate` is the finitized benchmark's.
+//! lengths and two headers fit in it. Everything but `generate` is the finitized benchmark's
+//! (`Beside`).
 
-use ferastrau_sdk::generator::{Gen, Generator, Int, Pruned};
-use ferastrau_sdk::Benchmark;
+use ferastrau_sdk::generator::{Gen, Int, Program, Pruned};
 
 use crate::invariant::{rep_ok, rep_ok_pair, RealList, RealPair};
 use crate::list::{Entry, ListRef};
 use crate::space::Args;
-use crate::{args_of, Call, Outcome, SortedList, SortedListBench};
+use crate::{args_of, Call, SortedList, SortedListBench};
 
 /// SortedList's methods and judgement, its inputs from a program.
 pub struct SortedListProgram;
@@ -52,13 +52,11 @@ fn ring(
     Ok(base)
 }
 
-impl Generator for SortedListProgram {
-    type Input = Call;
-    type Ret = Outcome;
-    type Abs = (Vec<i64>, Vec<i64>);
+impl Program for SortedListProgram {
+    type Bench = SortedListBench;
 
-    fn methods(&self) -> &'static [&'static str] {
-        SortedListBench.methods()
+    fn bench(&self) -> &SortedListBench {
+        &SortedListBench
     }
 
     /// The finitization's space: n + 1 entries, sizes 0..n, elements and `x` in 1..n.
@@ -102,31 +100,5 @@ impl Generator for SortedListProgram {
                 })
             }
         }
-    }
-
-    fn run(&self, m: usize, input: &mut Call) -> Outcome {
-        SortedListBench.run(m, input)
-    }
-    fn invariant(&self, input: &Call) -> bool {
-        SortedListBench.invariant(input)
-    }
-    fn abstraction(&self, input: &Call) -> (Vec<i64>, Vec<i64>) {
-        SortedListBench.abstraction(input)
-    }
-    const STRUCTURE: bool = SortedListBench::STRUCTURE;
-    fn structure(&self, input: &Call) -> String {
-        SortedListBench.structure(input)
-    }
-    fn postcondition(
-        &self,
-        m: usize,
-        pre: &Call,
-        post: &Call,
-        ret: &Outcome,
-    ) -> Result<(), String> {
-        SortedListBench.postcondition(m, pre, post, ret)
-    }
-    fn render(&self, m: usize, input: &Call) -> String {
-        SortedListBench.render(m, input)
     }
 }

@@ -13,6 +13,7 @@ pub mod program;
 pub mod space;
 pub mod tree_map;
 
+use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
@@ -184,5 +185,5 @@ impl Benchmark for TreeMapBench {
 
 ferastrau_sdk::export!(
     TreeMapBench,
-    generator: ferastrau_sdk::generator::Generated::new(program::TreeMapProgram)
+    generator: Generated::new(Beside(program::TreeMapProgram))
 );

@@ -4,14 +4,13 @@
 //! size of each left subtree (parents set as it goes), each key chosen where the in-order
 //! check first reads it, each colour a choice, and the red-black invariant is checked over the
 //! real map last (UDITA's combined style, its RBTree of Fig. 13 with keys and sizes free).
-//! Everything but `generate` is the finitized benchmark's.
+//! Everything but `generate` is the finitized benchmark's (`Beside`).
 
 use crate::invariant::{rep_ok, RealMap};
 use crate::space::VALUE;
 use crate::tree_map::Entry;
-use crate::{Call, Outcome, TreeMap, TreeMapBench};
-use ferastrau_sdk::generator::{Bool, Gen, Generator, Int, Pruned};
-use ferastrau_sdk::Benchmark;
+use crate::{Call, TreeMap, TreeMapBench};
+use ferastrau_sdk::generator::{Bool, Gen, Int, Program, Pruned};
 
 /// TreeMap's methods and judgement, its inputs from a program.
 pub struct TreeMapProgram;
@@ -53,13 +52,11 @@ fn in_order(map: &TreeMap, e: Option<usize>, out: &mut Vec<usize>) {
     }
 }
 
-impl Generator for TreeMapProgram {
-    type Input = Call;
-    type Ret = Outcome;
-    type Abs = Vec<(i64, i64)>;
+impl Program for TreeMapProgram {
+    type Bench = TreeMapBench;
 
-    fn methods(&self) -> &'static [&'static str] {
-        TreeMapBench.methods()
+    fn bench(&self) -> &TreeMapBench {
+        &TreeMapBench
     }
 
     /// The finitization's space: up to `scope` entries, keys and the argument in 1..=scope,
@@ -91,27 +88,5 @@ impl Generator for TreeMapProgram {
             map,
             key: g.pick(1..=n)?,
         })
-    }
-
-    fn run(&self, m: usize, input: &mut Call) -> Outcome {
-        TreeMapBench.run(m, input)
-    }
-    fn invariant(&self, input: &Call) -> bool {
-        TreeMapBench.invariant(input)
-    }
-    fn abstraction(&self, input: &Call) -> Vec<(i64, i64)> {
-        TreeMapBench.abstraction(input)
-    }
-    fn postcondition(
-        &self,
-        m: usize,
-        pre: &Call,
-        post: &Call,
-        ret: &Outcome,
-    ) -> Result<(), String> {
-        TreeMapBench.postcondition(m, pre, post, ret)
-    }
-    fn render(&self, m: usize, input: &Call) -> String {
-        TreeMapBench.render(m, input)
     }
 }

@@ -85,6 +85,70 @@ pub trait Generator: Send + Sync + 'static {
     fn render(&self, method: usize, input: &Self::Input) -> String;
 }
 
+/// A generator program for a benchmark that also has a finitization: it writes only
+/// `generate`, and everything else — the methods, the calls, the invariant, the abstraction,
+/// the structure, the postconditions, the rendering — is the finitized benchmark's, through
+/// [`Beside`]. So the two engines can differ in nothing but how the inputs are made.
+pub trait Program: Send + Sync + 'static {
+    /// The finitized benchmark whose inputs the program builds.
+    type Bench: Benchmark;
+
+    /// That benchmark.
+    fn bench(&self) -> &Self::Bench;
+
+    /// Builds one input of `method` at `scope` (see [`Generator::generate`]).
+    fn generate(
+        &self,
+        method: usize,
+        scope: u32,
+        g: &mut Gen<'_>,
+    ) -> Result<<Self::Bench as Benchmark>::Input, Pruned>;
+}
+
+/// A [`Program`] as a [`Generator`]: `Generated::new(Beside(MyProgram))`.
+pub struct Beside<P>(pub P);
+
+impl<P: Program> Generator for Beside<P> {
+    type Input = <P::Bench as Benchmark>::Input;
+    type Ret = <P::Bench as Benchmark>::Ret;
+    type Abs = <P::Bench as Benchmark>::Abs;
+
+    fn methods(&self) -> &'static [&'static str] {
+        self.0.bench().methods()
+    }
+    fn generate(&self, method: usize, scope: u32, g: &mut Gen<'_>) -> Result<Self::Input, Pruned> {
+        self.0.generate(method, scope, g)
+    }
+    fn run(&self, method: usize, input: &mut Self::Input) -> Self::Ret {
+        self.0.bench().run(method, input)
+    }
+    fn invariant(&self, input: &Self::Input) -> bool {
+        self.0.bench().invariant(input)
+    }
+    fn invariant_violation(&self, input: &Self::Input) -> Option<String> {
+        self.0.bench().invariant_violation(input)
+    }
+    fn abstraction(&self, input: &Self::Input) -> Self::Abs {
+        self.0.bench().abstraction(input)
+    }
+    const STRUCTURE: bool = <P::Bench as Benchmark>::STRUCTURE;
+    fn structure(&self, input: &Self::Input) -> String {
+        self.0.bench().structure(input)
+    }
+    fn postcondition(
+        &self,
+        method: usize,
+        pre: &Self::Input,
+        post: &Self::Input,
+        ret: &Self::Ret,
+    ) -> Result<(), String> {
+        self.0.bench().postcondition(method, pre, post, ret)
+    }
+    fn render(&self, method: usize, input: &Self::Input) -> String {
+        self.0.bench().render(method, input)
+    }
+}
+
 /// A [`Generator`] as a [`Benchmark`]: `ferastrau_sdk::export!(Generated::new(MyBench))`.
 pub struct Generated<G> {
     generator: G,
