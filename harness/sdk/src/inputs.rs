@@ -17,6 +17,26 @@ use std::ops::ControlFlow;
 
 use crate::Benchmark;
 
+/// Decodes each valid input of `method` at `scope`, in Korat's order, and hands it to `visit`
+/// (without keeping them all in memory). Returns the search's figures.
+pub fn for_each_input<B: Benchmark>(
+    bench: &B,
+    method: usize,
+    scope: u32,
+    mut visit: impl FnMut(B::Input),
+) -> korat::Stats {
+    let (fin, f) = bench.finitize(method, scope);
+    korat::search(
+        &fin,
+        |c| bench.precondition(method, &f, c),
+        |c| {
+            let mut c = korat::Candidate::new(c.finitization(), c.state());
+            visit(bench.decode(method, &f, &mut c));
+            ControlFlow::Continue(())
+        },
+    )
+}
+
 /// One method's generation at one scope.
 #[derive(Clone, Debug)]
 pub struct MethodRun {

@@ -36,25 +36,7 @@ pub fn method_states<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<
     out
 }
 
-/// Decodes each valid input of `method` at `scope`, in Korat's order, and hands it to `visit`
-/// (without keeping them all in memory). Returns the search's figures.
-pub fn for_each_input<B: Benchmark>(
-    bench: &B,
-    method: usize,
-    scope: u32,
-    mut visit: impl FnMut(B::Input),
-) -> Stats {
-    let (fin, f) = bench.finitize(method, scope);
-    korat::search(
-        &fin,
-        |c| bench.precondition(method, &f, c),
-        |c| {
-            let mut c = Candidate::new(c.finitization(), c.state());
-            visit(bench.decode(method, &f, &mut c));
-            ControlFlow::Continue(())
-        },
-    )
-}
+pub use crate::inputs::for_each_input;
 
 /// The decoded valid inputs of `method` at `scope`, in Korat's order.
 pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<B::Input> {

@@ -3,11 +3,9 @@
 //! (`Benchmark::construct`), its rendering, and what the original returns and leaves, as
 //! `Debug` writes them. The harness writes the test file from these.
 
-use std::ops::ControlFlow;
-
 use crate::channel::send;
 use crate::protocol::Message;
-use ferastrau_sdk::korat;
+use ferastrau_sdk::inputs::for_each_input;
 use ferastrau_sdk::Benchmark;
 
 /// Sends one [`Message::Exported`] per input at `scope`, in Korat's order (without
@@ -15,35 +13,26 @@ use ferastrau_sdk::Benchmark;
 pub fn export<B: Benchmark>(bench: &B, scope: u32) -> std::io::Result<()> {
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     for (m, &name) in bench.methods().iter().enumerate() {
-        let (fin, fields) = bench.finitize(m, scope);
         let mut index = 0;
         let mut result = Ok(());
-        korat::search(
-            &fin,
-            |c| bench.precondition(m, &fields, c),
-            |c| {
-                let mut c = korat::Candidate::new(c.finitization(), c.state());
-                let input = bench.decode(m, &fields, &mut c);
-                let rendered = bench.render(m, &input);
-                let construct = bench.construct(m, &input);
-                let mut post = input.clone();
-                let ret = bench.run(m, &mut post);
-                result = send(&Message::Exported {
-                    method: name.to_string(),
-                    method_index: m,
-                    index,
-                    input: rendered,
-                    construct,
-                    ret: format!("{ret:?}"),
-                    abstraction: format!("{:?}", bench.abstraction(&post)),
-                });
-                index += 1;
-                match result {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(_) => ControlFlow::Break(()),
-                }
-            },
-        );
+        for_each_input(bench, m, scope, |input| {
+            // After a failed send (the harness is gone) nothing more is sent.
+            if result.is_err() {
+                return;
+            }
+            let mut post = input.clone();
+            let ret = bench.run(m, &mut post);
+            result = send(&Message::Exported {
+                method: name.to_string(),
+                method_index: m,
+                index,
+                input: bench.render(m, &input),
+                construct: bench.construct(m, &input),
+                ret: format!("{ret:?}"),
+                abstraction: format!("{:?}", bench.abstraction(&post)),
+            });
+            index += 1;
+        });
         result?;
     }
     Ok(())

@@ -5,12 +5,12 @@
 //! have a receiver some sequence reaches.
 
 use std::collections::HashSet;
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::channel::send;
 use crate::protocol::{Matching, Message};
-use ferastrau_sdk::{korat, panics, Benchmark};
+use ferastrau_sdk::inputs::for_each_input;
+use ferastrau_sdk::{panics, Benchmark};
 
 /// Explores the sequences up to `length` and reports per length, then Korat's coverage.
 pub fn sequences<B: Benchmark>(
@@ -69,17 +69,9 @@ pub fn sequences<B: Benchmark>(
     }
     let mut receivers: HashSet<String> = HashSet::new();
     for m in 0..bench.methods().len() {
-        let (fin, fields) = bench.finitize(m, scope);
-        korat::search(
-            &fin,
-            |c| bench.precondition(m, &fields, c),
-            |c| {
-                let mut c = korat::Candidate::new(c.finitization(), c.state());
-                let input = bench.decode(m, &fields, &mut c);
-                receivers.insert(key(&bench.with_argument(m, &input, 0)));
-                ControlFlow::Continue(())
-            },
-        );
+        for_each_input(bench, m, scope, |input| {
+            receivers.insert(key(&bench.with_argument(m, &input, 0)));
+        });
     }
     let covered = receivers.iter().filter(|k| seen.contains(*k)).count() as u64;
     send(&Message::SequenceCoverage {

@@ -154,16 +154,20 @@ pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
     run_evaluation(a, show)
 }
 
+/// Where a run's reports go: `--out`, else `ferastrau.out/<benchmark>/`.
+pub(super) fn out_dir(a: &EvaluateArgs, bench: &BenchmarkCrate) -> PathBuf {
+    a.out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name))
+}
+
 /// Runs an evaluation; returns the directory its reports went to, or `None` when `--in-diff`
 /// leaves nothing to evaluate (said on stdout, no reports written).
 pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathBuf>> {
     // The whole command's time, builds and generation included, for the closing line.
     let started = std::time::Instant::now();
     let bench = a.target.locate()?;
-    let out_dir = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name));
+    let out_dir = out_dir(&a, &bench);
     // Taken before anything is built or written: a second run on the same directory fails at
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
@@ -218,7 +222,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         .viable()
         .filter(|m| !skipped.contains_key(&m.id))
         .count();
-    let catalog = selected(&a, &subject, diff.as_ref())?;
+    let catalog = selected(&a, &subject.meta.catalog, diff.as_ref())?;
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
         .viable()
@@ -383,12 +387,12 @@ fn read_diff(a: &EvaluateArgs, bench: &BenchmarkCrate) -> Result<Option<Selectio
 
 /// The catalog the run evaluates: sampled, then narrowed to the diff's lines and to
 /// `--only-mutants` (each of which must be one the run would evaluate).
-fn selected(
+pub(super) fn selected(
     a: &EvaluateArgs,
-    subject: &subject::Subject,
+    catalog: &ferastrau_mutator::Catalog,
     diff: Option<&Selection>,
 ) -> Result<ferastrau_mutator::Catalog> {
-    let mut catalog = sampled(subject.meta.catalog.clone(), &a.sampling);
+    let mut catalog = sampled(catalog.clone(), &a.sampling);
     if let Some(diff) = diff {
         catalog.mutants.retain(|m| diff.keeps(m));
     }

@@ -11,8 +11,7 @@ use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::subject;
 use ferastrau_harness::suite::{self, Status, SuiteRun};
 
-use super::commands::sampled;
-use super::evaluate::Show;
+use super::evaluate::{out_dir, selected, Show};
 use super::EvaluateArgs;
 
 /// How many survivors the table names (the rest are in `suite.json`).
@@ -21,28 +20,16 @@ const SHOWN: usize = 10;
 /// Runs the suite and prints it as `show` says; returns the reports' directory.
 pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<PathBuf> {
     let bench = a.target.locate()?;
-    let out_dir = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name));
-    let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
+    let out = OutputDir::take(&out_dir(a, &bench), &bench.name, &bench.dir)?;
     let meta = subject::metamutant(&bench)?;
     let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
-    let catalog = sampled(meta.catalog.clone(), &a.sampling);
-    let mut ids: Vec<u32> = catalog
+    // The mutants `evaluate` would run: sampled, `--only-mutants`, the skipped left out.
+    let ids: Vec<u32> = selected(a, &meta.catalog, None)?
         .viable()
         .map(|m| m.id)
         .filter(|id| !skipped.contains_key(id))
         .collect();
-    if !a.only_mutants.is_empty() {
-        if let Some(id) = a.only_mutants.iter().find(|id| !ids.contains(id)) {
-            return Err(usage(format!(
-                "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable, skipped or not sampled)"
-            )));
-        }
-        ids.retain(|id| a.only_mutants.contains(id));
-    }
     let opts = suite::Options {
         jobs: a
             .jobs
