@@ -27,4 +27,5 @@ pub mod subsets;
 pub mod suite;
 pub mod target_dir;
 pub mod term;
+pub mod white_box;
 pub mod worker;

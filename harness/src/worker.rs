@@ -284,6 +284,7 @@ pub fn request_name(r: &Request) -> &'static str {
         Request::Outputs { .. } => "outputs",
         Request::Export { .. } => "export",
         Request::Sequences { .. } => "sequences",
+        Request::WhiteBox { .. } => "white-box",
     }
 }
 

@@ -169,6 +169,47 @@ pub enum Request {
         scope: u32,
         matching: Matching,
     },
+    /// `check --white-box` at `scope`: per method, Korat's search of the failure predicate
+    /// (the precondition, then the method, then its checks) up to its first counterexample,
+    /// beside the black-box check of the same scope (every input generated, then each run):
+    /// one [`Message::WhiteBox`] per method. Each run of the original is under the clock
+    /// limit `clock`.
+    WhiteBox { scope: u32, clock: Duration },
+}
+
+/// What a counterexample of `check --white-box` breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Breach {
+    /// The method's postcondition.
+    Postcondition,
+    /// The class invariant on the post-state.
+    Invariant,
+    /// The method panicked (the paper's unexpected exception).
+    Panic,
+}
+
+/// One search's figures in [`Message::WhiteBox`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchCost {
+    /// Candidates Korat explored.
+    pub candidates: u64,
+    /// Calls of the method (valid inputs run).
+    pub calls: u64,
+    /// Wall-clock seconds, search and calls.
+    pub seconds: f64,
+}
+
+/// The first counterexample the white-box search found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FoundCounterexample {
+    /// The input, rendered.
+    pub input: String,
+    /// What the call did (`returned …` or `panicked: …`).
+    pub output: String,
+    /// What it breaks, and how.
+    pub breach: Breach,
+    pub message: String,
 }
 
 /// How `ferastrau sequences` tells two states apart (the JPF paper's two matchings).
@@ -683,6 +724,18 @@ pub enum Message {
         scope: u32,
         receivers: u64,
         covered: u64,
+    },
+    /// One method of [`Request::WhiteBox`].
+    WhiteBox {
+        method: String,
+        /// The black-box check: the precondition's whole search, then every input run.
+        black_box: SearchCost,
+        /// The failure predicate's search, up to its first counterexample.
+        white_box: SearchCost,
+        /// The black-box check's first counterexample, as the number of candidates its search
+        /// had explored when it generated that input (the same order as the white-box search).
+        black_box_first: Option<u64>,
+        counterexample: Option<FoundCounterexample>,
     },
     /// One input of [`Request::Export`]: how to build it, and what the original does on it.
     Exported {

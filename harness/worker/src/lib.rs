@@ -20,6 +20,7 @@ pub mod reach;
 mod sequences;
 pub mod store;
 mod watchdog;
+mod white_box;
 
 pub use ferastrau_protocol as protocol;
 use ferastrau_sdk::{panics, Benchmark};
@@ -107,6 +108,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             scope,
             matching,
         } => sequences::sequences(bench, length, scope, matching)?,
+        Request::WhiteBox { scope, clock } => white_box::white_box(bench, scope, clock)?,
         Request::Inputs {
             scope,
             dir,

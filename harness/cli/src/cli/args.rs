@@ -229,6 +229,11 @@ pub struct CheckArgs {
     /// Scopes, both ends included: `3` or `1..7`.
     #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
     pub scopes: RangeInclusive<u32>,
+    /// Search the failure predicate instead (the precondition, then the method, then its
+    /// checks) up to each method's first counterexample per scope, beside the black-box
+    /// check's candidates and time (the paper's white-box testing).
+    #[arg(long)]
+    pub white_box: bool,
     #[command(flatten)]
     pub original: OriginalLimits,
     #[command(flatten)]

@@ -158,6 +158,9 @@ fn preparation(
 pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
+    if a.white_box {
+        return check_white_box(a, &bench.name, &worker);
+    }
     let scratch = Scratch::new()?;
     let prep = preparation(&scratch, &a.original, worker.methods()?, false);
     let json = a.output.json();
@@ -287,6 +290,92 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
             )))
         }
     }
+}
+
+/// `check --white-box`: the failure predicate searched per scope and method, each scope's
+/// first counterexamples reported, the smallest printed as `check` prints it.
+fn check_white_box(
+    a: CheckArgs,
+    benchmark: &str,
+    worker: &ferastrau_harness::worker::Worker,
+) -> Result<()> {
+    use ferastrau_harness::white_box;
+    let mut scopes = Vec::new();
+    for scope in a.scopes.clone() {
+        ferastrau_harness::stage!("Searching", "the failure predicate at scope {scope}");
+        scopes.push(white_box::search(
+            worker,
+            scope,
+            a.original.memory_limit,
+            a.original.original_timeout,
+        )?);
+    }
+    // The smallest scope's first counterexample, in method order.
+    let first = scopes.iter().find_map(|s| {
+        s.methods
+            .iter()
+            .find_map(|m| m.counterexample.as_ref().map(|c| (s.scope, &m.method, c)))
+    });
+    let test = first.and_then(|(scope, method, c)| {
+        ferastrau_harness::export::counterexample_test(worker, scope, method, &c.input)
+    });
+    if a.output.json() {
+        ferastrau_harness::term::print_json(&serde_json::json!({
+            "benchmark": benchmark,
+            "white_box": true,
+            "scopes": scopes,
+            "counterexample": first.map(|(scope, method, c)| serde_json::json!({
+                "scope": scope, "method": method, "input": c.input, "output": c.output,
+                "breach": c.breach, "message": c.message, "test": test,
+            })),
+        }))?;
+    } else {
+        print!("{}", white_box::render_table(benchmark, &scopes));
+    }
+    let Some((scope, method, c)) = first else {
+        if !a.output.json() {
+            anstream::println!(
+                "{}",
+                paint(
+                    style::GOOD,
+                    "no counterexample: the failure predicate holds on no input"
+                )
+            );
+        }
+        return Ok(());
+    };
+    let found = scopes
+        .iter()
+        .flat_map(|s| &s.methods)
+        .filter(|m| m.counterexample.is_some())
+        .count();
+    if !a.output.json() {
+        anstream::println!(
+            "{}",
+            paint(
+                style::HEAD,
+                format!("first counterexample (scope {scope}, {method}):")
+            )
+        );
+        println!("  input:  {}", c.input);
+        println!("  output: {}", c.output);
+        let breach = match c.breach {
+            ferastrau_protocol::Breach::Postcondition => "the postcondition",
+            ferastrau_protocol::Breach::Invariant => "the class invariant",
+            ferastrau_protocol::Breach::Panic => "a panic",
+        };
+        println!("  fails:  {breach}: {}", c.message);
+        if let Some(test) = &test {
+            println!("  as a test (built by calls of the crate's API; it fails as above):");
+            for line in test.lines() {
+                println!("    {line}");
+            }
+        }
+    }
+    Err(broken(format!(
+        "counterexamples for {found} method-scope pair(s) from scope {scope}; the first: {} -> {}: {}",
+        c.input, c.output, c.message
+    )))
 }
 
 pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {

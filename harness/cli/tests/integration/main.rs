@@ -31,3 +31,4 @@ mod snapshots;
 mod suite;
 mod terminal;
 mod trust;
+mod white_box;
