@@ -101,15 +101,22 @@ pub fn search(
 
 /// The table `check --white-box` prints.
 pub fn render_table(benchmark: &str, scopes: &[ScopeSearch]) -> String {
+    let w = scopes
+        .iter()
+        .flat_map(|s| &s.methods)
+        .map(|m| m.method.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
     let mut t = format!(
         "{benchmark}: the failure predicate searched (white box) against every input generated, then run (black box)\n\
-         {:>5} {:<14} {:>12} {:>9} {:>12} {:>9} {:>13}  first counterexample\n",
+         {:>5} {:<w$} {:>12} {:>9} {:>12} {:>9} {:>13}  first counterexample\n",
         "scope", "method", "black cands", "black [s]", "white cands", "white [s]", "black to it"
     );
     for s in scopes {
         for m in &s.methods {
             t.push_str(&format!(
-                "{:>5} {:<14} {:>12} {:>9.3} {:>12} {:>9.3} {:>13}  {}\n",
+                "{:>5} {:<w$} {:>12} {:>9.3} {:>12} {:>9.3} {:>13}  {}\n",
                 s.scope,
                 m.method,
                 m.black_box.candidates,

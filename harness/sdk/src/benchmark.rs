@@ -123,6 +123,25 @@ pub trait Benchmark: Send + Sync + 'static {
         None
     }
 
+    /// The benchmark's algebraic properties (the paper's Sec. 6.3), e.g. "`add(e)` then
+    /// `remove(e)` gives back the abstract state when `e` was absent", each over the inputs of
+    /// one target method. Ferastrau tests each as a target of its own (after the methods, under
+    /// the axiom's name): on every input of its method at each scope, `check` reports it where it
+    /// fails on the original, and a mutant whose axiom's verdict, return values or post-state
+    /// differ from the original's is killed like any other target's. Default: none.
+    fn axioms(&self) -> &'static [Axiom] {
+        &[]
+    }
+
+    /// Runs axiom `axiom` (its position in [`Benchmark::axioms`]) on `input`, an input of the
+    /// axiom's method, through the crate's methods: the calls leave their post-state in `input`
+    /// (judged by the invariant and compared like a method's); `Err` says why the property
+    /// fails. Called only for the axioms [`Benchmark::axioms`] declares.
+    fn axiom(&self, axiom: usize, input: &mut Self::Input) -> Result<(), String> {
+        let _ = input;
+        unreachable!("Benchmark::axiom({axiom}) is called only for a declared axiom")
+    }
+
     /// For `ferastrau sequences` (the JPF paper's method sequences): an input whose receiver
     /// every sequence starts from (the empty structure) at `scope`. `None` (the default): the
     /// benchmark builds no sequences.
@@ -137,4 +156,13 @@ pub trait Benchmark: Send + Sync + 'static {
         let _ = (method, arg);
         state.clone()
     }
+}
+
+/// One algebraic property of [`Benchmark::axioms`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axiom {
+    /// Its name, under which reports list it beside the methods (e.g. `add_then_remove`).
+    pub name: &'static str,
+    /// The target method whose inputs it takes (its receiver and arguments).
+    pub inputs_of: &'static str,
 }

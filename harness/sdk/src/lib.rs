@@ -11,6 +11,7 @@
 // The library surface benchmark authors program against: every public item says what it is for.
 #![warn(missing_docs)]
 
+pub mod axioms;
 mod benchmark;
 pub mod exec;
 pub mod generator;
@@ -21,7 +22,7 @@ pub mod structure;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
 pub mod testing;
 
-pub use benchmark::Benchmark;
+pub use benchmark::{Axiom, Benchmark};
 pub use korat;
 pub use korat_choice;
 

@@ -23,6 +23,7 @@ mod watchdog;
 mod white_box;
 
 pub use ferastrau_protocol as protocol;
+use ferastrau_sdk::axioms::WithAxioms;
 use ferastrau_sdk::{panics, Benchmark};
 
 use protocol::{Message, Request};
@@ -53,6 +54,8 @@ pub fn worker_main<B: Benchmark>(bench: B) {
         .nth(1)
         .ok_or_else(|| "usage: worker REQUEST (JSON; see ferastrau_worker::protocol)".to_string())
         .and_then(|a| serde_json::from_str::<Request>(&a).map_err(|e| format!("bad request: {e}")));
+    // Axioms are targets after the methods (see `ferastrau_sdk::axioms`).
+    let bench = WithAxioms::new(bench);
     let outcome = request.and_then(|r| dispatch(&bench, r).map_err(|e| e.to_string()));
     let code = match outcome {
         Ok(true) => match channel::send(&Message::Done) {
@@ -69,7 +72,10 @@ pub fn worker_main<B: Benchmark>(bench: B) {
 }
 
 /// Carries out `request`; `Ok(false)` when it stopped early with its reason already sent.
-fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> {
+///
+/// Every request sees the axioms as targets, except `export` and `sequences`, which build
+/// inputs by the crate's own calls and so take its methods alone.
+fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::Result<bool> {
     match request {
         Request::Describe => channel::send(&Message::Described {
             methods: bench.methods().iter().map(|m| m.to_string()).collect(),
@@ -102,12 +108,12 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             mutant,
             clock,
         } => outputs::outputs(bench, scope, mutant, clock)?,
-        Request::Export { scope } => export::export(bench, scope)?,
+        Request::Export { scope } => export::export(bench.inner(), scope)?,
         Request::Sequences {
             length,
             scope,
             matching,
-        } => sequences::sequences(bench, length, scope, matching)?,
+        } => sequences::sequences(bench.inner(), length, scope, matching)?,
         Request::WhiteBox { scope, clock } => white_box::white_box(bench, scope, clock)?,
         Request::Inputs {
             scope,
@@ -131,7 +137,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             reach,
             comparison,
         } => {
-            let judging = evaluate::Judging::new::<B>(limits, comparison)?;
+            let judging = evaluate::Judging::new::<WithAxioms<B>>(limits, comparison)?;
             return evaluate::mutants(bench, &mutants, to, &dir, &cursor, judging, reach);
         }
         Request::Matrix {
@@ -144,7 +150,7 @@ fn dispatch<B: Benchmark>(bench: &B, request: Request) -> std::io::Result<bool> 
             reach,
             comparison,
         } => {
-            let judging = evaluate::Judging::new::<B>(limits, comparison)?;
+            let judging = evaluate::Judging::new::<WithAxioms<B>>(limits, comparison)?;
             return matrix::matrix(bench, mutant, scope, &spans, &dir, &cursor, judging, reach);
         }
         Request::Replay { scope, dir, repeat } => evaluate::replay(bench, scope, &dir, repeat)?,

@@ -5,6 +5,7 @@
 mod common;
 mod support;
 
+mod axioms;
 mod ci_recipes;
 mod cli;
 mod compare;
