@@ -8,26 +8,73 @@
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 
+use std::collections::HashMap;
+
 use anyhow::{bail, Result};
+use ferastrau_artifacts::ReducedSuite;
 use ferastrau_protocol::{Message, Request};
+
+use crate::exit_code::usage;
 
 use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;
 
-/// The test file for `bench`'s inputs at `scopes`, from its original worker.
-pub fn test_file(
-    bench: &BenchmarkCrate,
-    worker: &Worker,
-    scopes: RangeInclusive<u32>,
-) -> Result<String> {
+/// Which inputs a test file holds.
+#[derive(Clone, Debug)]
+pub enum Selection {
+    /// Every input of these scopes.
+    Scopes(RangeInclusive<u32>),
+    /// The greedy reduced suite `ferastrau subsets` chose at one scope (`reduced-suite.json`):
+    /// as few inputs as kill every mutant the scope's inputs kill.
+    Reduced(ReducedSuite),
+}
+
+/// The test file for `bench`'s inputs in `selection`, from its original worker.
+pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection) -> Result<String> {
+    let (scopes, what) = match selection {
+        Selection::Scopes(s) => (
+            s.clone(),
+            format!(
+                "Every input of `{}` at scopes {}..{}",
+                bench.name,
+                s.start(),
+                s.end()
+            ),
+        ),
+        Selection::Reduced(r) => {
+            if r.benchmark != bench.name {
+                return Err(usage(format!(
+                    "the reduced suite is {}'s, not {}'s",
+                    r.benchmark, bench.name
+                )));
+            }
+            (
+                r.scope..=r.scope,
+                format!(
+                    "The reduced suite of `{}` at scope {} ({} of its {} inputs, which kill every mutant they all kill)",
+                    bench.name,
+                    r.scope,
+                    r.inputs.len(),
+                    r.of
+                ),
+            )
+        }
+    };
+    // The reduced suite's inputs by (method, index), each with its rendering in the run.
+    let chosen: Option<HashMap<(&str, u64), &str>> = match selection {
+        Selection::Scopes(_) => None,
+        Selection::Reduced(r) => Some(
+            r.inputs
+                .iter()
+                .map(|i| ((i.method.as_str(), i.index), i.input.as_str()))
+                .collect(),
+        ),
+    };
     let mut text = format!(
-        "//! Every input of `{name}` at scopes {first}..{last}, written by `ferastrau export-tests`:\n\
+        "//! {what}, written by `ferastrau export-tests`:\n\
          //! each built by calls of the crate's API, the method called, and what the original\n\
          //! returns and leaves asserted (as `Debug` writes it), with the invariant.\n\n\
          use ferastrau_sdk::Benchmark;\n",
-        name = bench.name,
-        first = scopes.start(),
-        last = scopes.end(),
     );
     let mut tests = 0;
     for scope in scopes {
@@ -44,6 +91,20 @@ pub fn test_file(
             else {
                 continue;
             };
+            if let Some(chosen) = &chosen {
+                match chosen.get(&(method.as_str(), index)) {
+                    None => continue,
+                    // Generation is deterministic: an index names the run's input unless the
+                    // crate changed since.
+                    Some(&then) if then != input => {
+                        return Err(usage(format!(
+                            "{} changed since the reduced suite was computed: {method} input #{index} at scope {scope} is {input} now, {then} then; run evaluate --kill-matrix and subsets again",
+                            bench.name
+                        )));
+                    }
+                    Some(_) => {}
+                }
+            }
             let Some(construct) = construct else {
                 bail!(
                     "{} cannot write its inputs as calls (Benchmark::construct returns None): {input}",
@@ -60,6 +121,17 @@ pub fn test_file(
                  assert_eq!(format!(\"{{:?}}\", bench.abstraction(&input)), {abstraction:?});\n    \
                  assert!(bench.invariant(&input), \"the invariant\");\n}}\n",
             );
+        }
+    }
+    if let Selection::Reduced(r) = selection {
+        if tests != r.inputs.len() {
+            return Err(usage(format!(
+                "{} changed since the reduced suite was computed: {} of its {} inputs are found at scope {}",
+                bench.name,
+                tests,
+                r.inputs.len(),
+                r.scope
+            )));
         }
     }
     if tests == 0 {

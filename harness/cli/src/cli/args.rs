@@ -245,8 +245,12 @@ pub struct ExportTestsArgs {
     #[command(flatten)]
     pub target: Target,
     /// Scopes, both ends included: `3` or `1..3`.
-    #[arg(long, value_parser = parse_scopes)]
-    pub scopes: RangeInclusive<u32>,
+    #[arg(long, value_parser = parse_scopes, required_unless_present = "reduced", conflicts_with = "reduced")]
+    pub scopes: Option<RangeInclusive<u32>>,
+    /// Only the inputs of a reduced suite: the `reduced-suite.json` that `ferastrau subsets`
+    /// wrote for a run of this crate with `--kill-matrix` (its scope is the file's).
+    #[arg(long, value_name = "FILE")]
+    pub reduced: Option<PathBuf>,
     /// The test file to write (e.g. `tests/exhaustive.rs` of the crate).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

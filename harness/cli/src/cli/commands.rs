@@ -68,15 +68,29 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
 pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
-    let text = ferastrau_harness::export::test_file(&bench, &worker, a.scopes.clone())?;
+    use ferastrau_harness::export::{test_file, Selection};
+    let selection = match (&a.scopes, &a.reduced) {
+        (Some(scopes), _) => Selection::Scopes(scopes.clone()),
+        (None, Some(file)) => Selection::Reduced(
+            <ferastrau_artifacts::ReducedSuite as ferastrau_artifacts::Artifact>::read(file)
+                .map_err(|e| usage(format!("--reduced {}: {e:#}", file.display())))?,
+        ),
+        (None, None) => unreachable!("clap requires --scopes or --reduced"),
+    };
+    let text = test_file(&bench, &worker, &selection)?;
     std::fs::write(&a.out, &text)
         .map_err(|e| usage(format!("cannot write {}: {e}", a.out.display())))?;
     let tests = text.matches("#[test]").count();
+    let scopes = match &selection {
+        Selection::Scopes(s) => format!("at scopes {}..{}", s.start(), s.end()),
+        Selection::Reduced(r) => format!(
+            "(the reduced suite of scope {}, of {} inputs)",
+            r.scope, r.of
+        ),
+    };
     println!(
-        "{tests} tests of {} at scopes {}..{} in {}",
+        "{tests} tests of {} {scopes} in {}",
         bench.name,
-        a.scopes.start(),
-        a.scopes.end(),
         a.out.display()
     );
     Ok(())

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::common::{command, evaluate, fixture, json, one_error, text};
+use crate::common::{command, evaluate, ferastrau, fixture, json, one_error, text};
 
 const USAGE: i32 = 2;
 const BROKEN: i32 = 4;
@@ -176,9 +176,16 @@ fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
     for literal in ["SearchTree {", "Node {", "nodes:"] {
         assert!(!exported.contains(literal), "a struct literal: {literal}");
     }
+    let korat = root.path().join("korat");
     let (evaluation, mutants) = evaluate(
-        &["--benchmark", "search_tree", "--scopes", "3"],
-        &root.path().join("korat"),
+        &[
+            "--benchmark",
+            "search_tree",
+            "--scopes",
+            "2..3",
+            "--kill-matrix",
+        ],
+        &korat,
     );
     let by_korat: BTreeSet<u64> = mutants["mutants"]
         .as_array()
@@ -187,24 +194,69 @@ fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
         .filter(|m| m["scopes"]["3"]["status"] == "killed")
         .map(|m| m["id"].as_u64().unwrap())
         .collect();
-    let out = root.path().join("suite");
-    let o = command(&[
-        "evaluate",
-        "--benchmark",
-        "search_tree",
-        "--suite",
-        file.to_str().unwrap(),
-        "--timeout-floor",
-        "150ms",
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .output()
-    .unwrap();
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let report = json(&out.join("suite.json"));
+    let measure = |file: &Path, out: &str| {
+        let out = root.path().join(out);
+        let o = command(&[
+            "evaluate",
+            "--benchmark",
+            "search_tree",
+            "--suite",
+            file.to_str().unwrap(),
+            "--timeout-floor",
+            "150ms",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        json(&out.join("suite.json"))
+    };
+    let report = measure(&file, "suite");
     assert_eq!(killed_by_suite(&report), by_korat);
-    assert_eq!(report["kill_rate"], evaluation["scopes"][0]["kill_rate"]);
+    assert_eq!(report["kill_rate"], evaluation["scopes"][1]["kill_rate"]);
+
+    // `--reduced`: the greedy reduced suite `subsets` chose from the kill matrix, exported the
+    // same way, kills the same mutants with a fraction of the tests.
+    let o = ferastrau(&["subsets", korat.to_str().unwrap(), "--random-samples", "10"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let suite_file = korat.join("reduced-suite.json");
+    let chosen = json(&suite_file)["inputs"].as_array().unwrap().len();
+    let reduced = root.path().join("reduced.rs");
+    let export_reduced = |suite: &Path| {
+        command(&[
+            "export-tests",
+            "--benchmark",
+            "search_tree",
+            "--reduced",
+            suite.to_str().unwrap(),
+            "--out",
+            reduced.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap()
+    };
+    let o = export_reduced(&suite_file);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let written = std::fs::read_to_string(&reduced).unwrap();
+    assert_eq!(written.matches("#[test]").count(), chosen);
+    assert_eq!(chosen, 13, "the greedy cover of scope 3's 90 inputs");
+    assert_eq!(killed_by_suite(&measure(&reduced, "reduced")), by_korat);
+    // A suite the crate no longer generates (an input rendered otherwise) is refused.
+    let tampered = root.path().join("tampered.json");
+    let text_of = std::fs::read_to_string(&suite_file).unwrap();
+    let first = json(&suite_file)["inputs"][0]["input"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(&tampered, text_of.replacen(&first, "add(9) on ()", 1)).unwrap();
+    let o = export_reduced(&tampered);
+    assert_eq!(o.status.code(), Some(USAGE));
+    assert!(
+        text(&o.stderr).contains("changed since the reduced suite"),
+        "{}",
+        text(&o.stderr)
+    );
 
     // A benchmark that cannot write its inputs as calls says so.
     // (`chain`: its original worker is built by other tests already.)
