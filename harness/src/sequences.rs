@@ -1,13 +1,21 @@
 //! `ferastrau sequences`: inputs as the JPF paper builds them — every sequence of the target
 //! methods' calls from the empty structure up to a length, states matched by isomorphism or
 //! by abstraction — against Korat's direct construction: per length the distinct states,
-//! the calls made and the time, and at the end how many of Korat's inputs at the scope have
-//! a receiver some sequence reaches. (The exploration runs in the benchmark's worker.)
+//! the calls made and the time, the code the calls covered, and how many of Korat's inputs at
+//! the scope have a receiver some sequence reaches. With `--export`, the calls become a Rust
+//! test file (each state built by its shortest sequence), which `evaluate --suite` measures
+//! against the mutants. (The exploration runs in the benchmark's metamutant worker, the
+//! original switched on, so that its probes count coverage.)
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use anyhow::{bail, Result};
-use ferastrau_protocol::{Matching, Message, Request};
+use ferastrau_artifacts::Probe;
+use ferastrau_protocol::{CallOutcome, Matching, Message, Request};
 use serde::Serialize;
 
+use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;
 
 /// One length of the exploration.
@@ -40,23 +48,68 @@ pub struct Report {
     pub benchmark: String,
     pub matching: Matching,
     pub levels: Vec<Level>,
+    /// Statement and branch coverage of the code under test by all the calls, in percent, as
+    /// `evaluate` counts it.
+    pub statement_coverage: f64,
+    pub branch_coverage: f64,
     pub coverage: Coverage,
 }
 
-/// Explores the sequences up to `length` (arguments 1..=`scope`) in `worker`.
+/// A state's last call: state `parent`'s receiver after `method(arg)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Step {
+    parent: u64,
+    method: usize,
+    arg: i64,
+}
+
+/// One call the exploration made.
+#[derive(Clone, Debug, PartialEq)]
+struct Call {
+    state: u64,
+    method: usize,
+    arg: i64,
+    outcome: CallOutcome,
+}
+
+/// An exploration's report and, when asked for, its calls.
+pub struct Exploration {
+    pub report: Report,
+    steps: HashMap<u64, Step>,
+    calls: Vec<Call>,
+    methods: Vec<String>,
+    scope: u32,
+}
+
+/// What to explore.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask {
+    pub length: u32,
+    /// Arguments are 1..=scope, and Korat's inputs at it are compared.
+    pub scope: u32,
+    pub matching: Matching,
+    /// Keep every call, to write them as tests.
+    pub calls: bool,
+}
+
+/// Explores the sequences in `worker` (the metamutant's, whose `probes` count coverage).
 pub fn explore(
     benchmark: &str,
     worker: &Worker,
-    length: u32,
-    scope: u32,
-    matching: Matching,
-) -> Result<Report> {
+    methods: Vec<String>,
+    probes: &[Probe],
+    ask: Ask,
+) -> Result<Exploration> {
     let mut levels = Vec::new();
     let mut coverage = None;
+    let mut hit = None;
+    let mut steps = HashMap::new();
+    let mut calls = Vec::new();
     for m in worker.call(&Request::Sequences {
-        length,
-        scope,
-        matching,
+        length: ask.length,
+        scope: ask.scope,
+        matching: ask.matching,
+        calls: ask.calls,
     })? {
         match m {
             Message::SequenceLevel {
@@ -72,6 +125,33 @@ pub fn explore(
                 explored,
                 seconds,
             }),
+            Message::SequenceState {
+                id,
+                parent,
+                method,
+                arg,
+            } => {
+                steps.insert(
+                    id,
+                    Step {
+                        parent,
+                        method,
+                        arg,
+                    },
+                );
+            }
+            Message::SequenceCall {
+                state,
+                method,
+                arg,
+                outcome,
+            } => calls.push(Call {
+                state,
+                method,
+                arg,
+                outcome,
+            }),
+            Message::Coverage { probes } => hit = Some(probes),
             Message::SequenceCoverage {
                 scope,
                 receivers,
@@ -86,15 +166,120 @@ pub fn explore(
             _ => {}
         }
     }
-    let Some(coverage) = coverage else {
-        bail!("the worker for {benchmark} ended the exploration without Korat's coverage");
+    let (Some(coverage), Some(hit)) = (coverage, hit) else {
+        bail!("the worker for {benchmark} ended the exploration without its coverage");
     };
-    Ok(Report {
-        benchmark: benchmark.to_string(),
-        matching,
-        levels,
-        coverage,
+    let (statement_coverage, branch_coverage) =
+        crate::evaluate::report::code_coverage(&hit, probes);
+    Ok(Exploration {
+        report: Report {
+            benchmark: benchmark.to_string(),
+            matching: ask.matching,
+            levels,
+            statement_coverage,
+            branch_coverage,
+            coverage,
+        },
+        steps,
+        calls,
+        methods,
+        scope: ask.scope,
     })
+}
+
+impl Exploration {
+    /// The calls as a Rust test file for `bench`: one `#[test]` per call, its state built by
+    /// the sequence that first reached it (through the crate's `Benchmark::initial`,
+    /// `with_argument` and `run`), the call made, and the original's return value, abstract
+    /// post-state and invariant asserted; a call that panicked on the original is a
+    /// `#[should_panic]` test.
+    pub fn test_file(&self, bench: &BenchmarkCrate) -> Result<String> {
+        if self.calls.is_empty() {
+            bail!("the exploration kept no calls to write");
+        }
+        let r = &self.report;
+        let length = r.levels.last().map_or(0, |l| l.length);
+        let mut text = format!(
+            "//! Every call of `{name}`'s methods in sequences of up to {length} calls from its\n\
+             //! initial state, arguments 1..={scope}, states matched by {matching}, written by\n\
+             //! `ferastrau sequences --export`: each state built by the calls that first reached\n\
+             //! it, the call made, and what the original returns and leaves asserted.\n\n\
+             use ferastrau_sdk::Benchmark;\n",
+            name = bench.name,
+            scope = self.scope,
+            matching = r.matching,
+        );
+        for (n, c) in self.calls.iter().enumerate() {
+            let path = self.path(c.state)?;
+            let name = |m: usize| self.methods.get(m).map_or("?", String::as_str);
+            let history: Vec<String> = path
+                .iter()
+                .map(|&(m, a)| format!("{}({a})", name(m)))
+                .collect();
+            let _ = write!(
+                text,
+                "\n/// {}({}) after [{}]\n#[test]\n{}fn call_{n}() {{\n    \
+                 let bench = {lib}::{entry}();\n    \
+                 let mut input = bench.initial({scope}).expect(\"an initial state\");\n",
+                name(c.method),
+                c.arg,
+                history.join(", "),
+                match c.outcome {
+                    CallOutcome::Panicked => "#[should_panic]\n",
+                    CallOutcome::Returned { .. } => "",
+                },
+                lib = bench.lib_name,
+                entry = bench.entry(),
+                scope = self.scope,
+            );
+            if !path.is_empty() {
+                let steps: Vec<String> = path.iter().map(|(m, a)| format!("({m}, {a})")).collect();
+                let _ = write!(
+                    text,
+                    "    for (m, arg) in [{}] {{\n        \
+                     input = bench.with_argument(m, &input, arg);\n        \
+                     bench.run(m, &mut input);\n    }}\n",
+                    steps.join(", ")
+                );
+            }
+            let _ = writeln!(
+                text,
+                "    input = bench.with_argument({m}, &input, {arg});",
+                m = c.method,
+                arg = c.arg
+            );
+            match &c.outcome {
+                CallOutcome::Panicked => {
+                    let _ = writeln!(text, "    bench.run({}, &mut input);\n}}", c.method);
+                }
+                CallOutcome::Returned { ret, abstraction } => {
+                    let _ = write!(
+                        text,
+                        "    let ret = bench.run({m}, &mut input);\n    \
+                         assert_eq!(format!(\"{{ret:?}}\"), {ret:?});\n    \
+                         assert_eq!(format!(\"{{:?}}\", bench.abstraction(&input)), {abstraction:?});\n    \
+                         assert!(bench.invariant(&input), \"the invariant\");\n}}\n",
+                        m = c.method
+                    );
+                }
+            }
+        }
+        Ok(text)
+    }
+
+    /// The calls (method, argument) that first reached `state`, from the initial state.
+    fn path(&self, mut state: u64) -> Result<Vec<(usize, i64)>> {
+        let mut path = Vec::new();
+        while state != 0 {
+            let Some(s) = self.steps.get(&state) else {
+                bail!("the exploration did not say how it reached state {state}");
+            };
+            path.push((s.method, s.arg));
+            state = s.parent;
+        }
+        path.reverse();
+        Ok(path)
+    }
 }
 
 /// The table `sequences` prints.
@@ -111,6 +296,10 @@ pub fn render_table(r: &Report) -> String {
         ));
     }
     let c = &r.coverage;
+    t.push_str(&format!(
+        "code coverage of the calls: {:.2}% of statements, {:.2}% of branches\n",
+        r.statement_coverage, r.branch_coverage
+    ));
     t.push_str(&format!(
         "Korat's inputs at scope {}: {} distinct receivers, {} reached by a sequence ({:.2}%)\n",
         c.scope,

@@ -168,6 +168,10 @@ pub enum Request {
         length: u32,
         scope: u32,
         matching: Matching,
+        /// Also send each new state's last call ([`Message::SequenceState`]) and each call's
+        /// outcome ([`Message::SequenceCall`]), to write the calls as tests.
+        #[serde(default)]
+        calls: bool,
     },
     /// `check --white-box` at `scope`: per method, Korat's search of the failure predicate
     /// (the precondition, then the method, then its checks) up to its first counterexample,
@@ -175,6 +179,17 @@ pub enum Request {
     /// one [`Message::WhiteBox`] per method. Each run of the original is under the clock
     /// limit `clock`.
     WhiteBox { scope: u32, clock: Duration },
+}
+
+/// What one call of [`Request::Sequences`] did on the original.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOutcome {
+    /// It returned `ret` and left a state whose abstraction is `abstraction` (both as `Debug`
+    /// writes them).
+    Returned { ret: String, abstraction: String },
+    /// It panicked (its sequence ends there).
+    Panicked,
 }
 
 /// What a counterexample of `check --white-box` breaks.
@@ -724,6 +739,22 @@ pub enum Message {
         scope: u32,
         receivers: u64,
         covered: u64,
+    },
+    /// A state [`Request::Sequences`] reached first (with `calls`): state `id` is state
+    /// `parent`'s receiver after `method(arg)` (state 0 is the initial one).
+    SequenceState {
+        id: u64,
+        parent: u64,
+        method: usize,
+        arg: i64,
+    },
+    /// One call [`Request::Sequences`] made (with `calls`): `method(arg)` on state `state`'s
+    /// receiver, and what the original did.
+    SequenceCall {
+        state: u64,
+        method: usize,
+        arg: i64,
+        outcome: CallOutcome,
     },
     /// One method of [`Request::WhiteBox`].
     WhiteBox {

@@ -200,6 +200,16 @@ fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: ProbeRole, kind: ProbeKi
     round2(100.0 * n as f64 / all.len() as f64)
 }
 
+/// The statement and branch coverage of the code under test (percent) that the probes `hit`
+/// give, as `evaluate` counts them: for runs of the original outside `evaluate` (`sequences`).
+pub fn code_coverage(hit: &[u32], probes: &[Probe]) -> (f64, f64) {
+    let hit: BTreeSet<u32> = hit.iter().copied().collect();
+    (
+        percent(&hit, probes, ProbeRole::Code, ProbeKind::Statement),
+        percent(&hit, probes, ProbeRole::Code, ProbeKind::Branch),
+    )
+}
+
 /// The places of the probes of `role` not in `hit`.
 fn unreached(probes: &[Probe], role: ProbeRole, hit: &BTreeSet<u32>) -> Vec<String> {
     probes

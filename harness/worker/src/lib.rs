@@ -113,7 +113,8 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
             length,
             scope,
             matching,
-        } => sequences::sequences(bench.inner(), length, scope, matching)?,
+            calls,
+        } => sequences::sequences(bench.inner(), length, scope, matching, calls)?,
         Request::WhiteBox { scope, clock } => white_box::white_box(bench, scope, clock)?,
         Request::Inputs {
             scope,

@@ -269,6 +269,10 @@ pub struct SequencesArgs {
     /// How two states are told apart: `isomorphism` (their structures) or `abstraction`.
     #[arg(long, default_value = "isomorphism", value_parser = parse_matching)]
     pub matching: ferastrau_protocol::Matching,
+    /// Also write every call as a test (its state built by the calls that first reached it)
+    /// to FILE, which `evaluate --suite` measures against the mutants.
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
     #[command(flatten)]
     pub output: Output,
 }

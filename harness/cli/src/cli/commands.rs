@@ -97,11 +97,42 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
 }
 
 pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
+    use ferastrau_harness::sequences::{explore, Ask};
     let bench = a.target.locate()?;
-    let worker = subject::original_worker(&bench)?;
-    let scope = a.scope.unwrap_or(a.length);
-    let report =
-        ferastrau_harness::sequences::explore(&bench.name, &worker, a.length, scope, a.matching)?;
+    // The metamutant's worker, the original switched on: its probes count coverage.
+    let subject = subject::prepare(&bench)?;
+    let probes = subject
+        .meta
+        .probes
+        .iter()
+        .map(ferastrau_harness::evaluate::report::probe)
+        .collect::<Result<Vec<_>>>()?;
+    let ask = Ask {
+        length: a.length,
+        scope: a.scope.unwrap_or(a.length),
+        matching: a.matching,
+        calls: a.export.is_some(),
+    };
+    let exploration = explore(
+        &bench.name,
+        &subject.worker,
+        subject.methods.clone(),
+        &probes,
+        ask,
+    )?;
+    if let Some(file) = &a.export {
+        let text = exploration.test_file(&bench)?;
+        std::fs::write(file, &text)
+            .map_err(|e| usage(format!("cannot write {}: {e}", file.display())))?;
+        ferastrau_harness::stage!(
+            "Wrote",
+            "{} tests of {}'s calls to {}",
+            text.matches("#[test]").count(),
+            bench.name,
+            file.display()
+        );
+    }
+    let report = exploration.report;
     if a.output.json() {
         ferastrau_harness::term::print_json(&serde_json::to_value(&report)?)?;
     } else {
