@@ -85,6 +85,7 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
                 index,
                 input,
                 construct,
+                candidate,
                 ret,
                 abstraction,
             } = m
@@ -105,16 +106,11 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
                     Some(_) => {}
                 }
             }
-            let Some(construct) = construct else {
-                bail!(
-                    "{} cannot write its inputs as calls (Benchmark::construct returns None): {input}",
-                    bench.name
-                );
-            };
+            let (construct, how) = building(bench, method_index, scope, construct, &candidate);
             tests += 1;
             let _ = write!(
                 text,
-                "\n/// {input}\n#[test]\nfn {method}_scope_{scope}_{index}() {{\n    \
+                "\n/// {input}{how}\n#[test]\nfn {method}_scope_{scope}_{index}() {{\n    \
                  {construct}\n    \
                  let ret = bench.run({method_index}, &mut input);\n    \
                  assert_eq!(format!(\"{{ret:?}}\"), {ret:?});\n    \
@@ -148,6 +144,7 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
 /// called, the invariant and the postcondition asserted. `None` when the benchmark cannot write
 /// the input as calls, or the worker cannot run the scope's inputs to the end.
 pub fn counterexample_test(
+    bench: &BenchmarkCrate,
     worker: &Worker,
     scope: u32,
     method: &str,
@@ -159,10 +156,13 @@ pub fn counterexample_test(
             method: name,
             method_index,
             input: rendered,
-            construct: Some(construct),
+            construct,
+            candidate,
             ..
-        } if name == method && rendered == input => Some(format!(
-            "/// {input}: the counterexample `ferastrau check` found at scope {scope}.\n\
+        } if name == method && rendered == input => Some({
+            let (construct, how) = building(bench, method_index, scope, construct, &candidate);
+            format!(
+                "/// {input}: the counterexample `ferastrau check` found at scope {scope}{how}.\n\
              #[test]\nfn counterexample() {{\n    \
              use ferastrau_sdk::Benchmark;\n    \
              {construct}\n    \
@@ -171,7 +171,39 @@ pub fn counterexample_test(
              assert!(bench.invariant(&input), \"the invariant\");\n    \
              if let Err(why) = bench.postcondition({method_index}, &pre, &input, &ret) {{\n        \
              panic!(\"the postcondition: {{why}}\");\n    }}\n}}\n"
-        )),
+            )
+        }),
         _ => None,
     })
+}
+
+/// Statements that bind `bench` to the benchmark and `mut input` to the input of method
+/// `method_index` at `scope`: the crate's own calls where it writes them
+/// (`Benchmark::construct`), else the input built directly — the benchmark's decoder run on
+/// Korat's candidate vector — with a note saying so for the test's doc comment.
+fn building(
+    bench: &BenchmarkCrate,
+    method_index: usize,
+    scope: u32,
+    construct: Option<String>,
+    candidate: &[u32],
+) -> (String, &'static str) {
+    match construct {
+        Some(calls) => (calls, ""),
+        None => {
+            let vector: Vec<String> = candidate.iter().map(u32::to_string).collect();
+            (
+                format!(
+                    "let bench = {lib}::{entry}();\n    \
+                     let (fin, fields) = bench.finitize({method_index}, {scope});\n    \
+                     let mut input = bench.decode(\n        {method_index},\n        &fields,\n        \
+                     &mut ferastrau_sdk::korat::Candidate::new(&fin, &[{}]),\n    );",
+                    vector.join(", "),
+                    lib = bench.lib_name,
+                    entry = bench.entry(),
+                ),
+                " (built directly: Korat's candidate decoded, as the crate writes no calls for it)",
+            )
+        }
+    }
 }

@@ -780,6 +780,10 @@ pub enum Message {
         /// Rust code that builds it by calls (`Benchmark::construct`); `None` when the
         /// benchmark cannot write it so.
         construct: Option<String>,
+        /// Korat's candidate vector of the input, from which the benchmark's decoder builds it
+        /// directly where there is no construction by calls.
+        #[serde(default)]
+        candidate: Vec<u32>,
         /// The original's return value and post-state abstraction, as `Debug` writes them.
         ret: String,
         abstraction: String,

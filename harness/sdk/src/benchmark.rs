@@ -117,7 +117,8 @@ pub trait Benchmark: Send + Sync + 'static {
     /// and methods, no struct literal of the structure), for `ferastrau export-tests`:
     /// statements that bind `bench` to this benchmark and `mut input` to the input, naming
     /// the crate by its library name (the test then calls `bench.run(method, &mut input)`).
-    /// `None` (the default): the benchmark cannot write its inputs as calls.
+    /// `None` (the default): no calls build this input; `export-tests` then builds it directly
+    /// (the decoder on Korat's candidate), saying so.
     fn construct(&self, method: usize, input: &Self::Input) -> Option<String> {
         let _ = (method, input);
         None

@@ -204,7 +204,7 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
     if a.white_box {
-        return check_white_box(a, &bench.name, &worker);
+        return check_white_box(a, &bench, &worker);
     }
     let scratch = Scratch::new()?;
     let prep = preparation(&scratch, &a.original, worker.methods()?, false);
@@ -273,7 +273,9 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     });
     // The counterexample as a test to keep, where the benchmark can build inputs by calls.
     let test = smallest.as_ref().and_then(|(run, v, _)| {
-        ferastrau_harness::export::counterexample_test(&worker, run.scope, &v.method, &v.input)
+        ferastrau_harness::export::counterexample_test(
+            &bench, &worker, run.scope, &v.method, &v.input,
+        )
     });
     if json {
         let counterexample = smallest.as_ref().map(|(run, v, input)| {
@@ -341,10 +343,11 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
 /// first counterexamples reported, the smallest printed as `check` prints it.
 fn check_white_box(
     a: CheckArgs,
-    benchmark: &str,
+    bench: &ferastrau_harness::locate::BenchmarkCrate,
     worker: &ferastrau_harness::worker::Worker,
 ) -> Result<()> {
     use ferastrau_harness::white_box;
+    let benchmark = bench.name.as_str();
     let mut scopes = Vec::new();
     for scope in a.scopes.clone() {
         ferastrau_harness::stage!("Searching", "the failure predicate at scope {scope}");
@@ -362,7 +365,7 @@ fn check_white_box(
             .find_map(|m| m.counterexample.as_ref().map(|c| (s.scope, &m.method, c)))
     });
     let test = first.and_then(|(scope, method, c)| {
-        ferastrau_harness::export::counterexample_test(worker, scope, method, &c.input)
+        ferastrau_harness::export::counterexample_test(bench, worker, scope, method, &c.input)
     });
     if a.output.json() {
         ferastrau_harness::term::print_json(&serde_json::json!({
