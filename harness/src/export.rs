@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use anyhow::{bail, Result};
 use ferastrau_artifacts::ReducedSuite;
-use ferastrau_protocol::{Message, Request};
+use ferastrau_protocol::{Message, Request, Sequence};
 
 use crate::exit_code::usage;
 
@@ -86,6 +86,7 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
                 input,
                 construct,
                 candidate,
+                sequence,
                 ret,
                 abstraction,
             } = m
@@ -106,7 +107,8 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
                     Some(_) => {}
                 }
             }
-            let (construct, how) = building(bench, method_index, scope, construct, &candidate);
+            let (construct, how) =
+                building(bench, method_index, scope, construct, sequence, &candidate);
             tests += 1;
             let _ = write!(
                 text,
@@ -158,9 +160,11 @@ pub fn counterexample_test(
             input: rendered,
             construct,
             candidate,
+            sequence,
             ..
         } if name == method && rendered == input => Some({
-            let (construct, how) = building(bench, method_index, scope, construct, &candidate);
+            let (construct, how) =
+                building(bench, method_index, scope, construct, sequence, &candidate);
             format!(
                 "/// {input}: the counterexample `ferastrau check` found at scope {scope}{how}.\n\
              #[test]\nfn counterexample() {{\n    \
@@ -179,30 +183,57 @@ pub fn counterexample_test(
 
 /// Statements that bind `bench` to the benchmark and `mut input` to the input of method
 /// `method_index` at `scope`: the crate's own calls where it writes them
-/// (`Benchmark::construct`), else the input built directly — the benchmark's decoder run on
-/// Korat's candidate vector — with a note saying so for the test's doc comment.
+/// (`Benchmark::construct`), else the shortest sequence of its methods' calls that reaches the
+/// input (through `initial`, `with_argument` and `run`), else the input built directly — the
+/// benchmark's decoder run on Korat's candidate vector; with a note saying which for the
+/// test's doc comment.
 fn building(
     bench: &BenchmarkCrate,
     method_index: usize,
     scope: u32,
     construct: Option<String>,
+    sequence: Option<Sequence>,
     candidate: &[u32],
 ) -> (String, &'static str) {
-    match construct {
-        Some(calls) => (calls, ""),
-        None => {
+    let head = format!("let bench = {}::{}();\n    ", bench.lib_name, bench.entry());
+    match (construct, sequence) {
+        (Some(calls), _) => (calls, ""),
+        (None, Some(seq)) => {
+            let mut code = format!(
+                "{head}let mut input = bench.initial({scope}).expect(\"an initial state\");\n    "
+            );
+            if !seq.calls.is_empty() {
+                let calls: Vec<String> = seq
+                    .calls
+                    .iter()
+                    .map(|(m, a)| format!("({m}, {a})"))
+                    .collect();
+                code += &format!(
+                    "for (m, arg) in [{}] {{\n        \
+                     input = bench.with_argument(m, &input, arg);\n        \
+                     bench.run(m, &mut input);\n    }}\n    ",
+                    calls.join(", ")
+                );
+            }
+            code += &format!(
+                "input = bench.with_argument({method_index}, &input, {});",
+                seq.arg
+            );
+            (
+                code,
+                " (built by the shortest sequence of the crate's calls that reaches it)",
+            )
+        }
+        (None, None) => {
             let vector: Vec<String> = candidate.iter().map(u32::to_string).collect();
             (
                 format!(
-                    "let bench = {lib}::{entry}();\n    \
-                     let (fin, fields) = bench.finitize({method_index}, {scope});\n    \
+                    "{head}let (fin, fields) = bench.finitize({method_index}, {scope});\n    \
                      let mut input = bench.decode(\n        {method_index},\n        &fields,\n        \
                      &mut ferastrau_sdk::korat::Candidate::new(&fin, &[{}]),\n    );",
                     vector.join(", "),
-                    lib = bench.lib_name,
-                    entry = bench.entry(),
                 ),
-                " (built directly: Korat's candidate decoded, as the crate writes no calls for it)",
+                " (built directly: Korat's candidate decoded, as no calls were found that build it)",
             )
         }
     }

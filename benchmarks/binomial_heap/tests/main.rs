@@ -4,4 +4,5 @@
 mod generators;
 mod korat_counts;
 mod ports;
+mod sequences;
 mod structure;

@@ -6,7 +6,8 @@
 //! paired with every argument value: `insert(x)` and `delete(x)` with x over 0..n,
 //! `extractMin()` alone, `union(k)` with k over 1..n (a second heap of k one-node trees holding the keys
 //! n−k..n−1, [`space::other_heap`]). Together 3(n+1) inputs per heap, the paper's `# inputs`.
-//! This crate gives the heap: its finitization, invariant, decoder and operations.
+//! This crate gives the heap: its finitization, invariant, decoder and operations, and its
+//! empty heap, from which `ferastrau sequences` calls them.
 
 pub mod generators;
 pub mod heap;
@@ -118,6 +119,9 @@ impl PriorityQueue for FibonacciHeapBench {
     }
     fn delete(&self, h: &mut FibonacciHeap, x: i64) -> bool {
         h.delete(x)
+    }
+    fn empty(&self) -> Option<FibonacciHeap> {
+        Some(FibonacciHeap::default())
     }
 }
 

@@ -6,6 +6,8 @@
 //! post-state is queried with `containsKey(k)` and `get(k)` and those answers are part of the
 //! call's output (a mutant in them changes the output, as a failing runtime-checked
 //! postcondition did in the paper). The abstraction is the sorted list of (key, value) pairs.
+//! The structure (for `--compare structural` and `ferastrau sequences`) is every field of every
+//! entry the root reaches.
 
 pub mod generators;
 pub mod invariant;
@@ -15,6 +17,7 @@ pub mod tree_map;
 
 use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
 
 use invariant::{rep_ok, RealMap};
@@ -120,6 +123,18 @@ impl Benchmark for TreeMapBench {
         Self::mappings(&input.map)
     }
 
+    const STRUCTURE: bool = true;
+
+    /// Java serialization of the map object: `root`, `size`, and every entry `root` reaches
+    /// with its `key`, `value`, `left`, `right`, `parent` and `color` (`TreeMap.Entry`'s
+    /// declaration order).
+    fn structure(&self, input: &Call) -> String {
+        let mut w = Writer::new();
+        w.object(&input.map, input.map.root);
+        w.int(input.map.size);
+        w.finish()
+    }
+
     fn postcondition(
         &self,
         method: usize,
@@ -181,9 +196,40 @@ impl Benchmark for TreeMapBench {
             render_map(&input.map)
         )
     }
+
+    /// Sequences start from the empty map.
+    fn initial(&self, _scope: u32) -> Option<Call> {
+        Some(Call {
+            map: TreeMap::default(),
+            key: 0,
+        })
+    }
+
+    /// `put(arg)` (of [`VALUE`], as every call puts) or `remove(arg)` on `state`'s map: the
+    /// arguments 1..=n are Korat's keys at scope n.
+    fn with_argument(&self, _method: usize, state: &Call, arg: i64) -> Call {
+        Call {
+            map: state.map.clone(),
+            key: arg,
+        }
+    }
 }
 
 ferastrau_sdk::export!(
     TreeMapBench,
     generator: Generated::new(Beside(program::TreeMapProgram))
 );
+
+/// The entries' fields, in the order `TreeMap.Entry` declares them.
+impl Graph for TreeMap {
+    type Id = tree_map::EntryId;
+    fn fields(&self, id: tree_map::EntryId, w: &mut Writer<tree_map::EntryId>) {
+        let e = &self.entries[id];
+        w.int(e.key);
+        w.int(e.value);
+        w.object(self, e.left);
+        w.object(self, e.right);
+        w.object(self, e.parent);
+        w.flag(e.color);
+    }
+}

@@ -5,3 +5,5 @@ mod generator_style;
 mod generators;
 mod korat_counts;
 mod ports;
+mod sequences;
+mod structure;

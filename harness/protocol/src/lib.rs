@@ -181,6 +181,15 @@ pub enum Request {
     WhiteBox { scope: u32, clock: Duration },
 }
 
+/// An input built by calls (`export-tests`): from `Benchmark::initial`, each of `calls`
+/// (method, argument) made through `with_argument` and `run`, then `with_argument(method,
+/// state, arg)` gives the input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sequence {
+    pub calls: Vec<(usize, i64)>,
+    pub arg: i64,
+}
+
 /// What one call of [`Request::Sequences`] did on the original.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -784,6 +793,10 @@ pub enum Message {
         /// directly where there is no construction by calls.
         #[serde(default)]
         candidate: Vec<u32>,
+        /// Where the benchmark writes no calls itself: the shortest sequence of its methods'
+        /// calls from `Benchmark::initial` that reaches the input, if one was found.
+        #[serde(default)]
+        sequence: Option<Sequence>,
         /// The original's return value and post-state abstraction, as `Debug` writes them.
         ret: String,
         abstraction: String,

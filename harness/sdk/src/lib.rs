@@ -18,6 +18,7 @@ pub mod generator;
 pub mod inputs;
 pub mod panics;
 pub mod priority_queue;
+pub mod sequences;
 pub mod structure;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
 pub mod testing;

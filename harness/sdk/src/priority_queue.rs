@@ -17,6 +17,10 @@
 //!
 //! Together 3(n+1) inputs per heap. Outputs are the return value and the multiset of keys of
 //! the post-state.
+//!
+//! A crate that also gives its empty heap ([`PriorityQueue::empty`]) gets `ferastrau sequences`
+//! ([`Benchmark::initial`], [`Benchmark::with_argument`]), and `export-tests` builds its inputs
+//! by the calls that reach them.
 
 use std::fmt::Debug;
 
@@ -94,6 +98,12 @@ pub trait PriorityQueue: Send + Sync + 'static {
     }
     /// A readable rendering of a heap.
     fn render_heap(&self, h: &Self::Heap) -> String;
+
+    /// The empty heap every sequence of calls starts from ([`Benchmark::initial`]); `None`
+    /// (the default): the benchmark builds no sequences.
+    fn empty(&self) -> Option<Self::Heap> {
+        None
+    }
 
     /// The code under test's `insert(x)`.
     fn insert(&self, h: &mut Self::Heap, x: i64);
@@ -269,6 +279,45 @@ impl<Q: PriorityQueue> Benchmark for Q {
                 self.render_heap(input.other.as_ref().expect(SECOND_HEAP))
             ),
             _ => format!("{}({}) on {heap}", METHODS[method], input.x),
+        }
+    }
+
+    /// Sequences start from [`PriorityQueue::empty`].
+    fn initial(&self, _scope: u32) -> Option<Call<Q::Heap>> {
+        self.empty().map(|heap| Call {
+            heap,
+            x: 0,
+            other: None,
+        })
+    }
+
+    /// The call of `method` with the sequences' argument `arg` (1..=n at scope n) on `state`'s
+    /// heap. Korat's keys at scope n are 0..n−1, so argument `arg` stands for key `arg − 1`:
+    /// sequences use the n keys of Korat's heaps, which they are compared with. The calls:
+    /// `insert(arg − 1)`; `extractMin()`, which takes no argument (every `arg` makes the same
+    /// call); `delete(arg − 1)`, of the first node holding that key if there is one (the
+    /// input's `x`, as Korat's `delete(x)` inputs have it); and `union` with the one-node heap
+    /// holding `arg − 1` (`other_heap(1, arg)`; `x` is its 1 node, as Korat's `union(k)`
+    /// counts them). `ferastrau sequences` also calls it with `arg` 0 on Korat's inputs, of
+    /// which it reads only the receiver.
+    fn with_argument(&self, method: usize, state: &Call<Q::Heap>, arg: i64) -> Call<Q::Heap> {
+        let heap = state.heap.clone();
+        match method {
+            EXTRACT_MIN => Call {
+                heap,
+                x: 0,
+                other: None,
+            },
+            UNION => Call {
+                heap,
+                x: 1,
+                other: Some(self.other_heap(1, arg)),
+            },
+            _ => Call {
+                heap,
+                x: arg - 1,
+                other: None,
+            },
         }
     }
 }

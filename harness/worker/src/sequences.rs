@@ -1,16 +1,16 @@
 //! The worker's `sequences` request: the JPF paper's other way to inputs — every sequence of
 //! the target methods' calls from the benchmark's initial state, breadth first, arguments
 //! 1..=scope, a state explored once however many sequences reach it (matched by its structure
-//! up to isomorphism, or by its abstraction) — and how many of Korat's inputs at the scope
-//! have a receiver some sequence reaches.
+//! up to isomorphism, or by its abstraction; `ferastrau_sdk::sequences` explores) — the code
+//! the calls cover, and how many of Korat's inputs at the scope have a receiver some sequence
+//! reaches.
 
-use std::collections::HashSet;
 use std::time::Instant;
 
 use crate::channel::send;
 use crate::protocol::{CallOutcome, Matching, Message};
-use ferastrau_sdk::inputs::for_each_input;
-use ferastrau_sdk::{panics, Benchmark};
+use ferastrau_sdk::sequences::{explore, korat_receivers};
+use ferastrau_sdk::Benchmark;
 
 /// Explores the sequences up to `length` and reports per length, then the code the calls
 /// covered, then Korat's coverage. With `calls`, also each new state's last call and every
@@ -22,11 +22,14 @@ pub fn sequences<B: Benchmark>(
     matching: Matching,
     calls: bool,
 ) -> std::io::Result<()> {
-    let Some(start) = bench.initial(scope) else {
-        return Err(std::io::Error::other(
+    let no_initial = || {
+        std::io::Error::other(
             "the benchmark builds no sequences (it defines no Benchmark::initial)",
-        ));
+        )
     };
+    if bench.initial(scope).is_none() {
+        return Err(no_initial());
+    }
     if matching == Matching::Isomorphism && !B::STRUCTURE {
         return Err(std::io::Error::other(
             "matching by isomorphism needs the benchmark's structure (Benchmark::STRUCTURE); \
@@ -41,75 +44,63 @@ pub fn sequences<B: Benchmark>(
         }
     };
     let started = Instant::now();
-    let mut seen: HashSet<String> = HashSet::from([key(&start)]);
-    // Each state of the frontier with its id (the initial state is 0).
-    let mut frontier = vec![(0u64, start)];
-    let mut explored = 0u64;
     ferastrau_probes::take_coverage();
-    for len in 1..=length {
-        let mut next = Vec::new();
-        for (id, state) in &frontier {
-            for m in 0..bench.methods().len() {
-                for arg in 1..=i64::from(scope) {
-                    let mut input = bench.with_argument(m, state, arg);
-                    explored += 1;
-                    // Code coverage counts during the call only, as in `evaluate`.
-                    ferastrau_probes::set_coverage(true);
-                    let ran = panics::expected(|| bench.run(m, &mut input));
-                    ferastrau_probes::set_coverage(false);
-                    if calls {
-                        let outcome = match &ran {
-                            Ok(ret) => CallOutcome::Returned {
-                                ret: format!("{ret:?}"),
-                                abstraction: format!("{:?}", bench.abstraction(&input)),
-                            },
-                            Err(_) => CallOutcome::Panicked,
-                        };
-                        send(&Message::SequenceCall {
-                            state: *id,
-                            method: m,
-                            arg,
-                            outcome,
-                        })?;
-                    }
-                    // A call that panics ends its sequence: it reaches no state.
-                    if ran.is_err() {
-                        continue;
-                    }
-                    if seen.insert(key(&input)) {
-                        let new = seen.len() as u64 - 1;
-                        if calls {
-                            send(&Message::SequenceState {
-                                id: new,
-                                parent: *id,
-                                method: m,
-                                arg,
-                            })?;
-                        }
-                        next.push((new, input));
-                    }
-                }
+    let reached = explore(
+        bench,
+        length,
+        scope,
+        key,
+        // Code coverage counts during the call only, as in `evaluate`.
+        |m, input| {
+            ferastrau_probes::set_coverage(true);
+            let ret = bench.run(m, input);
+            ferastrau_probes::set_coverage(false);
+            ret
+        },
+        |call| {
+            // After a call that panicked, coverage is still on.
+            ferastrau_probes::set_coverage(false);
+            if !calls {
+                return Ok(());
             }
-        }
-        send(&Message::SequenceLevel {
-            length: len,
-            states: seen.len() as u64,
-            new_states: next.len() as u64,
-            explored,
-            seconds: started.elapsed().as_secs_f64(),
-        })?;
-        frontier = next;
-    }
+            send(&Message::SequenceCall {
+                state: call.state,
+                method: call.method,
+                arg: call.arg,
+                outcome: match call.ret {
+                    Some(ret) => CallOutcome::Returned {
+                        ret: format!("{ret:?}"),
+                        abstraction: format!("{:?}", bench.abstraction(call.post)),
+                    },
+                    None => CallOutcome::Panicked,
+                },
+            })?;
+            if let Some(id) = call.new_state {
+                send(&Message::SequenceState {
+                    id,
+                    parent: call.state,
+                    method: call.method,
+                    arg: call.arg,
+                })?;
+            }
+            Ok(())
+        },
+        |level| {
+            send(&Message::SequenceLevel {
+                length: level.length,
+                states: level.states,
+                new_states: level.new_states,
+                explored: level.calls,
+                seconds: started.elapsed().as_secs_f64(),
+            })
+        },
+    )?;
+    let reached = reached.ok_or_else(no_initial)?;
     send(&Message::Coverage {
         probes: ferastrau_probes::take_coverage(),
     })?;
-    let mut receivers: HashSet<String> = HashSet::new();
-    for m in 0..bench.methods().len() {
-        for_each_input(bench, m, scope, |input| {
-            receivers.insert(key(&bench.with_argument(m, &input, 0)));
-        });
-    }
-    let covered = receivers.iter().filter(|k| seen.contains(*k)).count() as u64;
+    let receivers = korat_receivers(bench, scope, key);
+    let covered = receivers.iter().filter(|k| reached.contains(k)).count() as u64;
     send(&Message::SequenceCoverage {
         scope,
         receivers: receivers.len() as u64,

@@ -461,3 +461,52 @@ fn sequences_of_length_3_exported_as_tests_kill_a_subset_of_what_scope_3_kills()
     assert_eq!((by_sequences.len(), by_korat.len()), (231, 263));
     assert!(by_sequences.is_subset(&by_korat));
 }
+
+/// `export-tests` of a benchmark that writes no calls itself (BinomialHeap has no
+/// `construct`): each input whose receiver some sequence of its methods' calls reaches (from
+/// `initial`, arguments 1..3) is built by the shortest such sequence — 224 of scope 3's 336,
+/// every input but `union`'s with a second heap of more than one node, which no call with one
+/// argument makes — and the rest directly; the file kills exactly what `--scopes 3` kills (on a
+/// sample of the mutants, the same for both).
+#[test]
+fn inputs_are_built_by_the_shortest_sequences_of_calls_that_reach_them() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("exported.rs");
+    let o = command(&[
+        "export-tests",
+        "--benchmark",
+        "binomial_heap",
+        "--scopes",
+        "3",
+        "--out",
+        file.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let exported = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(exported.matches("#[test]").count(), 336);
+    assert_eq!(
+        exported.matches("(built by the shortest sequence").count(),
+        224
+    );
+    assert_eq!(exported.matches("(built directly:").count(), 112);
+    let sample = ["--max-mutants", "60", "--seed", "1"];
+    let mut args = vec!["--benchmark", "binomial_heap", "--scopes", "3"];
+    args.extend(sample);
+    let (_, mutants) = evaluate(&args, &root.path().join("korat"));
+    let by_korat: BTreeSet<u64> = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["scopes"]["3"]["status"] == "killed")
+        .map(|m| m["id"].as_u64().unwrap())
+        .collect();
+    let out = root.path().join("suite");
+    let mut args = vec!["evaluate", "--benchmark", "binomial_heap", "--suite"];
+    args.extend([file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    args.extend(sample);
+    let o = command(&args).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(killed_by_suite(&json(&out.join("suite.json"))), by_korat);
+}
