@@ -10,6 +10,7 @@
 //! pass every test (a suite that fails on the code it measures measures nothing). A death
 //! from outside (a signal no code under test sends itself) is run again, never counted.
 
+pub mod journal;
 pub mod program;
 
 use std::path::{Path, PathBuf};
@@ -170,16 +171,37 @@ fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> R
     })
 }
 
-/// Measures `suite` against `mutants` (ids of `bench`'s metamutant, built at `metamutant`).
+/// Measures `suite` against `mutants` (ids of `bench`'s metamutant, built at `metamutant`),
+/// each verdict recorded in the journal at `journal` as it comes; with `resume`, continues the
+/// run that journal recorded (see [`journal`]).
 pub fn evaluate(
     bench: &BenchmarkCrate,
     metamutant: &Path,
     suite: &Path,
     mutants: &[u32],
     opts: &Options,
+    journal_path: &Path,
+    resume: bool,
 ) -> Result<SuiteRun> {
     let source = std::fs::read_to_string(suite)
         .map_err(|e| usage(format!("cannot read the suite {}: {e}", suite.display())))?;
+    let identity = journal::Identity {
+        benchmark: bench.name.clone(),
+        suite: crate::fingerprint::file_hash(suite)?,
+        source: crate::fingerprint::tree_hash(&bench.dir)?,
+        mutants: mutants.to_vec(),
+        timeout_factor: opts.timeout_factor,
+        timeout_floor_ms: opts.timeout_floor.as_millis() as u64,
+        memory_limit: opts.memory_limit,
+    };
+    let (journal, recorded) = if resume {
+        journal::Journal::resume(journal_path, &identity)?
+    } else {
+        (
+            journal::Journal::create(journal_path, &identity)?,
+            journal::Recorded::default(),
+        )
+    };
     let (text, tests) =
         program::rewrite(&source).map_err(|e| usage(format!("{}: {e:#}", suite.display())))?;
     let exe = build_runner(bench, metamutant, &text)?;
@@ -198,7 +220,15 @@ pub fn evaluate(
         opts.memory_limit,
         &scratch.path().join("original.out"),
     )?;
-    let seconds = started.elapsed();
+    // A resumed run keeps the clock its mutants so far were judged by.
+    let seconds = match recorded.original_seconds {
+        Some(s) => Duration::from_secs_f64(s),
+        None => {
+            let s = started.elapsed();
+            journal.original(s.as_secs_f64())?;
+            s
+        }
+    };
     match original {
         Outcome::Passed => {}
         Outcome::Failed(test) => {
@@ -220,23 +250,46 @@ pub fn evaluate(
         }
     }
     let guard = seconds.mul_f64(opts.timeout_factor) + opts.timeout_floor;
+    let left: Vec<u32> = mutants
+        .iter()
+        .copied()
+        .filter(|id| !recorded.verdicts.contains_key(id))
+        .collect();
     crate::stage!(
         "Running",
-        "{} mutants on the suite's {} tests with {} jobs",
-        mutants.len(),
+        "{} mutants on the suite's {} tests with {} jobs{}",
+        left.len(),
         tests.len(),
-        opts.jobs
+        opts.jobs,
+        match recorded.verdicts.len() {
+            0 => String::new(),
+            n => format!(" ({n} judged before, from the journal)"),
+        }
     );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()
         .context("cannot start the mutant threads")?;
-    let verdicts: Vec<Verdict> = pool.install(|| {
-        mutants
-            .par_iter()
-            .map(|&id| judge(&exe, id, guard, opts.memory_limit, scratch.path()))
+    let judged: Vec<Verdict> = pool.install(|| {
+        left.par_iter()
+            .map(|&id| {
+                // A process that ends within the wait's first poll never sees the request to
+                // stop: asked here, before each mutant, the run stops at once.
+                if crate::interrupt::requested() {
+                    return Err(anyhow::Error::new(Interrupted(
+                        "interrupted: the suite's run was stopped".into(),
+                    )));
+                }
+                let v = judge(&exe, id, guard, opts.memory_limit, scratch.path())?;
+                journal.verdict(&v)?;
+                Ok(v)
+            })
             .collect::<Result<_>>()
     })?;
+    let mut by_id = recorded.verdicts;
+    by_id.extend(judged.into_iter().map(|v| (v.id, v)));
+    // In the run's order of mutants, however many runs it took.
+    let verdicts: Vec<Verdict> = mutants.iter().filter_map(|id| by_id.remove(id)).collect();
     let killed = verdicts
         .iter()
         .filter(|v| v.status == Status::Killed)

@@ -373,8 +373,9 @@ pub struct EvaluateArgs {
     pub only_mutants: Vec<u32>,
     /// Measure this Rust test file (its `#[test]` functions, written against the crate's
     /// public API) instead of Korat's inputs: a mutant dies when a test fails, panics or the
-    /// suite crashes or runs out of time or memory; `suite.json` in the output directory.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scopes", "kill_matrix", "shard", "resume", "in_diff", "compare"])]
+    /// suite crashes or runs out of time or memory; `suite.json` in the output directory, each
+    /// verdict in `suite-journal.jsonl` as it comes (`--resume` continues it).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scopes", "kill_matrix", "shard", "in_diff", "compare"])]
     pub suite: Option<PathBuf>,
     // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
     #[command(flatten)]

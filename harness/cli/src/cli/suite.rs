@@ -40,7 +40,22 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
         timeout_factor: a.timeout_factor,
         timeout_floor: a.timeout_floor,
     };
-    let report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts)?;
+    let journal = out.path.join("suite-journal.jsonl");
+    if !a.resume {
+        // A fresh run leaves no report of an earlier one to be read as its own.
+        let _ = std::fs::remove_file(out.path.join("suite.json"));
+    }
+    let report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts, &journal, a.resume)
+        .map_err(|e| {
+            if e.is::<ferastrau_harness::exit_code::Interrupted>() {
+                anyhow::Error::new(ferastrau_harness::exit_code::Interrupted(format!(
+                    "interrupted; the verdicts so far are in {}; continue with --resume",
+                    journal.display()
+                )))
+            } else {
+                e
+            }
+        })?;
     let path = out.path.join("suite.json");
     report
         .write(&path)

@@ -510,3 +510,105 @@ fn inputs_are_built_by_the_shortest_sequences_of_calls_that_reach_them() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(killed_by_suite(&json(&out.join("suite.json"))), by_korat);
 }
+
+/// A suite's run killed (SIGKILL) or stopped (SIGTERM) at moments spread over its span, then
+/// continued with `--resume`, ends with exactly the verdicts of a run never stopped: each
+/// verdict reached is in `suite-journal.jsonl`, a torn last line is run again, nothing is
+/// counted twice. `--resume` of another run (the suite file edited) is refused, naming it.
+#[test]
+fn a_suite_s_run_killed_at_any_moment_resumes_to_the_same_verdicts() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("chain_few.rs");
+    std::fs::copy(suite("chain_few.rs"), &file).unwrap();
+    let whole = root.path().join("whole");
+    let started = Instant::now();
+    let o = run_suite(&file, &whole, &["--jobs", "2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let span = started.elapsed();
+    let expected = json(&whole.join("suite.json"))["verdicts"].clone();
+
+    let cut = root.path().join("cut");
+    let journal = cut.join("suite-journal.jsonl");
+    for round in 0..6u32 {
+        let mut extra = vec!["--jobs", "1"];
+        if journal.exists() {
+            extra.push("--resume");
+        }
+        let chain = fixture("chain");
+        let mut args = vec!["evaluate", "--benchmark-path", chain.to_str().unwrap()];
+        args.extend([
+            "--suite",
+            file.to_str().unwrap(),
+            "--timeout-floor",
+            "150ms",
+        ]);
+        args.extend(["--out", cut.to_str().unwrap()]);
+        args.extend(extra);
+        let mut child = command(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Killed once this round has judged 20 more mutants (or a torn line's worth), while
+        // the others are running.
+        let before = verdicts_in(&journal);
+        let deadline = Instant::now() + span * 4;
+        while child.try_wait().unwrap().is_none()
+            && verdicts_in(&journal) < before + 20
+            && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let signal = if round % 2 == 0 {
+            Signal::SIGKILL
+        } else {
+            Signal::SIGTERM
+        };
+        let _ = kill(Pid::from_raw(child.id() as i32), signal);
+        let status = child.wait().unwrap();
+        let after = verdicts_in(&journal);
+        eprintln!("round {round}: {after} verdicts, {status:?}");
+        if signal == Signal::SIGTERM {
+            assert!(
+                status.success() || status.code() == Some(130),
+                "round {round}: {status:?}"
+            );
+        }
+        // Stopped at once: the mutant running when the signal came may still be recorded,
+        // no later one.
+        assert!(after <= before + 22, "round {round}: {before} -> {after}");
+    }
+    // The kills left verdicts behind, which the last run takes from the journal.
+    let verdicts = verdicts_in(&journal);
+    eprintln!("{verdicts} verdicts recorded before the last run");
+    assert!(verdicts > 0 && verdicts < 161, "{verdicts}");
+    let o = run_suite(&file, &cut, &["--resume"]);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("judged before, from the journal"), "{err}");
+    assert_eq!(json(&cut.join("suite.json"))["verdicts"], expected);
+
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file).unwrap() + "\n// edited\n",
+    )
+    .unwrap();
+    let o = run_suite(&file, &cut, &["--resume"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("the suite file changed"), "{err}");
+}
+
+/// Whole verdict lines in a suite's journal.
+fn verdicts_in(journal: &Path) -> usize {
+    std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with("{\"verdict\":") && l.ends_with('}'))
+        .count()
+}
