@@ -40,7 +40,7 @@ fn keys_and_lines(out: &Path) -> (BTreeSet<String>, BTreeSet<u64>) {
 }
 
 #[test]
-fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
+fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
     let dir = tempfile::tempdir().unwrap();
     let krate = dir.path().join("faulty");
     copy_fixture("faulty", &krate);
@@ -147,84 +147,6 @@ fn the_gate_passes_what_did_not_change_and_names_what_got_weaker() {
         assert!(said.contains("nothing to gate"), "{said}");
         assert!(!said.contains("killed %"), "{said}");
     }
-
-    // The oracle no longer compares return values: the mutants only they killed survive.
-    edit(
-        &lib,
-        "        input.bump()\n",
-        "        input.bump();\n        0\n",
-    );
-    edit(
-        &lib,
-        "if post.value == pre.value + 1 && *ret == post.value {",
-        "if post.value == pre.value + 1 && *ret == 0 {",
-    );
-    let o = gate(&krate, &out, &baseline, &[]);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(GATE_FAILED), "{err}");
-    assert!(
-        err.contains("killed in the baseline, survives now"),
-        "{err}"
-    );
-    // Named by key, place and edit: the comparison in `bump` that picks the return value.
-    assert!(err.contains("Counter::bump operator: > -> "), "{err}");
-    assert!(err.contains("src/lib.rs:"), "{err}");
-    assert!(err.contains("kill rate fell"), "{err}");
-    // One line per mutant, with its scopes: no mutant is listed twice.
-    let listed: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains("survives now: "))
-        .map(|l| l.split("survives now: ").nth(1).unwrap())
-        .collect();
-    let distinct: BTreeSet<&str> = listed.iter().copied().collect();
-    assert_eq!(listed.len(), distinct.len(), "{err}");
-    // The pull request's own check fails too: the diff touches the specification side (the
-    // abstraction and the postcondition), so every mutant is evaluated, not none.
-    let ret = std::fs::read_to_string(&lib)
-        .unwrap()
-        .lines()
-        .position(|l| l.contains("*ret == 0 {"))
-        .unwrap()
-        + 1;
-    std::fs::write(
-        &diff,
-        format!(
-            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{ret},1 +{ret},1 @@\n-        if post.value == pre.value + 1 && *ret == post.value {{\n+        if post.value == pre.value + 1 && *ret == 0 {{\n"
-        ),
-    )
-    .unwrap();
-    let o = gate_diff();
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(GATE_FAILED), "{err}");
-    assert!(err.contains("Counter::bump operator: > -> "), "{err}");
-    assert_eq!(
-        json(&out.join("evaluation.json"))["in_diff"],
-        serde_json::Value::Null,
-        "a whole run"
-    );
-
-    // A broken run (limits the original cannot meet) fails with its own status.
-    let o = gate(
-        &krate,
-        &out,
-        &baseline,
-        &["--tick-factor", "0", "--tick-floor", "0"],
-    );
-    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
-    // ... and cannot become the baseline.
-    let o = gate(
-        &krate,
-        &out,
-        &baseline,
-        &[
-            "--tick-factor",
-            "0",
-            "--tick-floor",
-            "0",
-            "--update-baseline",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
 }
 
 /// A run of some mutants only (`--only-mutants`) is marked so in `evaluation.json`: the gate
@@ -333,6 +255,109 @@ fn a_run_of_some_mutants_never_becomes_the_baseline() {
         whole,
         "every mutant, as the whole baseline"
     );
+}
+
+/// Weakening the oracle (it no longer compares return values) fails the gate, whole and
+/// `--in-diff`, naming each mutant that survives now once; a broken run fails with its own
+/// status and never becomes the baseline. (Apart from the test above, so that the test
+/// threads run the two side by side.)
+#[test]
+fn weakening_the_oracle_fails_the_gate_and_a_broken_run_never_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = dir.path().join("out");
+    let baseline = dir.path().join("baseline.json");
+    let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lib = krate.join("src").join("lib.rs");
+    let diff = dir.path().join("pr.diff");
+    let gate_diff = || {
+        gate(
+            &krate,
+            &out,
+            &baseline,
+            &["--in-diff", diff.to_str().unwrap()],
+        )
+    };
+
+    // The oracle no longer compares return values: the mutants only they killed survive.
+    edit(
+        &lib,
+        "        input.bump()\n",
+        "        input.bump();\n        0\n",
+    );
+    edit(
+        &lib,
+        "if post.value == pre.value + 1 && *ret == post.value {",
+        "if post.value == pre.value + 1 && *ret == 0 {",
+    );
+    let o = gate(&krate, &out, &baseline, &[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(GATE_FAILED), "{err}");
+    assert!(
+        err.contains("killed in the baseline, survives now"),
+        "{err}"
+    );
+    // Named by key, place and edit: the comparison in `bump` that picks the return value.
+    assert!(err.contains("Counter::bump operator: > -> "), "{err}");
+    assert!(err.contains("src/lib.rs:"), "{err}");
+    assert!(err.contains("kill rate fell"), "{err}");
+    // One line per mutant, with its scopes: no mutant is listed twice.
+    let listed: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("survives now: "))
+        .map(|l| l.split("survives now: ").nth(1).unwrap())
+        .collect();
+    let distinct: BTreeSet<&str> = listed.iter().copied().collect();
+    assert_eq!(listed.len(), distinct.len(), "{err}");
+    // The pull request's own check fails too: the diff touches the specification side (the
+    // abstraction and the postcondition), so every mutant is evaluated, not none.
+    let ret = std::fs::read_to_string(&lib)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("*ret == 0 {"))
+        .unwrap()
+        + 1;
+    std::fs::write(
+        &diff,
+        format!(
+            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{ret},1 +{ret},1 @@\n-        if post.value == pre.value + 1 && *ret == post.value {{\n+        if post.value == pre.value + 1 && *ret == 0 {{\n"
+        ),
+    )
+    .unwrap();
+    let o = gate_diff();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(GATE_FAILED), "{err}");
+    assert!(err.contains("Counter::bump operator: > -> "), "{err}");
+    assert_eq!(
+        json(&out.join("evaluation.json"))["in_diff"],
+        serde_json::Value::Null,
+        "a whole run"
+    );
+
+    // A broken run (limits the original cannot meet) fails with its own status.
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &["--tick-factor", "0", "--tick-floor", "0"],
+    );
+    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
+    // ... and cannot become the baseline.
+    let o = gate(
+        &krate,
+        &out,
+        &baseline,
+        &[
+            "--tick-factor",
+            "0",
+            "--tick-floor",
+            "0",
+            "--update-baseline",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stderr));
 }
 
 /// Ten `gate --update-baseline` runs into one file at once, one per benchmark as a CI matrix

@@ -164,10 +164,21 @@ const PRS: &[Pr] = &[
     },
 ];
 
-#[test]
-fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
+/// A repository holding a copy of `chain` and its gate baseline, committed.
+struct Repo {
+    _dir: tempfile::TempDir,
+    repo: std::path::PathBuf,
+    krate: std::path::PathBuf,
+    baseline: std::path::PathBuf,
+    out: std::path::PathBuf,
+    lib: std::path::PathBuf,
+    base: String,
+    diff: std::path::PathBuf,
+}
+
+fn repo() -> Repo {
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path();
+    let repo = dir.path().to_path_buf();
     let krate = repo.join("chain");
     copy_fixture("chain", &krate);
     let baseline = repo.join("gate-baseline.json");
@@ -175,22 +186,54 @@ fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
     let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     std::fs::write(repo.join(".gitignore"), "/out\n").unwrap();
-    git(repo, &["init", "-q"]);
-    git(repo, &["add", "."]);
-    git(repo, &["commit", "-q", "-m", "base"]);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "base"]);
     let lib = krate.join("src/lib.rs");
     let base = std::fs::read_to_string(&lib).unwrap();
     let diff = repo.join("pr.diff");
-    for pr in PRS {
+    Repo {
+        _dir: dir,
+        repo,
+        krate,
+        baseline,
+        out,
+        lib,
+        base,
+        diff,
+    }
+}
+
+/// Each of `prs` applied to the baseline's crate, gated whole and with `--in-diff`.
+fn check_prs(prs: &[Pr]) {
+    let Repo {
+        repo,
+        krate,
+        baseline,
+        out,
+        lib,
+        base,
+        diff,
+        ..
+    } = &repo();
+    let repo = repo.as_path();
+    let (krate, baseline, out, lib, diff) = (
+        krate.as_path(),
+        baseline.as_path(),
+        out.as_path(),
+        lib.as_path(),
+        diff.as_path(),
+    );
+    for pr in prs {
         let mut source = base.clone();
         for (from, to) in pr.edits {
             assert_eq!(source.matches(from).count(), 1, "{}: {from:?}", pr.name);
             source = source.replacen(from, to, 1);
         }
-        std::fs::write(&lib, &source).unwrap();
-        std::fs::write(&diff, git(repo, &["diff"]).stdout).unwrap();
+        std::fs::write(lib, &source).unwrap();
+        std::fs::write(diff, git(repo, &["diff"]).stdout).unwrap();
         for extra in [&[][..], &["--in-diff", diff.to_str().unwrap()][..]] {
-            let o = gate(&krate, &out, &baseline, extra);
+            let o = gate(krate, out, baseline, extra);
             let (said, err) = (text(&o.stdout), text(&o.stderr));
             let what = format!("{} {extra:?}:\n{said}\n{err}", pr.name);
             if pr.same_code {
@@ -278,15 +321,41 @@ fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
         }
         git(repo, &["checkout", "-q", "--", "."]);
     }
+}
 
+/// The harmless pull requests pass both gates and the weakening ones fail both (in two
+/// halves, which the test threads run side by side).
+#[test]
+fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
+    check_prs(&PRS[..PRS.len() / 2]);
+}
+
+#[test]
+fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both_second_half() {
+    check_prs(&PRS[PRS.len() / 2..]);
+}
+
+#[test]
+fn a_pull_request_that_fixes_a_bug_passes_both_gates() {
+    let Repo {
+        repo,
+        krate,
+        baseline,
+        out,
+        lib,
+        base,
+        diff,
+        ..
+    } = &repo();
+    let repo = repo.as_path();
     // A fixed bug: `remove` reported `false` after removing (its postcondition said so, as a
     // warning; the mutants were judged against the buggy outputs). The baseline was made on
     // the buggy crate; the pull request that fixes it must pass both gates.
     let fixed = "        self.size = self.size - 1;\n        true\n";
     let buggy = "        self.size = self.size - 1;\n        false\n";
     assert_eq!(base.matches(fixed).count(), 1);
-    std::fs::write(&lib, base.replacen(fixed, buggy, 1)).unwrap();
-    let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
+    std::fs::write(lib, base.replacen(fixed, buggy, 1)).unwrap();
+    let o = gate(krate, out, baseline, &["--update-baseline"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("violates its postcondition"),
@@ -294,10 +363,10 @@ fn harmless_pull_requests_pass_both_gates_and_weakening_ones_fail_both() {
         text(&o.stderr)
     );
     git(repo, &["commit", "-q", "-am", "a bug"]);
-    std::fs::write(&lib, &base).unwrap();
-    std::fs::write(&diff, git(repo, &["diff"]).stdout).unwrap();
+    std::fs::write(lib, base).unwrap();
+    std::fs::write(diff, git(repo, &["diff"]).stdout).unwrap();
     for extra in [&[][..], &["--in-diff", diff.to_str().unwrap()][..]] {
-        let o = gate(&krate, &out, &baseline, extra);
+        let o = gate(krate, out, baseline, extra);
         let (said, err) = (text(&o.stdout), text(&o.stderr));
         assert!(
             o.status.success(),
