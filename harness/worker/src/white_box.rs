@@ -87,27 +87,26 @@ pub fn white_box<B: Benchmark>(bench: &B, scope: u32, clock: Duration) -> std::i
     for (m, &name) in bench.methods().iter().enumerate() {
         METHOD.store(m, Relaxed);
         let (fin, fields) = bench.finitize(m, scope);
-        // Black box: generate every input, then run each one (as `check` does).
+        // Black box: every input generated and run (as `check` does, which stores them
+        // first; run as they come here, so that a large scope does not hold them all).
         let started = Instant::now();
-        let mut inputs = Vec::new();
+        let mut calls = 0u64;
         let generated = korat::search(
             &fin,
             |c| bench.precondition(m, &fields, c),
             |c| {
                 let mut c = korat::Candidate::new(c.finitization(), c.state());
-                inputs.push(bench.decode(m, &fields, &mut c));
+                let input = bench.decode(m, &fields, &mut c);
+                let _ = failure(bench, m, &input, &watchdog, clock);
+                calls += 1;
                 ControlFlow::Continue(())
             },
         );
-        for input in &inputs {
-            let _ = failure(bench, m, input, &watchdog, clock);
-        }
         let black_box = SearchCost {
             candidates: generated.explored,
-            calls: inputs.len() as u64,
+            calls,
             seconds: started.elapsed().as_secs_f64(),
         };
-        drop(inputs);
         // The same generation, each input run as it comes, up to the first failure.
         let mut failed = false;
         let streamed = korat::search(
