@@ -427,6 +427,14 @@ fn check_white_box(
 }
 
 pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
+    // Refused rather than ignored: the evaluation below would gate Korat's inputs, not the
+    // suite the user named.
+    if let Some(suite) = &a.run.suite {
+        return Err(usage(format!(
+            "gate --suite {}: the gate compares runs of Korat's inputs with their baseline; a suite's run has no baseline yet (measure it with `evaluate --suite`)",
+            suite.display()
+        )));
+    }
     if a.run.shard.is_some() {
         return Err(usage(
             "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",

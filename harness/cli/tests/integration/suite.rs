@@ -176,6 +176,23 @@ fn a_suite_wrong_about_the_original_or_no_suite_at_all_is_refused() {
     }
     let o = run_suite(&bad.join("none.rs"), root.path(), &["--scopes", "1..2"]);
     assert_eq!(o.status.code(), Some(USAGE), "--suite with --scopes");
+    // The gate has no baseline for a suite: refused, not silently run on Korat's inputs (it
+    // once evaluated scopes 1..5 and wrote a baseline of them).
+    let chain = fixture("chain");
+    let baseline = root.path().join("baseline.json");
+    let mut args = vec!["gate", "--baseline", baseline.to_str().unwrap()];
+    args.extend([
+        "--benchmark-path",
+        chain.to_str().unwrap(),
+        "--update-baseline",
+    ]);
+    let few = suite("chain_few.rs");
+    args.extend(["--suite", few.to_str().unwrap()]);
+    let o = command(&args).output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(USAGE), "{err}");
+    assert!(err.contains("a suite's run has no baseline yet"), "{err}");
+    assert!(!baseline.exists());
 }
 
 /// `export-tests` (issue 34, item 1) of SearchTree at scope 3: a file that builds every input
