@@ -12,6 +12,7 @@
 
 pub mod journal;
 pub mod program;
+pub mod report;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -22,6 +22,17 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let bench = a.target.locate()?;
     let out = OutputDir::take(&out_dir(a, &bench), &bench.name, &bench.dir)?;
     let meta = subject::metamutant(&bench)?;
+    // The sources as the metamutant was built from them, for the report: whatever happens to
+    // the crate during the run, the report shows the code that ran.
+    let mut sources = std::collections::BTreeMap::new();
+    for m in &meta.catalog.mutants {
+        if !sources.contains_key(&m.file) {
+            let path = bench.dir.join(&m.file);
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            sources.insert(m.file.clone(), text);
+        }
+    }
     let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     // The mutants `evaluate` would run: sampled, `--only-mutants`, the skipped left out.
@@ -43,7 +54,9 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let journal = out.path.join("suite-journal.jsonl");
     if !a.resume {
         // A fresh run leaves no report of an earlier one to be read as its own.
-        let _ = std::fs::remove_file(out.path.join("suite.json"));
+        for f in ["suite.json", "mutation-testing-report.json"] {
+            let _ = std::fs::remove_file(out.path.join(f));
+        }
     }
     let report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts, &journal, a.resume)
         .map_err(|e| {
@@ -60,6 +73,13 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     report
         .write(&path)
         .with_context(|| format!("cannot write {}", path.display()))?;
+    let stryker = out.path.join("mutation-testing-report.json");
+    std::fs::write(
+        &stryker,
+        serde_json::to_string_pretty(&suite::report::document(&report, &meta.catalog, &sources))?
+            + "\n",
+    )
+    .with_context(|| format!("cannot write {}", stryker.display()))?;
     match show {
         Show::Json => {
             let mut doc = serde_json::to_value(&report)?;

@@ -133,6 +133,29 @@ fn a_few_hand_written_tests_kill_less_and_name_what_they_miss() {
         .collect();
     assert!(failing.contains("a_value_inserted_is_found"), "{failing:?}");
 
+    // The same verdicts as `mutation-testing-report.json`, for Stryker's viewer: valid under
+    // the published schema, its score the suite's kill rate, a failed test its killer.
+    let stryker = json(&root.path().join("mutation-testing-report.json"));
+    let validator = jsonschema::validator_for(&crate::support::report_schema::schema()).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&stryker)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let mutants: Vec<&serde_json::Value> = stryker["files"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|f| f["mutants"].as_array().unwrap())
+        .collect();
+    let count = |s: &str| mutants.iter().filter(|m| m["status"] == s).count() as f64;
+    let score = 100.0 * (count("Killed") + count("Timeout"))
+        / (count("Killed") + count("Timeout") + count("Survived"));
+    assert_eq!((score * 100.0).round() / 100.0, rate);
+    assert!(mutants
+        .iter()
+        .any(|m| m["killedBy"][0] == "a_value_inserted_is_found"));
+
     let table = run_suite(&suite("chain_few.rs"), root.path(), &[]);
     let said = text(&table.stdout);
     assert!(table.status.success(), "{}", text(&table.stderr));
