@@ -1,8 +1,12 @@
 //! `suite.json`: the verdicts of `evaluate --suite FILE`, a Rust test file measured against
 //! every mutant (written by `harness/cli/src/cli/suite.rs` from `harness/src/suite`).
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::gate_baseline::{MutantPlace, Region};
 
 use crate::common::Reason;
 use crate::{artifact, Layout};
@@ -31,6 +35,13 @@ pub struct SuiteRun {
     pub original_seconds: f64,
     /// Every evaluated mutant, by id.
     pub verdicts: Vec<SuiteVerdict>,
+    /// Where each evaluated mutant is, by key, and each mutated function's lines (by
+    /// `"<file> <function>"`): what `gate --suite` matches a later run's mutants through, when
+    /// this file is its baseline (`harness/src/gate/identity.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub places: BTreeMap<String, MutantPlace>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub regions: BTreeMap<String, Region>,
 }
 
 artifact!(SuiteRun, file: "suite.json", schema: "suite", version: SCHEMA_VERSION,
@@ -48,6 +59,9 @@ pub struct SuiteVerdict {
     /// The test that failed (for `output`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub test: Option<String>,
+    /// The mutant's key (`Chain::insert operator: + -> - #0`), what the gate names it by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// Whether a mutant survived the suite.

@@ -19,6 +19,7 @@ pub mod baseline;
 pub mod compare;
 pub mod identity;
 pub mod run;
+pub mod suite;
 pub mod table;
 
 use std::fmt::Write as _;

@@ -202,6 +202,7 @@ mod tests {
             status: Status::Survived,
             reason: None,
             test: None,
+            key: None,
         }
     }
 

@@ -146,6 +146,7 @@ fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> R
         status: Status::Killed,
         reason: Some(reason),
         test,
+        key: None,
     };
     Ok(match outcome {
         Outcome::Passed => Verdict {
@@ -153,6 +154,7 @@ fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> R
             status: Status::Survived,
             reason: None,
             test: None,
+            key: None,
         },
         Outcome::Failed(test) => killed(Reason::Output, Some(test)),
         Outcome::Died(Death::Interrupted) => {
@@ -310,6 +312,8 @@ pub fn evaluate(
         },
         original_seconds: seconds.as_secs_f64(),
         verdicts,
+        places: Default::default(),
+        regions: Default::default(),
     })
 }
 
@@ -338,6 +342,7 @@ mod tests {
             status: Status::Killed,
             reason: Some(reason),
             test: test.map(String::from),
+            key: None,
         }
     }
 

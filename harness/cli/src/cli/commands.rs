@@ -427,13 +427,8 @@ fn check_white_box(
 }
 
 pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
-    // Refused rather than ignored: the evaluation below would gate Korat's inputs, not the
-    // suite the user named.
-    if let Some(suite) = &a.run.suite {
-        return Err(usage(format!(
-            "gate --suite {}: the gate compares runs of Korat's inputs with their baseline; a suite's run has no baseline yet (measure it with `evaluate --suite`)",
-            suite.display()
-        )));
+    if let Some(suite) = a.run.suite.clone() {
+        return gate_suite(a, &suite);
     }
     if a.run.shard.is_some() {
         return Err(usage(
@@ -481,6 +476,36 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
         (false, None) => ferastrau_harness::gate::Print::Table,
     };
     ferastrau_harness::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, &print)
+}
+
+/// `gate --suite FILE`: the suite's run against a baseline that is an earlier run's
+/// `suite.json` (`ferastrau_harness::gate::suite`).
+fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
+    let refused = [
+        (a.current.is_some(), "--current"),
+        (a.min_kill_rate_scope.is_some(), "--min-kill-rate-scope"),
+        (a.fail_on_new_survivors, "--fail-on-new-survivors"),
+        (
+            a.run.output.json() || a.run.output.github(),
+            "--format json|github",
+        ),
+    ];
+    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
+        return Err(usage(format!(
+            "gate --suite takes no {option}: it runs the suite and prints a table (a suite has no scopes, and its baseline knows every mutant it ran)"
+        )));
+    }
+    let dir = super::suite::run_suite(&a.run, suite, super::evaluate::Show::Summary)?;
+    let run = <ferastrau_harness::suite::SuiteRun as ferastrau_artifacts::Artifact>::read(
+        &dir.join("suite.json"),
+    )?;
+    let thresholds = ferastrau_harness::gate::Thresholds {
+        min_kill_rate: a.min_kill_rate,
+        min_kill_rate_scope: None,
+        tolerance: a.tolerance,
+        fail_on_new_survivors: false,
+    };
+    ferastrau_harness::gate::suite::gate(&run, &a.baseline, &thresholds, a.update_baseline)
 }
 
 pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {

@@ -58,7 +58,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
             let _ = std::fs::remove_file(out.path.join(f));
         }
     }
-    let report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts, &journal, a.resume)
+    let mut report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts, &journal, a.resume)
         .map_err(|e| {
             if e.is::<ferastrau_harness::exit_code::Interrupted>() {
                 anyhow::Error::new(ferastrau_harness::exit_code::Interrupted(format!(
@@ -69,6 +69,8 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
                 e
             }
         })?;
+    // Keys, places and regions: what a later `gate --suite` matches this run's mutants by.
+    ferastrau_harness::gate::suite::identify(&mut report, &meta.catalog, &sources);
     let path = out.path.join("suite.json");
     report
         .write(&path)

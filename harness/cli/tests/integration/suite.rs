@@ -199,23 +199,6 @@ fn a_suite_wrong_about_the_original_or_no_suite_at_all_is_refused() {
     }
     let o = run_suite(&bad.join("none.rs"), root.path(), &["--scopes", "1..2"]);
     assert_eq!(o.status.code(), Some(USAGE), "--suite with --scopes");
-    // The gate has no baseline for a suite: refused, not silently run on Korat's inputs (it
-    // once evaluated scopes 1..5 and wrote a baseline of them).
-    let chain = fixture("chain");
-    let baseline = root.path().join("baseline.json");
-    let mut args = vec!["gate", "--baseline", baseline.to_str().unwrap()];
-    args.extend([
-        "--benchmark-path",
-        chain.to_str().unwrap(),
-        "--update-baseline",
-    ]);
-    let few = suite("chain_few.rs");
-    args.extend(["--suite", few.to_str().unwrap()]);
-    let o = command(&args).output().unwrap();
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(USAGE), "{err}");
-    assert!(err.contains("a suite's run has no baseline yet"), "{err}");
-    assert!(!baseline.exists());
 }
 
 /// `export-tests` (issue 34, item 1) of SearchTree at scope 3: a file that builds every input
@@ -651,4 +634,92 @@ fn verdicts_in(journal: &Path) -> usize {
         .lines()
         .filter(|l| l.starts_with("{\"verdict\":") && l.ends_with('}'))
         .count()
+}
+
+/// `gate --suite`: a suite's run against an earlier run's `suite.json` as its baseline. The
+/// same suite passes, and so does an edit that moves every line of the crate (its mutants
+/// are matched through the change, not by line); the suite without its invariant checks fails
+/// (status 3), naming each mutant that survives now; options the suite gate cannot honour are
+/// refused. (It once ignored `--suite` and gated Korat's inputs at scopes 1..5 instead.)
+#[test]
+fn the_suite_gate_fails_a_weaker_suite_naming_what_survives_and_passes_a_moved_crate() {
+    let root = tempfile::tempdir().unwrap();
+    let krate = root.path().join("chain");
+    crate::common::copy_fixture("chain", &krate);
+    let baseline = root.path().join("suite-baseline.json");
+    let out = root.path().join("out");
+    let gate = |tests: &Path, extra: &[&str]| {
+        let mut args = vec!["gate", "--baseline", baseline.to_str().unwrap()];
+        args.extend(["--benchmark-path", krate.to_str().unwrap()]);
+        args.extend([
+            "--suite",
+            tests.to_str().unwrap(),
+            "--timeout-floor",
+            "150ms",
+        ]);
+        args.extend(["--out", out.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        command(&args).output().unwrap()
+    };
+    let scope1 = suite("chain_scope1.rs");
+    let o = gate(&scope1, &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(USAGE),
+        "no baseline yet: {}",
+        text(&o.stderr)
+    );
+    let o = gate(&scope1, &["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(json(&baseline)["places"]
+        .as_object()
+        .is_some_and(|p| p.len() == 161));
+    let o = gate(&scope1, &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("gate passed"),
+        "{}",
+        text(&o.stdout)
+    );
+
+    // Every line moves: the same mutants, matched through the change.
+    let lib = krate.join("src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("// one\n// two\n{source}")).unwrap();
+    let o = gate(&scope1, &[]);
+    let said = text(&o.stdout);
+    assert!(
+        o.status.success(),
+        "a false alarm: {said}{}",
+        text(&o.stderr)
+    );
+    assert!(!said.contains("differ from the baseline"), "{said}");
+
+    // The invariant no longer checked: what only it killed survives.
+    let weaker = root.path().join("weaker.rs");
+    let text_ = std::fs::read_to_string(&scope1).unwrap();
+    let check = "    assert!(ChainBench.invariant(&(c, 0)), \"the invariant\");\n";
+    assert_eq!(text_.matches(check).count(), 1);
+    std::fs::write(&weaker, text_.replace(check, "    let _ = c;\n")).unwrap();
+    let o = gate(&weaker, &[]);
+    let (said, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(3), "{said}{err}");
+    assert!(err.contains("suite gate failed"), "{err}");
+    assert!(err.contains("the kill rate fell from 42.24% to "), "{err}");
+    let listed: Vec<&str> = said
+        .lines()
+        .skip_while(|l| *l != "killed in the baseline, survive now:")
+        .skip(1)
+        .collect();
+    assert_eq!(listed.len(), 68 - 49, "{said}");
+    assert!(
+        listed
+            .iter()
+            .all(|l| l.contains("src/lib.rs:") && l.contains("Chain::")),
+        "{said}"
+    );
+
+    let o = gate(&scope1, &["--format", "json"]);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("gate --suite takes no --format"));
 }
