@@ -11,6 +11,7 @@
 //! from outside (a signal no code under test sends itself) is run again, never counted.
 
 pub mod journal;
+pub mod page;
 pub mod program;
 pub mod report;
 

@@ -54,7 +54,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let journal = out.path.join("suite-journal.jsonl");
     if !a.resume {
         // A fresh run leaves no report of an earlier one to be read as its own.
-        for f in ["suite.json", "mutation-testing-report.json"] {
+        for f in ["suite.json", "mutation-testing-report.json", "report.html"] {
             let _ = std::fs::remove_file(out.path.join(f));
         }
     }
@@ -82,6 +82,12 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
             + "\n",
     )
     .with_context(|| format!("cannot write {}", stryker.display()))?;
+    let html = out.path.join("report.html");
+    std::fs::write(
+        &html,
+        suite::page::page(&report, &meta.catalog, &sources).into_string(),
+    )
+    .with_context(|| format!("cannot write {}", html.display()))?;
     match show {
         Show::Json => {
             let mut doc = serde_json::to_value(&report)?;

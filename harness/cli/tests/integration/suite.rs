@@ -155,6 +155,19 @@ fn a_few_hand_written_tests_kill_less_and_name_what_they_miss() {
     assert!(mutants
         .iter()
         .any(|m| m["killedBy"][0] == "a_value_inserted_is_found"));
+    // And as `report.html`: the survivors first, each with its line and the edit in place.
+    let page = std::fs::read_to_string(root.path().join("report.html")).unwrap();
+    let survived = doc["mutants"].as_u64().unwrap() - doc["killed"].as_u64().unwrap();
+    assert_eq!(
+        page.matches("<tr class=\"survived\">").count() as u64,
+        survived
+    );
+    assert!(
+        page.contains(&format!("{survived} survive the suite")),
+        "{page}"
+    );
+    assert!(page.contains("<del>") && page.contains("<ins>"));
+    assert!(page.contains("the test <code>a_value_inserted_is_found</code>"));
 
     let table = run_suite(&suite("chain_few.rs"), root.path(), &[]);
     let said = text(&table.stdout);
