@@ -320,6 +320,25 @@ fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
         "{}",
         text(&o.stderr)
     );
+    // Another benchmark's reduced suite is refused.
+    let chain = fixture("chain");
+    let o = command(&[
+        "export-tests",
+        "--benchmark-path",
+        chain.to_str().unwrap(),
+        "--reduced",
+        suite_file.to_str().unwrap(),
+        "--out",
+        root.path().join("wrong.rs").to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(USAGE));
+    assert!(
+        text(&o.stderr).contains("the reduced suite is search_tree's, not chain's"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// `check`'s smallest counterexample, printed as a test built by calls (issue 34, item 1):
