@@ -113,11 +113,8 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
             let _ = write!(
                 text,
                 "\n/// {input}{how}\n#[test]\nfn {method}_scope_{scope}_{index}() {{\n    \
-                 {construct}\n    \
-                 let ret = bench.run({method_index}, &mut input);\n    \
-                 assert_eq!(format!(\"{{ret:?}}\"), {ret:?});\n    \
-                 assert_eq!(format!(\"{{:?}}\", bench.abstraction(&input)), {abstraction:?});\n    \
-                 assert!(bench.invariant(&input), \"the invariant\");\n}}\n",
+                 {construct}\n{}}}\n",
+                call_asserting(method_index, &ret, &abstraction)
             );
         }
     }
@@ -195,46 +192,65 @@ fn building(
     sequence: Option<Sequence>,
     candidate: &[u32],
 ) -> (String, &'static str) {
-    let head = format!("let bench = {}::{}();\n    ", bench.lib_name, bench.entry());
     match (construct, sequence) {
         (Some(calls), _) => (calls, ""),
-        (None, Some(seq)) => {
-            let mut code = format!(
-                "{head}let mut input = bench.initial({scope}).expect(\"an initial state\");\n    "
-            );
-            if !seq.calls.is_empty() {
-                let calls: Vec<String> = seq
-                    .calls
-                    .iter()
-                    .map(|(m, a)| format!("({m}, {a})"))
-                    .collect();
-                code += &format!(
-                    "for (m, arg) in [{}] {{\n        \
-                     input = bench.with_argument(m, &input, arg);\n        \
-                     bench.run(m, &mut input);\n    }}\n    ",
-                    calls.join(", ")
-                );
-            }
-            code += &format!(
-                "input = bench.with_argument({method_index}, &input, {});",
-                seq.arg
-            );
-            (
-                code,
-                " (built by the shortest sequence of the crate's calls that reaches it)",
-            )
-        }
+        (None, Some(seq)) => (
+            by_calls(bench, scope, &seq.calls, method_index, seq.arg),
+            " (built by the shortest sequence of the crate's calls that reaches it)",
+        ),
         (None, None) => {
             let vector: Vec<String> = candidate.iter().map(u32::to_string).collect();
             (
                 format!(
-                    "{head}let (fin, fields) = bench.finitize({method_index}, {scope});\n    \
+                    "let bench = {}::{}();\n    \
+                     let (fin, fields) = bench.finitize({method_index}, {scope});\n    \
                      let mut input = bench.decode(\n        {method_index},\n        &fields,\n        \
                      &mut ferastrau_sdk::korat::Candidate::new(&fin, &[{}]),\n    );",
+                    bench.lib_name,
+                    bench.entry(),
                     vector.join(", "),
                 ),
                 " (built directly: Korat's candidate decoded, as no calls were found that build it)",
             )
         }
     }
+}
+
+/// Statements that bind `bench` (the crate's exported benchmark) and `mut input` to the input
+/// of `method` with argument `arg` on the state `calls` reach from `initial(scope)`, each call
+/// made through `with_argument` and `run` (for `export-tests` and `sequences --export`).
+pub(crate) fn by_calls(
+    bench: &BenchmarkCrate,
+    scope: u32,
+    calls: &[(usize, i64)],
+    method: usize,
+    arg: i64,
+) -> String {
+    let mut code = format!(
+        "let bench = {}::{}();\n    let mut input = bench.initial({scope}).expect(\"an initial state\");\n    ",
+        bench.lib_name,
+        bench.entry()
+    );
+    if !calls.is_empty() {
+        let calls: Vec<String> = calls.iter().map(|(m, a)| format!("({m}, {a})")).collect();
+        code += &format!(
+            "for (m, arg) in [{}] {{\n        \
+             input = bench.with_argument(m, &input, arg);\n        \
+             bench.run(m, &mut input);\n    }}\n    ",
+            calls.join(", ")
+        );
+    }
+    code + &format!("input = bench.with_argument({method}, &input, {arg});")
+}
+
+/// The call of `method` on `input` and what the original did asserted: its return value and
+/// post-state abstraction as `Debug` writes them, and the invariant (indented lines, each
+/// ending in a newline).
+pub(crate) fn call_asserting(method: usize, ret: &str, abstraction: &str) -> String {
+    format!(
+        "    let ret = bench.run({method}, &mut input);\n    \
+         assert_eq!(format!(\"{{ret:?}}\"), {ret:?});\n    \
+         assert_eq!(format!(\"{{:?}}\", bench.abstraction(&input)), {abstraction:?});\n    \
+         assert!(bench.invariant(&input), \"the invariant\");\n"
+    )
 }

@@ -218,9 +218,7 @@ impl Exploration {
                 .collect();
             let _ = write!(
                 text,
-                "\n/// {}({}) after [{}]\n#[test]\n{}fn call_{n}() {{\n    \
-                 let bench = {lib}::{entry}();\n    \
-                 let mut input = bench.initial({scope}).expect(\"an initial state\");\n",
+                "\n/// {}({}) after [{}]\n#[test]\n{}fn call_{n}() {{\n    {}\n",
                 name(c.method),
                 c.arg,
                 history.join(", "),
@@ -228,39 +226,15 @@ impl Exploration {
                     CallOutcome::Panicked => "#[should_panic]\n",
                     CallOutcome::Returned { .. } => "",
                 },
-                lib = bench.lib_name,
-                entry = bench.entry(),
-                scope = self.scope,
-            );
-            if !path.is_empty() {
-                let steps: Vec<String> = path.iter().map(|(m, a)| format!("({m}, {a})")).collect();
-                let _ = write!(
-                    text,
-                    "    for (m, arg) in [{}] {{\n        \
-                     input = bench.with_argument(m, &input, arg);\n        \
-                     bench.run(m, &mut input);\n    }}\n",
-                    steps.join(", ")
-                );
-            }
-            let _ = writeln!(
-                text,
-                "    input = bench.with_argument({m}, &input, {arg});",
-                m = c.method,
-                arg = c.arg
+                crate::export::by_calls(bench, self.scope, &path, c.method, c.arg),
             );
             match &c.outcome {
                 CallOutcome::Panicked => {
                     let _ = writeln!(text, "    bench.run({}, &mut input);\n}}", c.method);
                 }
                 CallOutcome::Returned { ret, abstraction } => {
-                    let _ = write!(
-                        text,
-                        "    let ret = bench.run({m}, &mut input);\n    \
-                         assert_eq!(format!(\"{{ret:?}}\"), {ret:?});\n    \
-                         assert_eq!(format!(\"{{:?}}\", bench.abstraction(&input)), {abstraction:?});\n    \
-                         assert!(bench.invariant(&input), \"the invariant\");\n}}\n",
-                        m = c.method
-                    );
+                    text += &crate::export::call_asserting(c.method, ret, abstraction);
+                    text += "}\n";
                 }
             }
         }

@@ -38,31 +38,21 @@ pub struct Level {
     pub calls: u64,
 }
 
-/// The states reached: for each, by its key, its id and the calls (method, argument) that
+/// The states reached: for each, by its key, the calls (method, argument) that
 /// first reached it from the initial state.
 pub struct Reached {
-    states: HashMap<String, (u64, Vec<(usize, i64)>)>,
+    states: HashMap<String, Vec<(usize, i64)>>,
 }
 
 impl Reached {
     /// The calls that first reached the state with key `key`, if any sequence reached it.
     pub fn path(&self, key: &str) -> Option<&[(usize, i64)]> {
-        self.states.get(key).map(|(_, p)| p.as_slice())
+        self.states.get(key).map(Vec::as_slice)
     }
 
     /// Whether some sequence reached the state with key `key`.
     pub fn contains(&self, key: &str) -> bool {
         self.states.contains_key(key)
-    }
-
-    /// How many distinct states were reached (the initial one included).
-    pub fn len(&self) -> usize {
-        self.states.len()
-    }
-
-    /// Whether nothing was reached (never: the initial state is).
-    pub fn is_empty(&self) -> bool {
-        self.states.is_empty()
     }
 }
 
@@ -99,7 +89,7 @@ pub fn explore_within<B: Benchmark>(
     let Some(start) = bench.initial(scope) else {
         return Ok(None);
     };
-    let mut states = HashMap::from([(key(&start), (0u64, Vec::new()))]);
+    let mut states = HashMap::from([(key(&start), Vec::new())]);
     let mut frontier = vec![(0u64, Vec::new(), start)];
     let mut calls = 0u64;
     for len in 1..=length {
@@ -117,7 +107,7 @@ pub fn explore_within<B: Benchmark>(
                             let new = states.len() as u64;
                             let mut reached: Vec<(usize, i64)> = path.clone();
                             reached.push((m, arg));
-                            states.insert(k, (new, reached.clone()));
+                            states.insert(k, reached.clone());
                             new_state = Some(new);
                             next.push((new, reached, post.clone()));
                         }

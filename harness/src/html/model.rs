@@ -213,14 +213,8 @@ impl Sources {
         crate_dir: &Path,
         files: impl IntoIterator<Item = &'a str>,
     ) -> Result<Sources> {
-        let mut out = BTreeMap::new();
-        for f in files {
-            if !out.contains_key(f) {
-                out.insert(f.to_string(), read_source(crate_dir, f)?);
-            }
-        }
         Ok(Sources::Snapshot {
-            texts: out,
+            texts: read_sources(crate_dir, files)?,
             facts: CrateFacts::read(crate_dir)?,
         })
     }
@@ -242,6 +236,20 @@ impl Sources {
             Sources::Disk(crate_dir) => CrateFacts::read(crate_dir),
         }
     }
+}
+
+/// The texts of `files` (paths relative to `crate_dir`, each read once), by path.
+pub fn read_sources<'a>(
+    crate_dir: &Path,
+    files: impl IntoIterator<Item = &'a str>,
+) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for f in files {
+        if !out.contains_key(f) {
+            out.insert(f.to_string(), read_source(crate_dir, f)?);
+        }
+    }
+    Ok(out)
 }
 
 fn read_source(crate_dir: &Path, file: &str) -> Result<String> {

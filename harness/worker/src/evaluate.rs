@@ -141,7 +141,7 @@ static JUDGING_BROKEN_STATE: AtomicBool = AtomicBool::new(false);
 
 /// The violation of the invariant by the original's post-state `post`: why (the panic, the
 /// benchmark's own reason, or only that it is false) and the post-state rendered.
-fn broken_state<B: Benchmark>(
+pub(crate) fn broken_state<B: Benchmark>(
     bench: &B,
     m: usize,
     post: &B::Input,

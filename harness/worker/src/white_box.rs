@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::channel::send;
+use crate::evaluate::broken_state;
 use crate::protocol::{Breach, FoundCounterexample, Message, SearchCost};
 use crate::watchdog::Watchdog;
 use ferastrau_sdk::exec::{execute, Outcome};
@@ -65,11 +66,10 @@ fn failure<B: Benchmark>(
             .err()
             .map(|why| found(format!("returned {ret:?}"), Breach::Postcondition, why)),
         Outcome::Broken { ret, panic } => {
-            let why = panic
-                .map(|p| format!("it panicked on the post-state: {p}"))
-                .or_else(|| bench.invariant_violation(&post))
-                .unwrap_or_else(|| "false on the post-state".into());
-            Some(found(format!("returned {ret}"), Breach::Invariant, why))
+            // Explained as `check` explains a broken post-state (a panicking explanation
+            // included).
+            let (output, why, _) = broken_state(bench, method, &post, &ret, &panic);
+            Some(found(output, Breach::Invariant, why))
         }
         Outcome::Panicked(p) => Some(found(format!("panicked: {p}"), Breach::Panic, p)),
         // Only under a tick budget, which the original does not run with.

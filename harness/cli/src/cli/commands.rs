@@ -324,17 +324,22 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
                     println!("  post-state: {post}");
                 }
                 println!("  fails:      {clause}: {}", v.message);
-                if let Some(test) = &test {
-                    println!("  as a test (built by calls of the crate's API; it fails as above):");
-                    for line in test.lines() {
-                        println!("    {line}");
-                    }
-                }
+                print_test(test.as_deref());
             }
             Err(broken(format!(
                 "{total} violation(s) of the specification from scope {}; smallest counterexample: {input} -> {}: {clause}: {}",
                 run.scope, v.output, v.message
             )))
+        }
+    }
+}
+
+/// `check`'s counterexample as a test to keep, indented under its report.
+fn print_test(test: Option<&str>) {
+    if let Some(test) = test {
+        println!("  as a test (built by calls of the crate's API; it fails as above):");
+        for line in test.lines() {
+            println!("    {line}");
         }
     }
 }
@@ -413,12 +418,7 @@ fn check_white_box(
             ferastrau_protocol::Breach::Panic => "a panic",
         };
         println!("  fails:  {breach}: {}", c.message);
-        if let Some(test) = &test {
-            println!("  as a test (built by calls of the crate's API; it fails as above):");
-            for line in test.lines() {
-                println!("    {line}");
-            }
-        }
+        print_test(test.as_deref());
     }
     Err(broken(format!(
         "counterexamples for {found} method-scope pair(s) from scope {scope}; the first: {} -> {}: {}",

@@ -24,15 +24,10 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let meta = subject::metamutant(&bench)?;
     // The sources as the metamutant was built from them, for the report: whatever happens to
     // the crate during the run, the report shows the code that ran.
-    let mut sources = std::collections::BTreeMap::new();
-    for m in &meta.catalog.mutants {
-        if !sources.contains_key(&m.file) {
-            let path = bench.dir.join(&m.file);
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            sources.insert(m.file.clone(), text);
-        }
-    }
+    let sources = ferastrau_harness::html::model::read_sources(
+        &bench.dir,
+        meta.catalog.mutants.iter().map(|m| m.file.as_str()),
+    )?;
     let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     // The mutants `evaluate` would run: sampled, `--only-mutants`, the skipped left out.
