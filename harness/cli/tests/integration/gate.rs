@@ -27,6 +27,21 @@ fn gate(krate: &Path, out: &Path, baseline: &Path, extra: &[&str]) -> Output {
     command(&args).output().unwrap()
 }
 
+/// A copy of `faulty` in a directory of its own, with where its reports and its baseline go:
+/// (the directory, the crate, the output directory, the baseline file).
+fn faulty_copy() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let (out, baseline) = (dir.path().join("out"), dir.path().join("baseline.json"));
+    (dir, krate, out, baseline)
+}
+
 /// (key, line) of every mutant in a mutants.json.
 fn keys_and_lines(out: &Path) -> (BTreeSet<String>, BTreeSet<u64>) {
     let m = json(&out.join("mutants.json"));
@@ -41,11 +56,7 @@ fn keys_and_lines(out: &Path) -> (BTreeSet<String>, BTreeSet<u64>) {
 
 #[test]
 fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
-    let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path().join("faulty");
-    copy_fixture("faulty", &krate);
-    let out = dir.path().join("out");
-    let baseline = dir.path().join("baseline.json");
+    let (dir, krate, out, baseline) = faulty_copy();
 
     // No baseline yet: refused, then made on purpose.
     let o = gate(&krate, &out, &baseline, &[]);
@@ -263,11 +274,7 @@ fn a_run_of_some_mutants_never_becomes_the_baseline() {
 /// threads run the two side by side.)
 #[test]
 fn weakening_the_oracle_fails_the_gate_and_a_broken_run_never_passes() {
-    let dir = tempfile::tempdir().unwrap();
-    let krate = dir.path().join("faulty");
-    copy_fixture("faulty", &krate);
-    let out = dir.path().join("out");
-    let baseline = dir.path().join("baseline.json");
+    let (dir, krate, out, baseline) = faulty_copy();
     let o = gate(&krate, &out, &baseline, &["--update-baseline"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let lib = krate.join("src").join("lib.rs");

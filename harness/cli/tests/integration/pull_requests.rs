@@ -216,14 +216,6 @@ fn check_prs(prs: &[Pr]) {
         diff,
         ..
     } = &repo();
-    let repo = repo.as_path();
-    let (krate, baseline, out, lib, diff) = (
-        krate.as_path(),
-        baseline.as_path(),
-        out.as_path(),
-        lib.as_path(),
-        diff.as_path(),
-    );
     for pr in prs {
         let mut source = base.clone();
         for (from, to) in pr.edits {
@@ -347,7 +339,6 @@ fn a_pull_request_that_fixes_a_bug_passes_both_gates() {
         diff,
         ..
     } = &repo();
-    let repo = repo.as_path();
     // A fixed bug: `remove` reported `false` after removing (its postcondition said so, as a
     // warning; the mutants were judged against the buggy outputs). The baseline was made on
     // the buggy crate; the pull request that fixes it must pass both gates.

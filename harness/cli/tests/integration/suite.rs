@@ -11,6 +11,8 @@ use crate::common::{command, evaluate, ferastrau, fixture, json, one_error, text
 
 const USAGE: i32 = 2;
 const BROKEN: i32 = 4;
+/// The suites' clock floor in these tests (their runs are milliseconds).
+const FLOOR: &[&str] = &["--timeout-floor", "150ms"];
 
 fn suite(name: &str) -> PathBuf {
     fixture("suites").join(name)
@@ -32,6 +34,28 @@ fn run_suite(file: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
     ];
     args.extend_from_slice(extra);
     command(&args).output().unwrap()
+}
+
+/// The ids of the mutants `evaluate`'s `mutants.json` says were killed at `scope`.
+fn killed_at(mutants: &serde_json::Value, scope: u32) -> BTreeSet<u64> {
+    mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["scopes"][scope.to_string()]["status"] == "killed")
+        .map(|m| m["id"].as_u64().unwrap())
+        .collect()
+}
+
+/// `evaluate --suite FILE` of a built-in benchmark into `out`, which must succeed; its
+/// `suite.json`.
+fn suite_of(benchmark: &str, file: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["evaluate", "--benchmark", benchmark, "--suite"];
+    args.extend([file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let o = command(&args).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    json(&out.join("suite.json"))
 }
 
 fn killed_by_suite(report: &serde_json::Value) -> BTreeSet<u64> {
@@ -59,13 +83,7 @@ fn a_suite_of_scope_1_s_inputs_kills_exactly_what_scope_1_kills() {
         ],
         &root.path().join("korat"),
     );
-    let by_korat: BTreeSet<u64> = mutants["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["scopes"]["1"]["status"] == "killed")
-        .map(|m| m["id"].as_u64().unwrap())
-        .collect();
+    let by_korat = killed_at(&mutants, 1);
     let out = root.path().join("suite");
     let o = run_suite(&suite("chain_scope1.rs"), &out, &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -250,31 +268,9 @@ fn search_tree_s_scope_3_exported_as_calls_kills_exactly_what_scope_3_kills() {
         ],
         &korat,
     );
-    let by_korat: BTreeSet<u64> = mutants["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["scopes"]["3"]["status"] == "killed")
-        .map(|m| m["id"].as_u64().unwrap())
-        .collect();
-    let measure = |file: &Path, out: &str| {
-        let out = root.path().join(out);
-        let o = command(&[
-            "evaluate",
-            "--benchmark",
-            "search_tree",
-            "--suite",
-            file.to_str().unwrap(),
-            "--timeout-floor",
-            "150ms",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "{}", text(&o.stderr));
-        json(&out.join("suite.json"))
-    };
+    let by_korat = killed_at(&mutants, 3);
+    let measure =
+        |file: &Path, out: &str| suite_of("search_tree", file, &root.path().join(out), FLOOR);
     let report = measure(&file, "suite");
     assert_eq!(killed_by_suite(&report), by_korat);
     assert_eq!(report["kill_rate"], evaluation["scopes"][1]["kill_rate"]);
@@ -490,29 +486,13 @@ fn sequences_of_length_3_exported_as_tests_kill_a_subset_of_what_scope_3_kills()
         &root.path().join("korat"),
     );
     assert_eq!(evaluation["scopes"][0]["statement_coverage"], 89.83);
-    let by_korat: BTreeSet<u64> = mutants["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["scopes"]["3"]["status"] == "killed")
-        .map(|m| m["id"].as_u64().unwrap())
-        .collect();
-    let out = root.path().join("suite");
-    let o = command(&[
-        "evaluate",
-        "--benchmark",
+    let by_korat = killed_at(&mutants, 3);
+    let by_sequences = killed_by_suite(&suite_of(
         "search_tree",
-        "--suite",
-        file.to_str().unwrap(),
-        "--timeout-floor",
-        "150ms",
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .output()
-    .unwrap();
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let by_sequences = killed_by_suite(&json(&out.join("suite.json")));
+        &file,
+        &root.path().join("suite"),
+        FLOOR,
+    ));
     assert_eq!((by_sequences.len(), by_korat.len()), (231, 263));
     assert!(by_sequences.is_subset(&by_korat));
 }
@@ -550,20 +530,9 @@ fn inputs_are_built_by_the_shortest_sequences_of_calls_that_reach_them() {
     let mut args = vec!["--benchmark", "binomial_heap", "--scopes", "3"];
     args.extend(sample);
     let (_, mutants) = evaluate(&args, &root.path().join("korat"));
-    let by_korat: BTreeSet<u64> = mutants["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["scopes"]["3"]["status"] == "killed")
-        .map(|m| m["id"].as_u64().unwrap())
-        .collect();
-    let out = root.path().join("suite");
-    let mut args = vec!["evaluate", "--benchmark", "binomial_heap", "--suite"];
-    args.extend([file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    args.extend(sample);
-    let o = command(&args).output().unwrap();
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert_eq!(killed_by_suite(&json(&out.join("suite.json"))), by_korat);
+    let by_korat = killed_at(&mutants, 3);
+    let report = suite_of("binomial_heap", &file, &root.path().join("suite"), &sample);
+    assert_eq!(killed_by_suite(&report), by_korat);
 }
 
 /// A suite's run killed (SIGKILL) or stopped (SIGTERM) at moments spread over its span, then
