@@ -58,6 +58,7 @@ mod parts;
 mod search;
 mod transfer;
 mod unread;
+pub mod view;
 mod visited;
 
 pub use candidate::Candidate;

@@ -9,9 +9,10 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use ferastrau_sdk::korat;
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::Benchmark;
 use search_tree::invariant::rep_ok;
-use search_tree::space::{finitization, CandidateTree};
+use search_tree::space::finitization;
 use search_tree::SearchTreeBench;
 
 const RUNS: usize = 7;
@@ -64,7 +65,7 @@ fn main() {
         let (secs, stats) = best(|| {
             korat::search(
                 &fin,
-                |c| rep_ok(&mut CandidateTree { c, f: &f }),
+                |c| rep_ok(&mut View::new(c, &f)),
                 |_| ControlFlow::Continue(()),
             )
         });

@@ -17,7 +17,12 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     };
     let mut visited = Visited::new();
     visited.insert(root);
-    if !is_tree(c, &mut visited, &[f.left, f.right], |_, _, _| true) {
+    if !is_tree(
+        c,
+        &mut visited,
+        &[f.nodes.left, f.nodes.right],
+        |_, _, _| true,
+    ) {
         return false;
     }
     // The size is the number of nodes.
@@ -26,15 +31,15 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
 
 /// Strict order below `n` within the open interval (`lo`, `hi`).
 pub fn ordered(c: &mut Candidate<'_>, f: &Fields, n: u32, lo: i64, hi: i64) -> bool {
-    let Some(info) = c.int_in(f.info, n, lo.saturating_add(1)..hi) else {
+    let Some(info) = c.int_in(f.nodes.info, n, lo.saturating_add(1)..hi) else {
         return false;
     };
-    if let Some(l) = c.obj(f.left, n) {
+    if let Some(l) = c.obj(f.nodes.left, n) {
         if !ordered(c, f, l, lo, info) {
             return false;
         }
     }
-    match c.obj(f.right, n) {
+    match c.obj(f.nodes.right, n) {
         Some(r) => ordered(c, f, r, info, hi),
         None => true,
     }

@@ -1,23 +1,14 @@
 //! The class invariant (`repOk` of Appendix A), written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateTree`], whose reads are
-//! recorded) and the runner runs it on real post-states (through [`RealTree`]). It reads the
+//! Korat runs it on candidates (a `View`, whose reads are recorded) and the runner runs it on
+//! real post-states (a `Real`), both `#[derive(Korat)]`'s (`crate::tree`). It reads the
 //! fields in the paper's order: `root`, then a breadth-first walk along `left` and `right`,
 //! then the node count against `size`, then `info` in order — the order that gives the
 //! original Korat's candidate counts.
 
 use ferastrau_sdk::korat::Visited;
 
-use crate::tree::SearchTree;
-
-/// Read access to a tree, by node id.
-pub trait TreeView {
-    fn root(&mut self) -> Option<u32>;
-    fn size(&mut self) -> i64;
-    fn left(&mut self, n: u32) -> Option<u32>;
-    fn right(&mut self, n: u32) -> Option<u32>;
-    fn info(&mut self, n: u32) -> i64;
-}
+pub use crate::tree::SearchTreeView as TreeView;
 
 /// The class invariant.
 pub fn rep_ok(v: &mut impl TreeView) -> bool {
@@ -94,25 +85,4 @@ pub fn is_ordered(v: &mut impl TreeView, n: u32, min: Option<i64>, max: Option<i
         }
     }
     true
-}
-
-/// A real tree seen through [`TreeView`].
-pub struct RealTree<'a>(pub &'a SearchTree);
-
-impl TreeView for RealTree<'_> {
-    fn root(&mut self) -> Option<u32> {
-        self.0.root.map(|n| n as u32)
-    }
-    fn size(&mut self) -> i64 {
-        self.0.size
-    }
-    fn left(&mut self, n: u32) -> Option<u32> {
-        self.0.nodes[n as usize].left.map(|n| n as u32)
-    }
-    fn right(&mut self, n: u32) -> Option<u32> {
-        self.0.nodes[n as usize].right.map(|n| n as u32)
-    }
-    fn info(&mut self, n: u32) -> i64 {
-        self.0.nodes[n as usize].info
-    }
 }

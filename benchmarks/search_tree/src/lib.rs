@@ -19,8 +19,9 @@ use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
 
-use invariant::{rep_ok, RealTree};
-use space::{decode_tree, render_tree, CandidateTree, Fields};
+use ferastrau_sdk::korat::view::{Real, Root, View};
+use invariant::rep_ok;
+use space::{render_tree, Fields};
 pub use tree::SearchTree;
 
 /// The benchmark.
@@ -71,7 +72,7 @@ impl Benchmark for SearchTreeBench {
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateTree { c, f })
+        rep_ok(&mut View::new(c, f))
     }
 
     fn has_generators(&self, _method: usize) -> bool {
@@ -83,9 +84,13 @@ impl Benchmark for SearchTreeBench {
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let x = c.int(f.arg.expect("method finitizations carry the argument"), 0);
+        let x = c.int(
+            f.extra("x")
+                .expect("method finitizations carry the argument"),
+            0,
+        );
         Call {
-            tree: decode_tree(c, f),
+            tree: SearchTree::decode(c, f),
             x,
         }
     }
@@ -98,7 +103,7 @@ impl Benchmark for SearchTreeBench {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealTree(&input.tree))
+        rep_ok(&mut Real(&input.tree))
     }
 
     fn abstraction(&self, input: &Call) -> Vec<i64> {

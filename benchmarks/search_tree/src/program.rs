@@ -6,10 +6,11 @@
 //! in the arena layout `decode_tree` gives (pre-order). Everything but `generate` is the
 //! finitized benchmark's (`Beside`).
 
-use crate::invariant::{rep_ok, RealTree};
+use crate::invariant::rep_ok;
 use crate::tree::Node;
 use crate::{Call, SearchTree, SearchTreeBench};
 use ferastrau_sdk::generator::{Gen, Int, Program, Pruned};
+use ferastrau_sdk::korat::view::Real;
 
 /// SearchTree's methods and judgement, its inputs from a program.
 pub struct SearchTreeProgram;
@@ -74,7 +75,7 @@ impl Program for SearchTreeProgram {
             tree.nodes[node].info = key;
             last = key;
         }
-        g.assume(rep_ok(&mut RealTree(&tree)))?;
+        g.assume(rep_ok(&mut Real(&tree)))?;
         Ok(Call {
             tree,
             x: g.pick(1..=n)?,

@@ -9,7 +9,7 @@
 pub type NodeId = usize;
 
 /// A tree node (the paper's `SearchTree.Node`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Node {
     pub left: Option<NodeId>,
     pub right: Option<NodeId>,
@@ -19,7 +19,7 @@ pub struct Node {
 }
 
 /// A set of integers as a binary search tree.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct SearchTree {
     pub root: Option<NodeId>,
     pub size: i64,

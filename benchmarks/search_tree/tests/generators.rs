@@ -3,10 +3,11 @@
 
 use std::ops::ControlFlow;
 
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, Candidate, Options};
 use search_tree::generators::rep_ok_generators;
 use search_tree::invariant::rep_ok;
-use search_tree::space::{finitization, CandidateTree};
+use search_tree::space::finitization;
 
 fn states(
     n: u32,
@@ -34,7 +35,7 @@ fn generators_give_the_same_trees_in_the_same_order_from_fewer_candidates() {
     // Korat's: 6, 31, 178, 1165, 8308, 61950, 471708).
     let expected = [3, 11, 50, 272, 1644, 10533, 69862];
     for n in 1..=7u32 {
-        let (plain, plain_states) = states(n, 1, |c, f| rep_ok(&mut CandidateTree { c, f }));
+        let (plain, plain_states) = states(n, 1, |c, f| rep_ok(&mut View::new(c, f)));
         let (ded, ded_states) = states(n, 1, rep_ok_generators);
         assert_eq!(ded_states, plain_states, "scope {n}");
         assert_eq!(ded.valid, plain.valid);
@@ -51,7 +52,7 @@ fn the_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
     // Judged without recording (no ruling out), the two predicates are the same function.
     let (fin, f) = finitization("SearchTree", 3, false);
     let oracle = korat::brute::enumerate(&fin, |c| {
-        let plain = rep_ok(&mut CandidateTree { c, f: &f });
+        let plain = rep_ok(&mut View::new(c, &f));
         assert_eq!(plain, rep_ok_generators(c, &f), "{:?}", c.state());
         plain
     });

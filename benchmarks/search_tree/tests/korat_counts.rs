@@ -4,10 +4,11 @@
 
 use std::ops::ControlFlow;
 
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, brute, Candidate, Options};
 use ferastrau_sdk::testing;
 use search_tree::invariant::rep_ok;
-use search_tree::space::{finitization, CandidateTree};
+use search_tree::space::finitization;
 use search_tree::SearchTreeBench;
 
 fn tree_search(n: u32, opts: Options) -> (korat::Stats, Vec<Vec<u32>>) {
@@ -16,7 +17,7 @@ fn tree_search(n: u32, opts: Options) -> (korat::Stats, Vec<Vec<u32>>) {
     let stats = korat::search_with(
         &fin,
         opts,
-        |c| rep_ok(&mut CandidateTree { c, f: &f }),
+        |c| rep_ok(&mut View::new(c, &f)),
         |c| {
             found.push(c.state().to_vec());
             ControlFlow::Continue(())
@@ -52,7 +53,7 @@ fn add_and_remove_inputs_match_the_paper() {
 }
 
 fn pred_for(f: &search_tree::space::Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateTree { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 #[test]

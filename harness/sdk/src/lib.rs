@@ -26,6 +26,9 @@ pub mod testing;
 pub use benchmark::{Axiom, Benchmark};
 pub use korat;
 pub use korat_choice;
+/// `#[derive(Korat)]`: a structure's finitization field ids, view trait, candidate and real
+/// views and decoder, from its type definitions (`korat::view`).
+pub use korat_derive::Korat;
 
 /// Exports a crate's benchmark to Ferastrau: defines `pub fn ferastrau_benchmark()`, which the
 /// worker crate Ferastrau generates calls (the crate itself needs no part of the worker).

@@ -1,0 +1,522 @@
+//! `#[derive(Korat)]`: what a Korat-style benchmark wrote by hand for every structure — the
+//! field ids of its finitization, the view trait its invariant is written over, the view of a
+//! candidate and of a real structure, and the decoder from a valid candidate — generated from
+//! the structure's own type definitions. The runtime side, and what a field's type makes of it,
+//! is described in `korat::view`; the generated code names it through `ferastrau_sdk::korat`,
+//! the path a benchmark crate has.
+//!
+//! Put the derive on every type of the structure: the node types (no arena field) and the
+//! structure (one or more `Vec<Node>` arenas). For `Node` it makes `NodeFields`, `NodeView`;
+//! for `SearchTree`, `SearchTreeFields`, `SearchTreeView: NodeView` and `impl Root`. Those
+//! names are found by convention (a node type's `View` and `Fields` beside it, a link type
+//! `XId` pointing into the arena of `X`), so the types need no attribute; `#[korat(skip)]` on
+//! a field leaves it out.
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as Tokens};
+use quote::{format_ident, quote};
+use syn::{
+    parse_macro_input, Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type,
+};
+
+/// Derives a Korat view, field ids and decoder; see the crate's documentation.
+#[proc_macro_derive(Korat, attributes(korat))]
+pub fn derive_korat(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match expand(&input) {
+        Ok(t) => t.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// What a field is to Korat.
+enum Kind {
+    /// A link to an object of class `class`, nullable (`Option<XId>`) or not (`XId`).
+    Link { class: String, nullable: bool },
+    /// An integer of type `ty`.
+    Int(Type),
+    /// `Option` of an integer: null or an integer.
+    NullableInt(Type),
+    /// `bool`: 0 or 1 in the finitization.
+    Bool,
+    /// `Vec<X>`: the arena of class `X`.
+    Arena(Ident),
+    /// Not Korat's: decodes to its `Default`.
+    Skip,
+}
+
+struct Field {
+    ident: Ident,
+    kind: Kind,
+}
+
+const INTS: &[&str] = &[
+    "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize",
+];
+
+fn last_ident(ty: &Type) -> Option<(&Ident, &PathArguments)> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            p.path.segments.last().map(|s| (&s.ident, &s.arguments))
+        }
+        _ => None,
+    }
+}
+
+fn only_argument(args: &PathArguments) -> Option<&Type> {
+    match args {
+        PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The class an id type links to: `NodeId` links to `Node`.
+fn link_class(ty: &Type) -> Option<String> {
+    let (id, args) = last_ident(ty)?;
+    let name = id.to_string();
+    let class = name.strip_suffix("Id")?;
+    (matches!(args, PathArguments::None) && !class.is_empty()).then(|| class.to_string())
+}
+
+fn is_int(ty: &Type) -> bool {
+    last_ident(ty).is_some_and(|(id, args)| {
+        matches!(args, PathArguments::None) && INTS.contains(&id.to_string().as_str())
+    })
+}
+
+fn kind_of(ty: &Type) -> Kind {
+    if let Some(class) = link_class(ty) {
+        return Kind::Link {
+            class,
+            nullable: false,
+        };
+    }
+    if is_int(ty) {
+        return Kind::Int(ty.clone());
+    }
+    let Some((id, args)) = last_ident(ty) else {
+        return Kind::Skip;
+    };
+    if id == "bool" && matches!(args, PathArguments::None) {
+        return Kind::Bool;
+    }
+    let inner = only_argument(args);
+    match (id.to_string().as_str(), inner) {
+        ("Option", Some(t)) => {
+            if let Some(class) = link_class(t) {
+                Kind::Link {
+                    class,
+                    nullable: true,
+                }
+            } else if is_int(t) {
+                Kind::NullableInt(t.clone())
+            } else {
+                Kind::Skip
+            }
+        }
+        ("Vec", Some(t)) => match last_ident(t) {
+            Some((el, PathArguments::None))
+                if !INTS.contains(&el.to_string().as_str())
+                    && el != "bool"
+                    && link_class(t).is_none() =>
+            {
+                Kind::Arena(el.clone())
+            }
+            _ => Kind::Skip,
+        },
+        _ => Kind::Skip,
+    }
+}
+
+fn skipped(f: &syn::Field) -> syn::Result<bool> {
+    let mut skip = false;
+    for a in f.attrs.iter().filter(|a| a.path().is_ident("korat")) {
+        a.parse_nested_meta(|m| {
+            if m.path.is_ident("skip") {
+                skip = true;
+                Ok(())
+            } else {
+                Err(m.error("expected `skip`"))
+            }
+        })?;
+    }
+    Ok(skip)
+}
+
+fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
+    let Data::Struct(s) = &input.data else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Korat)] takes a struct",
+        ));
+    };
+    let Fields::Named(named) = &s.fields else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(Korat)] takes a struct with named fields",
+        ));
+    };
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &input.generics,
+            "#[derive(Korat)] takes a struct without generics",
+        ));
+    }
+    named
+        .named
+        .iter()
+        .map(|f| {
+            Ok(Field {
+                ident: f.ident.clone().expect("named"),
+                kind: if skipped(f)? {
+                    Kind::Skip
+                } else {
+                    kind_of(&f.ty)
+                },
+            })
+        })
+        .collect()
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
+    let fields = fields_of(input)?;
+    if fields.iter().any(|f| matches!(f.kind, Kind::Arena(_))) {
+        Ok(root(input, &fields))
+    } else {
+        Ok(node(input, &fields))
+    }
+}
+
+/// `::ferastrau_sdk::korat`, where the generated code finds Korat.
+fn korat() -> Tokens {
+    quote!(::ferastrau_sdk::korat)
+}
+
+/// A field's view method: its signature (with `index` as the object parameter, if any) and
+/// the bodies reading it from a candidate (`read` gives `(field id, object)`) and from a real
+/// object `real` (an expression of the struct's type).
+struct Method {
+    sig: Tokens,
+    candidate: Tokens,
+    real: Tokens,
+}
+
+fn method(f: &Field, ids: &Tokens, obj: &Tokens, real: &Tokens, param: bool) -> Option<Method> {
+    let k = korat();
+    let name = &f.ident;
+    let n = if param { quote!(n: u32) } else { quote!() };
+    let fid = quote!(#ids.#name);
+    let value = quote!(#real.#name);
+    let (ret, candidate, real) = match &f.kind {
+        Kind::Link { nullable: true, .. } => (
+            quote!(Option<u32>),
+            quote!(self.c.obj(#fid, #obj)),
+            quote!(#value.map(|i| #k::view::Id::index(i) as u32)),
+        ),
+        Kind::Link {
+            nullable: false, ..
+        } => (
+            quote!(Option<u32>),
+            quote!(self.c.obj(#fid, #obj)),
+            quote!(Some(#k::view::Id::index(#value) as u32)),
+        ),
+        Kind::Int(_) => (
+            quote!(i64),
+            quote!(self.c.int(#fid, #obj)),
+            quote!(#value as i64),
+        ),
+        Kind::NullableInt(_) => (
+            quote!(Option<i64>),
+            quote!(self.c.get(#fid, #obj).int()),
+            quote!(#value.map(|v| v as i64)),
+        ),
+        Kind::Bool => (
+            quote!(bool),
+            quote!(self.c.int(#fid, #obj) != 0),
+            quote!(#value),
+        ),
+        Kind::Arena(_) | Kind::Skip => return None,
+    };
+    Some(Method {
+        sig: quote!(fn #name(&mut self, #n) -> #ret),
+        candidate,
+        real,
+    })
+}
+
+/// The expression decoding field `f` of object `obj` (a `u32` expression) from candidate `c`
+/// with field ids `ids` and linker `l`.
+fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
+    let k = korat();
+    let name = &f.ident;
+    let fid = quote!(#ids.#name);
+    match &f.kind {
+        Kind::Link { class, nullable } => {
+            let link = quote! {{
+                let o = c.obj(#fid, #obj);
+                #k::view::Linker::link(#l, c, #class, o).map(#k::view::Id::from_index)
+            }};
+            if *nullable {
+                link
+            } else {
+                let msg = format!("a valid candidate has a non-null `{name}`");
+                quote!(#link.expect(#msg))
+            }
+        }
+        Kind::Int(t) => quote!(c.int(#fid, #obj) as #t),
+        Kind::NullableInt(t) => quote!(c.get(#fid, #obj).int().map(|v| v as #t)),
+        Kind::Bool => quote!(c.int(#fid, #obj) != 0),
+        Kind::Arena(_) | Kind::Skip => quote!(::core::default::Default::default()),
+    }
+}
+
+fn korat_fields(fields: &[Field]) -> impl Iterator<Item = &Field> {
+    fields
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Arena(_) | Kind::Skip))
+}
+
+/// The field ids' struct members and their lookups in `fin` (class `class`).
+fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
+    let k = korat();
+    korat_fields(fields)
+        .map(|f| {
+            let name = &f.ident;
+            let s = name.to_string();
+            let doc = format!("`{s}`");
+            (
+                quote!(#[doc = #doc] pub #name: #k::FieldId),
+                quote!(#name: #k::view::field(fin, #class, #s)),
+            )
+        })
+        .unzip()
+}
+
+fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
+    let k = korat();
+    let ty = &input.ident;
+    let vis = &input.vis;
+    let name = ty.to_string();
+    let fields_ty = format_ident!("{}Fields", ty);
+    let view = format_ident!("{}View", ty);
+    let (members, lookups) = ids(fields, &quote!(class));
+    let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
+    let real_expr = quote!(#k::view::ArenaOf::<#ty>::arena(self.0)[n as usize]);
+    let methods: Vec<Method> = korat_fields(fields)
+        .filter_map(|f| method(f, &ids_expr, &quote!(n), &real_expr, true))
+        .collect();
+    let sigs = methods.iter().map(|m| &m.sig);
+    let cand = methods.iter().map(|m| {
+        let (sig, body) = (&m.sig, &m.candidate);
+        quote!(#[inline(always)] #sig { #body })
+    });
+    let real = methods.iter().map(|m| {
+        let (sig, body) = (&m.sig, &m.real);
+        quote!(#[inline(always)] #sig { #body })
+    });
+    let decoded = fields.iter().map(|f| {
+        let n = &f.ident;
+        let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l));
+        quote!(#n: #e)
+    });
+    let fields_doc =
+        format!("The field ids of class `{name}` in a finitization (`#[derive(Korat)]`).");
+    let view_doc = format!("Read access to the objects of class `{name}`, by index: on a candidate ([`{k}::view::View`], reads recorded) or a real structure holding their arena ([`{k}::view::Real`]).", k = "ferastrau_sdk::korat");
+    quote! {
+        #[doc = #fields_doc]
+        #[derive(Clone, Copy, Debug)]
+        #vis struct #fields_ty { #(#members,)* }
+
+        #[doc = #view_doc]
+        #vis trait #view { #(#sigs;)* }
+
+        #[automatically_derived]
+        #[allow(clippy::all)]
+        impl<F: #k::view::Provides<#fields_ty>> #view for #k::view::View<'_, '_, F> { #(#cand)* }
+
+        #[automatically_derived]
+        #[allow(clippy::all)]
+        impl<R: #k::view::ArenaOf<#ty>> #view for #k::view::Real<'_, R> { #(#real)* }
+
+        #[automatically_derived]
+        #[allow(clippy::all)]
+        impl #k::view::Class for #ty {
+            type Fields = #fields_ty;
+            const NAME: &'static str = #name;
+            fn fields(fin: &#k::Finitization) -> #fields_ty {
+                let class = #k::view::class(fin, #name);
+                #fields_ty { #(#lookups,)* }
+            }
+            fn decode<L: #k::view::Linker>(l: &mut L, c: &mut #k::Candidate<'_>, f: &#fields_ty, obj: u32) -> Self {
+                #ty { #(#decoded,)* }
+            }
+        }
+    }
+}
+
+fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
+    let k = korat();
+    let ty = &input.ident;
+    let vis = &input.vis;
+    let fields_ty = format_ident!("{}Fields", ty);
+    let view = format_ident!("{}View", ty);
+    let arenas: Vec<(&Ident, &Ident)> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            Kind::Arena(class) => Some((&f.ident, class)),
+            _ => None,
+        })
+        .collect();
+    let (mut members, mut lookups) = ids(fields, &quote!(#k::ROOT));
+    for (field, class) in &arenas {
+        let class_fields = format_ident!("{}Fields", class);
+        let doc = format!("The fields of class `{class}` (arena `{field}`).");
+        members.push(quote!(#[doc = #doc] pub #field: #class_fields));
+        lookups.push(quote!(#field: <#class as #k::view::Class>::fields(fin)));
+    }
+    let known: Vec<String> = korat_fields(fields).map(|f| f.ident.to_string()).collect();
+    let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
+    let methods: Vec<Method> = korat_fields(fields)
+        .filter_map(|f| method(f, &ids_expr, &quote!(0), &quote!(self.0), false))
+        .collect();
+    let sigs = methods.iter().map(|m| &m.sig);
+    let cand = methods.iter().map(|m| {
+        let (sig, body) = (&m.sig, &m.candidate);
+        quote!(#[inline(always)] #sig { #body })
+    });
+    let real = methods.iter().map(|m| {
+        let (sig, body) = (&m.sig, &m.real);
+        quote!(#[inline(always)] #sig { #body })
+    });
+    let class_views: Vec<Ident> = arenas
+        .iter()
+        .map(|(_, c)| format_ident!("{}View", c))
+        .collect();
+    let class_fields: Vec<Ident> = arenas
+        .iter()
+        .map(|(_, c)| format_ident!("{}Fields", c))
+        .collect();
+    let classes: Vec<&Ident> = arenas.iter().map(|(_, c)| *c).collect();
+    let arena_fields: Vec<&Ident> = arenas.iter().map(|(f, _)| *f).collect();
+    let class_names: Vec<String> = classes.iter().map(|c| c.to_string()).collect();
+    let staging: Vec<Ident> = arenas
+        .iter()
+        .enumerate()
+        .map(|(i, _)| format_ident!("arena{}", i))
+        .collect();
+    let supertraits = if class_views.is_empty() {
+        quote!()
+    } else {
+        quote!(: #(#class_views)+*)
+    };
+    // The root's own fields first (their links decode the arenas), the arenas last.
+    let lets = fields
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Arena(_)))
+        .map(|f| {
+            let n = &f.ident;
+            let e = decode_field(f, &quote!(f), &quote!(0), &quote!(&mut d));
+            quote!(let #n = #e;)
+        });
+    let assigned = fields.iter().map(|f| {
+        let n = &f.ident;
+        match arenas.iter().position(|(a, _)| *a == n) {
+            Some(i) => {
+                let s = &staging[i];
+                quote!(#n: d.#s.into_iter().map(|o| o.expect("every reserved object is decoded")).collect())
+            }
+            None => quote!(#n),
+        }
+    });
+    let name = ty.to_string();
+    let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
+    let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`ferastrau_sdk::korat::view::Real`]).");
+    let decoder = Ident::new("Decoder", Span::call_site());
+    quote! {
+        #[doc = #fields_doc]
+        #[derive(Clone, Debug)]
+        #vis struct #fields_ty {
+            #(#members,)*
+            /// The root object's fields that the structure does not hold.
+            pub extras: #k::view::Extras,
+        }
+
+        impl #fields_ty {
+            /// The root field `name` that the structure does not hold (a method's argument).
+            #vis fn extra(&self, name: &str) -> Option<#k::FieldId> {
+                self.extras.get(name)
+            }
+        }
+
+        #[automatically_derived]
+        impl #k::view::Provides<#fields_ty> for #fields_ty {
+            fn provide(&self) -> &#fields_ty { self }
+        }
+        #(
+            #[automatically_derived]
+            impl #k::view::Provides<#class_fields> for #fields_ty {
+                fn provide(&self) -> &#class_fields { &self.#arena_fields }
+            }
+            #[automatically_derived]
+            impl #k::view::ArenaOf<#classes> for #ty {
+                fn arena(&self) -> &[#classes] { &self.#arena_fields }
+            }
+        )*
+
+        #[doc = #view_doc]
+        #vis trait #view #supertraits { #(#sigs;)* }
+
+        #[automatically_derived]
+        #[allow(clippy::all)]
+        impl<F: #k::view::Provides<#fields_ty> #(+ #k::view::Provides<#class_fields>)*> #view for #k::view::View<'_, '_, F> { #(#cand)* }
+
+        #[automatically_derived]
+        #[allow(clippy::all)]
+        impl #view for #k::view::Real<'_, #ty> { #(#real)* }
+
+        #[automatically_derived]
+        #[allow(clippy::all)]
+        impl #k::view::Root for #ty {
+            type Fields = #fields_ty;
+            fn fields(fin: &#k::Finitization) -> #fields_ty {
+                #fields_ty {
+                    #(#lookups,)*
+                    extras: #k::view::Extras::of(fin, &[#(#known),*]),
+                }
+            }
+            fn decode(c: &mut #k::Candidate<'_>, f: &#fields_ty) -> Self {
+                struct #decoder<'f> {
+                    f: &'f #fields_ty,
+                    memo: #k::view::Memo,
+                    #(#staging: Vec<Option<#classes>>,)*
+                }
+                impl #k::view::Linker for #decoder<'_> {
+                    fn link(&mut self, c: &mut #k::Candidate<'_>, class: &'static str, obj: Option<u32>) -> Option<usize> {
+                        let obj = obj?;
+                        if let Some(i) = self.memo.get(class, obj) {
+                            return Some(i);
+                        }
+                        let f = self.f;
+                        #(
+                            if class == #class_names {
+                                let i = self.#staging.len();
+                                self.#staging.push(None);
+                                self.memo.insert(class, obj, i);
+                                let v = <#classes as #k::view::Class>::decode(self, c, &f.#arena_fields, obj);
+                                self.#staging[i] = Some(v);
+                                return Some(i);
+                            }
+                        )*
+                        Some(obj as usize)
+                    }
+                }
+                let mut d = #decoder { f, memo: Default::default(), #(#staging: Vec::new(),)* };
+                #(#lets)*
+                #ty { #(#assigned,)* }
+            }
+        }
+    }
+}

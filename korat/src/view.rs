@@ -1,0 +1,242 @@
+//! What `#[derive(Korat)]` (the `korat-derive` crate, re-exported by `ferastrau-sdk`) generates
+//! code against: one invariant, written once over a view trait, runs on Korat's candidates
+//! (whose first reads drive the search) and on real structures (post-states), and a valid
+//! candidate decodes into the real structure.
+//!
+//! For a structure of arenas (`Vec<Node>` + `Option<NodeId>` links), the derive on each node
+//! type `Node` makes `NodeFields` (its field ids in a finitization), `NodeView` (a method per
+//! field: `fn left(&mut self, n: u32) -> Option<u32>`) and implements that view for
+//! [`View`] (a candidate) and [`Real`] (any structure holding an arena of `Node`s, through
+//! [`ArenaOf`]). The derive on the structure itself (the type that holds the arenas) makes its
+//! own fields and view (`SearchTreeView: NodeView`, methods without an object index: the
+//! structure is Korat's root object) and implements [`Root`]: the field ids of a whole
+//! finitization, and the decoder. Fields are found by name (the Rust name, or its camelCase
+//! form), so the finitization stays the benchmark's own: its classes, counts, domains and
+//! declaration order, which decide Korat's counts.
+//!
+//! What a field is follows from its type: `Option<XId>` or `XId` (a name ending in `Id`) is a
+//! link to class `X`; an integer type, `bool` (0 or 1 in the finitization) or `Option` of an
+//! integer (null or an integer) is a value; `Vec<X>` in the structure is the arena of class
+//! `X`; anything else (and a field marked `#[korat(skip)]`) is not Korat's and decodes to
+//! its `Default`.
+
+use std::collections::HashMap;
+
+use crate::{Candidate, ClassId, FieldId, Finitization, ROOT};
+
+/// A candidate seen through a derived view: every first read is recorded by Korat.
+pub struct View<'c, 'a, F> {
+    /// The candidate.
+    pub c: &'c mut Candidate<'a>,
+    /// The field ids of its finitization.
+    pub f: &'c F,
+}
+
+impl<'c, 'a, F> View<'c, 'a, F> {
+    /// `c` read through the field ids `f`.
+    pub fn new(c: &'c mut Candidate<'a>, f: &'c F) -> Self {
+        View { c, f }
+    }
+}
+
+/// A real structure seen through a derived view (a post-state: the invariant's other side).
+pub struct Real<'r, T>(pub &'r T);
+
+/// Field ids that contain those of a class `T` (a finitization's field ids hold every class's).
+pub trait Provides<T> {
+    /// The field ids of `T`.
+    fn provide(&self) -> &T;
+}
+
+/// A structure that holds the arena of class `T`: the real objects a view reads by index.
+pub trait ArenaOf<T> {
+    /// The arena.
+    fn arena(&self) -> &[T];
+}
+
+/// An index type of an arena link (`NodeId`): `usize` and the other unsigned integers, or a
+/// newtype the benchmark implements this for.
+pub trait Id: Copy {
+    /// The arena index.
+    fn index(self) -> usize;
+    /// The id of arena index `i`.
+    fn from_index(i: usize) -> Self;
+}
+
+macro_rules! id_for {
+    ($($t:ty),*) => {$(
+        impl Id for $t {
+            #[inline(always)]
+            fn index(self) -> usize {
+                self as usize
+            }
+            #[inline(always)]
+            fn from_index(i: usize) -> Self {
+                i as $t
+            }
+        }
+    )*};
+}
+id_for!(usize, u64, u32, u16);
+
+/// Resolves the links met while decoding: the candidate object `obj` of class `class` to its
+/// index in the real structure's arena of that class, decoding it on first sight (so arena
+/// order is the depth-first pre-order of the walk from the root's links, fields in declaration
+/// order). An object of a class without an arena (an opaque element) keeps its candidate index.
+pub trait Linker {
+    /// The real index of `obj`, `None` for null.
+    fn link(
+        &mut self,
+        c: &mut Candidate<'_>,
+        class: &'static str,
+        obj: Option<u32>,
+    ) -> Option<usize>;
+}
+
+/// A class of objects held in an arena (derived for node types).
+pub trait Class: Sized {
+    /// The field ids of this class in a finitization.
+    type Fields;
+    /// Its name in finitizations.
+    const NAME: &'static str;
+    /// Its field ids in `fin`.
+    fn fields(fin: &Finitization) -> Self::Fields;
+    /// Object `obj` of a valid candidate as a real object, its links resolved by `l`.
+    fn decode<L: Linker>(l: &mut L, c: &mut Candidate<'_>, f: &Self::Fields, obj: u32) -> Self;
+}
+
+/// The structure Korat's root object stands for (derived for the type holding the arenas).
+pub trait Root: Sized {
+    /// The field ids of a whole finitization of this structure.
+    type Fields;
+    /// The field ids in `fin`.
+    fn fields(fin: &Finitization) -> Self::Fields;
+    /// The real structure of a valid candidate.
+    fn decode(c: &mut Candidate<'_>, f: &Self::Fields) -> Self;
+}
+
+/// The root object's fields that the structure's type does not hold: a method's arguments,
+/// generated jointly with the receiver (`x` of `add(x)`).
+#[derive(Clone, Debug, Default)]
+pub struct Extras(Vec<(String, FieldId)>);
+
+impl Extras {
+    /// The root fields of `fin` not named in `known`.
+    pub fn of(fin: &Finitization, known: &[&str]) -> Self {
+        let root = &fin.classes[0];
+        Extras(
+            root.fields
+                .iter()
+                .enumerate()
+                .filter(|(_, (name, _))| !known.iter().any(|k| matches(k, name)))
+                .map(|(i, (name, _))| (name.clone(), fin.field_at(ROOT, i)))
+                .collect(),
+        )
+    }
+
+    /// The root field called `name`, if this finitization has one.
+    pub fn get(&self, name: &str) -> Option<FieldId> {
+        self.0.iter().find(|(n, _)| n == name).map(|&(_, f)| f)
+    }
+}
+
+/// The class called `name` in `fin`; panics with the known names if there is none.
+pub fn class(fin: &Finitization, name: &str) -> ClassId {
+    (0..fin.class_count())
+        .map(|i| ClassId(i as u16))
+        .find(|&c| fin.class_name(c) == name)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = (0..fin.class_count())
+                .map(|i| fin.class_name(ClassId(i as u16)))
+                .collect();
+            panic!("the finitization has no class {name:?} (has {names:?})")
+        })
+}
+
+/// The field of `class` called `name` or its camelCase form (`load_factor`: `loadFactor`);
+/// panics with the known names if there is neither.
+pub fn field(fin: &Finitization, class: ClassId, name: &str) -> FieldId {
+    let spec = &fin.classes[class.0 as usize];
+    match spec.fields.iter().position(|(n, _)| matches(name, n)) {
+        Some(i) => fin.field_at(class, i),
+        None => fin.field(class, name),
+    }
+}
+
+/// Whether the Rust field `rust` is the finitization's field `declared`.
+fn matches(rust: &str, declared: &str) -> bool {
+    rust == declared || camel(rust) == declared
+}
+
+fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut upper = false;
+    for ch in snake.chars() {
+        if ch == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(ch.to_uppercase());
+            upper = false;
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The memo of a derived decoder: which arena index each decoded candidate object got.
+#[derive(Default)]
+pub struct Memo(HashMap<(&'static str, u32), usize>);
+
+impl Memo {
+    /// The index `obj` of `class` got, if it was met before.
+    pub fn get(&self, class: &'static str, obj: u32) -> Option<usize> {
+        self.0.get(&(class, obj)).copied()
+    }
+
+    /// Records that `obj` of `class` is at `index`.
+    pub fn insert(&mut self, class: &'static str, obj: u32, index: usize) {
+        self.0.insert((class, obj), index);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Domain, FinitizationBuilder};
+
+    #[test]
+    fn fields_are_found_by_rust_or_camel_case_name_and_the_rest_are_extras() {
+        let mut b = FinitizationBuilder::new("Root");
+        let node = b.class("Node", 2);
+        b.field(ROOT, "head", Domain::nullable(node));
+        b.field(ROOT, "otherSize", Domain::ints(0, 2));
+        b.field(ROOT, "x", Domain::ints(0, 2));
+        b.field(node, "nextNode", Domain::nullable(node));
+        let fin = b.build();
+        assert_eq!(class(&fin, "Node"), node);
+        assert_eq!(field(&fin, node, "next_node"), fin.field(node, "nextNode"));
+        assert_eq!(
+            field(&fin, ROOT, "other_size"),
+            fin.field(ROOT, "otherSize")
+        );
+        let extras = Extras::of(&fin, &["head", "other_size"]);
+        assert_eq!(extras.get("x"), Some(fin.field(ROOT, "x")));
+        assert_eq!(extras.get("head"), None);
+        assert_eq!(extras.get("otherSize"), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "has no field \"missing\"")]
+    fn a_missing_field_names_the_known_ones() {
+        let fin = FinitizationBuilder::new("Root").build();
+        field(&fin, ROOT, "missing");
+    }
+
+    #[test]
+    #[should_panic(expected = "no class \"Node\"")]
+    fn a_missing_class_names_the_known_ones() {
+        let fin = FinitizationBuilder::new("Root").build();
+        class(&fin, "Node");
+    }
+}
