@@ -1,12 +1,13 @@
 //! Prints, per scope, the structures and the inputs of each target method with the candidates
 //! Korat explored and the time: `cargo run --release -p tree_map --example counts [max_scope]`.
 
+use ferastrau_sdk::korat::view::View;
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat;
 use ferastrau_sdk::testing;
 use tree_map::invariant::rep_ok;
-use tree_map::space::{finitization, CandidateMap};
+use tree_map::space::finitization;
 use tree_map::TreeMapBench;
 
 fn main() {
@@ -19,7 +20,7 @@ fn main() {
         let (fin, f) = finitization("TreeMap", n, false);
         let s = korat::search(
             &fin,
-            |c| rep_ok(&mut CandidateMap { c, f: &f }),
+            |c| rep_ok(&mut View::new(c, &f)),
             |_| ControlFlow::Continue(()),
         );
         let mut line = format!("{n} {} {}", s.valid, s.explored);

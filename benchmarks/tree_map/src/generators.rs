@@ -19,15 +19,18 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(root) = c.obj(f.root, 0) else {
         return c.int_is(f.size, 0, 0);
     };
-    if !c.obj_is(f.parent, root, None) {
+    if !c.obj_is(f.entries.parent, root, None) {
         return false;
     }
     let mut visited = Visited::new();
     visited.insert(root);
-    let parent = f.parent;
-    if !is_tree(c, &mut visited, &[f.left, f.right], |c, p, child| {
-        c.obj_is(parent, child, Some(p))
-    }) {
+    let parent = f.entries.parent;
+    if !is_tree(
+        c,
+        &mut visited,
+        &[f.entries.left, f.entries.right],
+        |c, p, child| c.obj_is(parent, child, Some(p)),
+    ) {
         return false;
     }
     c.int_is(f.size, 0, visited.len() as i64)
@@ -40,12 +43,12 @@ fn black_height(c: &mut Candidate<'_>, f: &Fields, n: Option<u32>) -> i64 {
     let Some(n) = n else {
         return 0;
     };
-    let red = c.get(f.color, n) == RED;
-    let left = c.obj(f.left, n);
-    let right = c.obj(f.right, n);
+    let red = c.get(f.entries.color, n) == RED;
+    let left = c.obj(f.entries.left, n);
+    let right = c.obj(f.entries.right, n);
     if red {
         for child in [left, right].into_iter().flatten() {
-            if c.get_where(f.color, child, |v| v != RED).is_none() {
+            if c.get_where(f.entries.color, child, |v| v != RED).is_none() {
                 return -1;
             }
         }
@@ -63,15 +66,15 @@ fn black_height(c: &mut Candidate<'_>, f: &Fields, n: Option<u32>) -> i64 {
 
 /// Strict order of the keys below `n` within the open interval (`lo`, `hi`).
 fn ordered(c: &mut Candidate<'_>, f: &Fields, n: u32, lo: i64, hi: i64) -> bool {
-    let Some(key) = c.int_in(f.key, n, lo.saturating_add(1)..hi) else {
+    let Some(key) = c.int_in(f.entries.key, n, lo.saturating_add(1)..hi) else {
         return false;
     };
-    if let Some(l) = c.obj(f.left, n) {
+    if let Some(l) = c.obj(f.entries.left, n) {
         if !ordered(c, f, l, lo, key) {
             return false;
         }
     }
-    match c.obj(f.right, n) {
+    match c.obj(f.entries.right, n) {
         Some(r) => ordered(c, f, r, key, hi),
         None => true,
     }

@@ -1,7 +1,7 @@
 //! The class invariant of the red-black tree, written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateMap`], whose reads are
-//! recorded) and the runner runs it on real post-states (through [`RealMap`]). Order of the
+//! Korat runs it on candidates (a `View`, whose reads are recorded) and the runner runs it on
+//! real post-states (a `Real`), both `#[derive(Korat)]`'s (`crate::tree_map`). Order of the
 //! checks (and so of the first reads, which drive Korat's pruning): `root`, the root's
 //! `parent`, a breadth-first walk along `left`/`right` that checks each child's `parent`, the
 //! entry count against `size`, the colours (a red entry has black children; every path from an
@@ -11,18 +11,8 @@
 
 use ferastrau_sdk::korat::Visited;
 
-use crate::tree_map::{TreeMap, BLACK, RED};
-
-/// Read access to a red-black tree, by entry id.
-pub trait MapView {
-    fn root(&mut self) -> Option<u32>;
-    fn size(&mut self) -> i64;
-    fn key(&mut self, e: u32) -> i64;
-    fn left(&mut self, e: u32) -> Option<u32>;
-    fn right(&mut self, e: u32) -> Option<u32>;
-    fn parent(&mut self, e: u32) -> Option<u32>;
-    fn color(&mut self, e: u32) -> bool;
-}
+pub use crate::tree_map::TreeMapView as MapView;
+use crate::tree_map::{BLACK, RED};
 
 /// The class invariant.
 pub fn rep_ok(v: &mut impl MapView) -> bool {
@@ -127,31 +117,4 @@ pub fn is_ordered(v: &mut impl MapView, n: u32, min: Option<i64>, max: Option<i6
         }
     }
     true
-}
-
-/// A real map seen through [`MapView`].
-pub struct RealMap<'a>(pub &'a TreeMap);
-
-impl MapView for RealMap<'_> {
-    fn root(&mut self) -> Option<u32> {
-        self.0.root.map(|e| e as u32)
-    }
-    fn size(&mut self) -> i64 {
-        self.0.size
-    }
-    fn key(&mut self, e: u32) -> i64 {
-        self.0.entries[e as usize].key
-    }
-    fn left(&mut self, e: u32) -> Option<u32> {
-        self.0.entries[e as usize].left.map(|e| e as u32)
-    }
-    fn right(&mut self, e: u32) -> Option<u32> {
-        self.0.entries[e as usize].right.map(|e| e as u32)
-    }
-    fn parent(&mut self, e: u32) -> Option<u32> {
-        self.0.entries[e as usize].parent.map(|e| e as u32)
-    }
-    fn color(&mut self, e: u32) -> bool {
-        self.0.entries[e as usize].color
-    }
 }

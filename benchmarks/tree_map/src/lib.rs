@@ -16,12 +16,13 @@ pub mod space;
 pub mod tree_map;
 
 use ferastrau_sdk::generator::{Beside, Generated};
+use ferastrau_sdk::korat::view::{Real, Root, View};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::structure::{Graph, Writer};
 use ferastrau_sdk::Benchmark;
 
-use invariant::{rep_ok, RealMap};
-use space::{decode_map, render_map, CandidateMap, Fields, VALUE};
+use invariant::rep_ok;
+use space::{render_map, Fields, VALUE};
 pub use tree_map::TreeMap;
 
 /// The benchmark.
@@ -84,7 +85,7 @@ impl Benchmark for TreeMapBench {
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateMap { c, f })
+        rep_ok(&mut View::new(c, f))
     }
 
     fn has_generators(&self, _method: usize) -> bool {
@@ -96,9 +97,13 @@ impl Benchmark for TreeMapBench {
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let key = c.int(f.arg.expect("method finitizations carry the argument"), 0);
+        let key = c.int(
+            f.extra("k")
+                .expect("method finitizations carry the argument"),
+            0,
+        );
         Call {
-            map: decode_map(c, f),
+            map: TreeMap::decode(c, f),
             key,
         }
     }
@@ -116,7 +121,7 @@ impl Benchmark for TreeMapBench {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealMap(&input.map))
+        rep_ok(&mut Real(&input.map))
     }
 
     fn abstraction(&self, input: &Call) -> Vec<(i64, i64)> {

@@ -6,11 +6,12 @@
 //! real map last (UDITA's combined style, its RBTree of Fig. 13 with keys and sizes free).
 //! Everything but `generate` is the finitized benchmark's (`Beside`).
 
-use crate::invariant::{rep_ok, RealMap};
+use crate::invariant::rep_ok;
 use crate::space::VALUE;
 use crate::tree_map::Entry;
 use crate::{Call, TreeMap, TreeMapBench};
 use ferastrau_sdk::generator::{Bool, Gen, Int, Program, Pruned};
+use ferastrau_sdk::korat::view::Real;
 
 /// TreeMap's methods and judgement, its inputs from a program.
 pub struct TreeMapProgram;
@@ -83,7 +84,7 @@ impl Program for TreeMapProgram {
         for (e, &(_, colour)) in choices.iter().enumerate() {
             map.entries[e].color = g.get_bool(colour);
         }
-        g.assume(rep_ok(&mut RealMap(&map)))?;
+        g.assume(rep_ok(&mut Real(&map)))?;
         Ok(Call {
             map,
             key: g.pick(1..=n)?,

@@ -1,10 +1,12 @@
-//! Korat's side: the finitization (with the method's key argument beside the receiver), the
-//! candidate view, decoding a valid candidate, and rendering.
+//! Korat's side: the finitization (with the method's key argument beside the receiver) and
+//! rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
+//! (`crate::tree_map`).
 
-use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::view::Root;
+use ferastrau_sdk::korat::{Domain, Finitization, FinitizationBuilder, ROOT};
 
-use crate::invariant::MapView;
-use crate::tree_map::{Entry, TreeMap, BLACK, RED};
+pub use crate::tree_map::TreeMapFields as Fields;
+use crate::tree_map::{TreeMap, RED};
 
 /// The one value every entry maps to (the finitization fixes the `value` field), and the value
 /// that `put` stores. In Java the value is an `Object`, which no `int` can stand for; here it
@@ -13,21 +15,6 @@ use crate::tree_map::{Entry, TreeMap, BLACK, RED};
 /// put `cmp` for a value (`Some(cmp)`, `value = cmp`, `cmp == value`) coincided with the
 /// original and survived.
 pub const VALUE: i64 = 1000;
-
-/// Field ids of a tree-map finitization.
-pub struct Fields {
-    pub root: FieldId,
-    pub size: FieldId,
-    pub key: FieldId,
-    pub value: FieldId,
-    pub left: FieldId,
-    pub right: FieldId,
-    pub parent: FieldId,
-    pub color: FieldId,
-    /// The method's argument (`key` of `put(key)` / `remove(key)`); absent for the bare
-    /// structure.
-    pub arg: Option<FieldId>,
-}
 
 /// Scope `n`: at most `n` entries (or null), `size` 0..n, keys over 1..n, the value fixed,
 /// colour red (0) or black (1). With `with_arg`, the root object also holds the key argument,
@@ -49,91 +36,8 @@ pub fn finitization(root_name: &str, n: u32, with_arg: bool) -> (Finitization, F
     b.field(entry, "parent", Domain::nullable(entry));
     b.field(entry, "color", Domain::ints(0, 1));
     let fin = b.build();
-    let fields = Fields {
-        root: fin.field(ROOT, "root"),
-        size: fin.field(ROOT, "size"),
-        key: fin.field(entry, "key"),
-        value: fin.field(entry, "value"),
-        left: fin.field(entry, "left"),
-        right: fin.field(entry, "right"),
-        parent: fin.field(entry, "parent"),
-        color: fin.field(entry, "color"),
-        arg: with_arg.then(|| fin.field(ROOT, "k")),
-    };
+    let fields = TreeMap::fields(&fin);
     (fin, fields)
-}
-
-/// A candidate seen as a red-black tree; every first read of a field is recorded by Korat.
-pub struct CandidateMap<'c, 'a> {
-    pub c: &'c mut Candidate<'a>,
-    pub f: &'c Fields,
-}
-
-impl MapView for CandidateMap<'_, '_> {
-    fn root(&mut self) -> Option<u32> {
-        self.c.obj(self.f.root, 0)
-    }
-    fn size(&mut self) -> i64 {
-        self.c.int(self.f.size, 0)
-    }
-    fn key(&mut self, e: u32) -> i64 {
-        self.c.int(self.f.key, e)
-    }
-    fn left(&mut self, e: u32) -> Option<u32> {
-        self.c.obj(self.f.left, e)
-    }
-    fn right(&mut self, e: u32) -> Option<u32> {
-        self.c.obj(self.f.right, e)
-    }
-    fn parent(&mut self, e: u32) -> Option<u32> {
-        self.c.obj(self.f.parent, e)
-    }
-    fn color(&mut self, e: u32) -> bool {
-        if self.c.int(self.f.color, e) == 0 {
-            RED
-        } else {
-            BLACK
-        }
-    }
-}
-
-/// Builds the real map of a valid candidate: the reachable entries, numbered in pre-order,
-/// with the candidate's own parent links (which the invariant has checked).
-pub fn decode_map(c: &mut Candidate<'_>, f: &Fields) -> TreeMap {
-    let mut view = CandidateMap { c, f };
-    let mut map = TreeMap {
-        root: None,
-        size: view.size(),
-        entries: Vec::new(),
-    };
-    let root = view.root();
-    map.root = copy(&mut view, &mut map, root, None);
-    map
-}
-
-fn copy(
-    v: &mut CandidateMap<'_, '_>,
-    map: &mut TreeMap,
-    e: Option<u32>,
-    parent: Option<usize>,
-) -> Option<usize> {
-    let e = e?;
-    let id = map.entries.len();
-    let value = v.c.int(v.f.value, e);
-    map.entries.push(Entry {
-        key: v.key(e),
-        value,
-        left: None,
-        right: None,
-        parent,
-        color: v.color(e),
-    });
-    let (l, r) = (v.left(e), v.right(e));
-    let l = copy(v, map, l, Some(id));
-    let r = copy(v, map, r, Some(id));
-    map.entries[id].left = l;
-    map.entries[id].right = r;
-    Some(id)
 }
 
 /// Renders a map as nested parentheses of `key` + colour (`R`/`B`), e.g. `(2B (1R) (3R))`,

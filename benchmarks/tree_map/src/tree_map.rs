@@ -29,7 +29,7 @@ pub const RED: bool = false;
 pub const BLACK: bool = true;
 
 /// A tree entry (`TreeMap.Entry`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Entry {
     pub key: i64,
     pub value: i64,
@@ -40,7 +40,7 @@ pub struct Entry {
 }
 
 /// A sorted map from integer keys to integer values.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct TreeMap {
     pub root: Option<EntryId>,
     pub size: i64,

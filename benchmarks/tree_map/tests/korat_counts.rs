@@ -2,13 +2,14 @@
 //! scope, a brute-force check of soundness, completeness and optimality on small scopes, and
 //! the original code's postconditions on every input of small scopes.
 
+use ferastrau_sdk::korat::view::View;
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat::{self, Candidate};
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use tree_map::invariant::rep_ok;
-use tree_map::space::{finitization, CandidateMap, Fields};
+use tree_map::space::{finitization, Fields};
 use tree_map::TreeMapBench;
 
 fn structures(n: u32) -> korat::Stats {
@@ -17,7 +18,7 @@ fn structures(n: u32) -> korat::Stats {
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateMap { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 /// All valid inputs of `method` at `scope`, decoded.
