@@ -2,10 +2,11 @@
 //! Korat explored and the seconds it took. `cargo run --release -p binomial_heap --example
 //! binomial_counts -- 7`.
 
+use ferastrau_sdk::korat::view::View;
 use std::ops::ControlFlow;
 
 use binomial_heap::invariant::rep_ok;
-use binomial_heap::space::{finitization, CandidateHeap};
+use binomial_heap::space::finitization;
 use binomial_heap::BinomialHeapBench;
 use ferastrau_sdk::korat;
 use ferastrau_sdk::testing;
@@ -22,7 +23,7 @@ fn main() {
     let (fin, f) = finitization("BinomialHeap", n, None);
     let s = korat::search(
         &fin,
-        |c| rep_ok(&mut CandidateHeap { c, f: &f }),
+        |c| rep_ok(&mut View::new(c, &f)),
         |_| ControlFlow::Continue(()),
     );
     println!(

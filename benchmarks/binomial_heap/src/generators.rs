@@ -26,11 +26,11 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let mut visited = Visited::new();
     while let Some(root) = x {
         visited.insert(root);
-        if !c.obj_is(f.parent, root, None) {
+        if !c.obj_is(f.nodes.parent, root, None) {
             return false;
         }
         let d = i64::from(remaining.trailing_zeros());
-        if !c.int_is(f.degree, root, d) {
+        if !c.int_is(f.nodes.degree, root, d) {
             return false;
         }
         remaining -= 1i64 << d;
@@ -38,7 +38,7 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
             return false;
         }
         let seen = &visited;
-        let Some(next) = c.obj_where(f.sibling, root, |t| match t {
+        let Some(next) = c.obj_where(f.nodes.sibling, root, |t| match t {
             None => remaining == 0,
             Some(n) => remaining != 0 && !seen.contains(n),
         }) else {
@@ -53,19 +53,19 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
 /// degrees d−1, …, 0 along `child` then `sibling`, each with `n` as its parent, the last
 /// link null.
 fn binomial_tree(c: &mut Candidate<'_>, f: &Fields, n: u32, d: i64, visited: &mut Visited) -> bool {
-    let mut link: (FieldId, u32) = (f.child, n);
+    let mut link: (FieldId, u32) = (f.nodes.child, n);
     for k in (0..d).rev() {
         let Some(child) = c.link_fresh(link.0, link.1, visited) else {
             return false;
         };
         visited.insert(child);
-        if !c.obj_is(f.parent, child, Some(n))
-            || !c.int_is(f.degree, child, k)
+        if !c.obj_is(f.nodes.parent, child, Some(n))
+            || !c.int_is(f.nodes.degree, child, k)
             || !binomial_tree(c, f, child, k, visited)
         {
             return false;
         }
-        link = (f.sibling, child);
+        link = (f.nodes.sibling, child);
     }
     c.obj_is(link.0, link.1, None)
 }
@@ -74,14 +74,14 @@ fn binomial_tree(c: &mut Candidate<'_>, f: &Fields, n: u32, d: i64, visited: &mu
 fn heap_ordered(c: &mut Candidate<'_>, f: &Fields, visited: &Visited) -> bool {
     for i in 0..visited.len() {
         let n = visited.get(i);
-        let Some(p) = c.obj(f.parent, n) else {
+        let Some(p) = c.obj(f.nodes.parent, n) else {
             continue;
         };
-        let ok = match c.fixed(f.key, p).and_then(Value::int) {
-            Some(kp) => c.int_in(f.key, n, kp..).is_some(),
+        let ok = match c.fixed(f.nodes.key, p).and_then(Value::int) {
+            Some(kp) => c.int_in(f.nodes.key, n, kp..).is_some(),
             None => {
-                let kn = c.int(f.key, n);
-                c.int_in(f.key, p, ..=kn).is_some()
+                let kn = c.int(f.nodes.key, n);
+                c.int_in(f.nodes.key, p, ..=kn).is_some()
             }
         };
         if !ok {

@@ -25,7 +25,7 @@ pub type NodeId = usize;
 pub const MINUS_INFINITY: i64 = i64::MIN;
 
 /// A node of a binomial tree (fields in the order the finitization declares them).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Node {
     pub key: i64,
     /// Number of children.
@@ -46,7 +46,7 @@ pub struct HeapRef {
 }
 
 /// A binomial heap: a root list of binomial trees with increasing degrees.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct BinomialHeap {
     pub head: Option<NodeId>,
     pub size: i64,

@@ -1,7 +1,7 @@
 //! The class invariant (`repOk`), written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateHeap`], whose reads are
-//! recorded) and the runner runs it on real post-states (through [`RealHeap`]). A binomial heap
+//! Korat runs it on candidates (a `View`, whose reads are recorded) and the runner runs it on
+//! real post-states (a `Real`), both `#[derive(Korat)]`'s (`crate::heap`). A binomial heap
 //! of `size` nodes is a forest of binomial trees whose degrees are the positions of the 1 bits
 //! of `size`, in increasing order along the root list; a root has no parent; the children of a
 //! node of degree k have degrees k−1, …, 0 in list order and point back to it; no node is met
@@ -15,18 +15,7 @@
 
 use ferastrau_sdk::korat::Visited;
 
-use crate::heap::BinomialHeap;
-
-/// Read access to a heap, by node id.
-pub trait HeapView {
-    fn head(&mut self) -> Option<u32>;
-    fn size(&mut self) -> i64;
-    fn key(&mut self, n: u32) -> i64;
-    fn degree(&mut self, n: u32) -> i64;
-    fn parent(&mut self, n: u32) -> Option<u32>;
-    fn sibling(&mut self, n: u32) -> Option<u32>;
-    fn child(&mut self, n: u32) -> Option<u32>;
-}
+pub use crate::heap::BinomialHeapView as HeapView;
 
 /// Largest degree the invariant accepts (2^62 nodes); keeps the shifts below in range on the
 /// arbitrary states a faulty mutant may build.
@@ -104,31 +93,4 @@ pub fn is_binomial_tree(v: &mut impl HeapView, n: u32, d: i64, visited: &mut Vis
         k -= 1;
     }
     c.is_none()
-}
-
-/// A real heap seen through [`HeapView`].
-pub struct RealHeap<'a>(pub &'a BinomialHeap);
-
-impl HeapView for RealHeap<'_> {
-    fn head(&mut self) -> Option<u32> {
-        self.0.head.map(|n| n as u32)
-    }
-    fn size(&mut self) -> i64 {
-        self.0.size
-    }
-    fn key(&mut self, n: u32) -> i64 {
-        self.0.nodes[n as usize].key
-    }
-    fn degree(&mut self, n: u32) -> i64 {
-        self.0.nodes[n as usize].degree
-    }
-    fn parent(&mut self, n: u32) -> Option<u32> {
-        self.0.nodes[n as usize].parent.map(|n| n as u32)
-    }
-    fn sibling(&mut self, n: u32) -> Option<u32> {
-        self.0.nodes[n as usize].sibling.map(|n| n as u32)
-    }
-    fn child(&mut self, n: u32) -> Option<u32> {
-        self.0.nodes[n as usize].child.map(|n| n as u32)
-    }
 }

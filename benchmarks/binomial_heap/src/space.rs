@@ -1,25 +1,12 @@
-//! Korat's side: the finitization (the heap plus the method's argument in the root object),
-//! the candidate view, decoding a valid candidate, and rendering.
+//! Korat's side: the finitization (the heap plus the method's argument in the root object)
+//! and rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
+//! (`crate::heap`).
 
-use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::view::Root;
+use ferastrau_sdk::korat::{Domain, Finitization, FinitizationBuilder, ROOT};
 
+pub use crate::heap::BinomialHeapFields as Fields;
 use crate::heap::{BinomialHeap, Node, NodeId};
-use crate::invariant::HeapView;
-
-/// Field ids of a binomial-heap finitization.
-pub struct Fields {
-    /// The scope the finitization was built for.
-    pub scope: u32,
-    pub head: FieldId,
-    pub size: FieldId,
-    pub key: FieldId,
-    pub degree: FieldId,
-    pub parent: FieldId,
-    pub sibling: FieldId,
-    pub child: FieldId,
-    /// The method's integer argument; absent for the bare structure and for `extractMin`.
-    pub arg: Option<FieldId>,
-}
 
 /// The heap at scope `n`: at most `n` nodes (or null), size 0..n, key over the `n` values
 /// 0..n−1, degree 0..n. With `arg = Some((lo, hi))` the root object also holds the method's
@@ -40,85 +27,8 @@ pub fn finitization(root_name: &str, n: u32, arg: Option<(i64, i64)>) -> (Finiti
     b.field(node, "sibling", Domain::nullable(node));
     b.field(node, "child", Domain::nullable(node));
     let fin = b.build();
-    let fields = Fields {
-        scope: n,
-        head: fin.field(ROOT, "head"),
-        size: fin.field(ROOT, "size"),
-        key: fin.field(node, "key"),
-        degree: fin.field(node, "degree"),
-        parent: fin.field(node, "parent"),
-        sibling: fin.field(node, "sibling"),
-        child: fin.field(node, "child"),
-        arg: arg.map(|_| fin.field(ROOT, "x")),
-    };
+    let fields = BinomialHeap::fields(&fin);
     (fin, fields)
-}
-
-/// A candidate seen as a heap; every first read of a field is recorded by Korat.
-pub struct CandidateHeap<'c, 'a> {
-    pub c: &'c mut Candidate<'a>,
-    pub f: &'c Fields,
-}
-
-impl HeapView for CandidateHeap<'_, '_> {
-    fn head(&mut self) -> Option<u32> {
-        self.c.obj(self.f.head, 0)
-    }
-    fn size(&mut self) -> i64 {
-        self.c.int(self.f.size, 0)
-    }
-    fn key(&mut self, n: u32) -> i64 {
-        self.c.int(self.f.key, n)
-    }
-    fn degree(&mut self, n: u32) -> i64 {
-        self.c.int(self.f.degree, n)
-    }
-    fn parent(&mut self, n: u32) -> Option<u32> {
-        self.c.obj(self.f.parent, n)
-    }
-    fn sibling(&mut self, n: u32) -> Option<u32> {
-        self.c.obj(self.f.sibling, n)
-    }
-    fn child(&mut self, n: u32) -> Option<u32> {
-        self.c.obj(self.f.child, n)
-    }
-}
-
-/// Builds the real heap of a valid candidate: the reachable nodes, numbered in the order a
-/// depth-first walk (child before sibling) meets them.
-pub fn decode_heap(c: &mut Candidate<'_>, f: &Fields) -> BinomialHeap {
-    let mut v = CandidateHeap { c, f };
-    let mut heap = BinomialHeap {
-        head: None,
-        size: v.size(),
-        nodes: Vec::new(),
-    };
-    let head = v.head();
-    heap.head = copy(&mut v, &mut heap, head, None);
-    heap
-}
-
-fn copy(
-    v: &mut CandidateHeap<'_, '_>,
-    heap: &mut BinomialHeap,
-    n: Option<u32>,
-    parent: Option<NodeId>,
-) -> Option<NodeId> {
-    let n = n?;
-    let id = heap.nodes.len();
-    heap.nodes.push(Node {
-        key: v.key(n),
-        degree: v.degree(n),
-        parent,
-        sibling: None,
-        child: None,
-    });
-    let (c, s) = (v.child(n), v.sibling(n));
-    let child = copy(v, heap, c, Some(id));
-    let sibling = copy(v, heap, s, parent);
-    heap.nodes[id].child = child;
-    heap.nodes[id].sibling = sibling;
-    Some(id)
 }
 
 /// The second heap of `union(k)` at scope `n`: the binomial heap of `k` nodes (1 ≤ k ≤ n)

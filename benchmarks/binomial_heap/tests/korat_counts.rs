@@ -2,10 +2,11 @@
 //! check of soundness, completeness and optimality on small scopes, and the postconditions of
 //! the original code on every input of small scopes.
 
+use ferastrau_sdk::korat::view::{Real, View};
 use std::ops::ControlFlow;
 
-use binomial_heap::invariant::{rep_ok, RealHeap};
-use binomial_heap::space::{finitization, CandidateHeap, Fields};
+use binomial_heap::invariant::rep_ok;
+use binomial_heap::space::{finitization, Fields};
 use binomial_heap::{BinomialHeap, BinomialHeapBench};
 use ferastrau_sdk::korat::{self, Candidate};
 use ferastrau_sdk::priority_queue::checks;
@@ -20,7 +21,7 @@ fn heap_search(n: u32) -> korat::Stats {
     let (fin, f) = finitization("BinomialHeap", n, None);
     korat::search(
         &fin,
-        |c| rep_ok(&mut CandidateHeap { c, f: &f }),
+        |c| rep_ok(&mut View::new(c, &f)),
         |_| ControlFlow::Continue(()),
     )
 }
@@ -32,7 +33,7 @@ fn structures_and_inputs_match_the_paper_up_to_scope_7() {
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateHeap { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 #[test]
@@ -64,7 +65,7 @@ fn the_invariant_rejects_broken_heaps() {
     let mut h = BinomialHeap::default();
     h.insert(1);
     h.insert(0);
-    let ok = |h: &BinomialHeap| rep_ok(&mut RealHeap(h));
+    let ok = |h: &BinomialHeap| rep_ok(&mut Real(h));
     assert!(ok(&h));
     let root = h.head.unwrap();
     let child = h.nodes[root].child.unwrap();

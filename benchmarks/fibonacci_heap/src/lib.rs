@@ -71,7 +71,7 @@ impl PriorityQueue for FibonacciHeapBench {
     ) -> (Finitization, Fields) {
         space::finitization(root, scope, arg)
     }
-    fn argument(&self, f: &Fields) -> (Option<FieldId>, u32) {
+    fn argument(&self, f: &Fields, _fin: &Finitization) -> (Option<FieldId>, u32) {
         (f.arg, f.scope)
     }
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {

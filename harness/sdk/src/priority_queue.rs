@@ -68,8 +68,9 @@ pub trait PriorityQueue: Send + Sync + 'static {
         scope: u32,
         arg: Option<(i64, i64)>,
     ) -> (Finitization, Self::Fields);
-    /// The argument's field (if the method has an argument) and the scope.
-    fn argument(&self, f: &Self::Fields) -> (Option<FieldId>, u32);
+    /// The argument's field (if the method has an argument) and the scope of `fin`, the
+    /// finitization `f` belongs to.
+    fn argument(&self, f: &Self::Fields, fin: &Finitization) -> (Option<FieldId>, u32);
     /// The class invariant on a candidate.
     fn candidate_ok(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> bool;
     /// Whether [`PriorityQueue::candidate_ok_generators`] is a dedicated-generator variant.
@@ -177,7 +178,7 @@ impl<Q: PriorityQueue> Benchmark for Q {
     }
 
     fn decode(&self, method: usize, f: &Q::Fields, c: &mut Candidate<'_>) -> Call<Q::Heap> {
-        let (arg, scope) = self.argument(f);
+        let (arg, scope) = self.argument(f, c.finitization());
         let x = arg.map_or(0, |a| c.int(a, 0));
         let other = (method == UNION).then(|| self.other_heap(x, i64::from(scope)));
         Call {
