@@ -2,13 +2,14 @@
 //! Korat explored and the seconds it took. `cargo run --release -p fibonacci_heap --example
 //! fibonacci_counts -- 5`.
 
+use ferastrau_sdk::korat::view::View;
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat;
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use fibonacci_heap::invariant::rep_ok;
-use fibonacci_heap::space::{finitization, CandidateHeap};
+use fibonacci_heap::space::finitization;
 use fibonacci_heap::FibonacciHeapBench;
 
 fn main() {
@@ -22,7 +23,7 @@ fn main() {
     let (fin, f) = finitization("FibonacciHeap", n, None);
     let s = korat::search(
         &fin,
-        |c| rep_ok(&mut CandidateHeap { c, f: &f }),
+        |c| rep_ok(&mut View::new(c, &f)),
         |_| ControlFlow::Continue(()),
     );
     println!(

@@ -29,17 +29,17 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(Some(min)) = c.obj_where(f.min, 0, |t| t.is_some_and(|m| seen.contains(m))) else {
         return false;
     };
-    if !c.obj_is(f.parent, min, None) {
+    if !c.obj_is(f.pool.parent, min, None) {
         return false;
     }
-    let min_key = c.int(f.key, min);
+    let min_key = c.int(f.pool.key, min);
     for i in 0..visited.len() {
         let x = visited.get(i);
-        let bound = match c.obj(f.parent, x) {
+        let bound = match c.obj(f.pool.parent, x) {
             None => min_key,
-            Some(p) => c.int(f.key, p),
+            Some(p) => c.int(f.pool.key, p),
         };
-        if c.int_in(f.key, x, bound..).is_none() {
+        if c.int_in(f.pool.key, x, bound..).is_none() {
             return false;
         }
     }
@@ -60,15 +60,15 @@ fn ring(
         c,
         visited,
         first,
-        [f.right, f.left],
+        [f.pool.right, f.pool.left],
         len,
         |c, x, visited| {
-            if !c.obj_is(f.parent, x, parent) {
+            if !c.obj_is(f.pool.parent, x, parent) {
                 return false;
             }
-            let degree = c.int(f.degree, x);
+            let degree = c.int(f.pool.degree, x);
             let seen = &*visited;
-            let child = c.obj_where(f.child, x, |t| match t {
+            let child = c.obj_where(f.pool.child, x, |t| match t {
                 None => degree == 0,
                 Some(n) => degree > 0 && !seen.contains(n),
             });

@@ -35,7 +35,7 @@ pub const MINUS_INFINITY: i64 = i64::MIN;
 pub const DEGREE_TABLE: usize = 64;
 
 /// A node (fields in the order the finitization declares them).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Node {
     pub key: i64,
     /// Number of children.
@@ -60,7 +60,7 @@ pub struct HeapRef {
 }
 
 /// A Fibonacci heap.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct FibonacciHeap {
     /// The root list (any of its roots).
     pub nodes: Option<NodeId>,

@@ -1,7 +1,7 @@
 //! The class invariant (`repOk`), written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateHeap`], whose reads are
-//! recorded) and the runner runs it on real post-states (through [`RealHeap`]). A Fibonacci
+//! Korat runs it on candidates (a `View`, whose reads are recorded) and the runner runs it on
+//! real post-states (a `Real`), both `#[derive(Korat)]`'s (`crate::heap`). A Fibonacci
 //! heap is empty (`nodes`, `min` null, `size` 0) or a circular, doubly-linked ring of roots
 //! reached from `nodes`, each root without a parent; every node of degree d has a child ring of
 //! exactly d nodes whose parent it is (a node of degree 0 has no child); no node is met twice;
@@ -18,20 +18,7 @@
 
 use ferastrau_sdk::korat::Visited;
 
-use crate::heap::FibonacciHeap;
-
-/// Read access to a heap, by node id.
-pub trait HeapView {
-    fn nodes(&mut self) -> Option<u32>;
-    fn min(&mut self) -> Option<u32>;
-    fn size(&mut self) -> i64;
-    fn key(&mut self, n: u32) -> i64;
-    fn degree(&mut self, n: u32) -> i64;
-    fn parent(&mut self, n: u32) -> Option<u32>;
-    fn child(&mut self, n: u32) -> Option<u32>;
-    fn left(&mut self, n: u32) -> Option<u32>;
-    fn right(&mut self, n: u32) -> Option<u32>;
-}
+pub use crate::heap::FibonacciHeapView as HeapView;
 
 /// The class invariant.
 pub fn rep_ok(v: &mut impl HeapView) -> bool {
@@ -118,37 +105,4 @@ pub fn check_ring(
         x = right;
     }
     len < 0 || count == len
-}
-
-/// A real heap seen through [`HeapView`].
-pub struct RealHeap<'a>(pub &'a FibonacciHeap);
-
-impl HeapView for RealHeap<'_> {
-    fn nodes(&mut self) -> Option<u32> {
-        self.0.nodes.map(|n| n as u32)
-    }
-    fn min(&mut self) -> Option<u32> {
-        self.0.min.map(|n| n as u32)
-    }
-    fn size(&mut self) -> i64 {
-        self.0.size
-    }
-    fn key(&mut self, n: u32) -> i64 {
-        self.0.pool[n as usize].key
-    }
-    fn degree(&mut self, n: u32) -> i64 {
-        self.0.pool[n as usize].degree
-    }
-    fn parent(&mut self, n: u32) -> Option<u32> {
-        self.0.pool[n as usize].parent.map(|n| n as u32)
-    }
-    fn child(&mut self, n: u32) -> Option<u32> {
-        self.0.pool[n as usize].child.map(|n| n as u32)
-    }
-    fn left(&mut self, n: u32) -> Option<u32> {
-        self.0.pool[n as usize].left.map(|n| n as u32)
-    }
-    fn right(&mut self, n: u32) -> Option<u32> {
-        self.0.pool[n as usize].right.map(|n| n as u32)
-    }
 }

@@ -14,6 +14,7 @@ pub mod heap;
 pub mod invariant;
 pub mod space;
 
+use ferastrau_sdk::korat::view::{class, Real, Root, View};
 use ferastrau_sdk::korat::{Candidate, FieldId, Finitization};
 use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
@@ -22,8 +23,8 @@ pub use ferastrau_sdk::priority_queue::{
 use ferastrau_sdk::structure::{Graph, Writer};
 
 pub use heap::FibonacciHeap;
-use invariant::{rep_ok, RealHeap};
-use space::{decode_heap, other_heap, render_heap, CandidateHeap, Fields};
+use invariant::rep_ok;
+use space::{other_heap, render_heap, Fields};
 
 /// The benchmark.
 pub struct FibonacciHeapBench;
@@ -71,11 +72,12 @@ impl PriorityQueue for FibonacciHeapBench {
     ) -> (Finitization, Fields) {
         space::finitization(root, scope, arg)
     }
-    fn argument(&self, f: &Fields, _fin: &Finitization) -> (Option<FieldId>, u32) {
-        (f.arg, f.scope)
+    /// The scope is the number of nodes.
+    fn argument(&self, f: &Fields, fin: &Finitization) -> (Option<FieldId>, u32) {
+        (f.extra("x"), fin.count(class(fin, "Node")))
     }
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateHeap { c, f })
+        rep_ok(&mut View::new(c, f))
     }
     fn has_generators(&self) -> bool {
         true
@@ -84,13 +86,13 @@ impl PriorityQueue for FibonacciHeapBench {
         generators::rep_ok_generators(c, f)
     }
     fn decode(&self, f: &Fields, c: &mut Candidate<'_>) -> FibonacciHeap {
-        decode_heap(c, f)
+        FibonacciHeap::decode(c, f)
     }
     fn other_heap(&self, k: i64, n: i64) -> FibonacciHeap {
         other_heap(k, n)
     }
     fn rep_ok(&self, h: &FibonacciHeap) -> bool {
-        rep_ok(&mut RealHeap(h))
+        rep_ok(&mut Real(h))
     }
     fn sorted_keys(&self, h: &FibonacciHeap) -> Vec<i64> {
         Self::keys(h)

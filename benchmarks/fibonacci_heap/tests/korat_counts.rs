@@ -2,14 +2,15 @@
 //! check of soundness, completeness and optimality on small scopes, and the postconditions of
 //! the original code on every input of small scopes.
 
+use ferastrau_sdk::korat::view::{Real, View};
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat::{self, Candidate};
 use ferastrau_sdk::priority_queue::checks;
 use ferastrau_sdk::testing;
 use fibonacci_heap::heap::Node;
-use fibonacci_heap::invariant::{rep_ok, RealHeap};
-use fibonacci_heap::space::{finitization, render_heap, CandidateHeap, Fields};
+use fibonacci_heap::invariant::rep_ok;
+use fibonacci_heap::space::{finitization, render_heap, Fields};
 use fibonacci_heap::{FibonacciHeap, FibonacciHeapBench};
 
 /// Non-isomorphic Fibonacci heaps at scopes 1..5 (the paper's structure counts).
@@ -21,7 +22,7 @@ fn heap_search(n: u32) -> korat::Stats {
     let (fin, f) = finitization("FibonacciHeap", n, None);
     korat::search(
         &fin,
-        |c| rep_ok(&mut CandidateHeap { c, f: &f }),
+        |c| rep_ok(&mut View::new(c, &f)),
         |_| ControlFlow::Continue(()),
     )
 }
@@ -33,7 +34,7 @@ fn structures_and_inputs_match_the_paper_up_to_scope_5() {
 }
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateHeap { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 #[test]
@@ -60,7 +61,7 @@ fn the_second_heap_of_union_is_a_valid_heap_of_k_large_keys() {
 }
 
 fn ok(h: &FibonacciHeap) -> bool {
-    rep_ok(&mut RealHeap(h))
+    rep_ok(&mut Real(h))
 }
 
 #[test]
