@@ -15,7 +15,7 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(Some(header)) = c.obj_where(f.header, 0, |t| t.is_some()) else {
         return false;
     };
-    if !c.obj_is(f.element, header, None) {
+    if !c.obj_is(f.entries.element, header, None) {
         return false;
     }
     let mut visited = Visited::new();
@@ -24,7 +24,7 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
         c,
         &mut visited,
         header,
-        [f.next, f.previous],
+        [f.entries.next, f.entries.previous],
         None,
         |_, _, _| true,
     ) {

@@ -12,13 +12,14 @@ pub mod invariant;
 pub mod list;
 pub mod space;
 
+use ferastrau_sdk::korat::view::{Real, Root, View};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
-use invariant::{rep_ok, RealList};
+use invariant::rep_ok;
 use list::ElemId;
 pub use list::{LinkedList, ListItr};
-use space::{decode_arg, decode_list, elements, render_elem, render_list, CandidateList, Fields};
+use space::{decode_arg, elements, render_elem, render_list, Fields};
 
 /// The benchmark.
 pub struct LinkedListBench;
@@ -69,7 +70,7 @@ impl Benchmark for LinkedListBench {
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateList { c, f })
+        rep_ok(&mut View::new(c, f))
     }
 
     fn has_generators(&self, _method: usize) -> bool {
@@ -87,7 +88,7 @@ impl Benchmark for LinkedListBench {
             None
         };
         Call {
-            list: decode_list(c, f),
+            list: LinkedList::decode(c, f),
             o,
         }
     }
@@ -120,7 +121,7 @@ impl Benchmark for LinkedListBench {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealList(&input.list))
+        rep_ok(&mut Real(&input.list))
     }
 
     fn abstraction(&self, input: &Call) -> Vec<Option<ElemId>> {

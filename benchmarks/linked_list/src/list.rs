@@ -27,7 +27,7 @@ pub type EntryId = usize;
 pub struct ElemId(pub usize);
 
 /// A list entry (`LinkedList.Entry`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Entry {
     pub element: Option<ElemId>,
     pub next: Option<EntryId>,
@@ -35,7 +35,7 @@ pub struct Entry {
 }
 
 /// A list of objects (nulls and duplicates allowed).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct LinkedList {
     pub header: Option<EntryId>,
     pub size: i64,

@@ -2,13 +2,14 @@
 //! brute-force check of soundness, completeness and optimality on small scopes, and the
 //! original's postconditions on every input of a small scope.
 
+use ferastrau_sdk::korat::view::View;
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat::{self, Candidate};
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use linked_list::invariant::rep_ok;
-use linked_list::space::{finitization, CandidateList, Fields};
+use linked_list::space::{finitization, Fields};
 use linked_list::LinkedListBench;
 
 const BENCH: LinkedListBench = LinkedListBench;
@@ -21,7 +22,7 @@ const PAIRS: [u64; 7] = [6, 21, 73, 276, 1153, 5293, 26440];
 const PAPER: [u64; 7] = [15, 50, 169, 627, 2584, 11741, 58175];
 
 fn pred(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateList { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 fn count(n: u32, with_arg: bool) -> korat::Stats {
