@@ -11,6 +11,7 @@ use std::hash::Hasher;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, Stats};
 
 /// A structure-only search: benchmark, scope, and the search itself.
@@ -81,9 +82,7 @@ fn count(
 fn tree_map(n: u32, jobs: usize) -> Stats {
     use tree_map::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("TreeMap", n, false);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateMap { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn tree_map_ded(n: u32, jobs: usize) -> Stats {
@@ -95,9 +94,7 @@ fn tree_map_ded(n: u32, jobs: usize) -> Stats {
 fn fibonacci_heap(n: u32, jobs: usize) -> Stats {
     use fibonacci_heap::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("FibonacciHeap", n, None);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateHeap { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn fibonacci_heap_ded(n: u32, jobs: usize) -> Stats {
@@ -109,9 +106,7 @@ fn fibonacci_heap_ded(n: u32, jobs: usize) -> Stats {
 fn linked_list(n: u32, jobs: usize) -> Stats {
     use linked_list::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("LinkedList", n, false);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateList { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn linked_list_ded(n: u32, jobs: usize) -> Stats {
@@ -161,9 +156,7 @@ fn binomial_heap_ded(n: u32, jobs: usize) -> Stats {
 fn search_tree(n: u32, jobs: usize) -> Stats {
     use search_tree::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("SearchTree", n, false);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateTree { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn heap_array(n: u32, jobs: usize) -> Stats {
@@ -177,9 +170,7 @@ fn heap_array(n: u32, jobs: usize) -> Stats {
 fn binomial_heap(n: u32, jobs: usize) -> Stats {
     use binomial_heap::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("BinomialHeap", n, None);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateHeap { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn disj_set(n: u32, jobs: usize) -> Stats {
