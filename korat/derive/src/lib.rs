@@ -13,7 +13,7 @@
 //! a field leaves it out.
 
 use proc_macro::TokenStream;
-use proc_macro2::{Span, TokenStream as Tokens};
+use proc_macro2::TokenStream as Tokens;
 use quote::{format_ident, quote};
 use syn::{
     parse_macro_input, Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type,
@@ -247,6 +247,31 @@ fn method(f: &Field, ids: &Tokens, obj: &Tokens, real: &Tokens, param: bool) -> 
     })
 }
 
+/// The view trait's method signatures and the two impls' methods (candidate, real) for the
+/// Korat fields of `fields`; `method` says what each reads.
+fn view_methods(
+    fields: &[Field],
+    ids: &Tokens,
+    obj: &Tokens,
+    real: &Tokens,
+    param: bool,
+) -> (Vec<Tokens>, Vec<Tokens>, Vec<Tokens>) {
+    let methods: Vec<Method> = korat_fields(fields)
+        .filter_map(|f| method(f, ids, obj, real, param))
+        .collect();
+    let with = |body: fn(&Method) -> &Tokens| -> Vec<Tokens> {
+        methods
+            .iter()
+            .map(|m| {
+                let (sig, body) = (&m.sig, body(m));
+                quote!(#[inline(always)] #sig { #body })
+            })
+            .collect()
+    };
+    let sigs = methods.iter().map(|m| m.sig.clone()).collect();
+    (sigs, with(|m| &m.candidate), with(|m| &m.real))
+}
+
 /// The expression decoding field `f` of object `obj` (a `u32` expression) from candidate `c`
 /// with field ids `ids` and linker `l`.
 fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
@@ -305,18 +330,7 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
     let (members, lookups) = ids(fields, &quote!(class));
     let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
     let real_expr = quote!(#k::view::ArenaOf::<#ty>::arena(self.0)[n as usize]);
-    let methods: Vec<Method> = korat_fields(fields)
-        .filter_map(|f| method(f, &ids_expr, &quote!(n), &real_expr, true))
-        .collect();
-    let sigs = methods.iter().map(|m| &m.sig);
-    let cand = methods.iter().map(|m| {
-        let (sig, body) = (&m.sig, &m.candidate);
-        quote!(#[inline(always)] #sig { #body })
-    });
-    let real = methods.iter().map(|m| {
-        let (sig, body) = (&m.sig, &m.real);
-        quote!(#[inline(always)] #sig { #body })
-    });
+    let (sigs, cand, real) = view_methods(fields, &ids_expr, &quote!(n), &real_expr, true);
     let decoded = fields.iter().map(|f| {
         let n = &f.ident;
         let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l));
@@ -347,7 +361,7 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
             type Fields = #fields_ty;
             const NAME: &'static str = #name;
             fn fields(fin: &#k::Finitization) -> #fields_ty {
-                let class = #k::view::class(fin, #name);
+                let class = #k::view::class(fin, Self::NAME);
                 #fields_ty { #(#lookups,)* }
             }
             fn decode<L: #k::view::Linker>(l: &mut L, c: &mut #k::Candidate<'_>, f: &#fields_ty, obj: u32) -> Self {
@@ -379,18 +393,7 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
     }
     let known: Vec<String> = korat_fields(fields).map(|f| f.ident.to_string()).collect();
     let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
-    let methods: Vec<Method> = korat_fields(fields)
-        .filter_map(|f| method(f, &ids_expr, &quote!(0), &quote!(self.0), false))
-        .collect();
-    let sigs = methods.iter().map(|m| &m.sig);
-    let cand = methods.iter().map(|m| {
-        let (sig, body) = (&m.sig, &m.candidate);
-        quote!(#[inline(always)] #sig { #body })
-    });
-    let real = methods.iter().map(|m| {
-        let (sig, body) = (&m.sig, &m.real);
-        quote!(#[inline(always)] #sig { #body })
-    });
+    let (sigs, cand, real) = view_methods(fields, &ids_expr, &quote!(0), &quote!(self.0), false);
     let class_views: Vec<Ident> = arenas
         .iter()
         .map(|(_, c)| format_ident!("{}View", c))
@@ -401,7 +404,6 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         .collect();
     let classes: Vec<&Ident> = arenas.iter().map(|(_, c)| *c).collect();
     let arena_fields: Vec<&Ident> = arenas.iter().map(|(f, _)| *f).collect();
-    let class_names: Vec<String> = classes.iter().map(|c| c.to_string()).collect();
     let staging: Vec<Ident> = arenas
         .iter()
         .enumerate()
@@ -434,7 +436,7 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
     let name = ty.to_string();
     let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
     let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`ferastrau_sdk::korat::view::Real`]).");
-    let decoder = Ident::new("Decoder", Span::call_site());
+    let decoder = format_ident!("Decoder");
     quote! {
         #[doc = #fields_doc]
         #[derive(Clone, Debug)]
@@ -501,7 +503,7 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
                         }
                         let f = self.f;
                         #(
-                            if class == #class_names {
+                            if class == <#classes as #k::view::Class>::NAME {
                                 let i = self.#staging.len();
                                 self.#staging.push(None);
                                 self.memo.insert(class, obj, i);
