@@ -14,6 +14,10 @@
 //! form), so the finitization stays the benchmark's own: its classes, counts, domains and
 //! declaration order, which decide Korat's counts.
 //!
+//! For a structure of one arena, the derive also writes its Java serialization, the state
+//! `evaluate --compare structural` compares: `ferastrau_sdk::structure::Graph` for the
+//! structure and `Object` (fields in declaration order) for it and its node type.
+//!
 //! What a field is follows from its type: `Option<XId>` or `XId` (a name ending in `Id`) is a
 //! link to class `X`; an integer type, `bool` (0 or 1 in the finitization) or `Option` of an
 //! integer (null or an integer) is a value; `Vec<X>` in the structure is the arena of class

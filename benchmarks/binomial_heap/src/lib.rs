@@ -20,7 +20,7 @@ use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
 };
-use ferastrau_sdk::structure::{Graph, Writer};
+use ferastrau_sdk::structure::serialize;
 
 pub use heap::BinomialHeap;
 use invariant::rep_ok;
@@ -93,10 +93,7 @@ impl PriorityQueue for BinomialHeapBench {
     /// Java serialization of the heap object: `head`, `size`, and every node `head` reaches
     /// with all its fields.
     fn structure(&self, h: &BinomialHeap) -> String {
-        let mut w = Writer::new();
-        w.object(h, h.head);
-        w.int(h.size);
-        w.finish()
+        serialize(h)
     }
     fn render_heap(&self, h: &BinomialHeap) -> String {
         render_heap(h)
@@ -115,19 +112,6 @@ impl PriorityQueue for BinomialHeapBench {
     }
     fn empty(&self) -> Option<BinomialHeap> {
         Some(BinomialHeap::default())
-    }
-}
-
-/// The nodes' fields, in the order the Java class declares them.
-impl Graph for BinomialHeap {
-    type Id = heap::NodeId;
-    fn fields(&self, id: heap::NodeId, w: &mut Writer<heap::NodeId>) {
-        let n = &self.nodes[id];
-        w.int(n.key);
-        w.int(n.degree);
-        w.object(self, n.parent);
-        w.object(self, n.sibling);
-        w.object(self, n.child);
     }
 }
 

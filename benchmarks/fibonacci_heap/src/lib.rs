@@ -20,7 +20,7 @@ use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
 };
-use ferastrau_sdk::structure::{Graph, Writer};
+use ferastrau_sdk::structure::serialize;
 
 pub use heap::FibonacciHeap;
 use invariant::rep_ok;
@@ -101,11 +101,7 @@ impl PriorityQueue for FibonacciHeapBench {
     /// Java serialization of the heap object: `nodes`, `min`, `size`, and every node they
     /// reach with all its fields.
     fn structure(&self, h: &FibonacciHeap) -> String {
-        let mut w = Writer::new();
-        w.object(h, h.nodes);
-        w.object(h, h.min);
-        w.int(h.size);
-        w.finish()
+        serialize(h)
     }
     fn render_heap(&self, h: &FibonacciHeap) -> String {
         render_heap(h)
@@ -124,21 +120,6 @@ impl PriorityQueue for FibonacciHeapBench {
     }
     fn empty(&self) -> Option<FibonacciHeap> {
         Some(FibonacciHeap::default())
-    }
-}
-
-/// The nodes' fields, in the order the Java class declares them.
-impl Graph for FibonacciHeap {
-    type Id = heap::NodeId;
-    fn fields(&self, id: heap::NodeId, w: &mut Writer<heap::NodeId>) {
-        let n = &self.pool[id];
-        w.int(n.key);
-        w.int(n.degree);
-        w.object(self, n.parent);
-        w.object(self, n.child);
-        w.object(self, n.left);
-        w.object(self, n.right);
-        w.flag(n.mark);
     }
 }
 

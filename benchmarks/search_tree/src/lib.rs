@@ -16,7 +16,7 @@ pub mod tree;
 
 use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
-use ferastrau_sdk::structure::{Graph, Writer};
+use ferastrau_sdk::structure::serialize;
 use ferastrau_sdk::Benchmark;
 
 use ferastrau_sdk::korat::view::{Real, Root, View};
@@ -115,11 +115,7 @@ impl Benchmark for SearchTreeBench {
     /// Java serialization of the tree object: `root`, `size`, and every node `root` reaches
     /// with its `left`, `right` and `info` (Fig. 1's declaration order).
     fn structure(&self, input: &Call) -> String {
-        let t = &input.tree;
-        let mut w = Writer::new();
-        w.object(t, t.root);
-        w.int(t.size);
-        w.finish()
+        serialize(&input.tree)
     }
 
     fn postcondition(
@@ -208,14 +204,3 @@ ferastrau_sdk::export!(
     SearchTreeBench,
     generator: Generated::new(Beside(program::SearchTreeProgram))
 );
-
-/// The nodes' fields, in the order the Java class declares them.
-impl Graph for SearchTree {
-    type Id = tree::NodeId;
-    fn fields(&self, id: tree::NodeId, w: &mut Writer<tree::NodeId>) {
-        let n = &self.nodes[id];
-        w.object(self, n.left);
-        w.object(self, n.right);
-        w.int(n.info);
-    }
-}

@@ -18,7 +18,7 @@ pub mod tree_map;
 use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::view::{Real, Root, View};
 use ferastrau_sdk::korat::{Candidate, Finitization};
-use ferastrau_sdk::structure::{Graph, Writer};
+use ferastrau_sdk::structure::serialize;
 use ferastrau_sdk::Benchmark;
 
 use invariant::rep_ok;
@@ -134,10 +134,7 @@ impl Benchmark for TreeMapBench {
     /// with its `key`, `value`, `left`, `right`, `parent` and `color` (`TreeMap.Entry`'s
     /// declaration order).
     fn structure(&self, input: &Call) -> String {
-        let mut w = Writer::new();
-        w.object(&input.map, input.map.root);
-        w.int(input.map.size);
-        w.finish()
+        serialize(&input.map)
     }
 
     fn postcondition(
@@ -224,17 +221,3 @@ ferastrau_sdk::export!(
     TreeMapBench,
     generator: Generated::new(Beside(program::TreeMapProgram))
 );
-
-/// The entries' fields, in the order `TreeMap.Entry` declares them.
-impl Graph for TreeMap {
-    type Id = tree_map::EntryId;
-    fn fields(&self, id: tree_map::EntryId, w: &mut Writer<tree_map::EntryId>) {
-        let e = &self.entries[id];
-        w.int(e.key);
-        w.int(e.value);
-        w.object(self, e.left);
-        w.object(self, e.right);
-        w.object(self, e.parent);
-        w.flag(e.color);
-    }
-}

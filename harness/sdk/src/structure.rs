@@ -7,6 +7,7 @@
 //! same shape, the same values, however the objects are numbered. An arena benchmark's
 //! indices are such a numbering — a mutant may allocate the same structure in another order —
 //! so they must never show: [`Writer`] replaces them with the order of first meeting.
+//! `#[derive(Korat)]` writes [`Graph`] and [`Object`] for a structure of one arena; by hand:
 //!
 //! ```
 //! use ferastrau_sdk::structure::{Graph, Writer};
@@ -45,6 +46,20 @@ pub trait Graph {
     fn fields(&self, id: Self::Id, w: &mut Writer<Self::Id>);
 }
 
+/// An object's fields in declaration order, its links through `graph` (what
+/// `#[derive(Korat)]` writes for a structure of one arena and for its node type).
+pub trait Object<Id> {
+    /// Writes the fields of `self`.
+    fn write<G: Graph<Id = Id>>(&self, graph: &G, w: &mut Writer<Id>);
+}
+
+/// Java serialization of `state`: its own fields, then every object they reach.
+pub fn serialize<S: Graph + Object<<S as Graph>::Id>>(state: &S) -> String {
+    let mut w = Writer::new();
+    state.write(state, &mut w);
+    w.finish()
+}
+
 /// The serialization being written (see the module's documentation).
 #[derive(Debug)]
 pub struct Writer<Id> {
@@ -71,6 +86,22 @@ impl<Id: Copy + Eq + Hash> Writer<Id> {
     /// An integer field.
     pub fn int(&mut self, v: i64) {
         let _ = write!(self.out, "{v} ");
+    }
+
+    /// A null value in a field that holds a value or null (an `Integer`).
+    pub fn null(&mut self) {
+        self.out.push_str("null ");
+    }
+
+    /// A reference to an object the code under test cannot allocate (an element object of a
+    /// class without an arena), written as its identity, or null.
+    pub fn opaque(&mut self, id: Option<usize>) {
+        match id {
+            Some(i) => {
+                let _ = write!(self.out, "#{i} ");
+            }
+            None => self.out.push_str("null "),
+        }
     }
 
     /// A boolean field.
@@ -150,6 +181,9 @@ mod tests {
         w.flag(false);
         w.int(-3);
         w.object(&Ring(vec![]), None);
-        assert_eq!(w.finish(), "t f -3 null");
+        w.null();
+        w.opaque(Some(2));
+        w.opaque(None);
+        assert_eq!(w.finish(), "t f -3 null null #2 null");
     }
 }

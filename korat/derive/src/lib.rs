@@ -31,8 +31,13 @@ pub fn derive_korat(input: TokenStream) -> TokenStream {
 
 /// What a field is to Korat.
 enum Kind {
-    /// A link to an object of class `class`, nullable (`Option<XId>`) or not (`XId`).
-    Link { class: String, nullable: bool },
+    /// A link to an object of class `class` through id type `id`, nullable (`Option<XId>`)
+    /// or not (`XId`).
+    Link {
+        class: String,
+        nullable: bool,
+        id: Type,
+    },
     /// An integer of type `ty`.
     Int(Type),
     /// `Option` of an integer: null or an integer.
@@ -92,6 +97,7 @@ fn kind_of(ty: &Type) -> Kind {
         return Kind::Link {
             class,
             nullable: false,
+            id: ty.clone(),
         };
     }
     if is_int(ty) {
@@ -110,6 +116,7 @@ fn kind_of(ty: &Type) -> Kind {
                 Kind::Link {
                     class,
                     nullable: true,
+                    id: t.clone(),
                 }
             } else if is_int(t) {
                 Kind::NullableInt(t.clone())
@@ -279,7 +286,9 @@ fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
     let name = &f.ident;
     let fid = quote!(#ids.#name);
     match &f.kind {
-        Kind::Link { class, nullable } => {
+        Kind::Link {
+            class, nullable, ..
+        } => {
             let link = quote! {{
                 let o = c.obj(#fid, #obj);
                 #k::view::Linker::link(#l, c, #class, o).map(#k::view::Id::from_index)
@@ -295,6 +304,78 @@ fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
         Kind::NullableInt(t) => quote!(c.get(#fid, #obj).int().map(|v| v as #t)),
         Kind::Bool => quote!(c.int(#fid, #obj) != 0),
         Kind::Arena(_) | Kind::Skip => quote!(::core::default::Default::default()),
+    }
+}
+
+/// `::ferastrau_sdk::structure`, where Java serialization of a state lives (`--compare
+/// structural`).
+fn structure() -> Tokens {
+    quote!(::ferastrau_sdk::structure)
+}
+
+/// The statements writing the Korat fields of `value` (an expression of the struct) to a
+/// `Writer` `w` in declaration order, Java serialization's order; links to `class` go through
+/// `graph`, links to other classes (opaque objects without an arena, which the code under
+/// test cannot allocate) are written as their identity.
+fn writes(fields: &[Field], value: &Tokens, class: &str) -> Vec<Tokens> {
+    let k = korat();
+    korat_fields(fields)
+        .map(|f| {
+            let name = &f.ident;
+            let v = quote!(#value.#name);
+            match &f.kind {
+                Kind::Link {
+                    class: to,
+                    nullable,
+                    ..
+                } if to != class => {
+                    let opt = if *nullable {
+                        quote!(#v)
+                    } else {
+                        quote!(Some(#v))
+                    };
+                    quote!(w.opaque(#opt.map(#k::view::Id::index));)
+                }
+                Kind::Link { nullable: true, .. } => quote!(w.object(graph, #v);),
+                Kind::Link { .. } => quote!(w.object(graph, Some(#v));),
+                Kind::Int(_) => quote!(w.int(#v as i64);),
+                Kind::NullableInt(_) => quote!(match #v {
+                    Some(x) => w.int(x as i64),
+                    None => w.null(),
+                }),
+                Kind::Bool => quote!(w.flag(#v);),
+                Kind::Arena(_) | Kind::Skip => quote!(),
+            }
+        })
+        .collect()
+}
+
+/// The id type of the links among `fields` to class `class`, if there is one.
+fn link_id<'a>(fields: &'a [Field], class: &str) -> Option<&'a Type> {
+    fields.iter().find_map(|f| match &f.kind {
+        Kind::Link { class: to, id, .. } if to == class => Some(id),
+        _ => None,
+    })
+}
+
+/// `impl Object<id>` for `ty`: its fields in declaration order (`id` given, or generic over
+/// any id when the type has no link).
+fn object_impl(ty: &Ident, class: &str, id: Option<&Type>, fields: &[Field]) -> Tokens {
+    let s = structure();
+    let w = writes(fields, &quote!(self), class);
+    let (generics, id) = match id {
+        Some(id) => (quote!(), quote!(#id)),
+        None => (
+            quote!(<I: Copy + ::core::cmp::Eq + ::core::hash::Hash>),
+            quote!(I),
+        ),
+    };
+    quote! {
+        #[automatically_derived]
+        #[allow(clippy::all, unused_variables)]
+        impl #generics #s::Object<#id> for #ty {
+            fn write<G: #s::Graph<Id = #id>>(&self, graph: &G, w: &mut #s::Writer<#id>) { #(#w)* }
+        }
     }
 }
 
@@ -336,6 +417,7 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
         let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l));
         quote!(#n: #e)
     });
+    let object = object_impl(ty, &name, link_id(fields, &name), fields);
     let fields_doc =
         format!("The field ids of class `{name}` in a finitization (`#[derive(Korat)]`).");
     let view_doc = format!("Read access to the objects of class `{name}`, by index: on a candidate ([`{k}::view::View`], reads recorded) or a real structure holding their arena ([`{k}::view::Real`]).", k = "ferastrau_sdk::korat");
@@ -368,6 +450,8 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
                 #ty { #(#decoded,)* }
             }
         }
+
+        #object
     }
 }
 
@@ -437,6 +521,28 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
     let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
     let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`ferastrau_sdk::korat::view::Real`]).");
     let decoder = format_ident!("Decoder");
+    // One arena and the root's links into it: the state is that arena's object graph, which
+    // Java serialization writes (`--compare structural`).
+    let graph = match (arenas.as_slice(), arenas.first()) {
+        ([_], Some((arena, class))) => match link_id(fields, &class.to_string()) {
+            Some(id) => {
+                let s = structure();
+                let object = object_impl(ty, &class.to_string(), Some(id), fields);
+                quote! {
+                    #[automatically_derived]
+                    impl #s::Graph for #ty {
+                        type Id = #id;
+                        fn fields(&self, id: #id, w: &mut #s::Writer<#id>) {
+                            #s::Object::<#id>::write(&self.#arena[#k::view::Id::index(id)], self, w)
+                        }
+                    }
+                    #object
+                }
+            }
+            None => quote!(),
+        },
+        _ => quote!(),
+    };
     quote! {
         #[doc = #fields_doc]
         #[derive(Clone, Debug)]
@@ -520,5 +626,7 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
                 #ty { #(#assigned,)* }
             }
         }
+
+        #graph
     }
 }
