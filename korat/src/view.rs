@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use crate::{Candidate, ClassId, FieldId, Finitization, ROOT};
+use crate::{Candidate, ClassId, FieldId, Finitization, Part, ROOT};
 
 /// A candidate seen through a derived view: every first read is recorded by Korat.
 pub struct View<'c, 'a, F> {
@@ -186,6 +186,70 @@ fn camel(snake: &str) -> String {
         }
     }
     out
+}
+
+/// A field that refers to a Java array (`int[] array`, `Entry[] table`): the reference, and
+/// the array class's `length` and elements (declared with `FinitizationBuilder::array`).
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayFields {
+    /// The reference to the array object.
+    pub field: FieldId,
+    /// The array's `length`.
+    pub length: FieldId,
+    /// Element 0's (first) part.
+    first: FieldId,
+    /// Fields per element.
+    width: u32,
+    /// Elements an array of the class can hold.
+    max: u32,
+}
+
+impl ArrayFields {
+    /// Element `i`'s field (its first part); panics past the finitization's largest array.
+    #[inline(always)]
+    pub fn element(&self, i: u32) -> FieldId {
+        assert!(
+            i < self.max,
+            "element {i} of an array of at most {}",
+            self.max
+        );
+        let k = i * self.width;
+        FieldId {
+            first: self.first.first + k,
+            offset: self.first.offset + k,
+            ..self.first
+        }
+    }
+}
+
+/// The array field of `class` called `name` (or its camelCase form), if `fin` declares it and
+/// it refers to objects of an array class.
+pub fn array_opt(fin: &Finitization, class: ClassId, name: &str) -> Option<ArrayFields> {
+    let spec = &fin.classes[class.0 as usize];
+    let i = spec.fields.iter().position(|(n, _)| matches(name, n))?;
+    let array = spec.fields[i].1 .0.iter().find_map(|p| match p {
+        Part::Objects(c) => Some(*c),
+        _ => None,
+    })?;
+    let a = fin.classes[array.0 as usize].array?;
+    Some(ArrayFields {
+        field: fin.field_at(class, i),
+        length: fin.field_at(array, a.length_field as usize),
+        first: fin.element(array, 0, 0),
+        width: a.element_width,
+        max: (fin.classes[array.0 as usize].fields.len() as u32 - a.first_element)
+            / a.element_width,
+    })
+}
+
+/// The array field of `class` called `name`; panics if `fin` has none.
+pub fn array(fin: &Finitization, class: ClassId, name: &str) -> ArrayFields {
+    array_opt(fin, class, name).unwrap_or_else(|| {
+        panic!(
+            "class {} has no array field {name:?}",
+            fin.class_name(class)
+        )
+    })
 }
 
 /// The memo of a derived decoder: which arena index each decoded candidate object got.

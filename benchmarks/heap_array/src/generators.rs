@@ -11,14 +11,14 @@ use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
 pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
-    let Some(array) = c.obj(f.array, 0) else {
+    let Some(array) = c.obj(f.array.field, 0) else {
         return false;
     };
     let size = c.int(f.size, 0);
     if size < 0 {
         return false;
     }
-    let Some(length) = c.int_in(f.length, array, size..) else {
+    let Some(length) = c.int_in(f.array.length, array, size..) else {
         return false;
     };
     let mut elements: Vec<i64> = Vec::with_capacity(size as usize);
@@ -29,10 +29,12 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
             elements[(i - 1) / 2]
         };
         let allowed = |v: i64| v != EMPTY && v <= most;
-        match c.get_where(f.slot[i], array, |v| v.int().is_some_and(allowed)) {
+        match c.get_where(f.array.element(i as u32), array, |v| {
+            v.int().is_some_and(allowed)
+        }) {
             Some(v) => elements.push(v.int().expect("checked")),
             None => return false,
         }
     }
-    (size..length).all(|i| c.int_is(f.slot[i as usize], array, EMPTY))
+    (size..length).all(|i| c.int_is(f.array.element(i as u32), array, EMPTY))
 }

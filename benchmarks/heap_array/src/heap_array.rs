@@ -25,7 +25,7 @@ pub enum Exception {
 }
 
 /// A max-heap of non-negative integers in `array[0..size]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct HeapArray {
     pub size: i64,
     pub array: Vec<i64>,

@@ -1,22 +1,32 @@
 //! The class invariant (`repOk`), written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateHeap`], whose reads are
-//! recorded) and the runner on real post-states (through [`RealHeap`]). Read order: the
+//! Korat runs it on candidates (through `View`, whose reads are recorded) and the runner on
+//! real post-states (through `Real`). Read order: the
 //! `array` reference, `size` against the array's length, the slots below `size` (each against
 //! its parent), then the slots from `size` on.
 
-use crate::heap_array::{HeapArray, EMPTY};
+use crate::heap_array::{HeapArrayView, EMPTY};
 
-/// Read access to a heap.
-pub trait HeapView {
+/// A heap's reads as `repOk` makes them, through the derived view (`HeapArrayView`: a
+/// candidate or a real heap): each read of the array goes through the `array` reference.
+pub trait HeapView: HeapArrayView {
     /// Whether `array` is non-null.
-    fn has_array(&mut self) -> bool;
-    fn size(&mut self) -> i64;
+    fn has_array(&mut self) -> bool {
+        self.array().is_some()
+    }
     /// `array.length`.
-    fn length(&mut self) -> i64;
+    fn length(&mut self) -> i64 {
+        let a = self.array().expect("array is never null");
+        self.array_len(a)
+    }
     /// `array[i]` (`i < length`).
-    fn slot(&mut self, i: u32) -> i64;
+    fn slot(&mut self, i: u32) -> i64 {
+        let a = self.array().expect("array is never null");
+        self.array_at(a, i)
+    }
 }
+
+impl<V: HeapArrayView> HeapView for V {}
 
 /// The class invariant.
 pub fn rep_ok(v: &mut impl HeapView) -> bool {
@@ -44,22 +54,4 @@ pub fn rep_ok(v: &mut impl HeapView) -> bool {
         }
     }
     true
-}
-
-/// A real heap seen through [`HeapView`].
-pub struct RealHeap<'a>(pub &'a HeapArray);
-
-impl HeapView for RealHeap<'_> {
-    fn has_array(&mut self) -> bool {
-        true
-    }
-    fn size(&mut self) -> i64 {
-        self.0.size
-    }
-    fn length(&mut self) -> i64 {
-        self.0.array.len() as i64
-    }
-    fn slot(&mut self, i: u32) -> i64 {
-        self.0.array[i as usize]
-    }
 }

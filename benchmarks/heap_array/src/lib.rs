@@ -16,9 +16,10 @@ use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
+use ferastrau_sdk::korat::view::{Real, Root, View};
 pub use heap_array::{Exception, HeapArray, EMPTY};
-use invariant::{rep_ok, RealHeap};
-use space::{decode_heap, render_heap, CandidateHeap, Fields};
+use invariant::rep_ok;
+use space::{render_heap, Fields};
 
 /// The benchmark.
 pub struct HeapArrayBench;
@@ -71,7 +72,7 @@ impl Benchmark for HeapArrayBench {
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateHeap { c, f })
+        rep_ok(&mut View::new(c, f))
     }
 
     fn has_generators(&self, _method: usize) -> bool {
@@ -83,12 +84,9 @@ impl Benchmark for HeapArrayBench {
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let x = match f.arg {
-            Some(fx) => c.int(fx, 0),
-            None => 0,
-        };
+        let x = f.extra("x").map_or(0, |fx| c.int(fx, 0));
         Call {
-            heap: decode_heap(c, f),
+            heap: HeapArray::decode(c, f),
             x,
         }
     }
@@ -101,7 +99,7 @@ impl Benchmark for HeapArrayBench {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealHeap(&input.heap))
+        rep_ok(&mut Real(&input.heap))
     }
 
     /// The post-state as Java compares it: the paper's HeapArray is nothing but `int size` and

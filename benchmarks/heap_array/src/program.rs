@@ -7,9 +7,10 @@
 //! Everything but `generate` is the finitized benchmark's (`Beside`).
 
 use crate::heap_array::{HeapArray, EMPTY};
-use crate::invariant::{rep_ok, RealHeap};
+use crate::invariant::rep_ok;
 use crate::{Call, HeapArrayBench};
 use ferastrau_sdk::generator::{Gen, Program, Pruned};
+use ferastrau_sdk::korat::view::Real;
 
 /// HeapArray's methods and judgement, its inputs from a program.
 pub struct HeapArrayProgram;
@@ -40,7 +41,7 @@ impl Program for HeapArrayProgram {
             }
         }
         let heap = HeapArray { size, array };
-        g.assume(rep_ok(&mut RealHeap(&heap)))?;
+        g.assume(rep_ok(&mut Real(&heap)))?;
         let x = if m == INSERT { g.pick(-1..=n)? } else { 0 };
         Ok(Call { heap, x })
     }

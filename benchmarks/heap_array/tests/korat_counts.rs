@@ -4,11 +4,12 @@
 
 use std::ops::ControlFlow;
 
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, Candidate, Stats};
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use heap_array::invariant::rep_ok;
-use heap_array::space::{finitization, CandidateHeap, Fields};
+use heap_array::space::{finitization, Fields};
 use heap_array::{Call, Exception, HeapArray, HeapArrayBench, EMPTY};
 
 /// Structures per scope 1..7 (BENCHMARKS.md).
@@ -17,7 +18,7 @@ const STRUCTURES: [u64; 7] = [4, 15, 66, 320, 1919, 13139, 117562];
 const PAPER_INPUTS: [u64; 7] = [16, 75, 396, 2240, 15352, 118251, 1175620];
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateHeap { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 fn structure_search(n: u32) -> Stats {

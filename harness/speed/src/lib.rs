@@ -162,9 +162,7 @@ fn search_tree(n: u32, jobs: usize) -> Stats {
 fn heap_array(n: u32, jobs: usize) -> Stats {
     use heap_array::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("HeapArray", n, false);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateHeap { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn binomial_heap(n: u32, jobs: usize) -> Stats {

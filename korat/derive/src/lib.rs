@@ -46,6 +46,9 @@ enum Kind {
     Bool,
     /// `Vec<X>`: the arena of class `X`.
     Arena(Ident),
+    /// `Vec` of a value or a link: a Java array (`int[]`, `Entry[]`) — a reference to an
+    /// object of an array class, its length and its elements.
+    Array(Box<Kind>),
     /// Not Korat's: decodes to its `Default`.
     Skip,
 }
@@ -124,15 +127,10 @@ fn kind_of(ty: &Type) -> Kind {
                 Kind::Skip
             }
         }
-        ("Vec", Some(t)) => match last_ident(t) {
-            Some((el, PathArguments::None))
-                if !INTS.contains(&el.to_string().as_str())
-                    && el != "bool"
-                    && link_class(t).is_none() =>
-            {
-                Kind::Arena(el.clone())
-            }
-            _ => Kind::Skip,
+        ("Vec", Some(t)) => match (kind_of(t), last_ident(t)) {
+            (Kind::Skip, Some((el, PathArguments::None))) => Kind::Arena(el.clone()),
+            (Kind::Skip | Kind::Arena(_) | Kind::Array(_), _) => Kind::Skip,
+            (element, _) => Kind::Array(Box::new(element)),
         },
         _ => Kind::Skip,
     }
@@ -190,7 +188,10 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
 
 fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let fields = fields_of(input)?;
-    if fields.iter().any(|f| matches!(f.kind, Kind::Arena(_))) {
+    if fields
+        .iter()
+        .any(|f| matches!(f.kind, Kind::Arena(_) | Kind::Array(_)))
+    {
         Ok(root(input, &fields))
     } else {
         Ok(node(input, &fields))
@@ -202,70 +203,137 @@ fn korat() -> Tokens {
     quote!(::ferastrau_sdk::korat)
 }
 
-/// A field's view method: its signature (with `index` as the object parameter, if any) and
-/// the bodies reading it from a candidate (`read` gives `(field id, object)`) and from a real
-/// object `real` (an expression of the struct's type).
+/// A field's view method: its signature and its bodies reading from a candidate and from
+/// the real structure.
 struct Method {
     sig: Tokens,
     candidate: Tokens,
     real: Tokens,
 }
 
-fn method(f: &Field, ids: &Tokens, obj: &Tokens, real: &Tokens, param: bool) -> Option<Method> {
+/// A value of kind `kind`: its view type, its read from candidate field `fid` of object `obj`,
+/// and its read from the real field `value` (an expression).
+fn read(kind: &Kind, fid: &Tokens, obj: &Tokens, value: &Tokens) -> Option<[Tokens; 3]> {
     let k = korat();
-    let name = &f.ident;
-    let n = if param { quote!(n: u32) } else { quote!() };
-    let fid = quote!(#ids.#name);
-    let value = quote!(#real.#name);
-    let (ret, candidate, real) = match &f.kind {
-        Kind::Link { nullable: true, .. } => (
+    Some(match kind {
+        Kind::Link { nullable: true, .. } => [
             quote!(Option<u32>),
             quote!(self.c.obj(#fid, #obj)),
             quote!(#value.map(|i| #k::view::Id::index(i) as u32)),
-        ),
+        ],
         Kind::Link {
             nullable: false, ..
-        } => (
+        } => [
             quote!(Option<u32>),
             quote!(self.c.obj(#fid, #obj)),
             quote!(Some(#k::view::Id::index(#value) as u32)),
-        ),
-        Kind::Int(_) => (
+        ],
+        Kind::Int(_) => [
             quote!(i64),
             quote!(self.c.int(#fid, #obj)),
             quote!(#value as i64),
-        ),
-        Kind::NullableInt(_) => (
+        ],
+        Kind::NullableInt(_) => [
             quote!(Option<i64>),
             quote!(self.c.get(#fid, #obj).int()),
             quote!(#value.map(|v| v as i64)),
-        ),
-        Kind::Bool => (
+        ],
+        Kind::Bool => [
             quote!(bool),
             quote!(self.c.int(#fid, #obj) != 0),
             quote!(#value),
-        ),
-        Kind::Arena(_) | Kind::Skip => return None,
-    };
-    Some(Method {
-        sig: quote!(fn #name(&mut self, #n) -> #ret),
-        candidate,
-        real,
+        ],
+        Kind::Array(_) | Kind::Arena(_) | Kind::Skip => return None,
     })
 }
 
-/// The view trait's method signatures and the two impls' methods (candidate, real) for the
-/// Korat fields of `fields`; `method` says what each reads.
-fn view_methods(
-    fields: &[Field],
+/// The view methods of field `f`: one for a value or a link; for an array `xs` (Java's
+/// `int[] xs`), `xs` (the array object, `None` for null), `xs_len(a)` and `xs_at(a, i)`.
+/// `ids` is the field ids' expression, `obj` the object index (`n` or `0`), `real_at(o)` the
+/// real struct of object `o`, `param` whether the methods take the object index `n`.
+fn methods(
+    f: &Field,
     ids: &Tokens,
     obj: &Tokens,
-    real: &Tokens,
+    real_at: &dyn Fn(&Tokens) -> Tokens,
     param: bool,
-) -> (Vec<Tokens>, Vec<Tokens>, Vec<Tokens>) {
-    let methods: Vec<Method> = korat_fields(fields)
-        .filter_map(|f| method(f, ids, obj, real, param))
-        .collect();
+) -> Vec<Method> {
+    let name = &f.ident;
+    let n = if param { quote!(n: u32) } else { quote!() };
+    if let Kind::Array(elem) = &f.kind {
+        let arr = quote!(#ids.#name);
+        let real = real_at(&quote!(a));
+        let (len, at) = (format_ident!("{}_len", name), format_ident!("{}_at", name));
+        let element = read(
+            elem,
+            &quote!(#arr.element(i)),
+            &quote!(a),
+            &quote!(#real.#name[i as usize]),
+        );
+        let Some([ret, candidate, real_element]) = element else {
+            return Vec::new();
+        };
+        return vec![
+            Method {
+                sig: quote!(fn #name(&mut self, #n) -> Option<u32>),
+                candidate: quote!(self.c.obj(#arr.field, #obj)),
+                real: quote!(Some(#obj)),
+            },
+            Method {
+                sig: quote!(fn #len(&mut self, a: u32) -> i64),
+                candidate: quote!(self.c.int(#arr.length, a)),
+                real: quote!(#real.#name.len() as i64),
+            },
+            Method {
+                sig: quote!(fn #at(&mut self, a: u32, i: u32) -> #ret),
+                candidate,
+                real: real_element,
+            },
+        ];
+    }
+    let value = real_at(obj);
+    match read(&f.kind, &quote!(#ids.#name), obj, &quote!(#value.#name)) {
+        Some([ret, candidate, real]) => vec![Method {
+            sig: quote!(fn #name(&mut self, #n) -> #ret),
+            candidate,
+            real,
+        }],
+        None => Vec::new(),
+    }
+}
+
+/// The methods of an arena `xs` that Java holds as an array of its objects (`Record[] xs`,
+/// when the finitization's root declares `xs` so): `xs`, `xs_len(a)`, `xs_at(a, i)`, element
+/// `i` being the arena's object `i`.
+fn listed_methods(arena: &Ident, ids: &Tokens) -> Vec<Method> {
+    let listed = format_ident!("{}_listed", arena);
+    let (len, at) = (
+        format_ident!("{}_len", arena),
+        format_ident!("{}_at", arena),
+    );
+    let msg = format!("the finitization's root has no array `{arena}`");
+    let arr = quote!(#ids.#listed.expect(#msg));
+    vec![
+        Method {
+            sig: quote!(fn #arena(&mut self) -> Option<u32>),
+            candidate: quote!(self.c.obj(#arr.field, 0)),
+            real: quote!(Some(0)),
+        },
+        Method {
+            sig: quote!(fn #len(&mut self, a: u32) -> i64),
+            candidate: quote!(self.c.int(#arr.length, a)),
+            real: quote!(self.0.#arena.len() as i64),
+        },
+        Method {
+            sig: quote!(fn #at(&mut self, a: u32, i: u32) -> Option<u32>),
+            candidate: quote!(self.c.obj(#arr.element(i), a)),
+            real: quote!(Some(i)),
+        },
+    ]
+}
+
+/// The view trait's method signatures and the two impls' methods (candidate, real).
+fn view_methods(methods: &[Method]) -> (Vec<Tokens>, Vec<Tokens>, Vec<Tokens>) {
     let with = |body: fn(&Method) -> &Tokens| -> Vec<Tokens> {
         methods
             .iter()
@@ -279,13 +347,11 @@ fn view_methods(
     (sigs, with(|m| &m.candidate), with(|m| &m.real))
 }
 
-/// The expression decoding field `f` of object `obj` (a `u32` expression) from candidate `c`
-/// with field ids `ids` and linker `l`.
-fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
+/// The expression decoding a value of kind `kind` in field `fid` of object `obj` (a `u32`
+/// expression) from candidate `c`, links through linker `l`; `name` names it in messages.
+fn decode_value(kind: &Kind, fid: &Tokens, obj: &Tokens, l: &Tokens, name: &Ident) -> Tokens {
     let k = korat();
-    let name = &f.ident;
-    let fid = quote!(#ids.#name);
-    match &f.kind {
+    match kind {
         Kind::Link {
             class, nullable, ..
         } => {
@@ -303,8 +369,29 @@ fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
         Kind::Int(t) => quote!(c.int(#fid, #obj) as #t),
         Kind::NullableInt(t) => quote!(c.get(#fid, #obj).int().map(|v| v as #t)),
         Kind::Bool => quote!(c.int(#fid, #obj) != 0),
+        // A null array decodes as an empty one (a `Vec` cannot be null; an invariant that
+        // needs the array rejects null candidates).
+        Kind::Array(elem) => {
+            let e = decode_value(elem, &quote!(arr.element(i)), &quote!(a), l, name);
+            quote! {{
+                let arr = #fid;
+                let mut out = Vec::new();
+                if let Some(a) = c.obj(arr.field, #obj) {
+                    for i in 0..c.int(arr.length, a) as u32 {
+                        out.push(#e);
+                    }
+                }
+                out
+            }}
+        }
         Kind::Arena(_) | Kind::Skip => quote!(::core::default::Default::default()),
     }
+}
+
+/// The expression decoding field `f` of object `obj` with field ids `ids` and linker `l`.
+fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
+    let name = &f.ident;
+    decode_value(&f.kind, &quote!(#ids.#name), obj, l, name)
 }
 
 /// `::ferastrau_sdk::structure`, where Java serialization of a state lives (`--compare
@@ -316,14 +403,15 @@ fn structure() -> Tokens {
 /// The statements writing the Korat fields of `value` (an expression of the struct) to a
 /// `Writer` `w` in declaration order, Java serialization's order; links to `class` go through
 /// `graph`, links to other classes (opaque objects without an arena, which the code under
-/// test cannot allocate) are written as their identity.
-fn writes(fields: &[Field], value: &Tokens, class: &str) -> Vec<Tokens> {
+/// test cannot allocate) are written as their identity. `None` when a field is an array
+/// (not written yet: the derive then writes no serialization).
+fn writes(fields: &[Field], value: &Tokens, class: &str) -> Option<Vec<Tokens>> {
     let k = korat();
     korat_fields(fields)
         .map(|f| {
             let name = &f.ident;
             let v = quote!(#value.#name);
-            match &f.kind {
+            Some(match &f.kind {
                 Kind::Link {
                     class: to,
                     nullable,
@@ -344,8 +432,9 @@ fn writes(fields: &[Field], value: &Tokens, class: &str) -> Vec<Tokens> {
                     None => w.null(),
                 }),
                 Kind::Bool => quote!(w.flag(#v);),
+                Kind::Array(_) => return None,
                 Kind::Arena(_) | Kind::Skip => quote!(),
-            }
+            })
         })
         .collect()
 }
@@ -362,7 +451,9 @@ fn link_id<'a>(fields: &'a [Field], class: &str) -> Option<&'a Type> {
 /// any id when the type has no link).
 fn object_impl(ty: &Ident, class: &str, id: Option<&Type>, fields: &[Field]) -> Tokens {
     let s = structure();
-    let w = writes(fields, &quote!(self), class);
+    let Some(w) = writes(fields, &quote!(self), class) else {
+        return quote!();
+    };
     let (generics, id) = match id {
         Some(id) => (quote!(), quote!(#id)),
         None => (
@@ -393,10 +484,16 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
             let name = &f.ident;
             let s = name.to_string();
             let doc = format!("`{s}`");
-            (
-                quote!(#[doc = #doc] pub #name: #k::FieldId),
-                quote!(#name: #k::view::field(fin, #class, #s)),
-            )
+            match f.kind {
+                Kind::Array(_) => (
+                    quote!(#[doc = #doc] pub #name: #k::view::ArrayFields),
+                    quote!(#name: #k::view::array(fin, #class, #s)),
+                ),
+                _ => (
+                    quote!(#[doc = #doc] pub #name: #k::FieldId),
+                    quote!(#name: #k::view::field(fin, #class, #s)),
+                ),
+            }
         })
         .unzip()
 }
@@ -410,8 +507,11 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
     let view = format_ident!("{}View", ty);
     let (members, lookups) = ids(fields, &quote!(class));
     let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
-    let real_expr = quote!(#k::view::ArenaOf::<#ty>::arena(self.0)[n as usize]);
-    let (sigs, cand, real) = view_methods(fields, &ids_expr, &quote!(n), &real_expr, true);
+    let real_at = |o: &Tokens| quote!(#k::view::ArenaOf::<#ty>::arena(self.0)[#o as usize]);
+    let all: Vec<Method> = korat_fields(fields)
+        .flat_map(|f| methods(f, &ids_expr, &quote!(n), &real_at, true))
+        .collect();
+    let (sigs, cand, real) = view_methods(&all);
     let decoded = fields.iter().map(|f| {
         let n = &f.ident;
         let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l));
@@ -430,15 +530,15 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
         #vis trait #view { #(#sigs;)* }
 
         #[automatically_derived]
-        #[allow(clippy::all)]
+        #[allow(clippy::all, unused_variables)]
         impl<F: #k::view::Provides<#fields_ty>> #view for #k::view::View<'_, '_, F> { #(#cand)* }
 
         #[automatically_derived]
-        #[allow(clippy::all)]
+        #[allow(clippy::all, unused_variables)]
         impl<R: #k::view::ArenaOf<#ty>> #view for #k::view::Real<'_, R> { #(#real)* }
 
         #[automatically_derived]
-        #[allow(clippy::all)]
+        #[allow(clippy::all, unused_variables)]
         impl #k::view::Class for #ty {
             type Fields = #fields_ty;
             const NAME: &'static str = #name;
@@ -474,10 +574,33 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         let doc = format!("The fields of class `{class}` (arena `{field}`).");
         members.push(quote!(#[doc = #doc] pub #field: #class_fields));
         lookups.push(quote!(#field: <#class as #k::view::Class>::fields(fin)));
+        let listed = format_ident!("{}_listed", field);
+        let doc = format!("The root's array of the arena's objects (Java's `{class}[] {field}`), if the finitization declares one.");
+        let name = field.to_string();
+        members.push(quote!(#[doc = #doc] pub #listed: Option<#k::view::ArrayFields>));
+        lookups.push(quote!(#listed: #k::view::array_opt(fin, #k::ROOT, #name)));
     }
-    let known: Vec<String> = korat_fields(fields).map(|f| f.ident.to_string()).collect();
+    let known: Vec<String> = fields
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Skip))
+        .map(|f| f.ident.to_string())
+        .collect();
     let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
-    let (sigs, cand, real) = view_methods(fields, &ids_expr, &quote!(0), &quote!(self.0), false);
+    let mut all: Vec<Method> = korat_fields(fields)
+        .flat_map(|f| {
+            methods(
+                f,
+                &ids_expr,
+                &quote!(0),
+                &|_: &Tokens| quote!(self.0),
+                false,
+            )
+        })
+        .collect();
+    for (arena, _) in &arenas {
+        all.extend(listed_methods(arena, &ids_expr));
+    }
+    let (sigs, cand, real) = view_methods(&all);
     let class_views: Vec<Ident> = arenas
         .iter()
         .map(|(_, c)| format_ident!("{}View", c))
@@ -498,7 +621,23 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
     } else {
         quote!(: #(#class_views)+*)
     };
-    // The root's own fields first (their links decode the arenas), the arenas last.
+    // A listed arena first, its objects in slot order (so that slot i is object i), then the
+    // root's own fields (their links decode the rest of the arenas), the arenas last.
+    let listings = arenas.iter().map(|(field, class)| {
+        let listed = format_ident!("{}_listed", field);
+        let msg = format!("the slots of `{field}` hold distinct objects in a valid candidate");
+        quote! {
+            if let Some(arr) = f.#listed {
+                if let Some(a) = c.obj(arr.field, 0) {
+                    for i in 0..c.int(arr.length, a) as u32 {
+                        let o = c.obj(arr.element(i), a);
+                        let at = #k::view::Linker::link(&mut d, c, <#class as #k::view::Class>::NAME, o);
+                        assert_eq!(at, Some(i as usize), #msg);
+                    }
+                }
+            }
+        }
+    });
     let lets = fields
         .iter()
         .filter(|f| !matches!(f.kind, Kind::Arena(_)))
@@ -578,15 +717,15 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         #vis trait #view #supertraits { #(#sigs;)* }
 
         #[automatically_derived]
-        #[allow(clippy::all)]
+        #[allow(clippy::all, unused_variables)]
         impl<F: #k::view::Provides<#fields_ty> #(+ #k::view::Provides<#class_fields>)*> #view for #k::view::View<'_, '_, F> { #(#cand)* }
 
         #[automatically_derived]
-        #[allow(clippy::all)]
+        #[allow(clippy::all, unused_variables)]
         impl #view for #k::view::Real<'_, #ty> { #(#real)* }
 
         #[automatically_derived]
-        #[allow(clippy::all)]
+        #[allow(clippy::all, unused_variables)]
         impl #k::view::Root for #ty {
             type Fields = #fields_ty;
             fn fields(fin: &#k::Finitization) -> #fields_ty {
@@ -622,6 +761,7 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
                     }
                 }
                 let mut d = #decoder { f, memo: Default::default(), #(#staging: Vec::new(),)* };
+                #(#listings)*
                 #(#lets)*
                 #ty { #(#assigned,)* }
             }

@@ -9,6 +9,7 @@ mod axioms;
 mod ci_recipes;
 mod cli;
 mod compare;
+mod coverage_places;
 mod design;
 mod engines;
 mod equivalent;

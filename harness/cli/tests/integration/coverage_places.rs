@@ -1,0 +1,81 @@
+//! Every place a committed report lists as not covered (`uncovered`, `uncovered_spec` of each
+//! scope of `evaluation.json`) names a probe of the benchmark's current source: the file, the
+//! line, the function and what it sees. An edit that moves the instrumented code (a change to
+//! `invariant.rs` above `rep_ok`, say) leaves a report pointing at lines that hold something
+//! else, a wrong statement with no failing number; this test refuses it until the report's
+//! coverage comes from a run of the source as it is.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    ferastrau_harness::locate::workspace_root()
+}
+
+/// The `evaluation.json` files of the committed reports of benchmark `b`: `reports/<b>/`, its
+/// structural run and the full (every mutant) reproduction.
+fn evaluations(b: &str) -> Vec<PathBuf> {
+    let root = repo().join("reports");
+    [
+        root.join(b),
+        root.join(b).join("structural"),
+        root.join("full").join(b),
+    ]
+    .into_iter()
+    .map(|d| d.join("evaluation.json"))
+    .filter(|p| p.is_file())
+    .collect()
+}
+
+/// The uncovered places of every scope of `path`.
+fn places(path: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut out = BTreeSet::new();
+    for scope in json["scopes"].as_array().expect("scopes") {
+        for key in ["uncovered", "uncovered_spec"] {
+            for place in scope[key].as_array().into_iter().flatten() {
+                out.insert(place.as_str().expect("a place is a string").to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_uncovered_place_in_a_committed_report_is_a_probe_of_the_current_source() {
+    let mut benchmarks: Vec<String> = std::fs::read_dir(repo().join("benchmarks"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|b| repo().join("reports").join(b).is_dir())
+        .collect();
+    benchmarks.sort();
+    assert!(!benchmarks.is_empty(), "no committed reports found");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for b in &benchmarks {
+        let probes: BTreeSet<String> =
+            ferastrau_mutator::probes(&repo().join("benchmarks").join(b))
+                .unwrap()
+                .iter()
+                .map(|p| p.place())
+                .collect();
+        for path in evaluations(b) {
+            let stale: Vec<String> = places(&path).difference(&probes).cloned().collect();
+            checked += 1;
+            if !stale.is_empty() {
+                failures.push(format!(
+                    "{}: {} place(s) name no probe of benchmarks/{b} as it is now (the source moved since the report was written), e.g. {}",
+                    path.strip_prefix(repo()).unwrap().display(),
+                    stale.len(),
+                    stale[0]
+                ));
+            }
+        }
+    }
+    assert!(
+        checked >= benchmarks.len(),
+        "a benchmark without evaluation.json"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
