@@ -9,7 +9,7 @@
 //! (CLR's two-pass FIND-SET written iteratively).
 
 /// One element of the set: the index of its parent (itself for a root) and its rank.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Record {
     pub parent: i64,
     pub rank: i64,
@@ -23,7 +23,7 @@ pub enum Exception {
 }
 
 /// A partition of the element indices `0..size`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct DisjSet {
     pub elements: Vec<Record>,
     pub size: i64,

@@ -13,8 +13,11 @@ use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
 pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
-    let array = c.obj(f.elements, 0).expect("elements is never null");
-    let length = c.int(f.length, array);
+    let elements = f
+        .elements_listed
+        .expect("the finitization lists the records");
+    let array = c.obj(elements.field, 0).expect("elements is never null");
+    let length = c.int(elements.length, array);
     if !c.int_is(f.size, 0, length) {
         return false;
     }
@@ -23,7 +26,7 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let mut seen = Visited::new();
     let mut records = Vec::with_capacity(size as usize);
     for i in 0..size as usize {
-        match c.link_fresh(f.slot[i], array, &seen) {
+        match c.link_fresh(elements.element(i as u32), array, &seen) {
             Some(rec) => {
                 seen.insert(rec);
                 records.push(rec);
@@ -33,7 +36,7 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
     }
     let mut roots = 0;
     for (i, &rec) in records.iter().enumerate() {
-        let Some(parent) = c.int_in(f.parent, rec, 0..size) else {
+        let Some(parent) = c.int_in(f.elements.parent, rec, 0..size) else {
             return false;
         };
         if parent == i as i64 {
@@ -41,20 +44,20 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
             continue;
         }
         let parent_rec = records[parent as usize];
-        let above = match c.fixed(f.rank, rec).and_then(Value::int) {
-            Some(r) => c.int_in(f.rank, parent_rec, r.saturating_add(1)..),
-            None => Some(c.int(f.rank, parent_rec)),
+        let above = match c.fixed(f.elements.rank, rec).and_then(Value::int) {
+            Some(r) => c.int_in(f.elements.rank, parent_rec, r.saturating_add(1)..),
+            None => Some(c.int(f.elements.rank, parent_rec)),
         };
         let Some(parent_rank) = above else {
             return false;
         };
-        if c.int_in(f.rank, rec, ..parent_rank).is_none() {
+        if c.int_in(f.elements.rank, rec, ..parent_rank).is_none() {
             return false;
         }
     }
     let rank_zero = records
         .iter()
-        .filter(|&&rec| c.int(f.rank, rec) == 0)
+        .filter(|&&rec| c.int(f.elements.rank, rec) == 0)
         .count();
     roots <= rank_zero
 }

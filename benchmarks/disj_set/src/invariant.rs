@@ -1,25 +1,31 @@
 //! The class invariant (`repOk`), written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateSet`], whose reads are
-//! recorded) and the runner on real post-states (through [`RealSet`]). Read order: the array's
+//! Korat runs it on candidates (through `View`, whose reads are recorded) and the runner on
+//! real post-states (through `Real`). Read order: the array's
 //! length against `size`; the array slots, stopping at the first repeated record; then per
 //! index its record's `parent` and, for a non-root, the parent's `rank` and its own; finally
 //! the ranks of all records, counting the rank-0 ones against the roots.
 
 use ferastrau_sdk::korat::Visited;
 
-use crate::disj_set::DisjSet;
+use crate::disj_set::DisjSetView;
 
-/// Read access to a disjoint set: array slots hold record ids.
-pub trait SetView {
+/// A disjoint set's reads as `repOk` makes them, through the derived view (`DisjSetView`: a
+/// candidate or a real set): array slots hold record ids, read through `elements`.
+pub trait SetView: DisjSetView {
     /// `elements.length`.
-    fn length(&mut self) -> i64;
-    fn size(&mut self) -> i64;
+    fn length(&mut self) -> i64 {
+        let a = self.elements().expect("elements is never null");
+        self.elements_len(a)
+    }
     /// The record in slot `i` of the array (`i < length`).
-    fn element(&mut self, i: u32) -> u32;
-    fn parent(&mut self, rec: u32) -> i64;
-    fn rank(&mut self, rec: u32) -> i64;
+    fn element(&mut self, i: u32) -> u32 {
+        let a = self.elements().expect("elements is never null");
+        self.elements_at(a, i).expect("array slots are never null")
+    }
 }
+
+impl<V: DisjSetView> SetView for V {}
 
 /// The class invariant.
 pub fn rep_ok(v: &mut impl SetView) -> bool {
@@ -71,25 +77,4 @@ pub fn all_different(v: &mut impl SetView, size: i64) -> bool {
         }
     }
     true
-}
-
-/// A real disjoint set seen through [`SetView`]: slot `i` holds record `i`.
-pub struct RealSet<'a>(pub &'a DisjSet);
-
-impl SetView for RealSet<'_> {
-    fn length(&mut self) -> i64 {
-        self.0.elements.len() as i64
-    }
-    fn size(&mut self) -> i64 {
-        self.0.size
-    }
-    fn element(&mut self, i: u32) -> u32 {
-        i
-    }
-    fn parent(&mut self, rec: u32) -> i64 {
-        self.0.elements[rec as usize].parent
-    }
-    fn rank(&mut self, rec: u32) -> i64 {
-        self.0.elements[rec as usize].rank
-    }
 }

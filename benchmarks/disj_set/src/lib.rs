@@ -14,12 +14,13 @@ pub mod generators;
 pub mod invariant;
 pub mod space;
 
+use ferastrau_sdk::korat::view::{Real, Root, View};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
 pub use disj_set::{DisjSet, Exception, Record};
-use invariant::{rep_ok, RealSet};
-use space::{decode_set, render_set, CandidateSet, Fields};
+use invariant::rep_ok;
+use space::{render_set, Fields};
 
 /// The benchmark.
 pub struct DisjSetBench;
@@ -90,7 +91,7 @@ impl Benchmark for DisjSetBench {
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateSet { c, f })
+        rep_ok(&mut View::new(c, f))
     }
 
     fn has_generators(&self, _method: usize) -> bool {
@@ -102,13 +103,10 @@ impl Benchmark for DisjSetBench {
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let a = c.int(f.args[0], 0);
-        let b = match f.args.get(1) {
-            Some(&fb) => c.int(fb, 0),
-            None => 0,
-        };
+        let a = f.extra("a").map_or(0, |fa| c.int(fa, 0));
+        let b = f.extra("b").map_or(0, |fb| c.int(fb, 0));
         Call {
-            set: decode_set(c, f),
+            set: DisjSet::decode(c, f),
             a,
             b,
         }
@@ -122,7 +120,7 @@ impl Benchmark for DisjSetBench {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealSet(&input.set))
+        rep_ok(&mut Real(&input.set))
     }
 
     fn abstraction(&self, input: &Call) -> Vec<Record> {

@@ -5,8 +5,9 @@
 use std::ops::ControlFlow;
 
 use disj_set::invariant::rep_ok;
-use disj_set::space::{finitization, CandidateSet, Fields};
+use disj_set::space::{finitization, Fields};
 use disj_set::{Call, DisjSet, DisjSetBench, Exception, Record};
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, Candidate, Stats};
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
@@ -17,7 +18,7 @@ const STRUCTURES: [u64; 5] = [2, 5, 38, 914, 41546];
 const PAPER_INPUTS: [u64; 5] = [4, 30, 456, 18280, 1246380];
 
 fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateSet { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 fn structure_search(n: u32) -> Stats {

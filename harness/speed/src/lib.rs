@@ -174,9 +174,7 @@ fn binomial_heap(n: u32, jobs: usize) -> Stats {
 fn disj_set(n: u32, jobs: usize) -> Stats {
     use disj_set::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("DisjSet", n, 0);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateSet { c, f: &f })
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 /// The structure-only search of `bench` (a crate name, e.g. `search_tree`; `_ded` for its
