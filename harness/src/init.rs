@@ -115,6 +115,16 @@ impl Style {
         }
     }
 
+    /// What the code under test's types derive besides the usual: in Korat style,
+    /// `ferastrau_sdk::Korat`, which writes the view the invariant reads, the field ids and the
+    /// decoder (a generator program needs none of them).
+    fn derive(self) -> &'static str {
+        match self {
+            Style::Korat => ", ferastrau_sdk::Korat",
+            Style::Generator => "",
+        }
+    }
+
     /// The manifest's `engines` line: a generator-style crate declares that its
     /// `ferastrau_benchmark()` is a generator program, which its reports then say.
     fn engines(self) -> &'static str {
@@ -291,7 +301,8 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec
             .replace(LIB_PLACEHOLDER, &lib)
             .replace(TYPE_PLACEHOLDER, &type_name(name))
             .replace("{{sdk}}", &dependency)
-            .replace("{{engines}}\n", style.engines());
+            .replace("{{engines}}\n", style.engines())
+            .replace("{{korat}}", style.derive());
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)

@@ -21,8 +21,17 @@
 //! What a field is follows from its type: `Option<XId>` or `XId` (a name ending in `Id`) is a
 //! link to class `X`; an integer type, `bool` (0 or 1 in the finitization) or `Option` of an
 //! integer (null or an integer) is a value; `Vec<X>` in the structure is the arena of class
-//! `X`; anything else (and a field marked `#[korat(skip)]`) is not Korat's and decodes to
-//! its `Default`.
+//! `X`; `Vec` of a value or a link is a Java array (`int[] xs`): a reference to an object of an
+//! array class, read as `xs()`, `xs_len(a)` and `xs_at(a, i)` through [`ArrayFields`], decoded
+//! to its elements (a null array to an empty `Vec`); anything else (and a field marked
+//! `#[korat(skip)]`) is not Korat's and decodes to its `Default`. A type with an arena or an
+//! array field is a structure (Korat's root), one without is a node type.
+//!
+//! An arena whose finitization also gives the root an array field of the arena's name (Java's
+//! `Record[] elements` over a pool of records) is *listed*: the view reads it through that
+//! array (`elements()`, `elements_len(a)`, `elements_at(a, i)`; on a real structure slot `i`
+//! holds object `i`), and the decoder lays the arena out in slot order. A structure with an
+//! array field has no derived serialization (Java writes arrays in a form not modelled here).
 
 use std::collections::HashMap;
 

@@ -3,8 +3,9 @@
 //! `remove_first() -> i64`. Replace the structure with yours; keep the shape:
 //!
 //! - `set.rs`: the code under test (what `mutate` names in Cargo.toml);
-//! - `invariant.rs`: the class invariant, once, over a view trait (the `specification`);
-//! - `space.rs`: Korat's finitization, the candidate view, decoding;
+//! - `invariant.rs`: the class invariant, once, over the view trait that
+//!   `#[derive(ferastrau_sdk::Korat)]` makes of `set.rs`'s types (the `specification`);
+//! - `space.rs`: Korat's finitization (the derive writes the candidate view and the decoder);
 //! - this file: the `Benchmark` impl and `ferastrau_sdk::export!`;
 //! - `tests/counts.rs`: exact input counts per scope and the brute-force check.
 
@@ -12,12 +13,14 @@ pub mod invariant;
 pub mod set;
 pub mod space;
 
+use ferastrau_sdk::korat::view::{Real, Root, View};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
-use invariant::{rep_ok, RealSet, SetView};
+use invariant::rep_ok;
 pub use set::IntSet;
-use space::{decode_set, elements, CandidateSet, Fields};
+use set::IntSetView;
+use space::{elements, Fields};
 
 /// The benchmark: what `ferastrau_sdk::export!` hands to the worker.
 pub struct FerastrauInitBenchmark;
@@ -57,16 +60,16 @@ impl Benchmark for FerastrauInitBenchmark {
     }
 
     fn precondition(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        let mut view = CandidateSet { c, f };
+        let mut view = View::new(c, f);
         // `remove_first` fails on the empty set, and the original must not fail on any
         // generated input: its precondition requires an element.
         rep_ok(&mut view) && (method != REMOVE_FIRST || view.head().is_some())
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let x = f.x.map(|x| c.int(x, 0));
+        let x = f.extra("x").map(|x| c.int(x, 0));
         Call {
-            set: decode_set(c, f),
+            set: IntSet::decode(c, f),
             x,
         }
     }
@@ -79,7 +82,7 @@ impl Benchmark for FerastrauInitBenchmark {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealSet(&input.set))
+        rep_ok(&mut Real(&input.set))
     }
 
     fn abstraction(&self, input: &Call) -> Vec<i64> {

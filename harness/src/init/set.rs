@@ -9,14 +9,14 @@
 pub type NodeId = usize;
 
 /// A list node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq{{korat}})]
 pub struct Node {
     pub next: Option<NodeId>,
     pub value: i64,
 }
 
 /// A set of integers: a strictly increasing list from `head`, with its length in `size`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq{{korat}})]
 pub struct IntSet {
     pub head: Option<NodeId>,
     pub size: i64,

@@ -10,7 +10,9 @@
 //! for `SearchTree`, `SearchTreeFields`, `SearchTreeView: NodeView` and `impl Root`. Those
 //! names are found by convention (a node type's `View` and `Fields` beside it, a link type
 //! `XId` pointing into the arena of `X`), so the types need no attribute; `#[korat(skip)]` on
-//! a field leaves it out.
+//! a field leaves it out. A `Vec` of values or links is a Java array (HeapArray's `int[]`), an
+//! arena the finitization also lists in a root array a listed arena (DisjSet's `Record[]`);
+//! `korat::view` says what each becomes.
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;

@@ -87,7 +87,7 @@ fn a_generator_that_panics_stops_the_run_naming_its_choices() {
 }
 
 /// Lines of code: neither blank nor a comment (as the README counts them).
-fn code_lines(file: &Path) -> usize {
+pub(crate) fn code_lines(file: &Path) -> usize {
     std::fs::read_to_string(file)
         .unwrap()
         .lines()

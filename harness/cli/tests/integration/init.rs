@@ -481,3 +481,79 @@ fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
         text(&second.stderr)
     );
 }
+
+/// The README's table of the two skeletons ("Or: inputs as a generator program") counts what
+/// `init` writes: each `file` N of a cell is that file's lines of code in that style's
+/// skeleton, and a cell's total after the colon is their sum. A template edited without the
+/// table (or the table without the template) fails here.
+#[test]
+fn the_readme_s_skeleton_table_counts_the_lines_init_writes() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let row = |label: &str| -> Vec<String> {
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| {label} |")))
+            .unwrap_or_else(|| panic!("README has no table row {label:?}"));
+        line.split('|')
+            .skip(2)
+            .take(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let styles = ["korat", "generator"];
+    let dirs: Vec<PathBuf> = styles
+        .iter()
+        .map(|style| {
+            let dir = tmp.path().join(format!("{style}-set"));
+            let o = ferastrau(&["init", path_str(&dir), "--name", "my-set", "--style", style]);
+            assert!(o.status.success(), "init: {}", text(&o.stderr));
+            dir
+        })
+        .collect();
+    let lines = |dir: &Path, file: &str| crate::generator::code_lines(&dir.join(file));
+    let number = |s: &str| -> usize {
+        let digits: String = s.trim().chars().take_while(char::is_ascii_digit).collect();
+        digits
+            .parse()
+            .unwrap_or_else(|_| panic!("no number in {s:?}"))
+    };
+    for (i, dir) in dirs.iter().enumerate() {
+        let code = row("code under test (`set.rs`)");
+        assert_eq!(
+            number(&code[i]),
+            lines(dir, "src/set.rs"),
+            "{}: set.rs",
+            styles[i]
+        );
+        let test = row("counting test");
+        assert_eq!(
+            number(&test[i]),
+            lines(dir, "tests/counts.rs"),
+            "{}: counts.rs",
+            styles[i]
+        );
+        // `lib.rs` 102, `invariant.rs` 19 (...), `space.rs` 28 (...): 149
+        let glue = &row("glue")[i];
+        let mut sum = 0;
+        let mut files = 0;
+        for piece in glue.split('`').skip(1).collect::<Vec<_>>().chunks(2) {
+            if let [file, after] = piece {
+                if file.ends_with(".rs") {
+                    let n = number(after);
+                    assert_eq!(
+                        n,
+                        lines(dir, &format!("src/{file}")),
+                        "{}: {file}",
+                        styles[i]
+                    );
+                    sum += n;
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 0, "no file counted in {glue:?}");
+        let total = glue.rsplit(':').next().unwrap();
+        assert_eq!(number(total), sum, "{}: the glue's total", styles[i]);
+    }
+}
