@@ -9,7 +9,7 @@
 use ferastrau_sdk::korat::generators::is_ring;
 use ferastrau_sdk::korat::{Candidate, Visited};
 
-use crate::space::Fields;
+use crate::space::{list_fields, Fields};
 
 /// [`crate::invariant::rep_ok`] of list `list`, with dedicated generators.
 pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields, list: usize, sorted: bool) -> bool {
@@ -35,15 +35,21 @@ pub fn rep_ok_pair_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
 /// [`crate::invariant::is_well_formed`]: the header of a well-formed list of entries not in
 /// `seen` (which gets them).
 fn well_formed(c: &mut Candidate<'_>, f: &Fields, list: usize, seen: &mut Visited) -> Option<u32> {
-    let header_field = f.header[list].expect("this finitization has no such list");
+    let (header_field, size) = list_fields(f, list);
     let taken = &*seen;
     let header = c.obj_where(header_field, 0, |t| t.is_some_and(|h| !taken.contains(h)))??;
-    if !c.obj_is(f.element, header, None) {
+    if !c.obj_is(f.entries.element, header, None) {
         return None;
     }
     seen.insert(header);
-    let entries = is_ring(c, seen, header, [f.next, f.previous], None, |_, _, _| true)?;
-    let size = f.size[list].expect("this finitization has no such list");
+    let entries = is_ring(
+        c,
+        seen,
+        header,
+        [f.entries.next, f.entries.previous],
+        None,
+        |_, _, _| true,
+    )?;
     c.int_is(size, 0, entries as i64 - 1).then_some(header)
 }
 
@@ -51,17 +57,17 @@ fn well_formed(c: &mut Candidate<'_>, f: &Fields, list: usize, seen: &mut Visite
 /// smaller than the one before it.
 fn elements_ok(c: &mut Candidate<'_>, f: &Fields, header: u32, sorted: bool) -> bool {
     let mut previous = i64::MIN;
-    let mut e = c.obj(f.next, header);
+    let mut e = c.obj(f.entries.next, header);
     while let Some(x) = e {
         if x == header {
             break;
         }
         let low = if sorted { previous } else { i64::MIN };
-        let Some(element) = c.int_in(f.element, x, low..) else {
+        let Some(element) = c.int_in(f.entries.element, x, low..) else {
             return false;
         };
         previous = element;
-        e = c.obj(f.next, x);
+        e = c.obj(f.entries.next, x);
     }
     true
 }

@@ -1,25 +1,23 @@
 //! The class invariant (`repOk`), written once over a read-only view.
 //!
-//! Korat runs it on candidates (through [`crate::space::CandidateList`], whose reads are
-//! recorded) and the runner runs it on real post-states (through [`RealList`]). For one list
+//! Korat runs it on candidates (through `View`, whose reads are recorded) and the runner runs
+//! it on real post-states (through `Real`). For one list
 //! it reads the header, the header's element, then walks the ring along `next` checking each
 //! `next.previous`, reads `size`, and only then the data elements in list order (non-null and,
 //! for a sorted list, non-decreasing). The view can hold two lists over one pool of entries
 //! (`merge`'s receiver and argument); [`rep_ok_pair`] checks them one after the other and also
 //! that they share no entry.
 
+use ferastrau_sdk::korat::view::{ArenaOf, Real};
 use ferastrau_sdk::korat::Visited;
 
-use crate::list::{ListRef, SortedList};
+use crate::list::{Entry, EntryView, ListRef, SortedList};
 
 /// Read access to one or two lists (by list number, 0 = `this`, 1 = `other`) over a pool of
-/// entries (by entry id).
-pub trait ListView {
+/// entries (the derived `EntryView`, by entry id).
+pub trait ListView: EntryView {
     fn header(&mut self, list: usize) -> Option<u32>;
     fn size(&mut self, list: usize) -> i64;
-    fn element(&mut self, e: u32) -> Option<i64>;
-    fn next(&mut self, e: u32) -> Option<u32>;
-    fn previous(&mut self, e: u32) -> Option<u32>;
 }
 
 /// The invariant of list `list`: well formed and, if `sorted`, in non-decreasing order.
@@ -104,58 +102,41 @@ pub fn are_elements_ok(v: &mut impl ListView, header: u32, sorted: bool) -> bool
 }
 
 /// A real list seen through [`ListView`] (as list 0).
-pub struct RealList<'a>(pub &'a SortedList);
-
-fn link(e: Option<usize>) -> Option<u32> {
-    e.map(|e| e as u32)
-}
-
-impl ListView for RealList<'_> {
+impl ListView for Real<'_, SortedList> {
     fn header(&mut self, list: usize) -> Option<u32> {
         assert_eq!(list, 0, "a real list is list 0");
-        link(self.0.header)
+        self.0.header.map(|h| h as u32)
     }
     fn size(&mut self, list: usize) -> i64 {
         assert_eq!(list, 0, "a real list is list 0");
         self.0.size
     }
-    fn element(&mut self, e: u32) -> Option<i64> {
-        self.0.entries[e as usize].element
-    }
-    fn next(&mut self, e: u32) -> Option<u32> {
-        link(self.0.entries[e as usize].next)
-    }
-    fn previous(&mut self, e: u32) -> Option<u32> {
-        link(self.0.entries[e as usize].previous)
+}
+
+/// `merge`'s two real lists: `this` (list 0) and `other` (list 1), whose entries share
+/// `this`'s arena; seen through [`ListView`] as `Real(&Pair(..))`.
+pub struct Pair<'a>(pub &'a SortedList, pub ListRef);
+
+impl ArenaOf<Entry> for Pair<'_> {
+    fn arena(&self) -> &[Entry] {
+        &self.0.entries
     }
 }
 
-/// `merge`'s two real lists seen through [`ListView`]: `this` (list 0) and `other` (list 1),
-/// whose entries share `this`'s arena.
-pub struct RealPair<'a>(pub &'a SortedList, pub ListRef);
-
-impl ListView for RealPair<'_> {
+impl ListView for Real<'_, Pair<'_>> {
     fn header(&mut self, list: usize) -> Option<u32> {
-        link(if list == 0 {
-            self.0.header
+        let header = if list == 0 {
+            self.0 .0.header
         } else {
-            self.1.header
-        })
+            self.0 .1.header
+        };
+        header.map(|h| h as u32)
     }
     fn size(&mut self, list: usize) -> i64 {
         if list == 0 {
-            self.0.size
+            self.0 .0.size
         } else {
-            self.1.size
+            self.0 .1.size
         }
-    }
-    fn element(&mut self, e: u32) -> Option<i64> {
-        RealList(self.0).element(e)
-    }
-    fn next(&mut self, e: u32) -> Option<u32> {
-        RealList(self.0).next(e)
-    }
-    fn previous(&mut self, e: u32) -> Option<u32> {
-        RealList(self.0).previous(e)
     }
 }

@@ -17,14 +17,14 @@ pub mod space;
 
 use ferastrau_sdk::generator::{Beside, Generated};
 use ferastrau_sdk::korat::{Candidate, Finitization};
-use ferastrau_sdk::structure::{Graph, Writer};
+use ferastrau_sdk::structure::Writer;
 use ferastrau_sdk::Benchmark;
 
-use invariant::{rep_ok, rep_ok_pair, RealList, RealPair};
+use ferastrau_sdk::korat::view::{Real, Root, View};
+use invariant::{rep_ok, rep_ok_pair, Pair};
 pub use list::{ListRef, SortedList};
 use space::{
-    decode_list, decode_pair, decode_x, elements, elements_of, render_elements, render_list, Args,
-    CandidateList, Fields,
+    decode_pair, decode_x, elements, elements_of, render_elements, render_list, Args, Fields,
 };
 
 /// The benchmark.
@@ -97,7 +97,7 @@ impl Benchmark for SortedListBench {
     }
 
     fn precondition(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        let v = &mut CandidateList { c, f };
+        let v = &mut View::new(c, f);
         match method {
             // sort() requires a well-formed list only; its elements may be in any order.
             2 => rep_ok(v, 0, false),
@@ -129,7 +129,7 @@ impl Benchmark for SortedListBench {
                 }
             }
             args => Call {
-                list: decode_list(c, f, 0),
+                list: SortedList::decode(c, f),
                 x: if args == Args::X { decode_x(c, f) } else { 0 },
                 other: None,
             },
@@ -175,9 +175,9 @@ impl Benchmark for SortedListBench {
     /// its own, as Java's `this.repOk() && other.repOk()`).
     fn invariant(&self, input: &Call) -> bool {
         match input.other {
-            None => rep_ok(&mut RealList(&input.list), 0, true),
+            None => rep_ok(&mut Real(&input.list), 0, true),
             Some(other) => {
-                let v = &mut RealPair(&input.list, other);
+                let v = &mut Real(&Pair(&input.list, other));
                 rep_ok(v, 0, true) && rep_ok(v, 1, true)
             }
         }
@@ -272,18 +272,3 @@ ferastrau_sdk::export!(
     SortedListBench,
     generator: Generated::new(Beside(program::SortedListProgram))
 );
-
-/// The entries' fields, in the order the Java class declares them; a null element is written
-/// as `null`, an element as its value.
-impl Graph for SortedList {
-    type Id = list::EntryId;
-    fn fields(&self, id: list::EntryId, w: &mut Writer<list::EntryId>) {
-        let e = &self.entries[id];
-        match e.element {
-            Some(v) => w.int(v),
-            None => w.object(self, None),
-        }
-        w.object(self, e.next);
-        w.object(self, e.previous);
-    }
-}

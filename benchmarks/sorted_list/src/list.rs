@@ -33,7 +33,7 @@
 pub type EntryId = usize;
 
 /// A list entry (`LinkedList.Entry` with an `Integer` element; the header's is null).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Entry {
     pub element: Option<i64>,
     pub next: Option<EntryId>,
@@ -50,7 +50,7 @@ pub struct ListRef {
 }
 
 /// A sorted list of integers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct SortedList {
     pub header: Option<EntryId>,
     pub size: i64,

@@ -1,6 +1,6 @@
 //! SortedList's inputs as a generator program (issue 33's combined style), the crate's second
 //! engine (`--engine generator`): the same inputs as the finitization at every paper scope,
-//! each once (`tests/generator_style.rs`). Each list is built as the ring `decode_list` gives
+//! each once (`tests/generator_style.rs`). Each list is built as the ring the derived decoder gives
 //! (header first, then the data entries in list order), its length a choice and each element
 //! an integer chosen where the order check first reads it; the invariant is checked over the
 //! real list last. `merge`'s two lists share the finitization's pool of n + 1 entries, so their
@@ -9,10 +9,11 @@
 
 use ferastrau_sdk::generator::{Gen, Int, Program, Pruned};
 
-use crate::invariant::{rep_ok, rep_ok_pair, RealList, RealPair};
+use crate::invariant::{rep_ok, rep_ok_pair, Pair};
 use crate::list::{Entry, ListRef};
 use crate::space::Args;
 use crate::{args_of, Call, SortedList, SortedListBench};
+use ferastrau_sdk::korat::view::Real;
 
 /// SortedList's methods and judgement, its inputs from a program.
 pub struct SortedListProgram;
@@ -83,7 +84,7 @@ impl Program for SortedListProgram {
                     x: 0,
                     other: Some(other),
                 };
-                g.assume(rep_ok_pair(&mut RealPair(&input.list, other)))?;
+                g.assume(rep_ok_pair(&mut Real(&Pair(&input.list, other))))?;
                 Ok(input)
             }
             args => {
@@ -91,7 +92,7 @@ impl Program for SortedListProgram {
                 let sorted = args == Args::X;
                 list.size = g.pick(0..=n)?;
                 list.header = Some(ring(g, &mut list.entries, list.size, n, sorted)?);
-                g.assume(rep_ok(&mut RealList(&list), 0, sorted))?;
+                g.assume(rep_ok(&mut Real(&list), 0, sorted))?;
                 let x = if sorted { g.pick(1..=n)? } else { 0 };
                 Ok(Call {
                     list,

@@ -1,10 +1,12 @@
-//! Korat's side: the finitizations (receiver and arguments as fields of one root object), the
-//! candidate view, decoding a valid candidate and rendering.
+//! Korat's side: the finitizations (receiver and arguments as fields of one root object),
+//! `merge`'s second list in the candidate view and the decoder, and rendering. The field ids,
+//! the view of one list and its decoder are `#[derive(Korat)]`'s (`crate::list`).
 
+use ferastrau_sdk::korat::view::{Root, View};
 use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
 
 use crate::invariant::ListView;
-use crate::list::{Entry, EntryId, ListRef, SortedList};
+use crate::list::{Entry, EntryId, EntryView, ListRef, SortedList};
 
 /// What the root object holds besides `this`'s header and size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,17 +19,20 @@ pub enum Args {
     Other,
 }
 
-/// Field ids of a sorted-list finitization.
-pub struct Fields {
-    /// `header` of `this` (index 0) and of `other` (index 1, `merge` only).
-    pub header: [Option<FieldId>; 2],
-    /// `size` of `this` and of `other`.
-    pub size: [Option<FieldId>; 2],
-    pub element: FieldId,
-    pub next: FieldId,
-    pub previous: FieldId,
-    /// The argument `x`, for `insert` and `remove`.
-    pub x: Option<FieldId>,
+pub use crate::list::SortedListFields as Fields;
+
+/// The root's `header` and `size` of list `list`: `this`'s (0) or `merge`'s `other`'s (1,
+/// the finitization's `otherHeader` and `otherSize`).
+pub fn list_fields(f: &Fields, list: usize) -> (FieldId, FieldId) {
+    match list {
+        0 => (f.header, f.size),
+        _ => (
+            f.extra("otherHeader")
+                .expect("this finitization has no other list"),
+            f.extra("otherSize")
+                .expect("this finitization has no other list"),
+        ),
+    }
 }
 
 /// `finSortedList(n)`: n + 1 entries (or null); size 0..n; each element null or one of the
@@ -56,76 +61,34 @@ pub fn finitization(root_name: &str, n: u32, args: Args) -> (Finitization, Field
     b.field(entry, "next", Domain::nullable(entry));
     b.field(entry, "previous", Domain::nullable(entry));
     let fin = b.build();
-    let other = args == Args::Other;
-    let fields = Fields {
-        header: [
-            Some(fin.field(ROOT, "header")),
-            other.then(|| fin.field(ROOT, "otherHeader")),
-        ],
-        size: [
-            Some(fin.field(ROOT, "size")),
-            other.then(|| fin.field(ROOT, "otherSize")),
-        ],
-        element: fin.field(entry, "element"),
-        next: fin.field(entry, "next"),
-        previous: fin.field(entry, "previous"),
-        x: (args == Args::X).then(|| fin.field(ROOT, "x")),
-    };
+    let fields = SortedList::fields(&fin);
     (fin, fields)
 }
 
-/// A candidate seen as one or two lists; every first read of a field is recorded by Korat.
-pub struct CandidateList<'c, 'a> {
-    pub c: &'c mut Candidate<'a>,
-    pub f: &'c Fields,
-}
-
-impl ListView for CandidateList<'_, '_> {
+/// One or two lists of a candidate: `this` is the derived view's, `other` the extra fields'.
+impl ListView for View<'_, '_, Fields> {
     fn header(&mut self, list: usize) -> Option<u32> {
-        let f = self.f.header[list].expect("this finitization has no such list");
-        self.c.obj(f, 0)
+        self.c.obj(list_fields(self.f, list).0, 0)
     }
     fn size(&mut self, list: usize) -> i64 {
-        let f = self.f.size[list].expect("this finitization has no such list");
-        self.c.int(f, 0)
-    }
-    fn element(&mut self, e: u32) -> Option<i64> {
-        self.c.get(self.f.element, e).int()
-    }
-    fn next(&mut self, e: u32) -> Option<u32> {
-        self.c.obj(self.f.next, e)
-    }
-    fn previous(&mut self, e: u32) -> Option<u32> {
-        self.c.obj(self.f.previous, e)
+        self.c.int(list_fields(self.f, list).1, 0)
     }
 }
 
 /// The argument `x` of a valid candidate.
 pub fn decode_x(c: &mut Candidate<'_>, f: &Fields) -> i64 {
-    c.int(f.x.expect("this finitization carries no x"), 0)
-}
-
-/// Builds the real list `this` of a valid candidate in its own arena: the header becomes
-/// entry 0 and the data entries follow in list order.
-pub fn decode_list(c: &mut Candidate<'_>, f: &Fields, list: usize) -> SortedList {
-    let mut entries = Vec::new();
-    let header = decode_into(c, f, list, &mut entries);
-    SortedList {
-        header: Some(header),
-        size: CandidateList { c, f }.size(list),
-        entries,
-    }
+    c.int(f.extra("x").expect("this finitization carries no x"), 0)
 }
 
 /// Builds `merge`'s two lists in one arena, as Java's one heap holds both: `this`'s entries
 /// first (header at 0), then `other`'s, so that no entry of one list has the id of an entry of
 /// the other and `this.header != other.header`, as for two distinct Java objects.
 pub fn decode_pair(c: &mut Candidate<'_>, f: &Fields) -> (SortedList, ListRef) {
-    let mut list = decode_list(c, f, 0);
+    let mut list = SortedList::decode(c, f);
     let header = decode_into(c, f, 1, &mut list.entries);
     let other = ListRef {
         header: Some(header),
-        size: CandidateList { c, f }.size(1),
+        size: ListView::size(&mut View::new(c, f), 1),
     };
     (list, other)
 }
@@ -134,8 +97,8 @@ pub fn decode_pair(c: &mut Candidate<'_>, f: &Fields) -> (SortedList, ListRef) {
 /// `entries`, header first, then the data entries in list order, linked among themselves;
 /// returns the header's id.
 fn decode_into(c: &mut Candidate<'_>, f: &Fields, list: usize, entries: &mut Vec<Entry>) -> usize {
-    let mut v = CandidateList { c, f };
-    let header = v.header(list).expect("a valid list has a header");
+    let mut v = View::new(c, f);
+    let header = ListView::header(&mut v, list).expect("a valid list has a header");
     let mut order = vec![header];
     let mut e = v.next(header).expect("a valid list is a ring");
     while e != header {

@@ -5,10 +5,11 @@
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat;
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use sorted_list::invariant::rep_ok;
-use sorted_list::space::{finitization, Args, CandidateList};
+use sorted_list::space::{finitization, Args};
 use sorted_list::{SortedList, SortedListBench};
 
 const BENCH: SortedListBench = SortedListBench;
@@ -43,7 +44,7 @@ fn sorted_lists_are_the_central_binomial_coefficients() {
         let (fin, f) = finitization("SortedList", n, Args::None);
         let s = korat::search(
             &fin,
-            |c| rep_ok(&mut CandidateList { c, f: &f }, 0, true),
+            |c| rep_ok(&mut View::new(c, &f), 0, true),
             |_| ControlFlow::Continue(()),
         );
         assert_eq!(s.valid, want[n as usize - 1], "scope {n}");

@@ -118,9 +118,7 @@ fn linked_list_ded(n: u32, jobs: usize) -> Stats {
 fn sorted_list(n: u32, jobs: usize) -> Stats {
     use sorted_list::{invariant::rep_ok, space};
     let (fin, f) = space::finitization("SortedList", n, space::Args::None);
-    count(&fin, jobs, |c| {
-        rep_ok(&mut space::CandidateList { c, f: &f }, 0, true)
-    })
+    count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f), 0, true))
 }
 
 fn sorted_list_ded(n: u32, jobs: usize) -> Stats {
