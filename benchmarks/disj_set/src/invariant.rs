@@ -14,11 +14,13 @@ use crate::disj_set::DisjSetView;
 /// candidate or a real set): array slots hold record ids, read through `elements`.
 pub trait SetView: DisjSetView {
     /// `elements.length`.
+    #[inline(always)]
     fn length(&mut self) -> i64 {
         let a = self.elements().expect("elements is never null");
         self.elements_len(a)
     }
     /// The record in slot `i` of the array (`i < length`).
+    #[inline(always)]
     fn element(&mut self, i: u32) -> u32 {
         let a = self.elements().expect("elements is never null");
         self.elements_at(a, i).expect("array slots are never null")

@@ -11,15 +11,18 @@ use crate::heap_array::{HeapArrayView, EMPTY};
 /// candidate or a real heap): each read of the array goes through the `array` reference.
 pub trait HeapView: HeapArrayView {
     /// Whether `array` is non-null.
+    #[inline(always)]
     fn has_array(&mut self) -> bool {
         self.array().is_some()
     }
     /// `array.length`.
+    #[inline(always)]
     fn length(&mut self) -> i64 {
         let a = self.array().expect("array is never null");
         self.array_len(a)
     }
     /// `array[i]` (`i < length`).
+    #[inline(always)]
     fn slot(&mut self, i: u32) -> i64 {
         let a = self.array().expect("array is never null");
         self.array_at(a, i)

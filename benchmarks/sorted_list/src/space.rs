@@ -23,6 +23,7 @@ pub use crate::list::SortedListFields as Fields;
 
 /// The root's `header` and `size` of list `list`: `this`'s (0) or `merge`'s `other`'s (1,
 /// the finitization's `otherHeader` and `otherSize`).
+#[inline(always)]
 pub fn list_fields(f: &Fields, list: usize) -> (FieldId, FieldId) {
     match list {
         0 => (f.header, f.size),
@@ -67,9 +68,11 @@ pub fn finitization(root_name: &str, n: u32, args: Args) -> (Finitization, Field
 
 /// One or two lists of a candidate: `this` is the derived view's, `other` the extra fields'.
 impl ListView for View<'_, '_, Fields> {
+    #[inline(always)]
     fn header(&mut self, list: usize) -> Option<u32> {
         self.c.obj(list_fields(self.f, list).0, 0)
     }
+    #[inline(always)]
     fn size(&mut self, list: usize) -> i64 {
         self.c.int(list_fields(self.f, list).1, 0)
     }
