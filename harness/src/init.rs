@@ -115,14 +115,33 @@ impl Style {
         }
     }
 
-    /// What the code under test's types derive besides the usual: in Korat style,
-    /// `ferastrau_sdk::Korat`, which writes the view the invariant reads, the field ids and the
-    /// decoder (a generator program needs none of them).
-    fn derive(self) -> &'static str {
-        match self {
-            Style::Korat => ", ferastrau_sdk::Korat",
-            Style::Generator => "",
+    /// A template with its Korat-only parts (`{{korat:TEXT}}`) kept or dropped: in Korat
+    /// style the code under test's types derive `ferastrau_sdk::Korat` and carry its
+    /// attributes (the finitization's domains and pools), which write the finitization, the
+    /// view the invariant reads, the field ids and the decoder; a generator program needs none
+    /// of them, and a line left empty by dropping one goes too.
+    fn korat_parts(self, template: &str) -> String {
+        const OPEN: &str = "{{korat:";
+        let mut out = String::with_capacity(template.len());
+        for line in template.split_inclusive('\n') {
+            let mut kept = String::new();
+            let mut rest = line;
+            while let Some(i) = rest.find(OPEN) {
+                kept.push_str(&rest[..i]);
+                let after = &rest[i + OPEN.len()..];
+                let end = after.find("}}").expect("a {{korat:...}} part is closed");
+                if self == Style::Korat {
+                    kept.push_str(&after[..end]);
+                }
+                rest = &after[end + 2..];
+            }
+            kept.push_str(rest);
+            if kept.trim().is_empty() && !line.trim().is_empty() {
+                continue;
+            }
+            out.push_str(&kept);
         }
+        out
     }
 
     /// The manifest's `engines` line: a generator-style crate declares that its
@@ -296,13 +315,13 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec
     let lib = name.replace('-', "_");
     let dependency = sdk.relative_to(dir).toml();
     for &(rel, template) in style.files() {
-        let text = template
+        let text = style
+            .korat_parts(template)
             .replace("{{name}}", name)
             .replace(LIB_PLACEHOLDER, &lib)
             .replace(TYPE_PLACEHOLDER, &type_name(name))
             .replace("{{sdk}}", &dependency)
-            .replace("{{engines}}\n", style.engines())
-            .replace("{{korat}}", style.derive());
+            .replace("{{engines}}\n", style.engines());
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -324,6 +343,24 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn korat_parts_are_kept_in_korat_style_and_dropped_with_their_lines_otherwise() {
+        let t = "#[derive(Eq{{korat:, K}})]\nstruct S {\n    {{korat:#[korat(pool(n))]}}\n    x: i64,\n\n}\n";
+        assert_eq!(
+            Style::Korat.korat_parts(t),
+            "#[derive(Eq, K)]\nstruct S {\n    #[korat(pool(n))]\n    x: i64,\n\n}\n"
+        );
+        assert_eq!(
+            Style::Generator.korat_parts(t),
+            "#[derive(Eq)]\nstruct S {\n    x: i64,\n\n}\n"
+        );
+        for style in [Style::Korat, Style::Generator] {
+            for (_, template) in style.files() {
+                assert!(!style.korat_parts(template).contains("{{korat"));
+            }
+        }
+    }
 
     #[test]
     fn crate_names_are_checked() {

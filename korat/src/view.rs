@@ -14,6 +14,12 @@
 //! form), so the finitization stays the benchmark's own: its classes, counts, domains and
 //! declaration order, which decide Korat's counts.
 //!
+//! With `#[korat(ints(lo, hi))]` on the integers and `#[korat(pool(count))]` on the arenas
+//! (bounds and counts are expressions of the scope `n`), the derive also writes the
+//! finitization itself, `Type::finitization(root_name, scope, args)`: each node type declares
+//! its fields through [`Class::declare`], in declaration order, links taking their class as
+//! domain.
+//!
 //! For a structure of one arena, the derive also writes its Java serialization, the state
 //! `evaluate --compare structural` compares: `ferastrau_sdk::structure::Graph` for the
 //! structure and `Object` (fields in declaration order) for it and its node type.
@@ -35,7 +41,7 @@
 
 use std::collections::HashMap;
 
-use crate::{Candidate, ClassId, FieldId, Finitization, Part, ROOT};
+use crate::{Candidate, ClassId, FieldId, Finitization, FinitizationBuilder, Part, ROOT};
 
 /// A candidate seen through a derived view: every first read is recorded by Korat.
 pub struct View<'c, 'a, F> {
@@ -116,6 +122,15 @@ pub trait Class: Sized {
     fn fields(fin: &Finitization) -> Self::Fields;
     /// Object `obj` of a valid candidate as a real object, its links resolved by `l`.
     fn decode<L: Linker>(l: &mut L, c: &mut Candidate<'_>, f: &Self::Fields, obj: u32) -> Self;
+    /// Declares this class's fields (class `class` of `b`) in declaration order, each with the
+    /// domain its type and `#[korat(ints(lo, hi))]` give at scope `n`, links into the classes
+    /// `class_of` names: a derived finitization (panics naming a field without a domain).
+    fn declare(
+        b: &mut FinitizationBuilder,
+        class: ClassId,
+        n: i64,
+        class_of: &dyn Fn(&str) -> ClassId,
+    );
 }
 
 /// The structure Korat's root object stands for (derived for the type holding the arenas).

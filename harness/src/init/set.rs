@@ -9,17 +9,20 @@
 pub type NodeId = usize;
 
 /// A list node.
-#[derive(Clone, Debug, PartialEq, Eq{{korat}})]
+#[derive(Clone, Debug, PartialEq, Eq{{korat:, ferastrau_sdk::Korat}})]
 pub struct Node {
     pub next: Option<NodeId>,
+    {{korat:#[korat(ints(1, n))]}}
     pub value: i64,
 }
 
 /// A set of integers: a strictly increasing list from `head`, with its length in `size`.
-#[derive(Clone, Debug, Default, PartialEq, Eq{{korat}})]
+#[derive(Clone, Debug, Default, PartialEq, Eq{{korat:, ferastrau_sdk::Korat}})]
 pub struct IntSet {
     pub head: Option<NodeId>,
+    {{korat:#[korat(ints(0, n))]}}
     pub size: i64,
+    {{korat:#[korat(pool(n))]}}
     pub nodes: Vec<Node>,
 }
 

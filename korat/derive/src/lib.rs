@@ -12,7 +12,9 @@
 //! `XId` pointing into the arena of `X`), so the types need no attribute; `#[korat(skip)]` on
 //! a field leaves it out. A `Vec` of values or links is a Java array (HeapArray's `int[]`), an
 //! arena the finitization also lists in a root array a listed arena (DisjSet's `Record[]`);
-//! `korat::view` says what each becomes.
+//! `korat::view` says what each becomes. `#[korat(ints(lo, hi))]` on a value and
+//! `#[korat(pool(count))]` on an arena say the finitization's domains (expressions of the scope
+//! `n`), from which the structure gets `finitization(root_name, scope, args)` as well.
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
@@ -58,6 +60,19 @@ enum Kind {
 struct Field {
     ident: Ident,
     kind: Kind,
+    /// `#[korat(ints(lo, hi))]`: the field's integer domain in a derived finitization, both
+    /// ends expressions of the scope `n` (an `i64`).
+    ints: Option<(syn::Expr, syn::Expr)>,
+    /// `#[korat(pool(count))]` on an arena: how many objects its class has at scope `n`.
+    pool: Option<syn::Expr>,
+}
+
+/// A field's `#[korat(...)]` attributes.
+#[derive(Default)]
+struct Attrs {
+    skip: bool,
+    ints: Option<(syn::Expr, syn::Expr)>,
+    pool: Option<syn::Expr>,
 }
 
 const INTS: &[&str] = &[
@@ -138,19 +153,30 @@ fn kind_of(ty: &Type) -> Kind {
     }
 }
 
-fn skipped(f: &syn::Field) -> syn::Result<bool> {
-    let mut skip = false;
+fn attrs(f: &syn::Field) -> syn::Result<Attrs> {
+    let mut out = Attrs::default();
     for a in f.attrs.iter().filter(|a| a.path().is_ident("korat")) {
         a.parse_nested_meta(|m| {
             if m.path.is_ident("skip") {
-                skip = true;
-                Ok(())
+                out.skip = true;
+            } else if m.path.is_ident("ints") {
+                let content;
+                syn::parenthesized!(content in m.input);
+                let lo: syn::Expr = content.parse()?;
+                content.parse::<syn::Token![,]>()?;
+                let hi: syn::Expr = content.parse()?;
+                out.ints = Some((lo, hi));
+            } else if m.path.is_ident("pool") {
+                let content;
+                syn::parenthesized!(content in m.input);
+                out.pool = Some(content.parse()?);
             } else {
-                Err(m.error("expected `skip`"))
+                return Err(m.error("expected `skip`, `ints(lo, hi)` or `pool(count)`"));
             }
+            Ok(())
         })?;
     }
-    Ok(skip)
+    Ok(out)
 }
 
 fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
@@ -176,13 +202,12 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         .named
         .iter()
         .map(|f| {
+            let a = attrs(f)?;
             Ok(Field {
                 ident: f.ident.clone().expect("named"),
-                kind: if skipped(f)? {
-                    Kind::Skip
-                } else {
-                    kind_of(&f.ty)
-                },
+                kind: if a.skip { Kind::Skip } else { kind_of(&f.ty) },
+                ints: a.ints,
+                pool: a.pool,
             })
         })
         .collect()
@@ -500,6 +525,43 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
         .unzip()
 }
 
+/// The domain of field `f` in a derived finitization (`n` the scope, `class_of` the class ids
+/// by name), or why it has none: a link's domain is its class (nullable or not), a value's the
+/// range its `#[korat(ints(lo, hi))]` gives (`bool` 0..=1 without one).
+fn domain(f: &Field) -> Result<Tokens, String> {
+    let k = korat();
+    let ints = |what: &str| match &f.ints {
+        Some((lo, hi)) => Ok(quote!(#k::Domain::ints((#lo) as i64, (#hi) as i64))),
+        None => Err(format!(
+            "field `{}` needs #[korat(ints(lo, hi))] ({what}) for a derived finitization",
+            f.ident
+        )),
+    };
+    match &f.kind {
+        Kind::Link {
+            class, nullable, ..
+        } => Ok(if *nullable {
+            quote!(#k::Domain::nullable(class_of(#class)))
+        } else {
+            quote!(#k::Domain::objects(class_of(#class)))
+        }),
+        Kind::Int(_) => ints("an integer"),
+        Kind::NullableInt(_) => {
+            let d = ints("null or an integer")?;
+            Ok(quote!(#k::Domain::null().or(#d)))
+        }
+        Kind::Bool => match &f.ints {
+            Some(_) => ints("a boolean"),
+            None => Ok(quote!(#k::Domain::ints(0, 1))),
+        },
+        Kind::Array(_) => Err(format!(
+            "field `{}` is an array: declare the finitization by hand (FinitizationBuilder::array)",
+            f.ident
+        )),
+        Kind::Arena(_) | Kind::Skip => Ok(quote!()),
+    }
+}
+
 fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
     let k = korat();
     let ty = &input.ident;
@@ -520,6 +582,17 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
         quote!(#n: #e)
     });
     let object = object_impl(ty, &name, link_id(fields, &name), fields);
+    // Each field in declaration order with its domain; one without a domain panics when a
+    // derived finitization is asked for (a hand-written one never calls this).
+    let declared: Vec<Tokens> = korat_fields(fields)
+        .map(|f| {
+            let s = f.ident.to_string();
+            match domain(f) {
+                Ok(d) => quote!(b.field(class, #s, #d);),
+                Err(why) => quote!(panic!("{}: {}", Self::NAME, #why);),
+            }
+        })
+        .collect();
     let fields_doc =
         format!("The field ids of class `{name}` in a finitization (`#[derive(Korat)]`).");
     let view_doc = format!("Read access to the objects of class `{name}`, by index: on a candidate ([`{k}::view::View`], reads recorded) or a real structure holding their arena ([`{k}::view::Real`]).", k = "ferastrau_sdk::korat");
@@ -551,9 +624,85 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
             fn decode<L: #k::view::Linker>(l: &mut L, c: &mut #k::Candidate<'_>, f: &#fields_ty, obj: u32) -> Self {
                 #ty { #(#decoded,)* }
             }
+            fn declare(b: &mut #k::FinitizationBuilder, class: #k::ClassId, n: i64, class_of: &dyn Fn(&str) -> #k::ClassId) {
+                #(#declared)*
+            }
         }
 
         #object
+    }
+}
+
+/// `Type::finitization(root_name, scope, args)` for a structure whose every arena says its
+/// pool (`#[korat(pool(count))]`): one class per arena in field order, the root's fields in
+/// declaration order, then `args` (a method's arguments), then each class's fields; nothing
+/// when no arena has a pool; a compile error for a field without a domain.
+fn finitization_fn(input: &DeriveInput, fields: &[Field]) -> Tokens {
+    let k = korat();
+    let (ty, vis) = (&input.ident, &input.vis);
+    let arenas: Vec<(&Field, &Ident)> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            Kind::Arena(c) => Some((f, c)),
+            _ => None,
+        })
+        .collect();
+    if arenas.iter().all(|(f, _)| f.pool.is_none()) {
+        return quote!();
+    }
+    let mut errors = Vec::new();
+    for (f, _) in arenas.iter().filter(|(f, _)| f.pool.is_none()) {
+        errors.push(format!(
+            "arena `{}` needs #[korat(pool(count))] like the others",
+            f.ident
+        ));
+    }
+    let mut roots = Vec::new();
+    for f in korat_fields(fields) {
+        let s = f.ident.to_string();
+        match domain(f) {
+            Ok(d) => roots.push(quote!(b.field(#k::ROOT, #s, #d);)),
+            Err(why) => errors.push(why),
+        }
+    }
+    if let Some(e) = errors.first() {
+        return syn::Error::new_spanned(ty, e).to_compile_error();
+    }
+    let classes: Vec<&Ident> = arenas.iter().map(|(_, c)| *c).collect();
+    let pools: Vec<&syn::Expr> = arenas.iter().filter_map(|(f, _)| f.pool.as_ref()).collect();
+    let ids: Vec<Ident> = (0..arenas.len())
+        .map(|i| format_ident!("class{}", i))
+        .collect();
+    let fields_ty = format_ident!("{}Fields", ty);
+    let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena (as many objects as its pool), the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
+    quote! {
+        #[automatically_derived]
+        #[allow(clippy::all, unused_variables)]
+        impl #ty {
+            #[doc = #doc]
+            #vis fn finitization(root_name: &str, scope: u32, args: &[(&str, #k::Domain)]) -> (#k::Finitization, #fields_ty) {
+                let n = i64::from(scope);
+                let mut b = #k::FinitizationBuilder::new(root_name);
+                #(
+                    let #ids = b.class(
+                        <#classes as #k::view::Class>::NAME,
+                        u32::try_from((#pools) as i64).expect("a pool holds 0..=u32::MAX objects"),
+                    );
+                )*
+                let class_of = |name: &str| -> #k::ClassId {
+                    #( if name == <#classes as #k::view::Class>::NAME { return #ids; } )*
+                    panic!("no arena of class {name}")
+                };
+                #(#roots)*
+                for (name, d) in args {
+                    b.field(#k::ROOT, name, d.clone());
+                }
+                #( <#classes as #k::view::Class>::declare(&mut b, #ids, n, &class_of); )*
+                let fin = b.build();
+                let f = <Self as #k::view::Root>::fields(&fin);
+                (fin, f)
+            }
+        }
     }
 }
 
@@ -658,6 +807,7 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
             None => quote!(#n),
         }
     });
+    let finitization = finitization_fn(input, fields);
     let name = ty.to_string();
     let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
     let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`ferastrau_sdk::korat::view::Real`]).");
@@ -770,5 +920,6 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         }
 
         #graph
+        #finitization
     }
 }
