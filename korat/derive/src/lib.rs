@@ -584,15 +584,16 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
     let object = object_impl(ty, &name, link_id(fields, &name), fields);
     // Each field in declaration order with its domain; one without a domain panics when a
     // derived finitization is asked for (a hand-written one never calls this).
-    let declared: Vec<Tokens> = korat_fields(fields)
+    let declared: Vec<Tokens> = match korat_fields(fields)
         .map(|f| {
             let s = f.ident.to_string();
-            match domain(f) {
-                Ok(d) => quote!(b.field(class, #s, #d);),
-                Err(why) => quote!(panic!("{}: {}", Self::NAME, #why);),
-            }
+            domain(f).map(|d| quote!(b.field(class, #s, #d);))
         })
-        .collect();
+        .collect::<Result<Vec<_>, String>>()
+    {
+        Ok(all) => all,
+        Err(why) => vec![quote!(panic!("{}: {}", Self::NAME, #why);)],
+    };
     let fields_doc =
         format!("The field ids of class `{name}` in a finitization (`#[derive(Korat)]`).");
     let view_doc = format!("Read access to the objects of class `{name}`, by index: on a candidate ([`{k}::view::View`], reads recorded) or a real structure holding their arena ([`{k}::view::Real`]).", k = "ferastrau_sdk::korat");
