@@ -203,9 +203,25 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         .iter()
         .map(|f| {
             let a = attrs(f)?;
+            let kind = if a.skip { Kind::Skip } else { kind_of(&f.ty) };
+            // An attribute on a field it says nothing about is a mistake, not a no-op: a pool
+            // on a value or a range on a link would otherwise be dropped without a word.
+            if a.pool.is_some() && !matches!(kind, Kind::Arena(_)) {
+                return Err(syn::Error::new_spanned(
+                    f,
+                    "#[korat(pool(count))] is for an arena (`Vec<X>` of a node type)",
+                ));
+            }
+            if a.ints.is_some() && !matches!(kind, Kind::Int(_) | Kind::NullableInt(_) | Kind::Bool)
+            {
+                return Err(syn::Error::new_spanned(
+                    f,
+                    "#[korat(ints(lo, hi))] is for an integer, a `bool` or an `Option` of an integer",
+                ));
+            }
             Ok(Field {
                 ident: f.ident.clone().expect("named"),
-                kind: if a.skip { Kind::Skip } else { kind_of(&f.ty) },
+                kind,
                 ints: a.ints,
                 pool: a.pool,
             })
@@ -922,5 +938,75 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
 
         #graph
         #finitization
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(input: DeriveInput) -> String {
+        match expand(&input) {
+            Ok(t) => t.to_string(),
+            Err(e) => e.to_compile_error().to_string(),
+        }
+    }
+
+    #[test]
+    fn attributes_on_fields_they_do_not_fit_are_refused() {
+        let pool_on_value = expanded(syn::parse_quote! {
+            struct Node { #[korat(pool(n))] key: i64 }
+        });
+        assert!(pool_on_value.contains("is for an arena"), "{pool_on_value}");
+        let ints_on_link = expanded(syn::parse_quote! {
+            struct Node { #[korat(ints(0, n))] next: Option<NodeId> }
+        });
+        assert!(ints_on_link.contains("is for an integer"), "{ints_on_link}");
+        let unknown = expanded(syn::parse_quote! {
+            struct Node { #[korat(range(0, n))] key: i64 }
+        });
+        assert!(unknown.contains("expected `skip`"), "{unknown}");
+    }
+
+    #[test]
+    fn a_derived_finitization_needs_every_pool_and_every_root_domain() {
+        let ok = expanded(syn::parse_quote! {
+            struct Tree { #[korat(ints(0, n))] size: i64, #[korat(pool(n))] nodes: Vec<Node> }
+        });
+        assert!(
+            ok.contains("fn finitization") && !ok.contains("compile_error"),
+            "{ok}"
+        );
+        let no_pools = expanded(syn::parse_quote! {
+            struct Tree { size: i64, nodes: Vec<Node> }
+        });
+        assert!(!no_pools.contains("fn finitization") && !no_pools.contains("compile_error"));
+        let one_pool = expanded(syn::parse_quote! {
+            struct Tree {
+                #[korat(ints(0, n))] size: i64,
+                #[korat(pool(n))] nodes: Vec<Node>,
+                leaves: Vec<Leaf>,
+            }
+        });
+        assert!(one_pool.contains("arena `leaves` needs"), "{one_pool}");
+        let no_domain = expanded(syn::parse_quote! {
+            struct Tree { size: i64, #[korat(pool(n))] nodes: Vec<Node> }
+        });
+        assert!(no_domain.contains("field `size` needs"), "{no_domain}");
+    }
+
+    #[test]
+    fn a_node_type_declares_its_fields_in_order_or_names_the_one_without_a_domain() {
+        let ok = expanded(syn::parse_quote! {
+            struct Node { next: Option<NodeId>, #[korat(ints(1, n))] key: i64, red: bool }
+        });
+        let declare = &ok[ok.find("fn declare").expect("a declare fn")..];
+        let at = |name: &str| declare.find(&format!("b . field (class , \"{name}\""));
+        let (next, key, red) = (at("next"), at("key"), at("red"));
+        assert!(next < key && key < red && next.is_some(), "{ok}");
+        let missing = expanded(syn::parse_quote! {
+            struct Node { next: Option<NodeId>, key: i64 }
+        });
+        assert!(missing.contains("field `key` needs"), "{missing}");
     }
 }
