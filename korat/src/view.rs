@@ -191,6 +191,82 @@ pub fn field(fin: &Finitization, class: ClassId, name: &str) -> FieldId {
     }
 }
 
+/// What a derived field's Rust type can hold, to check against the finitization's domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// An integer or a `bool`: integers only.
+    Int,
+    /// `Option` of an integer: integers and null.
+    NullableInt,
+    /// A link (`XId`, `Option<XId>`) to objects of class `class` (any class, when the
+    /// finitization has none of that name: an opaque element's), and null if `nullable`.
+    Link {
+        /// The class linked to.
+        class: &'static str,
+        /// Whether null is a value.
+        nullable: bool,
+    },
+}
+
+impl std::fmt::Display for Holds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Holds::Int => write!(f, "an integer"),
+            Holds::NullableInt => write!(f, "null or an integer"),
+            Holds::Link {
+                class,
+                nullable: true,
+            } => write!(f, "null or a {class}"),
+            Holds::Link {
+                class,
+                nullable: false,
+            } => write!(f, "a {class}, never null"),
+        }
+    }
+}
+
+/// [`field`], checked against what the Rust type holds: a finitization that gives a field
+/// values its type cannot hold (objects to an `Option<usize>` that was meant as a link but
+/// is not named `XId`, null to a non-null `XId`, integers to a link) would have the derived
+/// view read them wrongly and Korat's counts come out wrong without a word, so it panics
+/// here, once per finitization, naming the field and the remedy.
+pub fn typed_field(fin: &Finitization, class: ClassId, name: &str, holds: Holds) -> FieldId {
+    let id = field(fin, class, name);
+    let spec = &fin.classes[class.0 as usize];
+    let (declared, domain) = spec
+        .fields
+        .iter()
+        .find(|(n, _)| matches(name, n))
+        .expect("field() found it");
+    let has_class =
+        |n: &str| (0..fin.class_count()).any(|i| fin.class_name(ClassId(i as u16)) == n);
+    for part in &domain.0 {
+        let fits = match (holds, part) {
+            (Holds::Int, Part::Ints(..)) => true,
+            (Holds::NullableInt, Part::Ints(..) | Part::Null) => true,
+            (Holds::Link { nullable, .. }, Part::Null) => nullable,
+            (Holds::Link { class: target, .. }, Part::Objects(c)) => {
+                fin.class_name(*c) == target || !has_class(target)
+            }
+            _ => false,
+        };
+        if !fits {
+            let value = match part {
+                Part::Null => "null".to_string(),
+                Part::Objects(c) => format!("objects of class {}", fin.class_name(*c)),
+                Part::Ints(lo, hi) => format!("the integers {lo}..={hi}"),
+            };
+            panic!(
+                "field `{declared}` of class {}: its Rust type holds {holds}, but the \
+                 finitization's domain has {value}; a link's id type is named after its class \
+                 (`type NodeId = usize` for class `Node`), a nullable one is an `Option`",
+                spec.name
+            );
+        }
+    }
+    id
+}
+
 /// Whether the Rust field `rust` is the finitization's field `declared`.
 fn matches(rust: &str, declared: &str) -> bool {
     rust == declared || camel(rust) == declared

@@ -121,11 +121,86 @@ pub struct Chain {
 
 #[test]
 fn a_field_without_a_domain_is_named() {
-    let panic = std::panic::catch_unwind(|| Chain::finitization("Chain", 2, &[]))
-        .expect_err("a derived finitization without value's domain");
-    let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    let message = panic_message(|| {
+        Chain::finitization("Chain", 2, &[]);
+    });
     assert!(
         message.contains("Cell") && message.contains("`value`") && message.contains("ints"),
         "{message}"
     );
+}
+
+/// A link whose id type is not named after its class: to the derive, `Option<usize>` is null
+/// or an integer.
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
+pub struct Link {
+    pub next: Option<usize>,
+}
+
+pub type LinkId = usize;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
+pub struct Links {
+    pub first: Option<LinkId>,
+    pub links: Vec<Link>,
+}
+
+fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+    let panic = std::panic::catch_unwind(f).expect_err("a panic");
+    panic.downcast_ref::<String>().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_domain_the_rust_type_cannot_hold_is_refused_when_the_fields_are_looked_up() {
+    // Objects for a field the type reads as an integer: the view would read every link as
+    // null and Korat would count wrongly; refused instead, with the remedy.
+    let mut b = FinitizationBuilder::new("Links");
+    let link = b.class("Link", 2);
+    b.field(ROOT, "first", Domain::nullable(link));
+    b.field(link, "next", Domain::nullable(link));
+    let fin = b.build();
+    let m = panic_message(|| {
+        Links::fields(&fin);
+    });
+    assert!(
+        m.contains("`next` of class Link")
+            && m.contains("null or an integer")
+            && m.contains("objects of class Link")
+            && m.contains("type NodeId = usize"),
+        "{m}"
+    );
+    // Null for a link that cannot be null (`LeafId`), integers for a link.
+    let with = |leaf: fn(ferastrau_sdk::korat::ClassId) -> Domain, left: Domain| {
+        let mut b = FinitizationBuilder::new("Forest");
+        let node = b.class("Node", 1);
+        let leaf_class = b.class("Leaf", 1);
+        b.field(ROOT, "root", Domain::nullable(node));
+        b.field(ROOT, "size", Domain::ints(0, 1));
+        b.field(node, "left", left.clone());
+        b.field(node, "leaf", leaf(leaf_class));
+        b.field(node, "key", Domain::ints(1, 1));
+        b.field(node, "tag", Domain::null());
+        b.field(node, "red", Domain::ints(0, 1));
+        b.field(leaf_class, "mark", Domain::ints(0, 0));
+        b.build()
+    };
+    let fin = with(Domain::nullable, Domain::null());
+    let m = panic_message(|| {
+        Forest::fields(&fin);
+    });
+    assert!(
+        m.contains("`leaf`") && m.contains("never null") && m.contains("null;"),
+        "{m}"
+    );
+    let fin = with(Domain::objects, Domain::ints(0, 1));
+    let m = panic_message(|| {
+        Forest::fields(&fin);
+    });
+    assert!(
+        m.contains("`left`") && m.contains("the integers 0..=1"),
+        "{m}"
+    );
+    // The same declarations with domains the types hold are accepted.
+    let fin = with(Domain::objects, Domain::null());
+    Forest::fields(&fin);
 }

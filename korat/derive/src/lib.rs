@@ -532,10 +532,21 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
                     quote!(#[doc = #doc] pub #name: #k::view::ArrayFields),
                     quote!(#name: #k::view::array(fin, #class, #s)),
                 ),
-                _ => (
-                    quote!(#[doc = #doc] pub #name: #k::FieldId),
-                    quote!(#name: #k::view::field(fin, #class, #s)),
-                ),
+                _ => {
+                    let holds = match &f.kind {
+                        Kind::Link {
+                            class: target,
+                            nullable,
+                            ..
+                        } => quote!(#k::view::Holds::Link { class: #target, nullable: #nullable }),
+                        Kind::NullableInt(_) => quote!(#k::view::Holds::NullableInt),
+                        _ => quote!(#k::view::Holds::Int),
+                    };
+                    (
+                        quote!(#[doc = #doc] pub #name: #k::FieldId),
+                        quote!(#name: #k::view::typed_field(fin, #class, #s, #holds)),
+                    )
+                }
             }
         })
         .unzip()
