@@ -115,7 +115,7 @@ pub type CellId = usize;
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Chain {
     pub head: Option<CellId>,
-    #[korat(pool(n))]
+    #[korat(pool(n - 2))]
     pub cells: Vec<Cell>,
 }
 
@@ -124,6 +124,14 @@ fn a_field_without_a_domain_is_named() {
     let message = panic_message(|| {
         Chain::finitization("Chain", 2, &[]);
     });
+    // A pool that comes out negative is named too.
+    let pool = panic_message(|| {
+        Chain::finitization("Chain", 1, &[]);
+    });
+    assert!(
+        pool.contains("pool of class Cell at scope 1 is -1"),
+        "{pool}"
+    );
     assert!(
         message.contains("Cell") && message.contains("`value`") && message.contains("ints"),
         "{message}"

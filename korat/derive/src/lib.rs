@@ -714,7 +714,13 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field]) -> Tokens {
                 #(
                     let #ids = b.class(
                         <#classes as #k::view::Class>::NAME,
-                        u32::try_from((#pools) as i64).expect("a pool holds 0..=u32::MAX objects"),
+                        {
+                            let count = (#pools) as i64;
+                            u32::try_from(count).unwrap_or_else(|_| panic!(
+                                "the pool of class {} at scope {scope} is {count} objects (0..=u32::MAX)",
+                                <#classes as #k::view::Class>::NAME
+                            ))
+                        },
                     );
                 )*
                 let class_of = |name: &str| -> #k::ClassId {
