@@ -48,6 +48,18 @@ impl FieldId {
     pub fn index(self) -> usize {
         self.offset as usize
     }
+
+    /// The field `k` positions later in its class's declaration order (what
+    /// [`Finitization::field_at`] gives for `index() + k`): an array's element `i + k` when
+    /// its elements are one field wide.
+    #[inline(always)]
+    pub(crate) fn after(self, k: u32) -> FieldId {
+        FieldId {
+            first: self.first + k,
+            offset: self.offset + k,
+            ..self
+        }
+    }
 }
 
 /// A value a slot can hold.

@@ -168,24 +168,35 @@ impl Extras {
     }
 }
 
-/// The class called `name` in `fin`; panics with the known names if there is none.
-pub fn class(fin: &Finitization, name: &str) -> ClassId {
+/// The class called `name` in `fin`, if it has one.
+fn class_opt(fin: &Finitization, name: &str) -> Option<ClassId> {
     (0..fin.class_count())
         .map(|i| ClassId(i as u16))
         .find(|&c| fin.class_name(c) == name)
-        .unwrap_or_else(|| {
-            let names: Vec<&str> = (0..fin.class_count())
-                .map(|i| fin.class_name(ClassId(i as u16)))
-                .collect();
-            panic!("the finitization has no class {name:?} (has {names:?})")
-        })
+}
+
+/// The class called `name` in `fin`; panics with the known names if there is none.
+pub fn class(fin: &Finitization, name: &str) -> ClassId {
+    class_opt(fin, name).unwrap_or_else(|| {
+        let names: Vec<&str> = (0..fin.class_count())
+            .map(|i| fin.class_name(ClassId(i as u16)))
+            .collect();
+        panic!("the finitization has no class {name:?} (has {names:?})")
+    })
+}
+
+/// The position among `class`'s fields of the one called `name` or its camelCase form.
+fn position(fin: &Finitization, class: ClassId, name: &str) -> Option<usize> {
+    fin.classes[class.0 as usize]
+        .fields
+        .iter()
+        .position(|(n, _)| matches(name, n))
 }
 
 /// The field of `class` called `name` or its camelCase form (`load_factor`: `loadFactor`);
 /// panics with the known names if there is neither.
 pub fn field(fin: &Finitization, class: ClassId, name: &str) -> FieldId {
-    let spec = &fin.classes[class.0 as usize];
-    match spec.fields.iter().position(|(n, _)| matches(name, n)) {
+    match position(fin, class, name) {
         Some(i) => fin.field_at(class, i),
         None => fin.field(class, name),
     }
@@ -233,20 +244,14 @@ impl std::fmt::Display for Holds {
 pub fn typed_field(fin: &Finitization, class: ClassId, name: &str, holds: Holds) -> FieldId {
     let id = field(fin, class, name);
     let spec = &fin.classes[class.0 as usize];
-    let (declared, domain) = spec
-        .fields
-        .iter()
-        .find(|(n, _)| matches(name, n))
-        .expect("field() found it");
-    let has_class =
-        |n: &str| (0..fin.class_count()).any(|i| fin.class_name(ClassId(i as u16)) == n);
+    let (declared, domain) = &spec.fields[id.index()];
     for part in &domain.0 {
         let fits = match (holds, part) {
             (Holds::Int, Part::Ints(..)) => true,
             (Holds::NullableInt, Part::Ints(..) | Part::Null) => true,
             (Holds::Link { nullable, .. }, Part::Null) => nullable,
             (Holds::Link { class: target, .. }, Part::Objects(c)) => {
-                fin.class_name(*c) == target || !has_class(target)
+                fin.class_name(*c) == target || class_opt(fin, target).is_none()
             }
             _ => false,
         };
@@ -313,24 +318,22 @@ impl ArrayFields {
             "element {i} of an array of at most {}",
             self.max
         );
-        let k = i * self.width;
-        FieldId {
-            first: self.first.first + k,
-            offset: self.first.offset + k,
-            ..self.first
-        }
+        self.first.after(i * self.width)
     }
 }
 
 /// The array field of `class` called `name` (or its camelCase form), if `fin` declares it and
 /// it refers to objects of an array class.
 pub fn array_opt(fin: &Finitization, class: ClassId, name: &str) -> Option<ArrayFields> {
-    let spec = &fin.classes[class.0 as usize];
-    let i = spec.fields.iter().position(|(n, _)| matches(name, n))?;
-    let array = spec.fields[i].1 .0.iter().find_map(|p| match p {
-        Part::Objects(c) => Some(*c),
-        _ => None,
-    })?;
+    let i = position(fin, class, name)?;
+    let array = fin.classes[class.0 as usize].fields[i]
+        .1
+         .0
+        .iter()
+        .find_map(|p| match p {
+            Part::Objects(c) => Some(*c),
+            _ => None,
+        })?;
     let a = fin.classes[array.0 as usize].array?;
     Some(ArrayFields {
         field: fin.field_at(class, i),

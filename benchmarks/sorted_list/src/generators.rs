@@ -9,7 +9,7 @@
 use ferastrau_sdk::korat::generators::is_ring;
 use ferastrau_sdk::korat::{Candidate, Visited};
 
-use crate::space::{list_fields, Fields};
+use crate::space::{header_of, size_of, Fields};
 
 /// [`crate::invariant::rep_ok`] of list `list`, with dedicated generators.
 pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields, list: usize, sorted: bool) -> bool {
@@ -35,7 +35,7 @@ pub fn rep_ok_pair_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
 /// [`crate::invariant::is_well_formed`]: the header of a well-formed list of entries not in
 /// `seen` (which gets them).
 fn well_formed(c: &mut Candidate<'_>, f: &Fields, list: usize, seen: &mut Visited) -> Option<u32> {
-    let (header_field, size) = list_fields(f, list);
+    let (header_field, size) = (header_of(f, list), size_of(f, list));
     let taken = &*seen;
     let header = c.obj_where(header_field, 0, |t| t.is_some_and(|h| !taken.contains(h)))??;
     if !c.obj_is(f.entries.element, header, None) {

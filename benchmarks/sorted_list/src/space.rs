@@ -21,18 +21,26 @@ pub enum Args {
 
 pub use crate::list::SortedListFields as Fields;
 
-/// The root's `header` and `size` of list `list`: `this`'s (0) or `merge`'s `other`'s (1,
-/// the finitization's `otherHeader` and `otherSize`).
+/// The root's `header` of list `list`: `this`'s (0) or `merge`'s `other`'s (1, the
+/// finitization's `otherHeader`).
 #[inline(always)]
-pub fn list_fields(f: &Fields, list: usize) -> (FieldId, FieldId) {
+pub fn header_of(f: &Fields, list: usize) -> FieldId {
     match list {
-        0 => (f.header, f.size),
-        _ => (
-            f.extra("otherHeader")
-                .expect("this finitization has no other list"),
-            f.extra("otherSize")
-                .expect("this finitization has no other list"),
-        ),
+        0 => f.header,
+        _ => f
+            .extra("otherHeader")
+            .expect("this finitization has no other list"),
+    }
+}
+
+/// The root's `size` of list `list` (`otherSize` for `merge`'s `other`).
+#[inline(always)]
+pub fn size_of(f: &Fields, list: usize) -> FieldId {
+    match list {
+        0 => f.size,
+        _ => f
+            .extra("otherSize")
+            .expect("this finitization has no other list"),
     }
 }
 
@@ -70,11 +78,11 @@ pub fn finitization(root_name: &str, n: u32, args: Args) -> (Finitization, Field
 impl ListView for View<'_, '_, Fields> {
     #[inline(always)]
     fn header(&mut self, list: usize) -> Option<u32> {
-        self.c.obj(list_fields(self.f, list).0, 0)
+        self.c.obj(header_of(self.f, list), 0)
     }
     #[inline(always)]
     fn size(&mut self, list: usize) -> i64 {
-        self.c.int(list_fields(self.f, list).1, 0)
+        self.c.int(size_of(self.f, list), 0)
     }
 }
 

@@ -306,33 +306,16 @@ fn methods(
     if let Kind::Array(elem) = &f.kind {
         let arr = quote!(#ids.#name);
         let real = real_at(&quote!(a));
-        let (len, at) = (format_ident!("{}_len", name), format_ident!("{}_at", name));
         let element = read(
             elem,
             &quote!(#arr.element(i)),
             &quote!(a),
             &quote!(#real.#name[i as usize]),
         );
-        let Some([ret, candidate, real_element]) = element else {
+        let Some(element) = element else {
             return Vec::new();
         };
-        return vec![
-            Method {
-                sig: quote!(fn #name(&mut self, #n) -> Option<u32>),
-                candidate: quote!(self.c.obj(#arr.field, #obj)),
-                real: quote!(Some(#obj)),
-            },
-            Method {
-                sig: quote!(fn #len(&mut self, a: u32) -> i64),
-                candidate: quote!(self.c.int(#arr.length, a)),
-                real: quote!(#real.#name.len() as i64),
-            },
-            Method {
-                sig: quote!(fn #at(&mut self, a: u32, i: u32) -> #ret),
-                candidate,
-                real: real_element,
-            },
-        ];
+        return array_methods(name, &n, &arr, obj, &quote!(#real.#name.len()), element);
     }
     let value = real_at(obj);
     match read(&f.kind, &quote!(#ids.#name), obj, &quote!(#value.#name)) {
@@ -345,34 +328,59 @@ fn methods(
     }
 }
 
-/// The methods of an arena `xs` that Java holds as an array of its objects (`Record[] xs`,
-/// when the finitization's root declares `xs` so): `xs`, `xs_len(a)`, `xs_at(a, i)`, element
-/// `i` being the arena's object `i`.
-fn listed_methods(arena: &Ident, ids: &Tokens) -> Vec<Method> {
-    let listed = format_ident!("{}_listed", arena);
-    let (len, at) = (
-        format_ident!("{}_len", arena),
-        format_ident!("{}_at", arena),
-    );
-    let msg = format!("the finitization's root has no array `{arena}`");
-    let arr = quote!(#ids.#listed.expect(#msg));
+/// The three methods of an array `name` (Java's `xs`): `name(n?)`, the array object (on a
+/// real structure, its owner's index `obj`); `name_len(a)`, `real_len` on a real one; and
+/// `name_at(a, i)`, `element`'s `[type, candidate read, real read]`. `arr` is its
+/// `ArrayFields`, `n` the object parameter (or nothing, for the root).
+fn array_methods(
+    name: &Ident,
+    n: &Tokens,
+    arr: &Tokens,
+    obj: &Tokens,
+    real_len: &Tokens,
+    element: [Tokens; 3],
+) -> Vec<Method> {
+    let (len, at) = (format_ident!("{}_len", name), format_ident!("{}_at", name));
+    let [ret, candidate, real] = element;
     vec![
         Method {
-            sig: quote!(fn #arena(&mut self) -> Option<u32>),
-            candidate: quote!(self.c.obj(#arr.field, 0)),
-            real: quote!(Some(0)),
+            sig: quote!(fn #name(&mut self, #n) -> Option<u32>),
+            candidate: quote!(self.c.obj(#arr.field, #obj)),
+            real: quote!(Some(#obj)),
         },
         Method {
             sig: quote!(fn #len(&mut self, a: u32) -> i64),
             candidate: quote!(self.c.int(#arr.length, a)),
-            real: quote!(self.0.#arena.len() as i64),
+            real: quote!(#real_len as i64),
         },
         Method {
-            sig: quote!(fn #at(&mut self, a: u32, i: u32) -> Option<u32>),
-            candidate: quote!(self.c.obj(#arr.element(i), a)),
-            real: quote!(Some(i)),
+            sig: quote!(fn #at(&mut self, a: u32, i: u32) -> #ret),
+            candidate,
+            real,
         },
     ]
+}
+
+/// The methods of an arena `xs` that Java holds as an array of its objects (`Record[] xs`,
+/// when the finitization's root declares `xs` so): those of an array of links whose element
+/// `i` is the arena's object `i`.
+fn listed_methods(arena: &Ident, ids: &Tokens) -> Vec<Method> {
+    let listed = format_ident!("{}_listed", arena);
+    let msg = format!("the finitization's root has no array `{arena}`");
+    let arr = quote!(#ids.#listed.expect(#msg));
+    let element = [
+        quote!(Option<u32>),
+        quote!(self.c.obj(#arr.element(i), a)),
+        quote!(Some(i)),
+    ];
+    array_methods(
+        arena,
+        &quote!(),
+        &arr,
+        &quote!(0),
+        &quote!(self.0.#arena.len()),
+        element,
+    )
 }
 
 /// The view trait's method signatures and the two impls' methods (candidate, real).

@@ -519,21 +519,14 @@ fn the_readme_s_skeleton_table_counts_the_lines_init_writes() {
             .unwrap_or_else(|_| panic!("no number in {s:?}"))
     };
     for (i, dir) in dirs.iter().enumerate() {
-        let code = row("code under test (`set.rs`)");
-        assert_eq!(
-            number(&code[i]),
-            lines(dir, "src/set.rs"),
-            "{}: set.rs",
-            styles[i]
-        );
-        let test = row("counting test");
-        assert_eq!(
-            number(&test[i]),
-            lines(dir, "tests/counts.rs"),
-            "{}: counts.rs",
-            styles[i]
-        );
-        // `lib.rs` 102, `invariant.rs` 19 (...), `space.rs` 28 (...): 149
+        for (label, file) in [
+            ("code under test (`set.rs`)", "src/set.rs"),
+            ("counting test", "tests/counts.rs"),
+        ] {
+            let n = number(&row(label)[i]);
+            assert_eq!(n, lines(dir, file), "{}: {file}", styles[i]);
+        }
+        // `lib.rs` N, `invariant.rs` N (...), `space.rs` N (...): the sum
         let glue = &row("glue")[i];
         let mut sum = 0;
         let mut files = 0;
