@@ -24,16 +24,16 @@ pub type NodeId = usize;
 /// The book's −∞, the key `delete` decreases a node to before extracting it.
 pub const MINUS_INFINITY: i64 = i64::MIN;
 
-/// A node of a binomial tree (fields in the order the finitization declares them).
+/// A node of a binomial tree: `degree` counts its children, `sibling` is the next root in the
+/// root list or the next child of the same parent, `child` the leftmost (highest-degree) child.
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Node {
+    #[korat(ints(0, n - 1))]
     pub key: i64,
-    /// Number of children.
+    #[korat(ints(0, n))]
     pub degree: i64,
     pub parent: Option<NodeId>,
-    /// The next root in the root list, or the next child of the same parent.
     pub sibling: Option<NodeId>,
-    /// The leftmost (highest-degree) child.
     pub child: Option<NodeId>,
 }
 
@@ -45,12 +45,13 @@ pub struct HeapRef {
     pub size: i64,
 }
 
-/// A binomial heap: a root list of binomial trees with increasing degrees.
+/// A binomial heap: a root list of binomial trees of increasing degrees (`nodes`: the arena).
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct BinomialHeap {
     pub head: Option<NodeId>,
+    #[korat(ints(0, n))]
     pub size: i64,
-    /// The arena (not a field of the Java class).
+    #[korat(pool(n))]
     pub nodes: Vec<Node>,
 }
 
@@ -84,11 +85,10 @@ impl BinomialHeap {
         let shift = |n: Option<NodeId>| n.map(|i| i + offset);
         for n in other.nodes {
             self.nodes.push(Node {
-                key: n.key,
-                degree: n.degree,
                 parent: shift(n.parent),
                 sibling: shift(n.sibling),
                 child: shift(n.child),
+                ..n
             });
         }
         HeapRef {

@@ -2,33 +2,18 @@
 //! and rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
 //! (`crate::heap`).
 
-use ferastrau_sdk::korat::view::Root;
-use ferastrau_sdk::korat::{Domain, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::{Domain, Finitization};
 
 pub use crate::heap::BinomialHeapFields as Fields;
 use crate::heap::{BinomialHeap, Node, NodeId};
 
-/// The heap at scope `n`: at most `n` nodes (or null), size 0..n, key over the `n` values
-/// 0..n−1, degree 0..n. With `arg = Some((lo, hi))` the root object also holds the method's
-/// argument over lo..hi, generated jointly with the heap. Slots: head, size, [arg], then per
-/// node key, degree, parent, sibling, child (the declaration order).
+/// The heap at scope `n` (the `#[korat]` domains of [`BinomialHeap`]): at most `n` nodes (or
+/// null), size 0..n, key over the `n` values 0..n−1, degree 0..n. With `arg = Some((lo, hi))`
+/// the root object also holds the method's argument over lo..hi, generated jointly with the
+/// heap. Slots: head, size, [arg], then per node key, degree, parent, sibling, child.
 pub fn finitization(root_name: &str, n: u32, arg: Option<(i64, i64)>) -> (Finitization, Fields) {
-    let n64 = i64::from(n);
-    let mut b = FinitizationBuilder::new(root_name);
-    let node = b.class("Node", n);
-    b.field(ROOT, "head", Domain::nullable(node));
-    b.field(ROOT, "size", Domain::ints(0, n64));
-    if let Some((lo, hi)) = arg {
-        b.field(ROOT, "x", Domain::ints(lo, hi));
-    }
-    b.field(node, "key", Domain::ints(0, n64 - 1));
-    b.field(node, "degree", Domain::ints(0, n64));
-    b.field(node, "parent", Domain::nullable(node));
-    b.field(node, "sibling", Domain::nullable(node));
-    b.field(node, "child", Domain::nullable(node));
-    let fin = b.build();
-    let fields = BinomialHeap::fields(&fin);
-    (fin, fields)
+    let x = arg.map(|(lo, hi)| ("x", Domain::ints(lo, hi)));
+    BinomialHeap::finitization(root_name, n, x.as_slice())
 }
 
 /// The second heap of `union(k)` at scope `n`: the binomial heap of `k` nodes (1 ≤ k ≤ n)

@@ -34,19 +34,21 @@ pub const MINUS_INFINITY: i64 = i64::MIN;
 /// fits in memory (D(n) ≤ log_φ n).
 pub const DEGREE_TABLE: usize = 64;
 
-/// A node (fields in the order the finitization declares them).
+/// A node: `child` is any one of its children, `left` and `right` its neighbours in the circular,
+/// doubly-linked list of siblings (or of roots).
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Node {
+    #[korat(ints(0, n - 1))]
     pub key: i64,
     /// Number of children.
+    #[korat(ints(0, n - 1))]
     pub degree: i64,
     pub parent: Option<NodeId>,
-    /// Any one of the children.
     pub child: Option<NodeId>,
-    /// Neighbours in the circular, doubly-linked list of siblings (or of roots).
     pub left: Option<NodeId>,
     pub right: Option<NodeId>,
     /// Whether the node has lost a child since it last became a child.
+    #[korat(ints(crate::space::MARK, crate::space::MARK))]
     pub mark: bool,
 }
 
@@ -59,15 +61,15 @@ pub struct HeapRef {
     pub size: i64,
 }
 
-/// A Fibonacci heap.
+/// A Fibonacci heap: `nodes` is the root list (any of its roots), `min` a root with the smallest
+/// key, `pool` the arena (not a field of the Java class).
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct FibonacciHeap {
-    /// The root list (any of its roots).
     pub nodes: Option<NodeId>,
-    /// A root with the smallest key.
     pub min: Option<NodeId>,
+    #[korat(ints(0, n))]
     pub size: i64,
-    /// The arena (not a field of the Java class).
+    #[korat(pool(n))]
     pub pool: Vec<Node>,
 }
 
@@ -105,13 +107,11 @@ impl FibonacciHeap {
         let shift = |n: Option<NodeId>| n.map(|i| i + offset);
         for n in other.pool {
             self.pool.push(Node {
-                key: n.key,
-                degree: n.degree,
                 parent: shift(n.parent),
                 child: shift(n.child),
                 left: shift(n.left),
                 right: shift(n.right),
-                mark: n.mark,
+                ..n
             });
         }
         HeapRef {

@@ -2,8 +2,7 @@
 //! and rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
 //! (`crate::heap`).
 
-use ferastrau_sdk::korat::view::Root;
-use ferastrau_sdk::korat::{Domain, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::{Domain, Finitization};
 
 pub use crate::heap::FibonacciHeapFields as Fields;
 use crate::heap::{FibonacciHeap, Node, NodeId};
@@ -13,31 +12,14 @@ use crate::heap::{FibonacciHeap, Node, NodeId};
 /// branch); with unmarked nodes that branch could never run within one call.
 pub const MARK: i64 = 1;
 
-/// The heap at scope `n`: at most `n` nodes (or null) for `nodes`, `min` and every link; size
-/// 0..n; key 0..n−1; degree 0..n−1; mark fixed to [`MARK`]. With `arg = Some((lo, hi))` the
-/// root object also holds the method's argument over lo..hi, generated jointly with the heap.
-/// Slots: nodes, min, size, [arg], then per node key, degree, parent, child, left, right, mark
-/// (the declaration order).
+/// The heap at scope `n` (the `#[korat]` domains of [`FibonacciHeap`]): at most `n` nodes (or
+/// null) for `nodes`, `min` and every link; size 0..n; key 0..n−1; degree 0..n−1; mark fixed to
+/// [`MARK`]. With `arg = Some((lo, hi))` the root object also holds the method's argument over
+/// lo..hi, generated jointly with the heap. Slots: nodes, min, size, [arg], then per node key,
+/// degree, parent, child, left, right, mark (the declaration order).
 pub fn finitization(root_name: &str, n: u32, arg: Option<(i64, i64)>) -> (Finitization, Fields) {
-    let n64 = i64::from(n);
-    let mut b = FinitizationBuilder::new(root_name);
-    let node = b.class("Node", n);
-    b.field(ROOT, "nodes", Domain::nullable(node));
-    b.field(ROOT, "min", Domain::nullable(node));
-    b.field(ROOT, "size", Domain::ints(0, n64));
-    if let Some((lo, hi)) = arg {
-        b.field(ROOT, "x", Domain::ints(lo, hi));
-    }
-    b.field(node, "key", Domain::ints(0, n64 - 1));
-    b.field(node, "degree", Domain::ints(0, n64 - 1));
-    b.field(node, "parent", Domain::nullable(node));
-    b.field(node, "child", Domain::nullable(node));
-    b.field(node, "left", Domain::nullable(node));
-    b.field(node, "right", Domain::nullable(node));
-    b.field(node, "mark", Domain::ints(MARK, MARK));
-    let fin = b.build();
-    let fields = FibonacciHeap::fields(&fin);
-    (fin, fields)
+    let x = arg.map(|(lo, hi)| ("x", Domain::ints(lo, hi)));
+    FibonacciHeap::finitization(root_name, n, x.as_slice())
 }
 
 /// The second heap of `union(k)` at scope `n`: `k` one-node roots (1 ≤ k ≤ n) holding the keys

@@ -2,31 +2,18 @@
 //! argument beside the receiver) and rendering. The field ids, the views and the decoder are
 //! `#[derive(Korat)]`'s (`crate::tree`).
 
-use ferastrau_sdk::korat::view::Root;
-use ferastrau_sdk::korat::{Domain, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::{Domain, Finitization};
 
 use crate::tree::SearchTree;
 pub use crate::tree::SearchTreeFields as Fields;
 
-/// `finSearchTree(n)`: at most `n` nodes (or null), size 0..n, info over 1..n. With
-/// `with_arg`, the root object also holds the argument `x`, over the same n values, so that
-/// receiver and argument are generated jointly. Slots: root, size, [x], then per node left,
-/// right, info — the declaration order that reproduces the original Korat's counts.
+/// `finSearchTree(n)` (the `#[korat]` domains of [`SearchTree`]). With `with_arg`, the root
+/// object also holds the argument `x`, over the same n values, so that receiver and argument
+/// are generated jointly. Slots: root, size, [x], then per node left, right, info — the
+/// declaration order that reproduces the original Korat's counts.
 pub fn finitization(root_name: &str, n: u32, with_arg: bool) -> (Finitization, Fields) {
-    let n64 = i64::from(n);
-    let mut b = FinitizationBuilder::new(root_name);
-    let node = b.class("Node", n);
-    b.field(ROOT, "root", Domain::nullable(node));
-    b.field(ROOT, "size", Domain::ints(0, n64));
-    if with_arg {
-        b.field(ROOT, "x", Domain::ints(1, n64));
-    }
-    b.field(node, "left", Domain::nullable(node));
-    b.field(node, "right", Domain::nullable(node));
-    b.field(node, "info", Domain::ints(1, n64));
-    let fin = b.build();
-    let fields = SearchTree::fields(&fin);
-    (fin, fields)
+    let x = [("x", Domain::ints(1, i64::from(n)))];
+    SearchTree::finitization(root_name, n, if with_arg { &x } else { &[] })
 }
 
 /// Renders a tree as nested parentheses, `(2 (1) (3))`, with `_` for a missing child next to a

@@ -15,24 +15,24 @@ pub struct Node {
     pub right: Option<NodeId>,
     /// The element. Java's `Comparable info` may be null; the finitization never puts null
     /// there, so the port uses a plain integer.
+    #[korat(ints(1, n))]
     pub info: i64,
 }
 
-/// A set of integers as a binary search tree.
+/// A set of integers as a binary search tree. Its `#[korat]` attributes give Fig. 4's
+/// `finSearchTree(n)`: at most `n` nodes, `size` 0..n, `info` over 1..n.
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct SearchTree {
     pub root: Option<NodeId>,
+    #[korat(ints(0, n))]
     pub size: i64,
+    #[korat(pool(n))]
     pub nodes: Vec<Node>,
 }
 
-/// Java's `a.compareTo(b)` on integers: negative, zero or positive.
+/// Java's `a.compareTo(b)` on integers: −1, 0 or 1 (`Ordering`'s discriminants).
 pub fn compare_to(a: i64, b: i64) -> i64 {
-    match a.cmp(&b) {
-        std::cmp::Ordering::Less => -1,
-        std::cmp::Ordering::Equal => 0,
-        std::cmp::Ordering::Greater => 1,
-    }
+    a.cmp(&b) as i64
 }
 
 impl SearchTree {

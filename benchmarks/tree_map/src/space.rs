@@ -2,8 +2,7 @@
 //! rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
 //! (`crate::tree_map`).
 
-use ferastrau_sdk::korat::view::Root;
-use ferastrau_sdk::korat::{Domain, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::{Domain, Finitization};
 
 pub use crate::tree_map::TreeMapFields as Fields;
 use crate::tree_map::{TreeMap, RED};
@@ -16,28 +15,14 @@ use crate::tree_map::{TreeMap, RED};
 /// original and survived.
 pub const VALUE: i64 = 1000;
 
-/// Scope `n`: at most `n` entries (or null), `size` 0..n, keys over 1..n, the value fixed,
-/// colour red (0) or black (1). With `with_arg`, the root object also holds the key argument,
-/// over the same `n` keys, so that receiver and argument are generated jointly. Slots: root,
-/// size, [key argument], then per entry key, value, left, right, parent, color.
+/// Scope `n` (the `#[korat]` domains of [`TreeMap`]): at most `n` entries (or null), `size`
+/// 0..n, keys over 1..n, the value fixed, colour red (0) or black (1). With `with_arg`, the root
+/// object also holds the key argument, over the same `n` keys, so that receiver and argument are
+/// generated jointly. Slots: root, size, [key argument], then per entry key, value, left, right,
+/// parent, color.
 pub fn finitization(root_name: &str, n: u32, with_arg: bool) -> (Finitization, Fields) {
-    let n64 = i64::from(n);
-    let mut b = FinitizationBuilder::new(root_name);
-    let entry = b.class("Entry", n);
-    b.field(ROOT, "root", Domain::nullable(entry));
-    b.field(ROOT, "size", Domain::ints(0, n64));
-    if with_arg {
-        b.field(ROOT, "k", Domain::ints(1, n64));
-    }
-    b.field(entry, "key", Domain::ints(1, n64));
-    b.field(entry, "value", Domain::ints(VALUE, VALUE));
-    b.field(entry, "left", Domain::nullable(entry));
-    b.field(entry, "right", Domain::nullable(entry));
-    b.field(entry, "parent", Domain::nullable(entry));
-    b.field(entry, "color", Domain::ints(0, 1));
-    let fin = b.build();
-    let fields = TreeMap::fields(&fin);
-    (fin, fields)
+    let k = [("k", Domain::ints(1, i64::from(n)))];
+    TreeMap::finitization(root_name, n, if with_arg { &k } else { &[] })
 }
 
 /// Renders a map as nested parentheses of `key` + colour (`R`/`B`), e.g. `(2B (1R) (3R))`,

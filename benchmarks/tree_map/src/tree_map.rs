@@ -31,7 +31,9 @@ pub const BLACK: bool = true;
 /// A tree entry (`TreeMap.Entry`).
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Entry {
+    #[korat(ints(1, n))]
     pub key: i64,
+    #[korat(ints(crate::space::VALUE, crate::space::VALUE))]
     pub value: i64,
     pub left: Option<EntryId>,
     pub right: Option<EntryId>,
@@ -43,17 +45,15 @@ pub struct Entry {
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct TreeMap {
     pub root: Option<EntryId>,
+    #[korat(ints(0, n))]
     pub size: i64,
+    #[korat(pool(n))]
     pub entries: Vec<Entry>,
 }
 
-/// Java's `((Comparable) a).compareTo(b)` on integers: negative, zero or positive.
+/// Java's `((Comparable) a).compareTo(b)` on integers: −1, 0 or 1 (`Ordering`'s discriminants).
 pub fn compare(a: i64, b: i64) -> i64 {
-    match a.cmp(&b) {
-        std::cmp::Ordering::Less => -1,
-        std::cmp::Ordering::Equal => 0,
-        std::cmp::Ordering::Greater => 1,
-    }
+    a.cmp(&b) as i64
 }
 
 impl TreeMap {
