@@ -33,13 +33,20 @@
 //! `#[korat(skip)]`) is not Korat's and decodes to its `Default`. A type with an arena or an
 //! array field is a structure (Korat's root), one without is a node type.
 //!
+//! A structure linked by `Box` (`Option<Box<Node>>`, no arena) names its classes' pools on
+//! itself (`#[korat(pool(Node, n))]`); a `Box` field is a link that owns its object. Its view
+//! is read on a candidate as any other and on a real structure through [`Boxed`], which numbers
+//! the owned objects (the [`Reach`] walk); its decoder builds the `Box`es and refuses a
+//! candidate that reaches an object twice ([`Linker::own`]), which no `Box` can hold.
+//!
 //! An arena whose finitization also gives the root an array field of the arena's name (Java's
 //! `Record[] elements` over a pool of records) is *listed*: the view reads it through that
 //! array (`elements()`, `elements_len(a)`, `elements_at(a, i)`; on a real structure slot `i`
 //! holds object `i`), and the decoder lays the arena out in slot order. A structure with an
 //! array field has no derived serialization (Java writes arrays in a form not modelled here).
 
-use std::collections::HashMap;
+use std::any::{Any, TypeId};
+use std::collections::{HashMap, HashSet};
 
 use crate::{Candidate, ClassId, FieldId, Finitization, FinitizationBuilder, Part, ROOT};
 
@@ -60,6 +67,79 @@ impl<'c, 'a, F> View<'c, 'a, F> {
 
 /// A real structure seen through a derived view (a post-state: the invariant's other side).
 pub struct Real<'r, T>(pub &'r T);
+
+/// A real structure linked by `Box` (`Option<Box<Node>>`, no arena) seen through a derived
+/// view: a view names objects by index, as a candidate does, so [`Boxed::new`] numbers the
+/// objects the root owns, per class, in a depth-first pre-order walk (fields in declaration
+/// order) — the order in which the derived decoder builds them. The walk uses its own stack:
+/// a long chain in a mutant's post-state cannot overflow the thread's.
+pub struct Boxed<'r, T> {
+    /// The structure.
+    pub root: &'r T,
+    /// Each class's objects by index.
+    objects: HashMap<TypeId, Vec<&'r dyn Any>>,
+    /// Each object's index, by class and address.
+    ids: HashMap<(TypeId, usize), u32>,
+}
+
+/// A type whose objects own others through `Box` links (derived for every `#[derive(Korat)]`
+/// type; a type without such links owns nothing): what [`Boxed::new`] walks.
+pub trait Reach: Any {
+    /// Pushes the objects `self` owns through `Box` links, in declaration order.
+    fn reach<'r>(&'r self, out: &mut Vec<&'r dyn Reach>);
+}
+
+impl<'r, T: Reach> Boxed<'r, T> {
+    /// Numbers the objects `root` owns (the root itself is Korat's root object, not numbered).
+    pub fn new(root: &'r T) -> Self {
+        let mut boxed = Boxed {
+            root,
+            objects: HashMap::new(),
+            ids: HashMap::new(),
+        };
+        let mut stack = Vec::new();
+        root.reach(&mut stack);
+        stack.reverse();
+        while let Some(o) = stack.pop() {
+            let any: &'r dyn Any = o;
+            let class = any.type_id();
+            let list = boxed.objects.entry(class).or_default();
+            let address = (o as *const dyn Reach).cast::<()>() as usize;
+            let id = u32::try_from(list.len()).expect("at most u32::MAX objects per class");
+            boxed.ids.insert((class, address), id);
+            list.push(any);
+            let at = stack.len();
+            o.reach(&mut stack);
+            stack[at..].reverse();
+        }
+        boxed
+    }
+}
+
+impl<'r, T> Boxed<'r, T> {
+    /// Object `o` of class `X`; panics if the walk numbered fewer.
+    #[inline]
+    pub fn object<X: Any>(&self, o: u32) -> &'r X {
+        self.objects
+            .get(&TypeId::of::<X>())
+            .and_then(|list| list.get(o as usize))
+            .and_then(|x| x.downcast_ref::<X>())
+            .unwrap_or_else(|| panic!("no object {o} of {}", std::any::type_name::<X>()))
+    }
+
+    /// The index of `x` (an object the root owns), `None` for `None`.
+    #[inline]
+    pub fn id<X: Any>(&self, x: Option<&X>) -> Option<u32> {
+        let x = x?;
+        let key = (TypeId::of::<X>(), (x as *const X).cast::<()>() as usize);
+        Some(*self.ids.get(&key).unwrap_or_else(|| {
+            panic!(
+                "a {} the root does not own through Box links",
+                std::any::type_name::<X>()
+            )
+        }))
+    }
+}
 
 /// Field ids that contain those of a class `T` (a finitization's field ids hold every class's).
 pub trait Provides<T> {
@@ -110,6 +190,13 @@ pub trait Linker {
         class: &'static str,
         obj: Option<u32>,
     ) -> Option<usize>;
+
+    /// Records that `obj` of `class` is decoded as the target of a `Box` link (an owned
+    /// object). A `Box` cannot be shared and a chain of them cannot close, so an object met a
+    /// second time means the candidate shares an object or has a cycle that the invariant let
+    /// through: the decoder stops there, naming the object, rather than copy a subtree or
+    /// recurse without end.
+    fn own(&mut self, class: &'static str, obj: u32);
 }
 
 /// A class of objects held in an arena (derived for node types).
@@ -355,9 +442,13 @@ pub fn array(fin: &Finitization, class: ClassId, name: &str) -> ArrayFields {
     })
 }
 
-/// The memo of a derived decoder: which arena index each decoded candidate object got.
+/// The memo of a derived decoder: which arena index each decoded candidate object got, and
+/// which objects a `Box` link owns ([`Linker::own`]).
 #[derive(Default)]
-pub struct Memo(HashMap<(&'static str, u32), usize>);
+pub struct Memo(
+    HashMap<(&'static str, u32), usize>,
+    HashSet<(&'static str, u32)>,
+);
 
 impl Memo {
     /// The index `obj` of `class` got, if it was met before.
@@ -368,6 +459,17 @@ impl Memo {
     /// Records that `obj` of `class` is at `index`.
     pub fn insert(&mut self, class: &'static str, obj: u32, index: usize) {
         self.0.insert((class, obj), index);
+    }
+
+    /// [`Linker::own`]: panics when `obj` of `class` was owned before.
+    pub fn own(&mut self, class: &'static str, obj: u32) {
+        if !self.1.insert((class, obj)) {
+            panic!(
+                "object {class}#{obj} is reached twice through Box links: a Box-linked structure \
+                 is a tree, so the invariant must reject candidates that share an object or \
+                 close a cycle"
+            );
+        }
     }
 }
 

@@ -14,7 +14,9 @@
 //! arena the finitization also lists in a root array a listed arena (DisjSet's `Record[]`);
 //! `korat::view` says what each becomes. `#[korat(ints(lo, hi))]` on a value and
 //! `#[korat(pool(count))]` on an arena say the finitization's domains (expressions of the scope
-//! `n`), from which the structure gets `finitization(root_name, scope, args)` as well.
+//! `n`), from which the structure gets `finitization(root_name, scope, args)` as well. A
+//! structure linked by `Box` (`Option<Box<Node>>`) has no arena: it names each owned class's
+//! pool on itself, `#[korat(pool(Node, n))]`, and is read through `korat::view::Boxed`.
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
@@ -48,6 +50,9 @@ enum Kind {
     NullableInt(Type),
     /// `bool`: 0 or 1 in the finitization.
     Bool,
+    /// `Option<Box<X>>` or `Box<X>`: a link that owns an object of class `X` (a structure
+    /// without arenas, `korat::view::Boxed`).
+    Boxed { class: Ident, nullable: bool },
     /// `Vec<X>`: the arena of class `X`.
     Arena(Ident),
     /// `Vec` of a value or a link: a Java array (`int[]`, `Entry[]`) — a reference to an
@@ -65,6 +70,33 @@ struct Field {
     ints: Option<(syn::Expr, syn::Expr)>,
     /// `#[korat(pool(count))]` on an arena: how many objects its class has at scope `n`.
     pool: Option<syn::Expr>,
+}
+
+/// `#[korat(pool(X, count))]` on a structure: class `X` (a node type owned through `Box`
+/// links, which has no arena to carry the attribute) has `count` objects at scope `n`.
+struct Pool {
+    class: Ident,
+    count: syn::Expr,
+}
+
+/// The structure's own `#[korat(pool(X, count))]` attributes.
+fn pools_of(input: &DeriveInput) -> syn::Result<Vec<Pool>> {
+    let mut out = Vec::new();
+    for a in input.attrs.iter().filter(|a| a.path().is_ident("korat")) {
+        a.parse_nested_meta(|m| {
+            if !m.path.is_ident("pool") {
+                return Err(m.error("expected `pool(Class, count)` on a structure"));
+            }
+            let content;
+            syn::parenthesized!(content in m.input);
+            let class: Ident = content.parse()?;
+            content.parse::<syn::Token![,]>()?;
+            let count: syn::Expr = content.parse()?;
+            out.push(Pool { class, count });
+            Ok(())
+        })?;
+    }
+    Ok(out)
 }
 
 /// A field's `#[korat(...)]` attributes.
@@ -106,6 +138,22 @@ fn link_class(ty: &Type) -> Option<String> {
     (matches!(args, PathArguments::None) && !class.is_empty()).then(|| class.to_string())
 }
 
+/// The class `X` of a `Box<X>` (a plain type name).
+fn boxed_class(ty: &Type) -> Option<Ident> {
+    match last_ident(ty)? {
+        (id, PathArguments::None) => Some(id.clone()),
+        _ => None,
+    }
+}
+
+/// The class `X` of `ty` = `Box<X>`.
+fn option_box(ty: &Type) -> Option<Ident> {
+    match last_ident(ty)? {
+        (id, args) if id == "Box" => boxed_class(only_argument(args)?),
+        _ => None,
+    }
+}
+
 fn is_int(ty: &Type) -> bool {
     last_ident(ty).is_some_and(|(id, args)| {
         matches!(args, PathArguments::None) && INTS.contains(&id.to_string().as_str())
@@ -131,8 +179,20 @@ fn kind_of(ty: &Type) -> Kind {
     }
     let inner = only_argument(args);
     match (id.to_string().as_str(), inner) {
+        ("Box", Some(t)) => match boxed_class(t) {
+            Some(class) => Kind::Boxed {
+                class,
+                nullable: false,
+            },
+            None => Kind::Skip,
+        },
         ("Option", Some(t)) => {
-            if let Some(class) = link_class(t) {
+            if let Some(class) = option_box(t) {
+                Kind::Boxed {
+                    class,
+                    nullable: true,
+                }
+            } else if let Some(class) = link_class(t) {
                 Kind::Link {
                     class,
                     nullable: true,
@@ -212,6 +272,13 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                     "#[korat(pool(count))] is for an arena (`Vec<X>` of a node type)",
                 ));
             }
+            if matches!(&kind, Kind::Array(e) if matches!(**e, Kind::Boxed { .. })) {
+                return Err(syn::Error::new_spanned(
+                    f,
+                    "a `Vec` of `Box` links is not supported: link the objects in a list or \
+                     hold them in an arena",
+                ));
+            }
             if a.ints.is_some() && !matches!(kind, Kind::Int(_) | Kind::NullableInt(_) | Kind::Bool)
             {
                 return Err(syn::Error::new_spanned(
@@ -231,14 +298,79 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
 
 fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let fields = fields_of(input)?;
-    if fields
+    let owned = pools_of(input)?;
+    let boxed: Vec<(&Field, &Ident)> = fields
         .iter()
-        .any(|f| matches!(f.kind, Kind::Arena(_) | Kind::Array(_)))
-    {
-        Ok(root(input, &fields))
-    } else {
-        Ok(node(input, &fields))
+        .filter_map(|f| match &f.kind {
+            Kind::Boxed { class, .. } => Some((f, class)),
+            _ => None,
+        })
+        .collect();
+    let arrays = fields
+        .iter()
+        .any(|f| matches!(f.kind, Kind::Arena(_) | Kind::Array(_)));
+    if !arrays && owned.is_empty() {
+        // A node type: its `Box` links own objects of its own class, decoded with its own
+        // field ids (another class's ids are the structure's to give).
+        if let Some((f, class)) = boxed.iter().find(|(_, c)| **c != input.ident) {
+            return Err(syn::Error::new_spanned(
+                &f.ident,
+                format!(
+                    "a node type's Box links own its own class: `{class}` can be owned from \
+                     the structure (with #[korat(pool({class}, count))] on it)"
+                ),
+            ));
+        }
+        return Ok(node(input, &fields));
     }
+    if arrays && (!owned.is_empty() || !boxed.is_empty()) {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "a structure holds arenas (`Vec<X>`, `XId` links) or owns its objects through \
+             `Box` links (`#[korat(pool(X, count))]`), not both",
+        ));
+    }
+    if let Some((f, class)) = boxed
+        .iter()
+        .find(|(_, c)| !owned.iter().any(|p| p.class == **c))
+    {
+        return Err(syn::Error::new_spanned(
+            &f.ident,
+            format!("`{class}` needs #[korat(pool({class}, count))] on the structure"),
+        ));
+    }
+    if let Some(p) = owned.iter().find(|p| {
+        let member = pool_member(&p.class);
+        fields.iter().any(|f| f.ident == member)
+    }) {
+        return Err(syn::Error::new_spanned(
+            &p.class,
+            format!(
+                "the field ids of class `{}` are `{}` beside the structure's fields: rename \
+                 the field of that name",
+                p.class,
+                pool_member(&p.class)
+            ),
+        ));
+    }
+    Ok(root(input, &fields, &owned))
+}
+
+/// The member of the structure's field ids that holds owned class `class`'s: `TreeNode` in
+/// `tree_node`.
+fn pool_member(class: &Ident) -> Ident {
+    let mut out = String::new();
+    for (i, ch) in class.to_string().chars().enumerate() {
+        if ch.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(ch.to_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    format_ident!("{}", out)
 }
 
 /// `::ferastrau_sdk::korat`, where the generated code finds Korat.
@@ -285,6 +417,19 @@ fn read(kind: &Kind, fid: &Tokens, obj: &Tokens, value: &Tokens) -> Option<[Toke
             quote!(bool),
             quote!(self.c.int(#fid, #obj) != 0),
             quote!(#value),
+        ],
+        // Read on a `korat::view::Boxed`, whose `id` numbers the owned objects.
+        Kind::Boxed { nullable: true, .. } => [
+            quote!(Option<u32>),
+            quote!(self.c.obj(#fid, #obj)),
+            quote!(self.id(#value.as_deref())),
+        ],
+        Kind::Boxed {
+            nullable: false, ..
+        } => [
+            quote!(Option<u32>),
+            quote!(self.c.obj(#fid, #obj)),
+            quote!(self.id(Some(&*#value))),
         ],
         Kind::Array(_) | Kind::Arena(_) | Kind::Skip => return None,
     })
@@ -399,10 +544,34 @@ fn view_methods(methods: &[Method]) -> (Vec<Tokens>, Vec<Tokens>, Vec<Tokens>) {
 }
 
 /// The expression decoding a value of kind `kind` in field `fid` of object `obj` (a `u32`
-/// expression) from candidate `c`, links through linker `l`; `name` names it in messages.
-fn decode_value(kind: &Kind, fid: &Tokens, obj: &Tokens, l: &Tokens, name: &Ident) -> Tokens {
+/// expression) from candidate `c`, links through linker `l` (an expression of a `&mut`
+/// linker), an owned object of class `X` with the field ids `boxed(X)`; `name` names it in
+/// messages.
+fn decode_value(
+    kind: &Kind,
+    fid: &Tokens,
+    obj: &Tokens,
+    l: &Tokens,
+    boxed: &dyn Fn(&Ident) -> Tokens,
+    name: &Ident,
+) -> Tokens {
     let k = korat();
     match kind {
+        Kind::Boxed { class, nullable } => {
+            let ids = boxed(class);
+            let owned = quote! {
+                c.obj(#fid, #obj).map(|o| {
+                    #k::view::Linker::own(&mut *#l, <#class as #k::view::Class>::NAME, o);
+                    Box::new(<#class as #k::view::Class>::decode(&mut *#l, c, #ids, o))
+                })
+            };
+            if *nullable {
+                owned
+            } else {
+                let msg = format!("a valid candidate has a non-null `{name}`");
+                quote!(#owned.expect(#msg))
+            }
+        }
         Kind::Link {
             class, nullable, ..
         } => {
@@ -423,7 +592,7 @@ fn decode_value(kind: &Kind, fid: &Tokens, obj: &Tokens, l: &Tokens, name: &Iden
         // A null array decodes as an empty one (a `Vec` cannot be null; an invariant that
         // needs the array rejects null candidates).
         Kind::Array(elem) => {
-            let e = decode_value(elem, &quote!(arr.element(i)), &quote!(a), l, name);
+            let e = decode_value(elem, &quote!(arr.element(i)), &quote!(a), l, boxed, name);
             quote! {{
                 let arr = #fid;
                 let mut out = Vec::new();
@@ -439,10 +608,17 @@ fn decode_value(kind: &Kind, fid: &Tokens, obj: &Tokens, l: &Tokens, name: &Iden
     }
 }
 
-/// The expression decoding field `f` of object `obj` with field ids `ids` and linker `l`.
-fn decode_field(f: &Field, ids: &Tokens, obj: &Tokens, l: &Tokens) -> Tokens {
+/// The expression decoding field `f` of object `obj` with field ids `ids`, linker `l` and
+/// owned objects' field ids `boxed(X)`.
+fn decode_field(
+    f: &Field,
+    ids: &Tokens,
+    obj: &Tokens,
+    l: &Tokens,
+    boxed: &dyn Fn(&Ident) -> Tokens,
+) -> Tokens {
     let name = &f.ident;
-    decode_value(&f.kind, &quote!(#ids.#name), obj, l, name)
+    decode_value(&f.kind, &quote!(#ids.#name), obj, l, boxed, name)
 }
 
 /// `::ferastrau_sdk::structure`, where Java serialization of a state lives (`--compare
@@ -483,7 +659,7 @@ fn writes(fields: &[Field], value: &Tokens, class: &str) -> Option<Vec<Tokens>> 
                     None => w.null(),
                 }),
                 Kind::Bool => quote!(w.flag(#v);),
-                Kind::Array(_) => return None,
+                Kind::Array(_) | Kind::Boxed { .. } => return None,
                 Kind::Arena(_) | Kind::Skip => quote!(),
             })
         })
@@ -521,6 +697,28 @@ fn object_impl(ty: &Ident, class: &str, id: Option<&Type>, fields: &[Field]) -> 
     }
 }
 
+/// `impl Reach for ty`: the objects its `Box` fields own, in declaration order.
+fn reach_impl(ty: &Ident, fields: &[Field]) -> Tokens {
+    let k = korat();
+    let pushes = fields.iter().filter_map(|f| {
+        let name = &f.ident;
+        match &f.kind {
+            Kind::Boxed { nullable: true, .. } => {
+                Some(quote!(if let Some(b) = &self.#name { out.push(&**b); }))
+            }
+            Kind::Boxed { .. } => Some(quote!(out.push(&*self.#name);)),
+            _ => None,
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        #[allow(clippy::all, unused_variables)]
+        impl #k::view::Reach for #ty {
+            fn reach<'r>(&'r self, out: &mut Vec<&'r dyn #k::view::Reach>) { #(#pushes)* }
+        }
+    }
+}
+
 fn korat_fields(fields: &[Field]) -> impl Iterator<Item = &Field> {
     fields
         .iter()
@@ -547,6 +745,10 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
                             nullable,
                             ..
                         } => quote!(#k::view::Holds::Link { class: #target, nullable: #nullable }),
+                        Kind::Boxed { class, nullable } => {
+                            let target = class.to_string();
+                            quote!(#k::view::Holds::Link { class: #target, nullable: #nullable })
+                        }
                         Kind::NullableInt(_) => quote!(#k::view::Holds::NullableInt),
                         _ => quote!(#k::view::Holds::Int),
                     };
@@ -580,6 +782,14 @@ fn domain(f: &Field) -> Result<Tokens, String> {
         } else {
             quote!(#k::Domain::objects(class_of(#class)))
         }),
+        Kind::Boxed { class, nullable } => {
+            let class = class.to_string();
+            Ok(if *nullable {
+                quote!(#k::Domain::nullable(class_of(#class)))
+            } else {
+                quote!(#k::Domain::objects(class_of(#class)))
+            })
+        }
         Kind::Int(_) => ints("an integer"),
         Kind::NullableInt(_) => {
             let d = ints("null or an integer")?;
@@ -611,11 +821,28 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
         .flat_map(|f| methods(f, &ids_expr, &quote!(n), &real_at, true))
         .collect();
     let (sigs, cand, real) = view_methods(&all);
+    // The same reads on a `Boxed` structure, which numbers the objects it owns.
+    let boxed_at = |o: &Tokens| quote!(self.object::<#ty>(#o));
+    let all_boxed: Vec<Method> = korat_fields(fields)
+        .flat_map(|f| methods(f, &ids_expr, &quote!(n), &boxed_at, true))
+        .collect();
+    let (_, _, boxed_real) = view_methods(&all_boxed);
+    // A `Box` field's object has no arena index: a type with one is read on a `Boxed` only.
+    let real_impl = if fields.iter().any(|f| matches!(f.kind, Kind::Boxed { .. })) {
+        quote!()
+    } else {
+        quote! {
+            #[automatically_derived]
+            #[allow(clippy::all, unused_variables)]
+            impl<R: #k::view::ArenaOf<#ty>> #view for #k::view::Real<'_, R> { #(#real)* }
+        }
+    };
     let decoded = fields.iter().map(|f| {
         let n = &f.ident;
-        let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l));
+        let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l), &|_| quote!(f));
         quote!(#n: #e)
     });
+    let reach = reach_impl(ty, fields);
     let object = object_impl(ty, &name, link_id(fields, &name), fields);
     // Each field in declaration order with its domain; one without a domain panics when a
     // derived finitization is asked for (a hand-written one never calls this).
@@ -631,7 +858,7 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
     };
     let fields_doc =
         format!("The field ids of class `{name}` in a finitization (`#[derive(Korat)]`).");
-    let view_doc = format!("Read access to the objects of class `{name}`, by index: on a candidate ([`{k}::view::View`], reads recorded) or a real structure holding their arena ([`{k}::view::Real`]).", k = "ferastrau_sdk::korat");
+    let view_doc = format!("Read access to the objects of class `{name}`, by index: on a candidate ([`{k}::view::View`], reads recorded), a real structure holding their arena ([`{k}::view::Real`]) or owning them through `Box` links ([`{k}::view::Boxed`]).", k = "ferastrau_sdk::korat");
     quote! {
         #[doc = #fields_doc]
         #[derive(Clone, Copy, Debug)]
@@ -644,9 +871,13 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
         #[allow(clippy::all, unused_variables)]
         impl<F: #k::view::Provides<#fields_ty>> #view for #k::view::View<'_, '_, F> { #(#cand)* }
 
+        #real_impl
+
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
-        impl<R: #k::view::ArenaOf<#ty>> #view for #k::view::Real<'_, R> { #(#real)* }
+        impl<R> #view for #k::view::Boxed<'_, R> { #(#boxed_real)* }
+
+        #reach
 
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
@@ -673,7 +904,7 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
 /// pool (`#[korat(pool(count))]`): one class per arena in field order, the root's fields in
 /// declaration order, then `args` (a method's arguments), then each class's fields; nothing
 /// when no arena has a pool; a compile error for a field without a domain.
-fn finitization_fn(input: &DeriveInput, fields: &[Field]) -> Tokens {
+fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tokens {
     let k = korat();
     let (ty, vis) = (&input.ident, &input.vis);
     let arenas: Vec<(&Field, &Ident)> = fields
@@ -683,7 +914,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field]) -> Tokens {
             _ => None,
         })
         .collect();
-    if arenas.iter().all(|(f, _)| f.pool.is_none()) {
+    if arenas.iter().all(|(f, _)| f.pool.is_none()) && owned.is_empty() {
         return quote!();
     }
     let mut errors = Vec::new();
@@ -704,13 +935,15 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field]) -> Tokens {
     if let Some(e) = errors.first() {
         return syn::Error::new_spanned(ty, e).to_compile_error();
     }
-    let classes: Vec<&Ident> = arenas.iter().map(|(_, c)| *c).collect();
-    let pools: Vec<&syn::Expr> = arenas.iter().filter_map(|(f, _)| f.pool.as_ref()).collect();
-    let ids: Vec<Ident> = (0..arenas.len())
+    let mut classes: Vec<&Ident> = arenas.iter().map(|(_, c)| *c).collect();
+    let mut pools: Vec<&syn::Expr> = arenas.iter().filter_map(|(f, _)| f.pool.as_ref()).collect();
+    classes.extend(owned.iter().map(|p| &p.class));
+    pools.extend(owned.iter().map(|p| &p.count));
+    let ids: Vec<Ident> = (0..classes.len())
         .map(|i| format_ident!("class{}", i))
         .collect();
     let fields_ty = format_ident!("{}Fields", ty);
-    let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena (as many objects as its pool), the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
+    let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena, then per `#[korat(pool(X, count))]` on the type (as many objects as its pool), the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
     quote! {
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
@@ -748,7 +981,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field]) -> Tokens {
     }
 }
 
-fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
+fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tokens {
     let k = korat();
     let ty = &input.ident;
     let vis = &input.vis;
@@ -773,6 +1006,19 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         members.push(quote!(#[doc = #doc] pub #listed: Option<#k::view::ArrayFields>));
         lookups.push(quote!(#listed: #k::view::array_opt(fin, #k::ROOT, #name)));
     }
+    let owned_classes: Vec<&Ident> = owned.iter().map(|p| &p.class).collect();
+    let owned_fields: Vec<Ident> = owned
+        .iter()
+        .map(|p| format_ident!("{}Fields", p.class))
+        .collect();
+    let owned_members: Vec<Ident> = owned.iter().map(|p| pool_member(&p.class)).collect();
+    for ((class, class_fields), member) in
+        owned_classes.iter().zip(&owned_fields).zip(&owned_members)
+    {
+        let doc = format!("The fields of class `{class}` (owned through `Box` links).");
+        members.push(quote!(#[doc = #doc] pub #member: #class_fields));
+        lookups.push(quote!(#member: <#class as #k::view::Class>::fields(fin)));
+    }
     let known: Vec<String> = fields
         .iter()
         .filter(|f| !matches!(f.kind, Kind::Skip))
@@ -794,9 +1040,37 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         all.extend(listed_methods(arena, &ids_expr));
     }
     let (sigs, cand, real) = view_methods(&all);
+    let boxed_all: Vec<Method> = korat_fields(fields)
+        .flat_map(|f| {
+            methods(
+                f,
+                &ids_expr,
+                &quote!(0),
+                &|_: &Tokens| quote!(self.root),
+                false,
+            )
+        })
+        .collect();
+    let (_, _, boxed_real) = view_methods(&boxed_all);
+    // A structure that owns its objects is read on a `Boxed`, one of arenas on a `Real`.
+    let real_impl = if owned.is_empty() {
+        quote! {
+            #[automatically_derived]
+            #[allow(clippy::all, unused_variables)]
+            impl #view for #k::view::Real<'_, #ty> { #(#real)* }
+        }
+    } else {
+        quote! {
+            #[automatically_derived]
+            #[allow(clippy::all, unused_variables)]
+            impl #view for #k::view::Boxed<'_, #ty> { #(#boxed_real)* }
+        }
+    };
+    let reach = reach_impl(ty, fields);
     let class_views: Vec<Ident> = arenas
         .iter()
         .map(|(_, c)| format_ident!("{}View", c))
+        .chain(owned.iter().map(|p| format_ident!("{}View", p.class)))
         .collect();
     let class_fields: Vec<Ident> = arenas
         .iter()
@@ -836,7 +1110,10 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
         .filter(|f| !matches!(f.kind, Kind::Arena(_)))
         .map(|f| {
             let n = &f.ident;
-            let e = decode_field(f, &quote!(f), &quote!(0), &quote!(&mut d));
+            let e = decode_field(f, &quote!(f), &quote!(0), &quote!(&mut d), &|class| {
+                let member = pool_member(class);
+                quote!(&f.#member)
+            });
             quote!(let #n = #e;)
         });
     let assigned = fields.iter().map(|f| {
@@ -849,10 +1126,15 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
             None => quote!(#n),
         }
     });
-    let finitization = finitization_fn(input, fields);
+    let finitization = finitization_fn(input, fields, owned);
     let name = ty.to_string();
     let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
-    let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`ferastrau_sdk::korat::view::Real`]).");
+    let real_doc = if owned.is_empty() {
+        "ferastrau_sdk::korat::view::Real"
+    } else {
+        "ferastrau_sdk::korat::view::Boxed"
+    };
+    let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`{real_doc}`]).");
     let decoder = format_ident!("Decoder");
     // One arena and the root's links into it: the state is that arena's object graph, which
     // Java serialization writes (`--compare structural`).
@@ -906,17 +1188,23 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
                 fn arena(&self) -> &[#classes] { &self.#arena_fields }
             }
         )*
+        #(
+            #[automatically_derived]
+            impl #k::view::Provides<#owned_fields> for #fields_ty {
+                fn provide(&self) -> &#owned_fields { &self.#owned_members }
+            }
+        )*
 
         #[doc = #view_doc]
         #vis trait #view #supertraits { #(#sigs;)* }
 
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
-        impl<F: #k::view::Provides<#fields_ty> #(+ #k::view::Provides<#class_fields>)*> #view for #k::view::View<'_, '_, F> { #(#cand)* }
+        impl<F: #k::view::Provides<#fields_ty> #(+ #k::view::Provides<#class_fields>)* #(+ #k::view::Provides<#owned_fields>)*> #view for #k::view::View<'_, '_, F> { #(#cand)* }
 
-        #[automatically_derived]
-        #[allow(clippy::all, unused_variables)]
-        impl #view for #k::view::Real<'_, #ty> { #(#real)* }
+        #real_impl
+
+        #reach
 
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
@@ -952,6 +1240,9 @@ fn root(input: &DeriveInput, fields: &[Field]) -> Tokens {
                             }
                         )*
                         Some(obj as usize)
+                    }
+                    fn own(&mut self, class: &'static str, obj: u32) {
+                        self.memo.own(class, obj);
                     }
                 }
                 let mut d = #decoder { f, memo: Default::default(), #(#staging: Vec::new(),)* };
@@ -1018,6 +1309,63 @@ mod tests {
             struct Tree { size: i64, #[korat(pool(n))] nodes: Vec<Node> }
         });
         assert!(no_domain.contains("field `size` needs"), "{no_domain}");
+    }
+
+    #[test]
+    fn box_links_own_their_class_from_a_structure_that_declares_its_pool() {
+        let ok = expanded(syn::parse_quote! {
+            #[korat(pool(Node, n))]
+            struct Tree { root: Option<Box<Node>>, #[korat(ints(0, n))] size: usize }
+        });
+        assert!(
+            ok.contains("fn finitization")
+                && ok.contains("Boxed < '_ , Tree >")
+                && !ok.contains("Real < '_ , Tree >")
+                && !ok.contains("compile_error"),
+            "{ok}"
+        );
+        let node = expanded(syn::parse_quote! {
+            struct Node { #[korat(ints(0, n))] key: i64, next: Option<Box<Node>> }
+        });
+        assert!(
+            node.contains("impl :: ferastrau_sdk :: korat :: view :: Reach for Node")
+                && !node.contains("view :: Real <"),
+            "a Box-linked node is read on a Boxed only: {node}"
+        );
+        let other_class = expanded(syn::parse_quote! {
+            struct Node { next: Option<Box<Leaf>> }
+        });
+        assert!(other_class.contains("own its own class"), "{other_class}");
+        let no_pool = expanded(syn::parse_quote! {
+            #[korat(pool(Node, n))]
+            struct Tree { root: Option<Box<Node>>, extra: Box<Leaf> }
+        });
+        assert!(
+            no_pool.contains("`Leaf` needs #[korat(pool(Leaf"),
+            "{no_pool}"
+        );
+        let mixed = expanded(syn::parse_quote! {
+            #[korat(pool(Node, n))]
+            struct Tree { root: Option<Box<Node>>, #[korat(pool(n))] leaves: Vec<Leaf> }
+        });
+        assert!(mixed.contains("not both"), "{mixed}");
+        let vec_of_boxes = expanded(syn::parse_quote! {
+            struct Node { children: Vec<Box<Node>> }
+        });
+        assert!(vec_of_boxes.contains("is not supported"), "{vec_of_boxes}");
+        let clash = expanded(syn::parse_quote! {
+            #[korat(pool(TreeNode, n))]
+            struct Tree { root: Option<Box<TreeNode>>, #[korat(ints(0, n))] tree_node: i64 }
+        });
+        assert!(clash.contains("are `tree_node`"), "{clash}");
+        let unknown = expanded(syn::parse_quote! {
+            #[korat(pools(Node, n))]
+            struct Tree { root: Option<Box<Node>> }
+        });
+        assert!(
+            unknown.contains("expected `pool(Class, count)`"),
+            "{unknown}"
+        );
     }
 
     #[test]

@@ -1,22 +1,30 @@
-//! A fixture for generator-style benchmarks: a binary search tree linked by
-//! `Option<Box<Node>>` (no arena, no indices), whose inputs are a generator program that builds
-//! the real tree and filters it with the invariant written once over the real type. No
-//! finitization, view or decoder: `ferastrau_sdk::generator` stores each input as its choices.
+//! A fixture for a structure linked by `Option<Box<Node>>` (no arena, no indices), a binary
+//! search tree, with its inputs described both ways. Its own benchmark is a generator program
+//! that builds the real tree (`ferastrau_sdk::generator` stores each input as its choices);
+//! `--engine korat` runs Korat's search over the finitization `#[derive(Korat)]` writes from
+//! the types' attributes, the candidates decoded into `Box`es. One invariant, written over the
+//! derived view, filters both: on a candidate, and on a real tree through `Boxed`.
 
 use ferastrau_sdk::generator::{Gen, Generated, Generator, Pruned};
+use ferastrau_sdk::korat::view::{self, Root, View};
+use ferastrau_sdk::korat::{Candidate, Domain, Finitization};
+use ferastrau_sdk::{Benchmark, Korat};
 
 /// A node and its subtrees.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Korat)]
 pub struct Node {
+    #[korat(ints(0, n - 1))]
     pub key: i64,
     pub left: Option<Box<Node>>,
     pub right: Option<Box<Node>>,
 }
 
 /// A set of keys in a binary search tree.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Korat)]
+#[korat(pool(Node, n))]
 pub struct Tree {
     pub root: Option<Box<Node>>,
+    #[korat(ints(0, n))]
     pub size: usize,
 }
 
@@ -68,11 +76,40 @@ fn keys(node: &Option<Box<Node>>, out: &mut Vec<i64>) {
     }
 }
 
-/// The class invariant: keys strictly increasing in order, and `size` their number.
+/// The class invariant over the derived view: the nodes form a tree (no node reached twice,
+/// which only a candidate can break), keys strictly increase in order, and `size` counts them.
+pub fn rep_ok_view(v: &mut impl TreeView) -> bool {
+    fn walk(
+        v: &mut impl TreeView,
+        n: Option<u32>,
+        seen: &mut Vec<u32>,
+        keys: &mut Vec<i64>,
+    ) -> bool {
+        let Some(n) = n else {
+            return true;
+        };
+        if seen.contains(&n) {
+            return false;
+        }
+        seen.push(n);
+        let left = v.left(n);
+        if !walk(v, left, seen, keys) {
+            return false;
+        }
+        keys.push(v.key(n));
+        let right = v.right(n);
+        walk(v, right, seen, keys)
+    }
+    let (mut seen, mut keys) = (Vec::new(), Vec::new());
+    let root = v.root();
+    walk(v, root, &mut seen, &mut keys)
+        && keys.windows(2).all(|w| w[0] < w[1])
+        && keys.len() as i64 == v.size()
+}
+
+/// The invariant on a real tree.
 pub fn rep_ok(tree: &Tree) -> bool {
-    let mut all = Vec::new();
-    keys(&tree.root, &mut all);
-    all.windows(2).all(|w| w[0] < w[1]) && all.len() == tree.size
+    rep_ok_view(&mut view::Boxed::new(tree))
 }
 
 /// A tree of exactly `n` nodes, keys in `0..domain`: the shape by the size of the left subtree
@@ -179,4 +216,56 @@ impl Generator for Boxed {
     }
 }
 
-ferastrau_sdk::export!(Generated::new(Boxed));
+/// The same benchmark over Korat's search: the finitization the attributes give (at most `n`
+/// nodes, keys `0..n`, `size` 0..n) with the key argument 0..=n beside the tree, candidates
+/// filtered by [`rep_ok_view`] and decoded into `Box`es; the calls, outputs and
+/// postconditions are the generator program's.
+pub struct KoratBoxed;
+
+impl Benchmark for KoratBoxed {
+    type Fields = TreeFields;
+    type Input = (Tree, i64);
+    type Ret = bool;
+    type Abs = Vec<i64>;
+
+    fn methods(&self) -> &'static [&'static str] {
+        Boxed.methods()
+    }
+    fn finitize(&self, m: usize, scope: u32) -> (Finitization, TreeFields) {
+        let key = [("key", Domain::ints(0, i64::from(scope)))];
+        Tree::finitization(&format!("Tree_{}", self.methods()[m]), scope, &key)
+    }
+    fn precondition_is_invariant(&self, _m: usize) -> bool {
+        true
+    }
+    fn precondition(&self, _m: usize, f: &TreeFields, c: &mut Candidate<'_>) -> bool {
+        rep_ok_view(&mut View::new(c, f))
+    }
+    fn decode(&self, _m: usize, f: &TreeFields, c: &mut Candidate<'_>) -> (Tree, i64) {
+        let key = c.int(f.extra("key").expect("the key argument"), 0);
+        (Tree::decode(c, f), key)
+    }
+    fn run(&self, m: usize, input: &mut (Tree, i64)) -> bool {
+        Boxed.run(m, input)
+    }
+    fn invariant(&self, input: &(Tree, i64)) -> bool {
+        rep_ok(&input.0)
+    }
+    fn abstraction(&self, input: &(Tree, i64)) -> Vec<i64> {
+        Boxed.abstraction(input)
+    }
+    fn postcondition(
+        &self,
+        m: usize,
+        pre: &(Tree, i64),
+        post: &(Tree, i64),
+        ret: &bool,
+    ) -> Result<(), String> {
+        Boxed.postcondition(m, pre, post, ret)
+    }
+    fn render(&self, m: usize, input: &(Tree, i64)) -> String {
+        Boxed.render(m, input)
+    }
+}
+
+ferastrau_sdk::export!(Generated::new(Boxed), korat: KoratBoxed);
