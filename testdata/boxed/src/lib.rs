@@ -186,7 +186,7 @@ impl Generator for Boxed {
             want.sort_unstable();
         }
         let ret_ok = if m == 0 {
-            *ret == !present
+            *ret != present
         } else {
             *ret == present
         };
