@@ -35,6 +35,7 @@ pub type EntryId = usize;
 /// A list entry (`LinkedList.Entry` with an `Integer` element; the header's is null).
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Entry {
+    #[korat(ints(1, n))]
     pub element: Option<i64>,
     pub next: Option<EntryId>,
     pub previous: Option<EntryId>,
@@ -49,18 +50,17 @@ pub struct ListRef {
     pub size: i64,
 }
 
-/// A sorted list of integers.
+/// A sorted list of integers. Its `#[korat]` attributes give `finSortedList(n)`: n + 1 entries
+/// (the header and n data entries) or null, `size` 0..n, each element null or one of 1..n;
+/// `crate::space::finitization` adds a method's arguments (`insert`'s `x`, `merge`'s second
+/// list over the same entries).
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct SortedList {
     pub header: Option<EntryId>,
+    #[korat(ints(0, n))]
     pub size: i64,
+    #[korat(pool(n + 1))]
     pub entries: Vec<Entry>,
-}
-
-impl Default for SortedList {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl SortedList {
@@ -209,5 +209,11 @@ impl SortedList {
         self.entry_mut(previous).next = next;
         self.entry_mut(next).previous = previous;
         self.size -= 1;
+    }
+}
+
+impl Default for SortedList {
+    fn default() -> Self {
+        Self::new()
     }
 }

@@ -3,7 +3,7 @@
 //! the view of one list and its decoder are `#[derive(Korat)]`'s (`crate::list`).
 
 use ferastrau_sdk::korat::view::{Root, View};
-use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization};
 
 use crate::invariant::ListView;
 use crate::list::{Entry, EntryId, EntryView, ListRef, SortedList};
@@ -44,34 +44,26 @@ pub fn size_of(f: &Fields, list: usize) -> FieldId {
     }
 }
 
-/// `finSortedList(n)`: n + 1 entries (or null); size 0..n; each element null or one of the
-/// integers 1..n. Integers are plain values, outside isomorphism breaking; the entries are
-/// objects. The root holds `this`'s header and size, then (declared last, never read by the
-/// invariant, so Korat enumerates it after the list) `x` over 1..n, or `other`'s header and
-/// size over the same n + 1 entries, so that both of `merge`'s lists are generated jointly and
-/// canonicalised together.
+/// `finSortedList(n)` (the `#[korat]` domains of [`SortedList`]): n + 1 entries (or null);
+/// size 0..n; each element null or one of the integers 1..n. Integers are plain values, outside
+/// isomorphism breaking; the entries are objects. The root holds `this`'s header and size, then
+/// (declared last, never read by the invariant, so Korat enumerates it after the list) `x` over
+/// 1..n, or `other`'s header and size over the same n + 1 entries, so that both of `merge`'s
+/// lists are generated jointly and canonicalised together.
 pub fn finitization(root_name: &str, n: u32, args: Args) -> (Finitization, Fields) {
     let n64 = i64::from(n);
-    let mut b = FinitizationBuilder::new(root_name);
-    let entry = b.class("Entry", n + 1);
-    b.field(ROOT, "header", Domain::nullable(entry));
-    b.field(ROOT, "size", Domain::ints(0, n64));
-    match args {
-        Args::None => {}
-        Args::X => {
-            b.field(ROOT, "x", Domain::ints(1, n64));
-        }
-        Args::Other => {
-            b.field(ROOT, "otherHeader", Domain::nullable(entry));
-            b.field(ROOT, "otherSize", Domain::ints(0, n64));
-        }
-    }
-    b.field(entry, "element", Domain::null().or(Domain::ints(1, n64)));
-    b.field(entry, "next", Domain::nullable(entry));
-    b.field(entry, "previous", Domain::nullable(entry));
-    let fin = b.build();
-    let fields = SortedList::fields(&fin);
-    (fin, fields)
+    let extra = match args {
+        Args::None => vec![],
+        Args::X => vec![("x", Domain::ints(1, n64))],
+        Args::Other => vec![
+            (
+                "otherHeader",
+                Domain::nullable(SortedList::class_id("Entry")),
+            ),
+            ("otherSize", Domain::ints(0, n64)),
+        ],
+    };
+    SortedList::finitization(root_name, n, &extra)
 }
 
 /// One or two lists of a candidate: `this` is the derived view's, `other` the extra fields'.

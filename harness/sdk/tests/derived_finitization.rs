@@ -101,6 +101,25 @@ fn the_derived_finitization_is_the_hand_written_one() {
     }
 }
 
+/// `class_id` names the classes as the derived finitization numbers them, for an argument
+/// that is an object of the structure (SortedList's `merge(other)` takes the other list's
+/// header among the same entries).
+#[test]
+fn class_ids_are_the_derived_finitization_s() {
+    let (fin, _) = Forest::finitization("Forest", 2, &[]);
+    for name in ["Node", "Leaf"] {
+        assert_eq!(fin.class_name(Forest::class_id(name)), name);
+    }
+    let args = [("other", Domain::nullable(Forest::class_id("Leaf")))];
+    let (fin, f) = Forest::finitization("Forest", 2, &args);
+    let other = f.extra("other").expect("the argument");
+    assert_eq!(other, fin.field(ROOT, "other"));
+    let m = panic_message(|| {
+        Forest::class_id("Tree");
+    });
+    assert!(m.contains("no class Tree") && m.contains("\"Leaf\""), "{m}");
+}
+
 /// A structure whose node type has an integer without a domain: its own finitization can be
 /// written by hand (the derive's view and decoder work on it), the derived one panics naming
 /// the field.

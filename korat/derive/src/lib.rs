@@ -944,10 +944,20 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
         .collect();
     let fields_ty = format_ident!("{}Fields", ty);
     let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena, then per `#[korat(pool(X, count))]` on the type (as many objects as its pool), the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
+    let class_doc = "The class id a derived finitization gives class `name` (the root is 0, then each arena's class and each owned class in declaration order): the domain of a method's argument that is an object of the structure, such as a second list's header.";
     quote! {
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
         impl #ty {
+            #[doc = #class_doc]
+            #vis fn class_id(name: &str) -> #k::ClassId {
+                let classes = [#(<#classes as #k::view::Class>::NAME),*];
+                match classes.iter().position(|c| *c == name) {
+                    Some(i) => #k::ClassId(i as u16 + 1),
+                    None => panic!("{} has no class {name} (its classes: {classes:?})", stringify!(#ty)),
+                }
+            }
+
             #[doc = #doc]
             #vis fn finitization(root_name: &str, scope: u32, args: &[(&str, #k::Domain)]) -> (#k::Finitization, #fields_ty) {
                 let n = i64::from(scope);
