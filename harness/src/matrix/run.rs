@@ -9,7 +9,11 @@
 //! kills, and a death from outside (`Death::is_from_outside`: SIGKILL, SIGBUS, ...) says
 //! nothing of the mutant: that input is marked unknown. After `max_deaths` deaths the row stops and the
 //! inputs left are marked unknown, so that a mutant that crashes on every input costs a
-//! bounded number of processes and never a silently wrong entry.
+//! bounded number of processes and never a silently wrong entry. A clock timeout is confirmed
+//! before it is a kill, as in the first-kill run: that input alone runs again in a fresh child
+//! with the clock limits `CONFIRM_FACTOR` times wider, and only a second timeout blames it
+//! (a load spike that stalls a child once would otherwise be a kill the first-kill run, which
+//! confirms, does not have).
 
 use std::collections::BTreeMap;
 
@@ -22,7 +26,7 @@ use super::{FirstKill, Header, KillMatrix, MethodRange, Row};
 use crate::exit_code::Interrupted;
 use crate::fingerprint::Fingerprint;
 use crate::process::{Death, Ending, Isolation};
-use crate::runner::{classify, RunConfig};
+use crate::runner::{classify, confirming, RunConfig};
 use crate::worker::Worker;
 use ferastrau_artifacts::ScopeResult;
 use ferastrau_artifacts::ScopeRun;
@@ -59,6 +63,17 @@ fn remaining(methods: &[MethodRange], known: &RoaringBitmap) -> Vec<Span> {
         push(from, end);
     }
     spans
+}
+
+/// The span of the one input at global index `g`.
+fn span_of(methods: &[MethodRange], g: u64) -> Option<Span> {
+    methods.iter().enumerate().find_map(|(m, r)| {
+        (r.offset..r.offset + r.inputs).contains(&g).then(|| Span {
+            method: m,
+            from: g - r.offset,
+            to: g - r.offset + 1,
+        })
+    })
 }
 
 /// One mutant's row at `scope`, and how many of its inputs reach selection settled without a
@@ -99,8 +114,15 @@ pub fn row(
             row.first = Some(FirstKill { index: g, reason });
         }
     };
+    // An input whose clock timeout awaits confirmation: the next child runs it alone, under
+    // wider clock limits.
+    let mut unconfirmed: Option<u64> = None;
     loop {
-        let spans = remaining(methods, &known);
+        let confirm = unconfirmed.take();
+        let spans = match confirm {
+            Some(g) => span_of(methods, g).into_iter().collect(),
+            None => remaining(methods, &known),
+        };
         if spans.is_empty() {
             break;
         }
@@ -109,7 +131,8 @@ pub fn row(
                 "interrupted while computing the kill matrix".into(),
             )));
         }
-        if row.deaths >= max_deaths {
+        // A confirmation rides on the death it judges: it runs even at the cap.
+        if confirm.is_none() && row.deaths >= max_deaths {
             for s in &spans {
                 let o = methods[s.method].offset;
                 row.unknown
@@ -118,13 +141,17 @@ pub fn row(
             break;
         }
         let _ = std::fs::remove_file(&cursor);
+        let limits = match confirm {
+            Some(_) => confirming(&cfg.limits),
+            None => cfg.limits,
+        };
         let request = Request::Matrix {
             mutant,
             scope,
             spans,
             dir: cfg.inputs_dir.clone(),
             cursor: cursor.clone(),
-            limits: cfg.limits,
+            limits,
             reach: cfg.reach,
             comparison: cfg.comparison,
         };
@@ -132,7 +159,7 @@ pub fn row(
             memory_limit: Some(cfg.memory_limit),
             stdout: None,
             guard: Some(
-                cfg.guard(&(scope..=scope), &cfg.limits)
+                cfg.guard(&(scope..=scope), &limits)
                     .saturating_mul(GUARD_FACTOR),
             ),
         };
@@ -174,6 +201,13 @@ pub fn row(
                 _ => {}
             }
         }
+        if let (Some(g), true) = (confirm, f.completed()) {
+            // The input ran to its end under the wider limits: its chunk says what it does.
+            if !known.contains(g as u32) {
+                bail!("the worker confirmed mutant {mutant}'s input {g} without a result");
+            }
+            continue;
+        }
         if f.completed() {
             let left = remaining(methods, &known);
             if !left.is_empty() {
@@ -187,7 +221,10 @@ pub fn row(
             // leaks at their allowance): not a death, and no input to blame.
             continue;
         }
-        row.deaths += 1;
+        // A confirming child's end is the same death judged again, not another one.
+        if confirm.is_none() {
+            row.deaths += 1;
+        }
         let death = f.death();
         let position = clock.or_else(|| {
             ferastrau_worker::cursor::read_file(&cursor)
@@ -202,6 +239,10 @@ pub fn row(
             // bound how often).
             continue;
         };
+        if clock.is_some() && confirm.is_none() {
+            unconfirmed = Some(g);
+            continue;
+        }
         known.insert(g as u32);
         match (&death, clock) {
             (_, Some(_)) => kill(&mut row, g, 1, Reason::Timeout),

@@ -133,6 +133,17 @@ fn guard_base() -> Duration {
 /// load would be a wrong kill rate with exit status 0.
 pub const CONFIRM_FACTOR: u32 = 10;
 
+/// `limits` with the clock limits [`CONFIRM_FACTOR`] times wider and the tick budget unchanged:
+/// what a clock timeout is confirmed under, in a first-kill run and in a kill-matrix row alike
+/// (a load spike that stalls a child past the clock limit must not become a kill).
+pub(crate) fn confirming(limits: &Limits) -> Limits {
+    Limits {
+        timeout_factor: limits.timeout_factor * f64::from(CONFIRM_FACTOR),
+        timeout_floor: limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
+        ..*limits
+    }
+}
+
 /// Where a mutant's time went, for the runner's own performance figures.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
@@ -338,11 +349,7 @@ fn confirm_clock_timeout(
     timing: &mut Timing,
 ) -> Result<Option<ScopeResult>> {
     let (mutant, scope) = (first.mutant, first.scope);
-    let limits = Limits {
-        timeout_factor: cfg.limits.timeout_factor * f64::from(CONFIRM_FACTOR),
-        timeout_floor: cfg.limits.timeout_floor.saturating_mul(CONFIRM_FACTOR),
-        ..cfg.limits
-    };
+    let limits = confirming(&cfg.limits);
     Ok(
         match rerun(worker, mutant, scope, limits, cfg, cursor, timing)? {
             None => None,

@@ -490,3 +490,57 @@ fn recursions_without_end_are_timeouts_on_every_input_however_much_they_leak() {
         "{recycles} fresh processes for {endless} endless rows"
     );
 }
+
+/// A load spike in a kill-matrix row is not a kill: the matrix confirms a clock timeout as
+/// the first-kill run does, running that input again alone with the clock limits ten times
+/// wider. `faulty`'s `stall` mutant sleeps past the clock limit on the first call of the whole
+/// run (a marker file says it happened), here made in the matrix (`--kill-matrix --resume`
+/// of a finished run) and is otherwise `fine`: its row holds no kill, as its first-kill
+/// verdict says; `spin`, which loops, is a timeout on every input all the same.
+#[test]
+fn a_stall_in_a_matrix_row_is_not_a_timeout_kill_and_a_loop_still_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let path = fixture("faulty");
+    let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
+    args.extend_from_slice(&FAULTY_LIMITS);
+    evaluate(&args, &out);
+    let marker = tmp.path().join("stalled");
+    let mut with_matrix = vec!["evaluate", "--out", out.to_str().unwrap()];
+    with_matrix.extend_from_slice(&args);
+    with_matrix.extend_from_slice(&["--kill-matrix", "--resume"]);
+    let o = command(&with_matrix)
+        .env("FAULTY_STALL_ONCE", &marker)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        marker.exists(),
+        "the stall mutant stalled once, in the matrix"
+    );
+    let mutants = json(&out.join("mutants.json"));
+    let id = |replacement: &str| {
+        mutants["mutants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["replacement"] == replacement)
+            .unwrap()["id"]
+            .as_u64()
+            .unwrap() as u32
+    };
+    for scope in 1..=2 {
+        let m = file::read(&out, scope).expect("a readable matrix");
+        let row = |mutant: u32| m.rows.iter().find(|r| r.mutant == mutant).unwrap();
+        let stall = row(id("stall"));
+        assert!(stall.kills.is_empty(), "scope {scope}: {:?}", stall.reasons);
+        let spin = row(id("spin"));
+        assert_eq!(
+            u64::from(spin.kills.len() as u32),
+            m.header.inputs,
+            "scope {scope}: {:?}",
+            spin.reasons
+        );
+        assert_eq!(spin.reasons.keys().collect::<Vec<_>>(), [&Reason::Timeout]);
+    }
+}
