@@ -62,6 +62,19 @@ enum Kind {
     Skip,
 }
 
+impl Kind {
+    /// The class a link points to (an owning `Box` link included) and whether it may be null.
+    fn target(&self) -> Option<(String, bool)> {
+        match self {
+            Kind::Link {
+                class, nullable, ..
+            } => Some((class.clone(), *nullable)),
+            Kind::Boxed { class, nullable } => Some((class.to_string(), *nullable)),
+            _ => None,
+        }
+    }
+}
+
 struct Field {
     ident: Ident,
     kind: Kind,
@@ -739,18 +752,12 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
                     quote!(#name: #k::view::array(fin, #class, #s)),
                 ),
                 _ => {
-                    let holds = match &f.kind {
-                        Kind::Link {
-                            class: target,
-                            nullable,
-                            ..
-                        } => quote!(#k::view::Holds::Link { class: #target, nullable: #nullable }),
-                        Kind::Boxed { class, nullable } => {
-                            let target = class.to_string();
+                    let holds = match (f.kind.target(), &f.kind) {
+                        (Some((target, nullable)), _) => {
                             quote!(#k::view::Holds::Link { class: #target, nullable: #nullable })
                         }
-                        Kind::NullableInt(_) => quote!(#k::view::Holds::NullableInt),
-                        _ => quote!(#k::view::Holds::Int),
+                        (None, Kind::NullableInt(_)) => quote!(#k::view::Holds::NullableInt),
+                        (None, _) => quote!(#k::view::Holds::Int),
                     };
                     (
                         quote!(#[doc = #doc] pub #name: #k::FieldId),
@@ -774,22 +781,14 @@ fn domain(f: &Field) -> Result<Tokens, String> {
             f.ident
         )),
     };
-    match &f.kind {
-        Kind::Link {
-            class, nullable, ..
-        } => Ok(if *nullable {
+    if let Some((class, nullable)) = f.kind.target() {
+        return Ok(if nullable {
             quote!(#k::Domain::nullable(class_of(#class)))
         } else {
             quote!(#k::Domain::objects(class_of(#class)))
-        }),
-        Kind::Boxed { class, nullable } => {
-            let class = class.to_string();
-            Ok(if *nullable {
-                quote!(#k::Domain::nullable(class_of(#class)))
-            } else {
-                quote!(#k::Domain::objects(class_of(#class)))
-            })
-        }
+        });
+    }
+    match &f.kind {
         Kind::Int(_) => ints("an integer"),
         Kind::NullableInt(_) => {
             let d = ints("null or an integer")?;
@@ -803,7 +802,7 @@ fn domain(f: &Field) -> Result<Tokens, String> {
             "field `{}` is an array: declare the finitization by hand (FinitizationBuilder::array)",
             f.ident
         )),
-        Kind::Arena(_) | Kind::Skip => Ok(quote!()),
+        Kind::Link { .. } | Kind::Boxed { .. } | Kind::Arena(_) | Kind::Skip => Ok(quote!()),
     }
 }
 
