@@ -11,7 +11,9 @@
 /// One element of the set: the index of its parent (itself for a root) and its rank.
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Record {
+    #[korat(ints(0, n - 1))]
     pub parent: i64,
+    #[korat(ints(0, n - 1))]
     pub rank: i64,
 }
 
@@ -22,27 +24,25 @@ pub enum Exception {
     IndexOutOfBounds,
 }
 
-/// A partition of the element indices `0..size`.
+/// A partition of the element indices `0..size`. Its `#[korat]` attributes give `finDisjSet(n)`:
+/// n records listed in a `Record[]` of length 0..n, `size` 0..n, `parent` and `rank` 0..n−1.
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct DisjSet {
+    #[korat(pool(n), array(0, n))]
     pub elements: Vec<Record>,
+    #[korat(ints(0, n))]
     pub size: i64,
 }
 
-/// Java's array indexing: a negative index is out of bounds.
-fn index(i: i64) -> usize {
-    usize::try_from(i).expect("array index out of bounds")
-}
-
 impl DisjSet {
-    /// `elements[i]`; panics outside the array.
+    /// `elements[i]`; panics outside the array (a negative index too).
     pub fn rec(&self, i: i64) -> &Record {
-        &self.elements[index(i)]
+        &self.elements[usize::try_from(i).expect("array index out of bounds")]
     }
 
-    /// `elements[i]`, for writing; panics outside the array.
+    /// `elements[i]`, for writing; panics outside the array (a negative index too).
     pub fn rec_mut(&mut self, i: i64) -> &mut Record {
-        &mut self.elements[index(i)]
+        &mut self.elements[usize::try_from(i).expect("array index out of bounds")]
     }
 
     /// The `n` singletons `{0}, …, {n−1}` (MAKE-SET on each index).

@@ -27,7 +27,9 @@ pub enum Exception {
 /// A max-heap of non-negative integers in `array[0..size]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct HeapArray {
+    #[korat(ints(0, n))]
     pub size: i64,
+    #[korat(ints(-1, n), array(0, n))]
     pub array: Vec<i64>,
 }
 
@@ -40,9 +42,7 @@ fn index(i: i64) -> usize {
 /// one runs out of memory).
 pub fn empty_array(len: i64) -> Vec<i64> {
     assert!(len <= MAX_ARRAY, "out of memory");
-    let mut a = Vec::new();
-    a.resize(usize::try_from(len).expect("negative array size"), EMPTY);
-    a
+    vec![EMPTY; usize::try_from(len).expect("negative array size")]
 }
 
 impl HeapArray {

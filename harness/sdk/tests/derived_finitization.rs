@@ -101,6 +101,61 @@ fn the_derived_finitization_is_the_hand_written_one() {
     }
 }
 
+/// Java arrays: an `int[]` of the structure and an arena the root lists as a `Slot[]`, each
+/// with `#[korat(array(lo, hi))]` (its length), as HeapArray and DisjSet declare them.
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
+pub struct Slot {
+    #[korat(ints(0, n - 1))]
+    pub parent: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
+pub struct Arrays {
+    #[korat(pool(n), array(0, n))]
+    pub slots: Vec<Slot>,
+    #[korat(ints(0, n))]
+    pub size: i64,
+    #[korat(ints(-1, n), array(1, n))]
+    pub values: Vec<i64>,
+}
+
+#[test]
+fn derived_arrays_are_the_hand_written_ones() {
+    for n in 1..=3u32 {
+        let n64 = i64::from(n);
+        let mut b = FinitizationBuilder::new("Arrays");
+        let slot = b.class("Slot", n);
+        let slots = b.array(
+            "Slot[]",
+            1,
+            Domain::ints(0, n64),
+            n,
+            &[("e", Domain::objects(slot))],
+        );
+        let values = b.array(
+            "int[]",
+            1,
+            Domain::ints(1, n64),
+            n,
+            &[("v", Domain::ints(-1, n64))],
+        );
+        b.field(ROOT, "slots", Domain::objects(slots));
+        b.field(ROOT, "size", Domain::ints(0, n64));
+        b.field(ROOT, "values", Domain::objects(values));
+        b.field(slot, "parent", Domain::ints(0, n64 - 1));
+        let (derived, f) = Arrays::finitization("Arrays", n, &[]);
+        assert_eq!(
+            format!("{derived:?}"),
+            format!("{:?}", b.build()),
+            "scope {n}"
+        );
+        assert!(
+            f.slots_listed.is_some(),
+            "the arena is read through its array"
+        );
+    }
+}
+
 /// `class_id` names the classes as the derived finitization numbers them, for an argument
 /// that is an object of the structure (SortedList's `merge(other)` takes the other list's
 /// header among the same entries).

@@ -83,6 +83,9 @@ struct Field {
     ints: Option<(syn::Expr, syn::Expr)>,
     /// `#[korat(pool(count))]` on an arena: how many objects its class has at scope `n`.
     pool: Option<syn::Expr>,
+    /// `#[korat(array(lo, hi))]` on a Java array (or a listed arena): its length's domain in a
+    /// derived finitization, `hi` the longest.
+    array: Option<(syn::Expr, syn::Expr)>,
 }
 
 /// `#[korat(pool(X, count))]` on a structure: class `X` (a node type owned through `Box`
@@ -118,6 +121,7 @@ struct Attrs {
     skip: bool,
     ints: Option<(syn::Expr, syn::Expr)>,
     pool: Option<syn::Expr>,
+    array: Option<(syn::Expr, syn::Expr)>,
 }
 
 const INTS: &[&str] = &[
@@ -243,8 +247,17 @@ fn attrs(f: &syn::Field) -> syn::Result<Attrs> {
                 let content;
                 syn::parenthesized!(content in m.input);
                 out.pool = Some(content.parse()?);
+            } else if m.path.is_ident("array") {
+                let content;
+                syn::parenthesized!(content in m.input);
+                let lo: syn::Expr = content.parse()?;
+                content.parse::<syn::Token![,]>()?;
+                let hi: syn::Expr = content.parse()?;
+                out.array = Some((lo, hi));
             } else {
-                return Err(m.error("expected `skip`, `ints(lo, hi)` or `pool(count)`"));
+                return Err(
+                    m.error("expected `skip`, `ints(lo, hi)`, `pool(count)` or `array(lo, hi)`")
+                );
             }
             Ok(())
         })?;
@@ -292,11 +305,22 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                      hold them in an arena",
                 ));
             }
-            if a.ints.is_some() && !matches!(kind, Kind::Int(_) | Kind::NullableInt(_) | Kind::Bool)
-            {
+            if a.array.is_some() && !matches!(kind, Kind::Array(_) | Kind::Arena(_)) {
                 return Err(syn::Error::new_spanned(
                     f,
-                    "#[korat(ints(lo, hi))] is for an integer, a `bool` or an `Option` of an integer",
+                    "#[korat(array(lo, hi))] is for a Java array (a `Vec` of values or links) or \
+                     an arena the root lists",
+                ));
+            }
+            let values = |k: &Kind| matches!(k, Kind::Int(_) | Kind::NullableInt(_) | Kind::Bool);
+            let ints_fit = match &kind {
+                Kind::Array(e) => values(e),
+                k => values(k),
+            };
+            if a.ints.is_some() && !ints_fit {
+                return Err(syn::Error::new_spanned(
+                    f,
+                    "#[korat(ints(lo, hi))] is for an integer, a `bool` or an `Option` of an integer (or an array of them)",
                 ));
             }
             Ok(Field {
@@ -304,6 +328,7 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                 kind,
                 ints: a.ints,
                 pool: a.pool,
+                array: a.array,
             })
         })
         .collect()
@@ -773,6 +798,12 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
 /// by name), or why it has none: a link's domain is its class (nullable or not), a value's the
 /// range its `#[korat(ints(lo, hi))]` gives (`bool` 0..=1 without one).
 fn domain(f: &Field) -> Result<Tokens, String> {
+    value_domain(&f.kind, f)
+}
+
+/// The domain of a value of kind `kind` held by field `f` (the field itself, or an element of
+/// the array `f`), its range from `f`'s `#[korat(ints(lo, hi))]`.
+fn value_domain(kind: &Kind, f: &Field) -> Result<Tokens, String> {
     let k = korat();
     let ints = |what: &str| match &f.ints {
         Some((lo, hi)) => Ok(quote!(#k::Domain::ints((#lo) as i64, (#hi) as i64))),
@@ -781,14 +812,14 @@ fn domain(f: &Field) -> Result<Tokens, String> {
             f.ident
         )),
     };
-    if let Some((class, nullable)) = f.kind.target() {
+    if let Some((class, nullable)) = kind.target() {
         return Ok(if nullable {
             quote!(#k::Domain::nullable(class_of(#class)))
         } else {
             quote!(#k::Domain::objects(class_of(#class)))
         });
     }
-    match &f.kind {
+    match kind {
         Kind::Int(_) => ints("an integer"),
         Kind::NullableInt(_) => {
             let d = ints("null or an integer")?;
@@ -799,7 +830,8 @@ fn domain(f: &Field) -> Result<Tokens, String> {
             None => Ok(quote!(#k::Domain::ints(0, 1))),
         },
         Kind::Array(_) => Err(format!(
-            "field `{}` is an array: declare the finitization by hand (FinitizationBuilder::array)",
+            "field `{}` is an array: a derived finitization declares arrays of the structure \
+             (#[korat(array(lo, hi))]), not of a node type",
             f.ident
         )),
         Kind::Link { .. } | Kind::Boxed { .. } | Kind::Arena(_) | Kind::Skip => Ok(quote!()),
@@ -899,6 +931,51 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
     }
 }
 
+/// The array class a root field `f` with `#[korat(array(lo, hi))]` is a reference to: one
+/// array object (a `Vec` is never null) named as Java names it (`int[]`, `boolean[]`,
+/// `Record[]`), its length over lo..=hi, `hi` elements of the domain its element type gives —
+/// a listed arena's, its class's objects, never null. The element is called `v` for values and
+/// `e` for objects. `id` names the class in the generated code.
+fn array_class(f: &Field, id: &Ident) -> Result<Tokens, String> {
+    let k = korat();
+    let Some((lo, hi)) = &f.array else {
+        return Err(format!(
+            "`{}` needs #[korat(array(lo, hi))] (its length) for a derived finitization",
+            f.ident
+        ));
+    };
+    let (name, element, domain) = match &f.kind {
+        Kind::Arena(class) => {
+            let c = class.to_string();
+            (
+                format!("{c}[]"),
+                "e",
+                quote!(#k::Domain::objects(class_of(#c))),
+            )
+        }
+        Kind::Array(e) => {
+            let name = match (e.target(), &**e) {
+                (Some((class, _)), _) => format!("{class}[]"),
+                (None, Kind::Bool) => "boolean[]".to_string(),
+                (None, _) => "int[]".to_string(),
+            };
+            let element = if e.target().is_some() { "e" } else { "v" };
+            (name, element, value_domain(e, f)?)
+        }
+        _ => unreachable!("only arrays and arenas take #[korat(array)]"),
+    };
+    let field = f.ident.to_string();
+    Ok(quote! {
+        let #id = {
+            let longest = (#hi) as i64;
+            let max = u32::try_from(longest).unwrap_or_else(|_| panic!(
+                "array `{}` at scope {scope} is at most {longest} long (0..=u32::MAX)", #field
+            ));
+            b.array(#name, 1, #k::Domain::ints((#lo) as i64, longest), max, &[(#element, #domain)])
+        };
+    })
+}
+
 /// `Type::finitization(root_name, scope, args)` for a structure whose every arena says its
 /// pool (`#[korat(pool(count))]`): one class per arena in field order, the root's fields in
 /// declaration order, then `args` (a method's arguments), then each class's fields; nothing
@@ -913,7 +990,10 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
             _ => None,
         })
         .collect();
-    if arenas.iter().all(|(f, _)| f.pool.is_none()) && owned.is_empty() {
+    if arenas.iter().all(|(f, _)| f.pool.is_none())
+        && owned.is_empty()
+        && fields.iter().all(|f| f.array.is_none())
+    {
         return quote!();
     }
     let mut errors = Vec::new();
@@ -923,9 +1003,27 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
             f.ident
         ));
     }
+    // The root's fields in declaration order: a Java array or a listed arena is a reference to
+    // its array class, declared once the classes are.
+    let mut arrays = Vec::new();
     let mut roots = Vec::new();
-    for f in korat_fields(fields) {
+    for f in fields {
         let s = f.ident.to_string();
+        let array = matches!(f.kind, Kind::Array(_)) || f.array.is_some();
+        if array {
+            let id = format_ident!("array{}", arrays.len());
+            match array_class(f, &id) {
+                Ok(decl) => {
+                    arrays.push(decl);
+                    roots.push(quote!(b.field(#k::ROOT, #s, #k::Domain::objects(#id));));
+                }
+                Err(why) => errors.push(why),
+            }
+            continue;
+        }
+        if matches!(f.kind, Kind::Arena(_) | Kind::Skip) {
+            continue;
+        }
         match domain(f) {
             Ok(d) => roots.push(quote!(b.field(#k::ROOT, #s, #d);)),
             Err(why) => errors.push(why),
@@ -950,7 +1048,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
         impl #ty {
             #[doc = #class_doc]
             #vis fn class_id(name: &str) -> #k::ClassId {
-                let classes = [#(<#classes as #k::view::Class>::NAME),*];
+                let classes: &[&str] = &[#(<#classes as #k::view::Class>::NAME),*];
                 match classes.iter().position(|c| *c == name) {
                     Some(i) => #k::ClassId(i as u16 + 1),
                     None => panic!("{} has no class {name} (its classes: {classes:?})", stringify!(#ty)),
@@ -977,6 +1075,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
                     #( if name == <#classes as #k::view::Class>::NAME { return #ids; } )*
                     panic!("no arena of class {name}")
                 };
+                #(#arrays)*
                 #(#roots)*
                 for (name, d) in args {
                     b.field(#k::ROOT, name, d.clone());
@@ -1318,6 +1417,30 @@ mod tests {
             struct Tree { size: i64, #[korat(pool(n))] nodes: Vec<Node> }
         });
         assert!(no_domain.contains("field `size` needs"), "{no_domain}");
+    }
+
+    #[test]
+    fn an_array_needs_its_length_and_the_length_is_for_arrays() {
+        let no_length = expanded(syn::parse_quote! {
+            struct Heap { #[korat(ints(0, n))] size: i64, #[korat(ints(-1, n))] array: Vec<i64> }
+        });
+        // Without a length, the array is the author's to declare: no derived finitization.
+        assert!(!no_length.contains("fn finitization"), "{no_length}");
+        let half = expanded(syn::parse_quote! {
+            struct Heap {
+                #[korat(ints(0, n))] size: i64,
+                #[korat(ints(-1, n), array(0, n))] array: Vec<i64>,
+                more: Vec<i64>,
+            }
+        });
+        assert!(
+            half.contains("`more` needs #[korat(array(lo, hi))]"),
+            "{half}"
+        );
+        let on_value = expanded(syn::parse_quote! {
+            struct Node { #[korat(array(0, n))] key: i64 }
+        });
+        assert!(on_value.contains("is for a Java array"), "{on_value}");
     }
 
     #[test]
