@@ -34,11 +34,17 @@ pub struct Entry {
     pub previous: Option<EntryId>,
 }
 
-/// A list of objects (nulls and duplicates allowed).
+/// A list of objects (nulls and duplicates allowed). Its `#[korat]` attributes give
+/// `finLinkedList(n)`: n + 1 entries (the header and n data entries) or null, `size` 0..n, each
+/// element null or one of n element objects (class `Elem`, no arena: an element keeps its
+/// candidate index), which take part in isomorphism breaking as objects do.
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
+#[korat(objects(Elem, n))]
 pub struct LinkedList {
     pub header: Option<EntryId>,
+    #[korat(ints(0, n))]
     pub size: i64,
+    #[korat(pool(n + 1))]
     pub entries: Vec<Entry>,
 }
 
@@ -51,12 +57,6 @@ pub struct ListItr {
     pub next: Option<EntryId>,
     /// The index of `next`.
     pub next_index: i64,
-}
-
-impl Default for LinkedList {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl LinkedList {
@@ -274,5 +274,11 @@ impl ListItr {
             panic!("IllegalStateException");
         }
         list.entry_mut(self.last_returned).element = o;
+    }
+}
+
+impl Default for LinkedList {
+    fn default() -> Self {
+        Self::new()
     }
 }

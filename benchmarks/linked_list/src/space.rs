@@ -2,13 +2,13 @@
 //! argument's decoding and rendering. The field ids, the views and the decoder are
 //! `#[derive(Korat)]`'s (`crate::list`).
 
-use ferastrau_sdk::korat::view::{Id, Root};
-use ferastrau_sdk::korat::{Candidate, Domain, Finitization, FinitizationBuilder, ROOT};
+use ferastrau_sdk::korat::view::Id;
+use ferastrau_sdk::korat::{Candidate, Domain, Finitization};
 
 pub use crate::list::LinkedListFields as Fields;
 use crate::list::{ElemId, LinkedList};
 
-/// An element is an opaque object: its id is its index among the finitization's `Object`s.
+/// An element is an opaque object: its id is its index among the finitization's `Elem`s.
 impl Id for ElemId {
     fn index(self) -> usize {
         self.0
@@ -18,28 +18,14 @@ impl Id for ElemId {
     }
 }
 
-/// `finLinkedList(n)`: n + 1 entries (the header and n data entries) or null; size 0..n; each
-/// element null or one of n element objects. Element objects are objects, so they take part
-/// in isomorphism breaking: two lists that differ only by a renaming of their elements are one
-/// input. With `with_arg`, the root also holds `o` over null and the same element objects,
-/// declared last: the invariant never reads it, so Korat appends it after the structure's
-/// fields (and after the elements) and canonicalises it jointly with them — `o` is null, an
-/// element already in the list, or one fresh object.
+/// `finLinkedList(n)` (the `#[korat]` domains of [`LinkedList`]). With `with_arg`, the root
+/// also holds `o` over null and the same element objects, declared last: the invariant never
+/// reads it, so Korat appends it after the structure's fields (and after the elements) and
+/// canonicalises it jointly with them — `o` is null, an element already in the list, or one
+/// fresh object.
 pub fn finitization(root_name: &str, n: u32, with_arg: bool) -> (Finitization, Fields) {
-    let mut b = FinitizationBuilder::new(root_name);
-    let entry = b.class("Entry", n + 1);
-    let object = b.class("Object", n);
-    b.field(ROOT, "header", Domain::nullable(entry));
-    b.field(ROOT, "size", Domain::ints(0, i64::from(n)));
-    if with_arg {
-        b.field(ROOT, "o", Domain::nullable(object));
-    }
-    b.field(entry, "element", Domain::nullable(object));
-    b.field(entry, "next", Domain::nullable(entry));
-    b.field(entry, "previous", Domain::nullable(entry));
-    let fin = b.build();
-    let fields = LinkedList::fields(&fin);
-    (fin, fields)
+    let o = [("o", Domain::nullable(LinkedList::class_id("Elem")))];
+    LinkedList::finitization(root_name, n, if with_arg { &o } else { &[] })
 }
 
 /// The argument `o` of a valid candidate (element objects keep their Korat index).

@@ -156,6 +156,56 @@ fn derived_arrays_are_the_hand_written_ones() {
     }
 }
 
+/// Opaque objects (`#[korat(objects(Elem, n))]`): a class without a Rust type or an arena,
+/// linked by `ElemId`, declared after the arenas, as LinkedList's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElemId(pub usize);
+
+impl ferastrau_sdk::korat::view::Id for ElemId {
+    fn index(self) -> usize {
+        self.0
+    }
+    fn from_index(i: usize) -> Self {
+        ElemId(i)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
+pub struct Cell2 {
+    pub element: Option<ElemId>,
+    pub next: Option<Cell2Id>,
+}
+
+pub type Cell2Id = usize;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
+#[korat(objects(Elem, n))]
+pub struct Bag {
+    pub first: Option<Cell2Id>,
+    #[korat(pool(n + 1))]
+    pub cells: Vec<Cell2>,
+}
+
+#[test]
+fn opaque_objects_are_a_class_after_the_arenas() {
+    for n in 1..=3u32 {
+        let mut b = FinitizationBuilder::new("Bag");
+        let cell = b.class("Cell2", n + 1);
+        let elem = b.class("Elem", n);
+        b.field(ROOT, "first", Domain::nullable(cell));
+        b.field(ROOT, "o", Domain::nullable(elem));
+        b.field(cell, "element", Domain::nullable(elem));
+        b.field(cell, "next", Domain::nullable(cell));
+        let args = [("o", Domain::nullable(Bag::class_id("Elem")))];
+        let (derived, _) = Bag::finitization("Bag", n, &args);
+        assert_eq!(
+            format!("{derived:?}"),
+            format!("{:?}", b.build()),
+            "scope {n}"
+        );
+    }
+}
+
 /// `class_id` names the classes as the derived finitization numbers them, for an argument
 /// that is an object of the structure (SortedList's `merge(other)` takes the other list's
 /// header among the same entries).

@@ -17,6 +17,9 @@
 //! `n`), from which the structure gets `finitization(root_name, scope, args)` as well. A
 //! structure linked by `Box` (`Option<Box<Node>>`) has no arena: it names each owned class's
 //! pool on itself, `#[korat(pool(Node, n))]`, and is read through `korat::view::Boxed`.
+//! `#[korat(array(lo, hi))]` gives a Java array's length (or lists an arena in a root array),
+//! and `#[korat(objects(X, count))]` on the structure a class of opaque objects (`XId` links,
+//! no Rust type, no arena).
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
@@ -95,24 +98,32 @@ struct Pool {
     count: syn::Expr,
 }
 
-/// The structure's own `#[korat(pool(X, count))]` attributes.
-fn pools_of(input: &DeriveInput) -> syn::Result<Vec<Pool>> {
-    let mut out = Vec::new();
+/// The structure's own attributes: `#[korat(pool(X, count))]` (classes it owns through `Box`
+/// links) and `#[korat(objects(X, count))]` (opaque objects without a Rust type or an arena,
+/// such as a list's elements, linked by `XId`: each keeps its candidate index).
+fn pools_of(input: &DeriveInput) -> syn::Result<(Vec<Pool>, Vec<Pool>)> {
+    let (mut owned, mut opaque) = (Vec::new(), Vec::new());
     for a in input.attrs.iter().filter(|a| a.path().is_ident("korat")) {
         a.parse_nested_meta(|m| {
-            if !m.path.is_ident("pool") {
-                return Err(m.error("expected `pool(Class, count)` on a structure"));
-            }
+            let into = if m.path.is_ident("pool") {
+                &mut owned
+            } else if m.path.is_ident("objects") {
+                &mut opaque
+            } else {
+                return Err(m.error(
+                    "expected `pool(Class, count)` or `objects(Class, count)` on a structure",
+                ));
+            };
             let content;
             syn::parenthesized!(content in m.input);
             let class: Ident = content.parse()?;
             content.parse::<syn::Token![,]>()?;
             let count: syn::Expr = content.parse()?;
-            out.push(Pool { class, count });
+            into.push(Pool { class, count });
             Ok(())
         })?;
     }
-    Ok(out)
+    Ok((owned, opaque))
 }
 
 /// A field's `#[korat(...)]` attributes.
@@ -336,7 +347,7 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
 
 fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let fields = fields_of(input)?;
-    let owned = pools_of(input)?;
+    let (owned, opaque) = pools_of(input)?;
     let boxed: Vec<(&Field, &Ident)> = fields
         .iter()
         .filter_map(|f| match &f.kind {
@@ -347,7 +358,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let arrays = fields
         .iter()
         .any(|f| matches!(f.kind, Kind::Arena(_) | Kind::Array(_)));
-    if !arrays && owned.is_empty() {
+    if !arrays && owned.is_empty() && opaque.is_empty() {
         // A node type: its `Box` links own objects of its own class, decoded with its own
         // field ids (another class's ids are the structure's to give).
         if let Some((f, class)) = boxed.iter().find(|(_, c)| **c != input.ident) {
@@ -391,7 +402,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             ),
         ));
     }
-    Ok(root(input, &fields, &owned))
+    Ok(root(input, &fields, &owned, &opaque))
 }
 
 /// The member of the structure's field ids that holds owned class `class`'s: `TreeNode` in
@@ -980,7 +991,12 @@ fn array_class(f: &Field, id: &Ident) -> Result<Tokens, String> {
 /// pool (`#[korat(pool(count))]`): one class per arena in field order, the root's fields in
 /// declaration order, then `args` (a method's arguments), then each class's fields; nothing
 /// when no arena has a pool; a compile error for a field without a domain.
-fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tokens {
+fn finitization_fn(
+    input: &DeriveInput,
+    fields: &[Field],
+    owned: &[Pool],
+    opaque: &[Pool],
+) -> Tokens {
     let k = korat();
     let (ty, vis) = (&input.ident, &input.vis);
     let arenas: Vec<(&Field, &Ident)> = fields
@@ -992,6 +1008,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
         .collect();
     if arenas.iter().all(|(f, _)| f.pool.is_none())
         && owned.is_empty()
+        && opaque.is_empty()
         && fields.iter().all(|f| f.array.is_none())
     {
         return quote!();
@@ -1036,11 +1053,22 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
     let mut pools: Vec<&syn::Expr> = arenas.iter().filter_map(|(f, _)| f.pool.as_ref()).collect();
     classes.extend(owned.iter().map(|p| &p.class));
     pools.extend(owned.iter().map(|p| &p.count));
-    let ids: Vec<Ident> = (0..classes.len())
+    // Every class by name: the typed ones (which declare their fields), then the opaque ones.
+    let mut names: Vec<Tokens> = classes
+        .iter()
+        .map(|c| quote!(<#c as #k::view::Class>::NAME))
+        .collect();
+    for p in opaque {
+        let name = p.class.to_string();
+        names.push(quote!(#name));
+        pools.push(&p.count);
+    }
+    let all_ids: Vec<Ident> = (0..names.len())
         .map(|i| format_ident!("class{}", i))
         .collect();
+    let ids = &all_ids[..classes.len()];
     let fields_ty = format_ident!("{}Fields", ty);
-    let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena, then per `#[korat(pool(X, count))]` on the type (as many objects as its pool), the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
+    let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena, then per `#[korat(pool(X, count))]` and per `#[korat(objects(X, count))]` on the type (as many objects as its pool), then per array, the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
     let class_doc = "The class id a derived finitization gives class `name` (the root is 0, then each arena's class and each owned class in declaration order): the domain of a method's argument that is an object of the structure, such as a second list's header.";
     quote! {
         #[automatically_derived]
@@ -1048,7 +1076,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
         impl #ty {
             #[doc = #class_doc]
             #vis fn class_id(name: &str) -> #k::ClassId {
-                let classes: &[&str] = &[#(<#classes as #k::view::Class>::NAME),*];
+                let classes: &[&str] = &[#(#names),*];
                 match classes.iter().position(|c| *c == name) {
                     Some(i) => #k::ClassId(i as u16 + 1),
                     None => panic!("{} has no class {name} (its classes: {classes:?})", stringify!(#ty)),
@@ -1060,20 +1088,20 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
                 let n = i64::from(scope);
                 let mut b = #k::FinitizationBuilder::new(root_name);
                 #(
-                    let #ids = b.class(
-                        <#classes as #k::view::Class>::NAME,
+                    let #all_ids = b.class(
+                        #names,
                         {
                             let count = (#pools) as i64;
                             u32::try_from(count).unwrap_or_else(|_| panic!(
                                 "the pool of class {} at scope {scope} is {count} objects (0..=u32::MAX)",
-                                <#classes as #k::view::Class>::NAME
+                                #names
                             ))
                         },
                     );
                 )*
                 let class_of = |name: &str| -> #k::ClassId {
-                    #( if name == <#classes as #k::view::Class>::NAME { return #ids; } )*
-                    panic!("no arena of class {name}")
+                    #( if name == #names { return #all_ids; } )*
+                    panic!("no class {name} in the finitization")
                 };
                 #(#arrays)*
                 #(#roots)*
@@ -1089,7 +1117,7 @@ fn finitization_fn(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tok
     }
 }
 
-fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tokens {
+fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) -> Tokens {
     let k = korat();
     let ty = &input.ident;
     let vis = &input.vis;
@@ -1234,7 +1262,7 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool]) -> Tokens {
             None => quote!(#n),
         }
     });
-    let finitization = finitization_fn(input, fields, owned);
+    let finitization = finitization_fn(input, fields, owned, opaque);
     let name = ty.to_string();
     let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
     let real_doc = if owned.is_empty() {
