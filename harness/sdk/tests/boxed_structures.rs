@@ -215,3 +215,65 @@ fn a_chain_longer_than_a_recursive_walk_could_follow_is_numbered() {
         at = n.left.take();
     }
 }
+
+/// A root that always owns a node (`Box<Node>`, never null): its domain has no null, and every
+/// valid candidate decodes into a tree of at least one node, read back the same through `Boxed`.
+#[derive(Clone, Debug, PartialEq, ferastrau_sdk::Korat)]
+#[korat(pool(Node, n))]
+pub struct Rooted {
+    pub root: Box<Node>,
+    #[korat(ints(1, n))]
+    pub size: i64,
+}
+
+fn rooted_shape(v: &mut impl RootedView) -> Option<String> {
+    fn go(v: &mut impl RootedView, n: Option<u32>, seen: &mut Vec<u32>, out: &mut String) -> bool {
+        let Some(n) = n else {
+            out.push('-');
+            return true;
+        };
+        if seen.contains(&n) {
+            return false;
+        }
+        seen.push(n);
+        out.push_str(&format!("({} ", v.key(n)));
+        let (left, right) = (v.left(n), v.right(n));
+        let ok = go(v, left, seen, out) && {
+            out.push(' ');
+            go(v, right, seen, out)
+        };
+        out.push(')');
+        ok
+    }
+    let (mut seen, mut out) = (Vec::new(), String::new());
+    let root = v.root();
+    (go(v, root, &mut seen, &mut out) && v.size() == seen.len() as i64).then_some(out)
+}
+
+#[test]
+fn a_root_that_always_owns_a_node_decodes_into_a_tree_of_one_node_or_more() {
+    for n in 1..=3u32 {
+        let (fin, f) = Rooted::finitization("Rooted", n, &[]);
+        assert!(
+            !format!("{fin:?}").contains("(\"root\", Domain([Null")
+                && format!("{fin:?}").contains("(\"root\", Domain([Objects"),
+            "no null root: {fin:?}"
+        );
+        let decoded = RefCell::new(0u64);
+        let stats = korat::search(
+            &fin,
+            |c| rooted_shape(&mut View::new(c, &f)).is_some(),
+            |found| {
+                let c = &mut Candidate::new(found.finitization(), found.state());
+                let seen = rooted_shape(&mut View::new(c, &f)).expect("valid");
+                let tree = Rooted::decode(c, &f);
+                assert_eq!(rooted_shape(&mut Boxed::new(&tree)), Some(seen));
+                *decoded.borrow_mut() += 1;
+                ControlFlow::Continue(())
+            },
+        );
+        // The trees of 1..=n nodes, each key any of n values.
+        assert_eq!(stats.valid, expected(n) - 1, "scope {n}");
+        assert_eq!(*decoded.borrow(), stats.valid);
+    }
+}
