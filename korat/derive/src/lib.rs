@@ -114,16 +114,23 @@ fn pools_of(input: &DeriveInput) -> syn::Result<(Vec<Pool>, Vec<Pool>)> {
                     "expected `pool(Class, count)` or `objects(Class, count)` on a structure",
                 ));
             };
-            let content;
-            syn::parenthesized!(content in m.input);
-            let class: Ident = content.parse()?;
-            content.parse::<syn::Token![,]>()?;
-            let count: syn::Expr = content.parse()?;
+            let (class, count) = pair(&m)?;
             into.push(Pool { class, count });
             Ok(())
         })?;
     }
     Ok((owned, opaque))
+}
+
+/// The two comma-separated arguments of an attribute such as `ints(lo, hi)` or `pool(X, n)`.
+fn pair<A: syn::parse::Parse, B: syn::parse::Parse>(
+    m: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<(A, B)> {
+    let content;
+    syn::parenthesized!(content in m.input);
+    let a = content.parse()?;
+    content.parse::<syn::Token![,]>()?;
+    Ok((a, content.parse()?))
 }
 
 /// A field's `#[korat(...)]` attributes.
@@ -248,23 +255,13 @@ fn attrs(f: &syn::Field) -> syn::Result<Attrs> {
             if m.path.is_ident("skip") {
                 out.skip = true;
             } else if m.path.is_ident("ints") {
-                let content;
-                syn::parenthesized!(content in m.input);
-                let lo: syn::Expr = content.parse()?;
-                content.parse::<syn::Token![,]>()?;
-                let hi: syn::Expr = content.parse()?;
-                out.ints = Some((lo, hi));
+                out.ints = Some(pair(&m)?);
             } else if m.path.is_ident("pool") {
                 let content;
                 syn::parenthesized!(content in m.input);
                 out.pool = Some(content.parse()?);
             } else if m.path.is_ident("array") {
-                let content;
-                syn::parenthesized!(content in m.input);
-                let lo: syn::Expr = content.parse()?;
-                content.parse::<syn::Token![,]>()?;
-                let hi: syn::Expr = content.parse()?;
-                out.array = Some((lo, hi));
+                out.array = Some(pair(&m)?);
             } else {
                 return Err(
                     m.error("expected `skip`, `ints(lo, hi)`, `pool(count)` or `array(lo, hi)`")
@@ -987,10 +984,12 @@ fn array_class(f: &Field, id: &Ident) -> Result<Tokens, String> {
     })
 }
 
-/// `Type::finitization(root_name, scope, args)` for a structure whose every arena says its
-/// pool (`#[korat(pool(count))]`): one class per arena in field order, the root's fields in
-/// declaration order, then `args` (a method's arguments), then each class's fields; nothing
-/// when no arena has a pool; a compile error for a field without a domain.
+/// `Type::finitization(root_name, scope, args)` and `Type::class_id(name)` for a structure
+/// whose every arena says its pool (`#[korat(pool(count))]`): one class per arena in field
+/// order, then per owned and per opaque class the structure names, then per array; the root's
+/// fields in declaration order, then `args` (a method's arguments), then each class's fields.
+/// Nothing when no attribute asks for a derived finitization (no pool, no array length); a
+/// compile error for a field without a domain.
 fn finitization_fn(
     input: &DeriveInput,
     fields: &[Field],
@@ -1063,13 +1062,9 @@ fn finitization_fn(
         names.push(quote!(#name));
         pools.push(&p.count);
     }
-    let all_ids: Vec<Ident> = (0..names.len())
-        .map(|i| format_ident!("class{}", i))
-        .collect();
-    let ids = &all_ids[..classes.len()];
     let fields_ty = format_ident!("{}Fields", ty);
     let doc = format!("The finitization of `{ty}` its `#[korat]` attributes give at scope `scope`: a class per arena, then per `#[korat(pool(X, count))]` and per `#[korat(objects(X, count))]` on the type (as many objects as its pool), then per array, the root's fields, then `args` (a method's arguments, generated jointly with the receiver), then each class's fields, each in declaration order. The root class is called `root_name`.");
-    let class_doc = "The class id a derived finitization gives class `name` (the root is 0, then each arena's class and each owned class in declaration order): the domain of a method's argument that is an object of the structure, such as a second list's header.";
+    let class_doc = "The class id a derived finitization gives class `name` (the root is 0, then each arena's class, each owned class and each class of opaque objects, in declaration order): the domain of a method's argument that is an object of the structure, such as a second list's header.";
     quote! {
         #[automatically_derived]
         #[allow(clippy::all, unused_variables)]
@@ -1087,8 +1082,9 @@ fn finitization_fn(
             #vis fn finitization(root_name: &str, scope: u32, args: &[(&str, #k::Domain)]) -> (#k::Finitization, #fields_ty) {
                 let n = i64::from(scope);
                 let mut b = #k::FinitizationBuilder::new(root_name);
+                // Declared in `class_id`'s order, so that it names them.
                 #(
-                    let #all_ids = b.class(
+                    let id = b.class(
                         #names,
                         {
                             let count = (#pools) as i64;
@@ -1098,17 +1094,18 @@ fn finitization_fn(
                             ))
                         },
                     );
+                    debug_assert_eq!(id, Self::class_id(#names));
                 )*
-                let class_of = |name: &str| -> #k::ClassId {
-                    #( if name == #names { return #all_ids; } )*
-                    panic!("no class {name} in the finitization")
-                };
+                let class_of = |name: &str| Self::class_id(name);
                 #(#arrays)*
                 #(#roots)*
                 for (name, d) in args {
                     b.field(#k::ROOT, name, d.clone());
                 }
-                #( <#classes as #k::view::Class>::declare(&mut b, #ids, n, &class_of); )*
+                #(
+                    let class = <#classes as #k::view::Class>::NAME;
+                    <#classes as #k::view::Class>::declare(&mut b, class_of(class), n, &class_of);
+                )*
                 let fin = b.build();
                 let f = <Self as #k::view::Root>::fields(&fin);
                 (fin, f)
@@ -1161,46 +1158,32 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
         .map(|f| f.ident.to_string())
         .collect();
     let ids_expr = quote!(#k::view::Provides::<#fields_ty>::provide(self.f));
+    // A structure of arenas is read on a `Real`, one that owns its objects through `Box`
+    // links on a `Boxed` (the two never mix: `expand` refuses it).
+    let (real_view, this, real_doc) = if owned.is_empty() {
+        (
+            quote!(Real<'_, #ty>),
+            quote!(self.0),
+            "ferastrau_sdk::korat::view::Real",
+        )
+    } else {
+        (
+            quote!(Boxed<'_, #ty>),
+            quote!(self.root),
+            "ferastrau_sdk::korat::view::Boxed",
+        )
+    };
     let mut all: Vec<Method> = korat_fields(fields)
-        .flat_map(|f| {
-            methods(
-                f,
-                &ids_expr,
-                &quote!(0),
-                &|_: &Tokens| quote!(self.0),
-                false,
-            )
-        })
+        .flat_map(|f| methods(f, &ids_expr, &quote!(0), &|_: &Tokens| this.clone(), false))
         .collect();
     for (arena, _) in &arenas {
         all.extend(listed_methods(arena, &ids_expr));
     }
     let (sigs, cand, real) = view_methods(&all);
-    let boxed_all: Vec<Method> = korat_fields(fields)
-        .flat_map(|f| {
-            methods(
-                f,
-                &ids_expr,
-                &quote!(0),
-                &|_: &Tokens| quote!(self.root),
-                false,
-            )
-        })
-        .collect();
-    let (_, _, boxed_real) = view_methods(&boxed_all);
-    // A structure that owns its objects is read on a `Boxed`, one of arenas on a `Real`.
-    let real_impl = if owned.is_empty() {
-        quote! {
-            #[automatically_derived]
-            #[allow(clippy::all, unused_variables)]
-            impl #view for #k::view::Real<'_, #ty> { #(#real)* }
-        }
-    } else {
-        quote! {
-            #[automatically_derived]
-            #[allow(clippy::all, unused_variables)]
-            impl #view for #k::view::Boxed<'_, #ty> { #(#boxed_real)* }
-        }
+    let real_impl = quote! {
+        #[automatically_derived]
+        #[allow(clippy::all, unused_variables)]
+        impl #view for #k::view::#real_view { #(#real)* }
     };
     let reach = reach_impl(ty, fields);
     let class_views: Vec<Ident> = arenas
@@ -1265,11 +1248,6 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
     let finitization = finitization_fn(input, fields, owned, opaque);
     let name = ty.to_string();
     let fields_doc = format!("The field ids of a finitization of `{name}` (`#[derive(Korat)]`): its root object's fields, each arena class's, and the root fields it does not hold (a method's arguments).");
-    let real_doc = if owned.is_empty() {
-        "ferastrau_sdk::korat::view::Real"
-    } else {
-        "ferastrau_sdk::korat::view::Boxed"
-    };
     let view_doc = format!("Read access to a `{name}` and its objects: on a candidate ([`ferastrau_sdk::korat::view::View`], reads recorded) or a real `{name}` ([`{real_doc}`]).");
     let decoder = format_ident!("Decoder");
     // One arena and the root's links into it: the state is that arena's object graph, which
