@@ -120,7 +120,9 @@ pub fn row(
     loop {
         let confirm = unconfirmed.take();
         let spans = match confirm {
-            Some(g) => span_of(methods, g).into_iter().collect(),
+            Some(g) => vec![span_of(methods, g).with_context(|| {
+                format!("mutant {mutant}: a clock timeout at input {g}, outside scope {scope}")
+            })?],
             None => remaining(methods, &known),
         };
         if spans.is_empty() {
