@@ -380,6 +380,64 @@ fn camel(snake: &str) -> String {
     out
 }
 
+/// An integer field that stands for an object compared by identity (`#[korat(names(first,
+/// A, B))]`: INS's attribute and value names, Java `String`s compared with `equals`): its
+/// domain is the objects of classes `A`, `B`, … and an object reads as `first` plus its
+/// position among them in that order, so that Korat's isomorphism breaking renames names
+/// the way it renames nodes (integers it would enumerate in every permutation).
+#[derive(Clone, Copy, Debug)]
+pub struct Names {
+    /// The field.
+    pub field: FieldId,
+    /// Each listed class and the integer its object 0 reads as (at most four classes).
+    bases: [Option<(ClassId, i64)>; 4],
+}
+
+impl Names {
+    /// The names field `name` of `class` in `fin`, its objects numbered from `first` over
+    /// `classes` in order; panics if the domain holds anything but those classes' objects.
+    pub fn of(
+        fin: &Finitization,
+        class: ClassId,
+        name: &str,
+        first: i64,
+        classes: &[&str],
+    ) -> Self {
+        assert!(classes.len() <= 4, "names over at most four classes");
+        let field = field(fin, class, name);
+        let mut bases = [None; 4];
+        let mut next = first;
+        for (slot, c) in bases.iter_mut().zip(classes) {
+            let id = self::class(fin, c);
+            *slot = Some((id, next));
+            next += i64::from(fin.count(id));
+        }
+        let spec = &fin.classes[class.0 as usize];
+        for part in &spec.fields[field.index()].1 .0 {
+            let fits = matches!(part, Part::Objects(c) if classes.contains(&fin.class_name(*c)));
+            assert!(
+                fits,
+                "field `{name}` of class {}: names read objects of {classes:?} only, its \
+                 domain has {part:?}",
+                spec.name
+            );
+        }
+        Names { field, bases }
+    }
+
+    /// The integer the name in object `obj`'s field reads as (a recorded read).
+    #[inline(always)]
+    pub fn read(&self, c: &mut Candidate<'_>, obj: u32) -> i64 {
+        match c.get(self.field, obj) {
+            crate::Value::Obj(class, i) => {
+                let base = self.bases.iter().flatten().find(|(c, _)| *c == class);
+                base.expect("a name's class is listed").1 + i64::from(i)
+            }
+            other => panic!("a name is an object, not {other:?}"),
+        }
+    }
+}
+
 /// A field that refers to a Java array (`int[] array`, `Entry[] table`): the reference, and
 /// the array class's `length` and elements (declared with `FinitizationBuilder::array`).
 #[derive(Clone, Copy, Debug)]

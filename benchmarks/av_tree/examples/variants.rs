@@ -9,10 +9,10 @@
 
 use std::ops::ControlFlow;
 
-use av_tree::invariant::rep_ok;
-use av_tree::space::{finitization, CandidateAv, Config, Records, RootName, Siblings};
+use config::{finitization, rep_ok, CandidateAv, Config, Records, RootName, Siblings};
 use ferastrau_sdk::korat;
 
+mod config;
 mod fixed_domains;
 
 const PAPER: [u64; 5] = [2, 86, 1702, 27734, 417878];

@@ -16,12 +16,10 @@
 //! query takes every record below it while an inner query value recurses. The answers for the
 //! attributes are intersected, starting from every record below the current value.
 //!
-//! Java's references become `Option<Id>` into the arenas; `v.attributes` becomes
-//! `self.value(v).attributes`, which panics on `None` where Java throws a
-//! `NullPointerException`. Record sets are Java `boolean[]` membership arrays indexed by record.
+//! Java's references become `Option<Id>` into the arenas (`v.attributes` is `self.value(v)
+//! .attributes`, a panic on `None` for Java's NPE); record sets are `boolean[]` arrays.
 
-// Links are compared with `== None` / `!= None` on purpose: they are Java's `== null`, and the
-// mutator's operators (e.g. `==` ↔ `!=`, variable replacement) map onto them as in Java.
+// Links compare with `== None` on purpose: Java's `== null`, mutated as in Java.
 #![allow(clippy::partialeq_to_none)]
 
 /// Index of a value, an attribute or a record in its arena.
@@ -32,43 +30,45 @@ pub type RecordId = usize;
 /// The name of the wildcard value `*`.
 pub const WILDCARD: i64 = 0;
 
-/// A value node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A value node: `name` is `WILDCARD` or a value name `1..` (INS names compare by identity),
+/// `attributes` the first child, `next` the next sibling, `record` the name-record held here.
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Value {
-    /// `WILDCARD` or a value name `1..`.
+    #[korat(names(0, Wildcard, VName))]
     pub name: i64,
-    /// The first child attribute.
     pub attributes: Option<AttributeId>,
-    /// The next value under the same parent attribute.
     pub next: Option<ValueId>,
-    /// The name-record held here (the first of a list, when records are chained).
     pub record: Option<RecordId>,
 }
 
-/// An attribute node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An attribute node: `name` an attribute name `1..`, `values` the first child value, `next`
+/// the next attribute under the same parent value.
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Attribute {
-    /// An attribute name `1..`.
+    #[korat(names(1, AName))]
     pub name: i64,
-    /// The first child value.
     pub values: Option<ValueId>,
-    /// The next attribute under the same parent value.
     pub next: Option<AttributeId>,
 }
 
-/// A name-record (a service advertisement); only its identity matters.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A name-record (a service advertisement); only its identity matters. `next` chains the
+/// records one value holds, which the benchmark's inputs never do.
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Record {
-    /// The next record held by the same value, when records are chained.
+    #[korat(skip)]
     pub next: Option<RecordId>,
 }
 
-/// A name-tree, and the arena its query lives in too.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A name-tree, and the arena its query lives in too; names are Korat objects (`#[korat]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, ferastrau_sdk::Korat)]
+#[korat(objects(VName, n), objects(AName, n), objects(Wildcard, 1))]
 pub struct AvTree {
     pub root: Option<ValueId>,
+    #[korat(pool(n))]
     pub values: Vec<Value>,
+    #[korat(pool(n))]
     pub attributes: Vec<Attribute>,
+    #[korat(pool(n))]
     pub records: Vec<Record>,
 }
 

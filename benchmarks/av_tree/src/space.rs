@@ -1,404 +1,84 @@
-//! Korat's side: the finitization of `lookup`'s inputs (a name-tree and a query, generated
-//! jointly), the candidate view, decoding a valid candidate, and rendering.
+//! Korat's side: `lookup`'s finitization (`AvTree`'s derived one and the query), decoding a
+//! valid candidate into the real input, and rendering.
 //!
-//! The paper's `# inputs` for AVTree (2, 86, 1702, 27734, 417878) have never been reproduced,
-//! so the finitization is parameterised by a [`Config`]: [`Config::CHOSEN`] is the one the
-//! benchmark uses, the others are the alternatives tried (see the README and
-//! `examples/variants.rs`).
+//! The finitization is the member `Config::CHOSEN` of the family the count search ranges over
+//! (`examples/config/`; the README says why this one): the query is given by its list of
+//! top-level attributes and draws them from the name-tree's pools, kept disjoint from the
+//! tree by the invariant; names are objects (`#[korat(names(..))]`), so that Korat's
+//! isomorphism renames them.
 
-use ferastrau_sdk::korat::{
-    Candidate, ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Value as Slot, ROOT,
-};
+use ferastrau_sdk::korat::view::View;
+use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization};
 
-use crate::av_tree::{Attribute, AvTree, Record, Value, WILDCARD};
-use crate::invariant::AvView;
+use crate::av_tree::WILDCARD;
+use crate::av_tree::{Attribute, AttributeView, AvTree, AvTreeView, Record, Value, ValueView};
 
-/// How the children of a node are ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Siblings {
-    /// Names strictly increase along a sibling list (the canonical form of INS's children
-    /// tables, which are keyed by name). Integer names only: an order on name objects would
-    /// not be invariant under isomorphism.
-    Sorted,
-    /// Any order, but no two siblings share a name.
-    Distinct,
-    /// Any order, repeated names allowed.
-    Free,
+pub use crate::av_tree::AvTreeFields as Fields;
+
+/// `lookup`'s finitization at scope `n`: `AvTree`'s (n values, attributes, records, value
+/// names and attribute names, and the wildcard), and the root's `query`, null (the empty
+/// query) or the query's first top-level attribute.
+pub fn finitization(n: u32) -> (Finitization, Fields) {
+    let query = Domain::nullable(AvTree::class_id("Attribute"));
+    AvTree::finitization("AVTree_lookup", n, &[("query", query)])
 }
 
-/// How name-records hang under values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Records {
-    /// No records at all.
-    Absent,
-    /// Each value holds at most one record (a nullable reference); one record may hang under
-    /// several values (the leaves of its name).
-    OnePerValue,
-    /// Each value holds a linked list of records (`Record.next`); a record hangs under exactly
-    /// one value.
-    Lists,
+/// The root's `query` field.
+pub fn query(f: &Fields) -> FieldId {
+    f.extra("query").expect("lookup's finitization has a query")
 }
 
-/// What the root values' names may be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RootName {
-    /// Not constrained (and not read: Korat enumerates it as an unread reachable field).
-    Free,
-    /// Must be the first name of the domain (the root's name carries no meaning).
-    Fixed,
-}
-
-/// A finitization of `lookup`'s inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Config {
-    /// The query draws its values and attributes from the name-tree's pools (one `Value` and
-    /// one `Attribute` class); otherwise it has pools of its own (`QValue`, `QAttribute`).
-    pub shared_pools: bool,
-    /// With shared pools: the query and the name-tree share no object.
-    pub disjoint: bool,
-    pub siblings: Siblings,
-    /// Name-tree values may be wildcards (always leaves).
-    pub tree_wildcards: bool,
-    /// Query values may be wildcards (always leaves).
-    pub query_wildcards: bool,
-    pub root_name: RootName,
-    pub records: Records,
-    /// Records hang only under values without attributes.
-    pub leaf_records: bool,
-    /// The root value may hold records.
-    pub root_records: bool,
-    /// Query values hold no records.
-    pub query_records_null: bool,
-    /// Pool sizes and name ranges at scope n: `n + extra` (at least 0, names at least 1).
-    pub extra_values: i32,
-    pub extra_attributes: i32,
-    pub extra_records: i32,
-    pub extra_value_names: i32,
-    pub extra_attribute_names: i32,
-    /// Names are objects (pools `VName`, `AName`, and a one-object `Wildcard` class) compared by
-    /// identity, so that Korat's isomorphism renames them; otherwise they are integers.
-    pub name_objects: bool,
-    /// The query is given by a root value; otherwise (INS's name-specifier) by the list of its
-    /// top-level attributes, null for the empty query.
-    pub query_root_value: bool,
-}
-
-impl Config {
-    /// The finitization the benchmark uses (see the README for why).
-    pub const CHOSEN: Config = Config {
-        shared_pools: true,
-        disjoint: true,
-        siblings: Siblings::Distinct,
-        tree_wildcards: true,
-        query_wildcards: true,
-        root_name: RootName::Fixed,
-        records: Records::OnePerValue,
-        leaf_records: false,
-        root_records: true,
-        query_records_null: true,
-        extra_values: 0,
-        extra_attributes: 0,
-        extra_records: 0,
-        extra_value_names: 0,
-        extra_attribute_names: 0,
-        name_objects: true,
-        query_root_value: false,
-    };
-
-    /// A short description, e.g. `shared+disjoint sorted q* one-record root-fixed V+1`.
-    pub fn label(&self) -> String {
-        let mut s = String::new();
-        s += match (self.shared_pools, self.disjoint) {
-            (true, true) => "shared+disjoint",
-            (true, false) => "shared+overlap",
-            (false, _) => "separate",
-        };
-        s += match self.siblings {
-            Siblings::Sorted => " sorted",
-            Siblings::Distinct => " distinct",
-            Siblings::Free => " free-order",
-        };
-        if self.tree_wildcards {
-            s += " t*";
-        }
-        if self.query_wildcards {
-            s += " q*";
-        }
-        s += match self.records {
-            Records::Absent => " no-records",
-            Records::OnePerValue => " one-record",
-            Records::Lists => " record-lists",
-        };
-        if self.leaf_records {
-            s += " leaf-records";
-        }
-        if !self.root_records {
-            s += " no-root-record";
-        }
-        if !self.query_records_null {
-            s += " query-records-free";
-        }
-        s += match self.root_name {
-            RootName::Free => " root-free",
-            RootName::Fixed => " root-fixed",
-        };
-        if !self.query_root_value {
-            s += " query-attrs";
-        }
-        if self.name_objects {
-            s += " name-objects";
-        }
-        for (tag, x) in [
-            ("V", self.extra_values),
-            ("A", self.extra_attributes),
-            ("R", self.extra_records),
-            ("VN", self.extra_value_names),
-            ("AN", self.extra_attribute_names),
-        ] {
-            if x != 0 {
-                s += &format!(" {tag}{x:+}");
-            }
-        }
-        s
-    }
-
-    fn size(n: u32, extra: i32, min: i64) -> i64 {
-        (i64::from(n) + i64::from(extra)).max(min)
-    }
-}
-
-/// Field ids of a lookup finitization.
-pub struct Fields {
-    pub cfg: Config,
-    pub root: FieldId,
-    pub query: FieldId,
-    /// Per pool (0: the name-tree's, 1: the query's; the same ids when pools are shared).
-    pub v_name: [FieldId; 2],
-    pub v_attributes: [FieldId; 2],
-    pub v_next: [FieldId; 2],
-    pub v_record: [Option<FieldId>; 2],
-    pub a_name: [FieldId; 2],
-    pub a_values: [FieldId; 2],
-    pub a_next: [FieldId; 2],
-    pub r_next: Option<FieldId>,
-    /// With name objects: the wildcard's class (its one object is the name `WILDCARD`).
-    pub wildcard_class: Option<ClassId>,
-}
-
-/// The finitization of `lookup` at scope `n` under `cfg`. Root class: `root` (the name-tree's
-/// root value) and `query` (the query's root value, or its first top-level attribute, null for
-/// the empty query). Class `Value`: `name`, `attributes` (first child), `next` (next sibling),
-/// `record`; class `Attribute`: `name`, `values` (first child), `next`; class `Record` (with
-/// `next` for lists). Names are integers — value names `0` (the wildcard, when wildcards are
-/// allowed) and `1..`, attribute names `1..` — or objects of the classes `VName`, `AName` and
-/// `Wildcard`, which the view maps to the same integers.
-pub fn finitization(root_name: &str, n: u32, cfg: Config) -> (Finitization, Fields) {
-    let values = Config::size(n, cfg.extra_values, 0) as u32;
-    let attributes = Config::size(n, cfg.extra_attributes, 0) as u32;
-    let records = Config::size(n, cfg.extra_records, 0) as u32;
-    let value_names = Config::size(n, cfg.extra_value_names, 1);
-    let attribute_names = Config::size(n, cfg.extra_attribute_names, 1);
-    let lowest = |wild: bool| if wild { WILDCARD } else { 1 };
-
-    let mut b = FinitizationBuilder::new(root_name);
-    let value = b.class("Value", values);
-    let attribute = b.class("Attribute", attributes);
-    let record = b.class("Record", records);
-    let (q_value, q_attribute) = if cfg.shared_pools {
-        (value, attribute)
-    } else {
-        (b.class("QValue", values), b.class("QAttribute", attributes))
-    };
-    let names = cfg.name_objects.then(|| {
-        let v = b.class("VName", value_names as u32);
-        let a = b.class("AName", attribute_names as u32);
-        let w = b.class("Wildcard", 1);
-        (v, a, w)
-    });
-    b.field(ROOT, "root", Domain::nullable(value));
-    if cfg.query_root_value {
-        b.field(ROOT, "query", Domain::nullable(q_value));
-    } else {
-        b.field(ROOT, "query", Domain::nullable(q_attribute));
-    }
-    let tree_names_low = if cfg.shared_pools {
-        lowest(cfg.tree_wildcards || cfg.query_wildcards)
-    } else {
-        lowest(cfg.tree_wildcards)
-    };
-    let declare = |b: &mut FinitizationBuilder, v: ClassId, a: ClassId, low: i64| {
-        match names {
-            Some((vn, _, w)) if low == WILDCARD => {
-                b.field(v, "name", Domain::objects(w).or(Domain::objects(vn)))
-            }
-            Some((vn, _, _)) => b.field(v, "name", Domain::objects(vn)),
-            None => b.field(v, "name", Domain::ints(low, value_names)),
-        };
-        b.field(v, "attributes", Domain::nullable(a));
-        b.field(v, "next", Domain::nullable(v));
-        if cfg.records != Records::Absent {
-            b.field(v, "record", Domain::nullable(record));
-        }
-        match names {
-            Some((_, an, _)) => b.field(a, "name", Domain::objects(an)),
-            None => b.field(a, "name", Domain::ints(1, attribute_names)),
-        };
-        b.field(a, "values", Domain::nullable(v));
-        b.field(a, "next", Domain::nullable(a));
-    };
-    declare(&mut b, value, attribute, tree_names_low);
-    if !cfg.shared_pools {
-        declare(&mut b, q_value, q_attribute, lowest(cfg.query_wildcards));
-    }
-    if cfg.records == Records::Lists {
-        b.field(record, "next", Domain::nullable(record));
-    }
-    let fin = b.build();
-    let ids = |v: ClassId, a: ClassId| {
-        (
-            fin.field(v, "name"),
-            fin.field(v, "attributes"),
-            fin.field(v, "next"),
-            (cfg.records != Records::Absent).then(|| fin.field(v, "record")),
-            fin.field(a, "name"),
-            fin.field(a, "values"),
-            fin.field(a, "next"),
-        )
-    };
-    let t = ids(value, attribute);
-    let q = ids(q_value, q_attribute);
-    let fields = Fields {
-        cfg,
-        root: fin.field(ROOT, "root"),
-        query: fin.field(ROOT, "query"),
-        v_name: [t.0, q.0],
-        v_attributes: [t.1, q.1],
-        v_next: [t.2, q.2],
-        v_record: [t.3, q.3],
-        a_name: [t.4, q.4],
-        a_values: [t.5, q.5],
-        a_next: [t.6, q.6],
-        r_next: (cfg.records == Records::Lists).then(|| fin.field(record, "next")),
-        wildcard_class: names.map(|(_, _, w)| w),
-    };
-    (fin, fields)
-}
-
-/// A candidate seen through [`AvView`]; every first read of a field is recorded by Korat.
-pub struct CandidateAv<'c, 'a> {
-    pub c: &'c mut Candidate<'a>,
-    pub f: &'c Fields,
-}
-
-impl AvView for CandidateAv<'_, '_> {
-    fn root(&mut self) -> Option<u32> {
-        self.c.obj(self.f.root, 0)
-    }
-    fn query(&mut self) -> Option<u32> {
-        self.c.obj(self.f.query, 0)
-    }
-    fn value_name(&mut self, q: bool, v: u32) -> i64 {
-        match self.c.get(self.f.v_name[usize::from(q)], v) {
-            Slot::Int(x) => x,
-            Slot::Obj(c, _) if Some(c) == self.f.wildcard_class => WILDCARD,
-            Slot::Obj(_, i) => i64::from(i) + 1,
-            Slot::Null => panic!("a value name is never null"),
-        }
-    }
-    fn value_attributes(&mut self, q: bool, v: u32) -> Option<u32> {
-        self.c.obj(self.f.v_attributes[usize::from(q)], v)
-    }
-    fn value_next(&mut self, q: bool, v: u32) -> Option<u32> {
-        self.c.obj(self.f.v_next[usize::from(q)], v)
-    }
-    fn value_record(&mut self, q: bool, v: u32) -> Option<u32> {
-        match self.f.v_record[usize::from(q)] {
-            Some(f) => self.c.obj(f, v),
-            None => None,
-        }
-    }
-    fn attribute_name(&mut self, q: bool, a: u32) -> i64 {
-        match self.c.get(self.f.a_name[usize::from(q)], a) {
-            Slot::Int(x) => x,
-            Slot::Obj(_, i) => i64::from(i) + 1,
-            Slot::Null => panic!("an attribute name is never null"),
-        }
-    }
-    fn attribute_values(&mut self, q: bool, a: u32) -> Option<u32> {
-        self.c.obj(self.f.a_values[usize::from(q)], a)
-    }
-    fn attribute_next(&mut self, q: bool, a: u32) -> Option<u32> {
-        self.c.obj(self.f.a_next[usize::from(q)], a)
-    }
-    fn record_next(&mut self, r: u32) -> Option<u32> {
-        match self.f.r_next {
-            Some(f) => self.c.obj(f, r),
-            None => None,
-        }
-    }
-}
-
-/// Copies a valid candidate into the arena: the name-tree and the query (which share the
-/// arena, and objects too when the finitization lets them), keeping record identities.
-pub struct Decoded {
-    pub tree: AvTree,
-    pub query: Option<usize>,
-}
-
-/// Builds the real input of a valid candidate.
-pub fn decode(c: &mut Candidate<'_>, f: &Fields) -> Decoded {
+/// The real input of a valid candidate: the name-tree and, in the same arena (as one Java
+/// heap holds both), the query, whose first top-level attribute is returned. Objects are
+/// numbered in the order met (a value before its record, its attributes, its siblings).
+pub fn decode(c: &mut Candidate<'_>, f: &Fields) -> (AvTree, Option<usize>) {
     let mut d = Decoder {
-        v: CandidateAv { c, f },
+        v: View::new(c, f),
         tree: AvTree::default(),
-        values: [Vec::new(), Vec::new()],
-        attributes: [Vec::new(), Vec::new()],
+        values: Vec::new(),
+        attributes: Vec::new(),
         records: Vec::new(),
     };
     let root = d.v.root();
-    d.tree.root = d.value(false, root);
-    let query = d.v.query();
-    let q = !f.cfg.shared_pools;
-    let query = if f.cfg.query_root_value {
-        d.value(q, query)
-    } else {
-        d.attribute(q, query)
-    };
-    Decoded {
-        tree: d.tree,
-        query,
-    }
+    d.tree.root = d.value(root);
+    let q = d.v.c.obj(query(f), 0);
+    let query = d.attribute(q);
+    (d.tree, query)
 }
 
 struct Decoder<'c, 'a> {
-    v: CandidateAv<'c, 'a>,
+    v: View<'c, 'a, Fields>,
     tree: AvTree,
-    /// Candidate object → arena id, per pool.
-    values: [Vec<(u32, usize)>; 2],
-    attributes: [Vec<(u32, usize)>; 2],
+    /// Candidate object → arena id, per class.
+    values: Vec<(u32, usize)>,
+    attributes: Vec<(u32, usize)>,
     records: Vec<(u32, usize)>,
 }
 
+/// The arena id `memo` gave candidate object `o`, if any.
+fn known(memo: &[(u32, usize)], o: u32) -> Option<usize> {
+    memo.iter().find(|&&(x, _)| x == o).map(|&(_, id)| id)
+}
+
 impl Decoder<'_, '_> {
-    fn value(&mut self, q: bool, v: Option<u32>) -> Option<usize> {
+    fn value(&mut self, v: Option<u32>) -> Option<usize> {
         let v = v?;
-        let pool = usize::from(q);
-        if let Some(&(_, id)) = self.values[pool].iter().find(|&&(o, _)| o == v) {
+        if let Some(id) = known(&self.values, v) {
             return Some(id);
         }
         let id = self.tree.values.len();
-        self.values[pool].push((v, id));
+        self.values.push((v, id));
         self.tree.values.push(Value {
-            name: self.v.value_name(q, v),
+            name: ValueView::name(&mut self.v, v),
             attributes: None,
             next: None,
             record: None,
         });
-        let r = self.v.value_record(q, v);
-        let record = self.record(r);
-        let a = self.v.value_attributes(q, v);
-        let attributes = self.attribute(q, a);
-        let n = self.v.value_next(q, v);
-        let next = self.value(q, n);
+        let record = self.v.record(v).map(|r| self.record(r));
+        let a = ValueView::attributes(&mut self.v, v);
+        let attributes = self.attribute(a);
+        let n = ValueView::next(&mut self.v, v);
+        let next = self.value(n);
         let value = &mut self.tree.values[id];
         value.record = record;
         value.attributes = attributes;
@@ -406,40 +86,34 @@ impl Decoder<'_, '_> {
         Some(id)
     }
 
-    fn attribute(&mut self, q: bool, a: Option<u32>) -> Option<usize> {
+    fn attribute(&mut self, a: Option<u32>) -> Option<usize> {
         let a = a?;
-        let pool = usize::from(q);
-        if let Some(&(_, id)) = self.attributes[pool].iter().find(|&&(o, _)| o == a) {
+        if let Some(id) = known(&self.attributes, a) {
             return Some(id);
         }
         let id = self.tree.attributes.len();
-        self.attributes[pool].push((a, id));
+        self.attributes.push((a, id));
         self.tree.attributes.push(Attribute {
-            name: self.v.attribute_name(q, a),
+            name: AttributeView::name(&mut self.v, a),
             values: None,
             next: None,
         });
-        let v = self.v.attribute_values(q, a);
-        let values = self.value(q, v);
-        let n = self.v.attribute_next(q, a);
-        let next = self.attribute(q, n);
+        let v = AttributeView::values(&mut self.v, a);
+        let values = self.value(v);
+        let n = AttributeView::next(&mut self.v, a);
+        let next = self.attribute(n);
         self.tree.attributes[id].values = values;
         self.tree.attributes[id].next = next;
         Some(id)
     }
 
-    fn record(&mut self, r: Option<u32>) -> Option<usize> {
-        let r = r?;
-        if let Some(&(_, id)) = self.records.iter().find(|&&(o, _)| o == r) {
-            return Some(id);
-        }
-        let id = self.tree.records.len();
-        self.records.push((r, id));
-        self.tree.records.push(Record { next: None });
-        let n = self.v.record_next(r);
-        let next = self.record(n);
-        self.tree.records[id].next = next;
-        Some(id)
+    fn record(&mut self, r: u32) -> usize {
+        known(&self.records, r).unwrap_or_else(|| {
+            let id = self.tree.records.len();
+            self.records.push((r, id));
+            self.tree.records.push(Record { next: None });
+            id
+        })
     }
 }
 

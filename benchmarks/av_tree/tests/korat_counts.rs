@@ -1,10 +1,17 @@
 //! The counts of the chosen finitization, a brute-force check of soundness, completeness and
 //! optimality on small scopes, and the original code's postcondition on every small input.
 
+use std::ops::ControlFlow;
+
 use av_tree::av_tree::{AvTree, WILDCARD};
 use av_tree::{AvTreeBench, Call};
 use ferastrau_sdk::testing;
-use ferastrau_sdk::Benchmark;
+use ferastrau_sdk::{korat, Benchmark};
+
+/// The family of finitizations the count search ranges over (the `variants` example's).
+#[path = "../examples/config/mod.rs"]
+#[allow(dead_code)]
+mod config;
 
 /// All valid inputs of `lookup` at `scope`, decoded.
 fn inputs(scope: u32) -> Vec<Call> {
@@ -28,6 +35,28 @@ fn lookup_inputs_at_scope_5_and_the_postcondition_on_each() {
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(checked, OURS[4]);
+}
+
+/// The benchmark's derived finitization and its invariant are the family's `Config::CHOSEN`
+/// with its Config-parameterised invariant: the same finitization and, scope by scope, the
+/// same valid and explored candidates (the count search speaks of the benchmark's inputs).
+#[test]
+fn the_derived_finitization_is_the_family_s_chosen_member() {
+    let chosen = config::Config::CHOSEN;
+    for n in 1..=4 {
+        let (family, f) = config::finitization("AVTree_lookup", n, chosen);
+        let (derived, g) = AvTreeBench.finitize(0, n);
+        assert_eq!(format!("{family:?}"), format!("{derived:?}"), "scope {n}");
+        let done = |_: &korat::Candidate<'_>| ControlFlow::Continue(());
+        let a = korat::search(
+            &family,
+            |c| config::rep_ok(&mut config::CandidateAv { c, f: &f }, &chosen),
+            done,
+        );
+        let b = korat::search(&derived, |c| AvTreeBench.precondition(0, &g, c), done);
+        assert_eq!((a.valid, a.explored), (b.valid, b.explored), "scope {n}");
+        assert_eq!(a.valid, OURS[n as usize - 1]);
+    }
 }
 
 #[test]

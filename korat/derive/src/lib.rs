@@ -51,6 +51,13 @@ enum Kind {
     Int(Type),
     /// `Option` of an integer: null or an integer.
     NullableInt(Type),
+    /// An integer that stands for an object compared by identity (`#[korat(names(first, A,
+    /// ..))]`): the objects of the listed opaque classes, read as `first` onwards.
+    Names {
+        ty: Type,
+        first: Box<syn::Expr>,
+        classes: Vec<Ident>,
+    },
     /// `bool`: 0 or 1 in the finitization.
     Bool,
     /// `Option<Box<X>>` or `Box<X>`: a link that owns an object of class `X` (a structure
@@ -140,6 +147,7 @@ struct Attrs {
     ints: Option<(syn::Expr, syn::Expr)>,
     pool: Option<syn::Expr>,
     array: Option<(syn::Expr, syn::Expr)>,
+    names: Option<(syn::Expr, Vec<Ident>)>,
 }
 
 const INTS: &[&str] = &[
@@ -262,10 +270,21 @@ fn attrs(f: &syn::Field) -> syn::Result<Attrs> {
                 out.pool = Some(content.parse()?);
             } else if m.path.is_ident("array") {
                 out.array = Some(pair(&m)?);
+            } else if m.path.is_ident("names") {
+                let content;
+                syn::parenthesized!(content in m.input);
+                let first = content.parse()?;
+                let mut classes = Vec::new();
+                while !content.is_empty() {
+                    content.parse::<syn::Token![,]>()?;
+                    classes.push(content.parse()?);
+                }
+                out.names = Some((first, classes));
             } else {
-                return Err(
-                    m.error("expected `skip`, `ints(lo, hi)`, `pool(count)` or `array(lo, hi)`")
-                );
+                return Err(m.error(
+                    "expected `skip`, `ints(lo, hi)`, `pool(count)`, `array(lo, hi)` or \
+                     `names(first, Class, ..)`",
+                ));
             }
             Ok(())
         })?;
@@ -297,7 +316,26 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         .iter()
         .map(|f| {
             let a = attrs(f)?;
-            let kind = if a.skip { Kind::Skip } else { kind_of(&f.ty) };
+            let mut kind = if a.skip { Kind::Skip } else { kind_of(&f.ty) };
+            if let Some((first, classes)) = a.names {
+                let Kind::Int(ty) = kind else {
+                    return Err(syn::Error::new_spanned(
+                        f,
+                        "#[korat(names(first, Class, ..))] is for an integer",
+                    ));
+                };
+                if classes.is_empty() || classes.len() > 4 {
+                    return Err(syn::Error::new_spanned(
+                        f,
+                        "#[korat(names(first, Class, ..))] lists one to four classes",
+                    ));
+                }
+                kind = Kind::Names {
+                    ty,
+                    first: Box::new(first),
+                    classes,
+                };
+            }
             // An attribute on a field it says nothing about is a mistake, not a no-op: a pool
             // on a value or a range on a link would otherwise be dropped without a word.
             if a.pool.is_some() && !matches!(kind, Kind::Arena(_)) {
@@ -452,6 +490,11 @@ fn read(kind: &Kind, fid: &Tokens, obj: &Tokens, value: &Tokens) -> Option<[Toke
         Kind::Int(_) => [
             quote!(i64),
             quote!(self.c.int(#fid, #obj)),
+            quote!(#value as i64),
+        ],
+        Kind::Names { .. } => [
+            quote!(i64),
+            quote!(#fid.read(self.c, #obj)),
             quote!(#value as i64),
         ],
         Kind::NullableInt(_) => [
@@ -633,6 +676,7 @@ fn decode_value(
             }
         }
         Kind::Int(t) => quote!(c.int(#fid, #obj) as #t),
+        Kind::Names { ty, .. } => quote!(#fid.read(c, #obj) as #ty),
         Kind::NullableInt(t) => quote!(c.get(#fid, #obj).int().map(|v| v as #t)),
         Kind::Bool => quote!(c.int(#fid, #obj) != 0),
         // A null array decodes as an empty one (a `Vec` cannot be null; an invariant that
@@ -699,7 +743,7 @@ fn writes(fields: &[Field], value: &Tokens, class: &str) -> Option<Vec<Tokens>> 
                 }
                 Kind::Link { nullable: true, .. } => quote!(w.object(graph, #v);),
                 Kind::Link { .. } => quote!(w.object(graph, Some(#v));),
-                Kind::Int(_) => quote!(w.int(#v as i64);),
+                Kind::Int(_) | Kind::Names { .. } => quote!(w.int(#v as i64);),
                 Kind::NullableInt(_) => quote!(match #v {
                     Some(x) => w.int(x as i64),
                     None => w.null(),
@@ -779,11 +823,18 @@ fn ids(fields: &[Field], class: &Tokens) -> (Vec<Tokens>, Vec<Tokens>) {
             let name = &f.ident;
             let s = name.to_string();
             let doc = format!("`{s}`");
-            match f.kind {
+            match &f.kind {
                 Kind::Array(_) => (
                     quote!(#[doc = #doc] pub #name: #k::view::ArrayFields),
                     quote!(#name: #k::view::array(fin, #class, #s)),
                 ),
+                Kind::Names { first, classes, .. } => {
+                    let cs = classes.iter().map(|c| c.to_string());
+                    (
+                        quote!(#[doc = #doc] pub #name: #k::view::Names),
+                        quote!(#name: #k::view::Names::of(fin, #class, #s, (#first) as i64, &[#(#cs),*])),
+                    )
+                }
                 _ => {
                     let holds = match (f.kind.target(), &f.kind) {
                         (Some((target, nullable)), _) => {
@@ -829,6 +880,13 @@ fn value_domain(kind: &Kind, f: &Field) -> Result<Tokens, String> {
     }
     match kind {
         Kind::Int(_) => ints("an integer"),
+        Kind::Names { classes, .. } => {
+            let cs = classes.iter().map(|c| c.to_string());
+            let parts = cs.map(|c| quote!(#k::Domain::objects(class_of(#c))));
+            let mut all = parts.collect::<Vec<_>>().into_iter();
+            let head = all.next().expect("names list a class");
+            Ok(quote!(#head #(.or(#all))*))
+        }
         Kind::NullableInt(_) => {
             let d = ints("null or an integer")?;
             Ok(quote!(#k::Domain::null().or(#d)))
@@ -1396,6 +1454,33 @@ mod tests {
             struct Node { #[korat(range(0, n))] key: i64 }
         });
         assert!(unknown.contains("expected `skip`"), "{unknown}");
+    }
+
+    #[test]
+    fn names_are_integers_read_from_one_to_four_classes_of_objects() {
+        let ok = expanded(syn::parse_quote! {
+            struct Value { #[korat(names(0, Wildcard, VName))] name: i64 }
+        });
+        assert!(
+            ok.contains("Names :: of") && ok.contains("\"Wildcard\" , \"VName\""),
+            "{ok}"
+        );
+        assert!(
+            ok.contains("Domain :: objects (class_of (\"Wildcard\")) . or"),
+            "{ok}"
+        );
+        let on_link = expanded(syn::parse_quote! {
+            struct Value { #[korat(names(0, VName))] next: Option<ValueId> }
+        });
+        assert!(on_link.contains("is for an integer"), "{on_link}");
+        let none = expanded(syn::parse_quote! {
+            struct Value { #[korat(names(0))] name: i64 }
+        });
+        assert!(none.contains("one to four classes"), "{none}");
+        let with_ints = expanded(syn::parse_quote! {
+            struct Value { #[korat(names(0, VName), ints(0, n))] name: i64 }
+        });
+        assert!(with_ints.contains("compile_error"), "{with_ints}");
     }
 
     #[test]

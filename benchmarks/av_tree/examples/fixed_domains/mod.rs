@@ -36,7 +36,7 @@ use ferastrau_sdk::korat::{
     Visited, ROOT,
 };
 
-use av_tree::space::Config;
+use crate::config::Config;
 
 use crate::PAPER;
 
