@@ -227,7 +227,18 @@ pub trait Root: Sized {
     /// The field ids in `fin`.
     fn fields(fin: &Finitization) -> Self::Fields;
     /// The real structure of a valid candidate.
-    fn decode(c: &mut Candidate<'_>, f: &Self::Fields) -> Self;
+    fn decode(c: &mut Candidate<'_>, f: &Self::Fields) -> Self {
+        Self::decode_with(c, f, &[]).0
+    }
+    /// The real structure of a valid candidate and, decoded into the same arenas after it, the
+    /// objects its root fields `args` refer to (a method's arguments, each named with its
+    /// class): an object the structure reaches keeps its index, another one is appended to its
+    /// class's arena, as Java's one heap holds the receiver and the arguments.
+    fn decode_with(
+        c: &mut Candidate<'_>,
+        f: &Self::Fields,
+        args: &[(&str, &'static str)],
+    ) -> (Self, Vec<Option<usize>>);
 }
 
 /// The root object's fields that the structure's type does not hold: a method's arguments,

@@ -12,13 +12,14 @@ pub mod invariant;
 pub mod set;
 pub mod space;
 
+use ferastrau_sdk::korat::view::{Real, View};
 use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::Benchmark;
 
-use invariant::{rep_ok, RealSet};
+use invariant::rep_ok;
 use set::KeyId;
 pub use set::{HashMap, HashSet};
-use space::{keys, render_key, render_set, CandidateSet, Fields};
+use space::{keys, render_key, render_set, Fields};
 
 /// The benchmark.
 pub struct HashSetBench;
@@ -68,7 +69,7 @@ impl Benchmark for HashSetBench {
     }
 
     fn precondition(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        rep_ok(&mut CandidateSet { c, f })
+        rep_ok(&mut View::new(c, f))
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
@@ -89,7 +90,7 @@ impl Benchmark for HashSetBench {
     }
 
     fn invariant(&self, input: &Call) -> bool {
-        rep_ok(&mut RealSet(&input.set))
+        rep_ok(&mut Real(&input.set.map))
     }
 
     fn abstraction(&self, input: &Call) -> Vec<Option<KeyId>> {

@@ -4,27 +4,22 @@
 //! The map is an array of buckets; each bucket is a singly linked chain of entries. A key `k`
 //! lives in bucket `(k.hashCode() & 0x7FFFFFFF) % table.length`, the null key in bucket 0; an
 //! entry caches its key's hash (0 for null) and is compared by hash first, then by `equals`.
-//! New entries go to the front of their chain. When a `put` of a new key finds
-//! `count >= threshold`, the table is *rehashed* first: its capacity becomes `2·old + 1`, the
-//! threshold `(int) (capacity · loadFactor)` with load factor 0.75, and every entry moves to
-//! the front of its new bucket, old buckets visited from the last to the first. The set's
+//! New entries go to the front of their chain. A `put` of a new key at `count >= threshold`
+//! first *rehashes*: capacity `2·old + 1`, threshold `(int) (capacity · loadFactor)` (0.75),
+//! every entry to the front of its new bucket, old buckets from the last to the first. The set's
 //! `add(o)` is `map.put(o, PRESENT) == null`, `remove(o)` is `map.remove(o) == PRESENT` and
 //! `contains(o)` is `map.containsKey(o)`; as every value is `PRESENT`, the port leaves values
 //! out and `put`/`remove` say whether the key had a mapping.
 //!
-//! Keys are objects with a hash code that are equal only to themselves, so a key is an
-//! `Option<KeyId>` into the pool `keys` (`None` is Java's `null`). Java's `Entry` references
-//! become `Option<EntryId>` into `entries`; `e.next` reads become `self.entry(e).next`, which
-//! panics on `None` exactly where Java throws a `NullPointerException`. References are
-//! compared with `==` / `!=`, as in Java, so that the mutator's operator mutations apply.
+//! Keys are objects with a hash code, equal only to themselves: `Option<KeyId>` into `keys`
+//! (`None` is `null`). `Entry` references are `Option<EntryId>` into `entries`; `self.entry(e)`
+//! panics on `None` where Java throws its NPE; references compare with `==`, mutated as in Java.
 #![allow(clippy::partialeq_to_none)]
 
 /// Index of an entry in the arena.
 pub type EntryId = usize;
 
-/// A key object, by its index in the pool `keys`. A type of its own, so that a key can never
-/// stand for an entry (in Java they are different types, and the mutator only swaps values of
-/// one type).
+/// A key object by its index in `keys`: its own type, which the mutator never swaps with an entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KeyId(pub usize);
 
@@ -32,29 +27,34 @@ pub struct KeyId(pub usize);
 pub const LOAD_FACTOR: f32 = 0.75;
 
 /// A key object: Java's `Object` with a fixed `hashCode()`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Key {
+    #[korat(ints(0, n - 1))]
     pub hash: i64,
 }
 
-/// A map entry (`HashMap.Entry` without its value).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A map entry (`HashMap.Entry` without its value); `hash` caches the key's (0 for null).
+#[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Entry {
-    /// The key's hash code (0 for the null key).
+    #[korat(skip)]
     pub hash: i64,
     pub key: Option<KeyId>,
     pub next: Option<EntryId>,
 }
 
-/// `java.util.HashMap` (JDK 1.3) with chained buckets.
-#[derive(Clone, Debug, PartialEq)]
+/// `java.util.HashMap` (JDK 1.3) with chained buckets; `keys`: the program's key objects.
+#[derive(Clone, Debug, PartialEq, ferastrau_sdk::Korat)]
 pub struct HashMap {
+    #[korat(array(1, n))]
     pub table: Vec<Option<EntryId>>,
+    #[korat(ints(0, n))]
     pub count: i64,
+    #[korat(skip)]
     pub threshold: i64,
     pub load_factor: f32,
+    #[korat(pool(n))]
     pub entries: Vec<Entry>,
-    /// The key objects the program can refer to (their hash codes).
+    #[korat(pool(n))]
     pub keys: Vec<Key>,
 }
 

@@ -4,11 +4,12 @@
 
 use std::ops::ControlFlow;
 
+use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, Candidate};
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use hash_set::invariant::rep_ok;
-use hash_set::space::{finitization, CandidateSet, Fields};
+use hash_set::space::{finitization, Fields};
 use hash_set::HashSetBench;
 
 const BENCH: HashSetBench = HashSetBench;
@@ -21,7 +22,7 @@ const PAIRS: [u64; 7] = [2, 17, 106, 585, 1819, 6466, 27422];
 const PAPER: [u64; 7] = [4, 34, 212, 1170, 3638, 12932, 54844];
 
 fn pred(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
-    move |c| rep_ok(&mut CandidateSet { c, f })
+    move |c| rep_ok(&mut View::new(c, f))
 }
 
 fn count(n: u32, with_arg: bool) -> korat::Stats {
@@ -100,6 +101,29 @@ fn the_postconditions_and_the_invariant_reject_wrong_outputs() {
         }
     });
     assert!(nonempty > 0);
+}
+
+/// The argument `o` is decoded into the set's own key pool (`decode_with`): null, the id of
+/// a key the set holds, or a fresh key appended after the set's keys, each with the hash code
+/// Korat gave it; entries cache their keys' hashes and the threshold follows the length.
+#[test]
+fn the_argument_is_a_key_of_the_set_or_one_fresh_key_after_them() {
+    let (mut held, mut fresh, mut null) = (0, 0, 0);
+    testing::for_each_input(&BENCH, 0, 4, |call| {
+        let m = &call.set.map;
+        let keys: Vec<_> = m.entries.iter().filter_map(|e| e.key).collect();
+        match call.o {
+            None => null += 1,
+            Some(k) if keys.contains(&k) => held += 1,
+            Some(k) => {
+                fresh += 1;
+                assert_eq!(k.0, m.keys.len() - 1, "a fresh key is the last one");
+            }
+        }
+        assert!(m.entries.iter().all(|e| e.hash == e.key.map_or(0, |k| m.keys[k.0].hash)));
+        assert_eq!(m.threshold, (m.table.len() as f32 * 0.75) as i64);
+    });
+    assert!(held > 0 && fresh > 0 && null > 0, "{held} {fresh} {null}");
 }
 
 #[test]

@@ -1388,7 +1388,7 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
                     extras: #k::view::Extras::of(fin, &[#(#known),*]),
                 }
             }
-            fn decode(c: &mut #k::Candidate<'_>, f: &#fields_ty) -> Self {
+            fn decode_with(c: &mut #k::Candidate<'_>, f: &#fields_ty, args: &[(&str, &'static str)]) -> (Self, Vec<Option<usize>>) {
                 struct #decoder<'f> {
                     f: &'f #fields_ty,
                     memo: #k::view::Memo,
@@ -1420,7 +1420,13 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
                 let mut d = #decoder { f, memo: Default::default(), #(#staging: Vec::new(),)* };
                 #(#listings)*
                 #(#lets)*
-                #ty { #(#assigned,)* }
+                let mut linked = Vec::with_capacity(args.len());
+                for &(name, class) in args {
+                    let field = f.extra(name).unwrap_or_else(|| panic!("the finitization's root has no field {name}"));
+                    let o = c.obj(field, 0);
+                    linked.push(#k::view::Linker::link(&mut d, c, class, o));
+                }
+                (#ty { #(#assigned,)* }, linked)
             }
         }
 
