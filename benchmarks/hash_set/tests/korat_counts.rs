@@ -120,7 +120,10 @@ fn the_argument_is_a_key_of_the_set_or_one_fresh_key_after_them() {
                 assert_eq!(k.0, m.keys.len() - 1, "a fresh key is the last one");
             }
         }
-        assert!(m.entries.iter().all(|e| e.hash == e.key.map_or(0, |k| m.keys[k.0].hash)));
+        assert!(m
+            .entries
+            .iter()
+            .all(|e| e.hash == e.key.map_or(0, |k| m.keys[k.0].hash)));
         assert_eq!(m.threshold, (m.table.len() as f32 * 0.75) as i64);
     });
     assert!(held > 0 && fresh > 0 && null > 0, "{held} {fresh} {null}");

@@ -6,7 +6,7 @@ use ferastrau_sdk::korat::view::{Root, View};
 use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization};
 
 use crate::invariant::ListView;
-use crate::list::{Entry, EntryId, EntryView, ListRef, SortedList};
+use crate::list::{EntryId, ListRef, SortedList};
 
 /// What the root object holds besides `this`'s header and size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,40 +84,14 @@ pub fn decode_x(c: &mut Candidate<'_>, f: &Fields) -> i64 {
 }
 
 /// Builds `merge`'s two lists in one arena, as Java's one heap holds both: `this`'s entries
-/// first (header at 0), then `other`'s, so that no entry of one list has the id of an entry of
-/// the other and `this.header != other.header`, as for two distinct Java objects.
+/// first (header at 0), then `other`'s from its header along `next` (the derived decoder's
+/// order), so that no entry of one list has the id of an entry of the other and
+/// `this.header != other.header`, as for two distinct Java objects.
 pub fn decode_pair(c: &mut Candidate<'_>, f: &Fields) -> (SortedList, ListRef) {
-    let mut list = SortedList::decode(c, f);
-    let header = decode_into(c, f, 1, &mut list.entries);
-    let other = ListRef {
-        header: Some(header),
-        size: ListView::size(&mut View::new(c, f), 1),
-    };
-    (list, other)
-}
-
-/// Appends the entries of list `list` (0 = `this`, 1 = `other`) of a valid candidate to
-/// `entries`, header first, then the data entries in list order, linked among themselves;
-/// returns the header's id.
-fn decode_into(c: &mut Candidate<'_>, f: &Fields, list: usize, entries: &mut Vec<Entry>) -> usize {
-    let mut v = View::new(c, f);
-    let header = ListView::header(&mut v, list).expect("a valid list has a header");
-    let mut order = vec![header];
-    let mut e = v.next(header).expect("a valid list is a ring");
-    while e != header {
-        order.push(e);
-        e = v.next(e).expect("a valid list is a ring");
-    }
-    let base = entries.len();
-    let k = order.len();
-    for (i, &e) in order.iter().enumerate() {
-        entries.push(Entry {
-            element: v.element(e),
-            next: Some(base + (i + 1) % k),
-            previous: Some(base + (i + k - 1) % k),
-        });
-    }
-    base
+    let (list, other) = SortedList::decode_with(c, f, &[("otherHeader", "Entry")]);
+    let size = ListView::size(&mut View::new(c, f), 1);
+    let header = other[0];
+    (list, ListRef { header, size })
 }
 
 /// The elements of a list in order, following `next` from the header for at most `size`
