@@ -20,7 +20,7 @@
 pub type EntryId = usize;
 
 /// A key object by its index in `keys`: its own type, which the mutator never swaps with an entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ferastrau_sdk::Korat)]
 pub struct KeyId(pub usize);
 
 /// The load factor of every map (the JDK's default).

@@ -1,24 +1,13 @@
 //! Korat's side: `add`'s and `remove`'s finitization (the map's derived one, `#[korat]` in
 //! `crate::set`, and the argument `o`), decoding a valid candidate, and rendering.
 
-use ferastrau_sdk::korat::view::{Id, Root};
+use ferastrau_sdk::korat::view::Root;
 use ferastrau_sdk::korat::{Candidate, Domain, Finitization};
 
 use crate::invariant::threshold_for;
 use crate::set::{HashMap, HashSet, KeyId, LOAD_FACTOR};
 
 pub use crate::set::HashMapFields as Fields;
-
-impl Id for KeyId {
-    #[inline(always)]
-    fn index(self) -> usize {
-        self.0
-    }
-    #[inline(always)]
-    fn from_index(i: usize) -> Self {
-        KeyId(i)
-    }
-}
 
 /// `finHashSet(n)`: the map's table (an array of length 1..n whose slots are null or one of n
 /// entries) and count 0..n; an entry's key (null or one of n key objects) and next entry (or

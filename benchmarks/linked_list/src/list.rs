@@ -23,7 +23,7 @@ pub type EntryId = usize;
 /// An element object (Java's `Object`, equal only to itself), by its index in the pool of
 /// element objects. A type of its own, so that an element can never stand for an entry (in
 /// Java they are different types, and the mutator only swaps values of one type).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ferastrau_sdk::Korat)]
 pub struct ElemId(pub usize);
 
 /// A list entry (`LinkedList.Entry`).

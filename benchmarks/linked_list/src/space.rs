@@ -2,21 +2,10 @@
 //! argument's decoding and rendering. The field ids, the views and the decoder are
 //! `#[derive(Korat)]`'s (`crate::list`).
 
-use ferastrau_sdk::korat::view::Id;
 use ferastrau_sdk::korat::{Candidate, Domain, Finitization};
 
 pub use crate::list::LinkedListFields as Fields;
 use crate::list::{ElemId, LinkedList};
-
-/// An element is an opaque object: its id is its index among the finitization's `Elem`s.
-impl Id for ElemId {
-    fn index(self) -> usize {
-        self.0
-    }
-    fn from_index(i: usize) -> Self {
-        ElemId(i)
-    }
-}
 
 /// `finLinkedList(n)` (the `#[korat]` domains of [`LinkedList`]). With `with_arg`, the root
 /// also holds `o` over null and the same element objects, declared last: the invariant never

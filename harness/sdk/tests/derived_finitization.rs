@@ -158,17 +158,9 @@ fn derived_arrays_are_the_hand_written_ones() {
 
 /// Opaque objects (`#[korat(objects(Elem, n))]`): a class without a Rust type or an arena,
 /// linked by `ElemId`, declared after the arenas, as LinkedList's elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A newtype id: the derive implements `Id` for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct ElemId(pub usize);
-
-impl ferastrau_sdk::korat::view::Id for ElemId {
-    fn index(self) -> usize {
-        self.0
-    }
-    fn from_index(i: usize) -> Self {
-        ElemId(i)
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Cell2 {

@@ -380,7 +380,38 @@ fn fields_of(input: &DeriveInput) -> syn::Result<Vec<Field>> {
         .collect()
 }
 
+/// `impl Id` for a newtype id, `struct KeyId(pub usize)`: a link type of its own (so that the
+/// mutator never swaps a key with an entry) whose arena index is its one field.
+fn id_newtype(input: &DeriveInput) -> Option<Tokens> {
+    let Data::Struct(s) = &input.data else {
+        return None;
+    };
+    let Fields::Unnamed(one) = &s.fields else {
+        return None;
+    };
+    let [field] = one.unnamed.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let (k, ty, inner) = (korat(), &input.ident, &field.ty);
+    Some(quote! {
+        #[automatically_derived]
+        impl #k::view::Id for #ty {
+            #[inline(always)]
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+            #[inline(always)]
+            fn from_index(i: usize) -> Self {
+                #ty(i as #inner)
+            }
+        }
+    })
+}
+
 fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
+    if let Some(id) = id_newtype(input) {
+        return Ok(id);
+    }
     let fields = fields_of(input)?;
     let (owned, opaque) = pools_of(input)?;
     let boxed: Vec<(&Field, &Ident)> = fields
@@ -1460,6 +1491,17 @@ mod tests {
             struct Node { #[korat(range(0, n))] key: i64 }
         });
         assert!(unknown.contains("expected `skip`"), "{unknown}");
+    }
+
+    #[test]
+    fn a_newtype_id_gets_an_id_impl_and_a_two_field_tuple_an_error() {
+        let id = expanded(syn::parse_quote! { struct KeyId(pub u32); });
+        assert!(
+            id.contains("view :: Id for KeyId") && id.contains("KeyId (i as u32)"),
+            "{id}"
+        );
+        let pair = expanded(syn::parse_quote! { struct Pair(u32, u32); });
+        assert!(pair.contains("named fields"), "{pair}");
     }
 
     #[test]
