@@ -575,6 +575,43 @@ mod tests {
         field(&fin, ROOT, "missing");
     }
 
+    /// A names field reads each object as `first` plus its position over the listed classes,
+    /// and isomorphism renames names: of two names, the second is the wildcard, the first
+    /// name or (after a name) the next one.
+    #[test]
+    fn names_number_the_objects_of_their_classes_in_order() {
+        let mut b = FinitizationBuilder::new("Root");
+        let wild = b.class("Wildcard", 1);
+        let name = b.class("Name", 3);
+        for f in ["a", "b"] {
+            b.field(ROOT, f, Domain::objects(wild).or(Domain::objects(name)));
+        }
+        let fin = b.build();
+        let a = Names::of(&fin, ROOT, "a", 0, &["Wildcard", "Name"]);
+        let b = Names::of(&fin, ROOT, "b", 0, &["Wildcard", "Name"]);
+        let mut read = Vec::new();
+        crate::search(
+            &fin,
+            |c| {
+                read.push((a.read(c, 0), b.read(c, 0)));
+                true
+            },
+            |_| std::ops::ControlFlow::Continue(()),
+        );
+        read.sort_unstable();
+        assert_eq!(read, [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "names read objects of [\"Name\"] only")]
+    fn names_over_a_domain_with_integers_are_refused() {
+        let mut b = FinitizationBuilder::new("Root");
+        let name = b.class("Name", 2);
+        b.field(ROOT, "n", Domain::objects(name).or(Domain::ints(0, 1)));
+        let fin = b.build();
+        Names::of(&fin, ROOT, "n", 1, &["Name"]);
+    }
+
     #[test]
     #[should_panic(expected = "no class \"Node\"")]
     fn a_missing_class_names_the_known_ones() {
