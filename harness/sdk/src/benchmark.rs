@@ -101,7 +101,10 @@ pub trait Benchmark: Send + Sync + 'static {
     }
 
     /// `method`'s postcondition (the paper's JML `ensures`), given the pre-state, the
-    /// post-state and the return value. `Err` describes the violation.
+    /// post-state and the return value. `Err` describes the violation. Called only on a
+    /// post-state that satisfies the invariant: the runner judges `ensures repOk()` itself
+    /// (a broken post-state is an invariant violation, `Outcome::Broken`), so the
+    /// postcondition checks the rest.
     fn postcondition(
         &self,
         method: usize,
