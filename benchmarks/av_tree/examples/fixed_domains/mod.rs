@@ -12,7 +12,7 @@
 //! all the paper's; the near chain keeps the closest ones (see [`TOLERANCE`]). At each scope
 //! the closest of both are printed, and at the end a table of the closest over scopes 1..5.
 //!
-//! The finitization is built here, directly with Korat's API (`space::Config` has no fixed
+//! The finitization is built here, directly with Korat's API (`config::Config` has no fixed
 //! name domains and no node budgets): root class `AVTree_lookup { root, query }` (`query` the
 //! first top-level attribute of the query, null for the empty query), one `Value` and one
 //! `Attribute` pool shared by the name-tree and the query (which share no object), names as
