@@ -19,7 +19,7 @@ use ferastrau_sdk::Benchmark;
 use invariant::rep_ok;
 use list::ElemId;
 pub use list::{LinkedList, ListItr};
-use space::{decode_arg, elements, render_elem, render_list, Fields};
+use space::{elements, render_elem, render_list, Fields};
 
 /// The benchmark.
 pub struct LinkedListBench;
@@ -81,16 +81,16 @@ impl Benchmark for LinkedListBench {
         generators::rep_ok_generators(c, f)
     }
 
+    /// The list, then `o` (an element keeps its Korat index, in the list or not).
     fn decode(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let o = if takes_arg(method) {
-            decode_arg(c, f)
+        let args: &[_] = if takes_arg(method) {
+            &[("o", "Elem")]
         } else {
-            None
+            &[]
         };
-        Call {
-            list: LinkedList::decode(c, f),
-            o,
-        }
+        let (list, o) = LinkedList::decode_with(c, f, args);
+        let o = o.first().copied().flatten().map(ElemId);
+        Call { list, o }
     }
 
     fn run(&self, method: usize, input: &mut Call) -> Outcome {

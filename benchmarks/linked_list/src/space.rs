@@ -2,7 +2,7 @@
 //! argument's decoding and rendering. The field ids, the views and the decoder are
 //! `#[derive(Korat)]`'s (`crate::list`).
 
-use ferastrau_sdk::korat::{Candidate, Domain, Finitization};
+use ferastrau_sdk::korat::{Domain, Finitization};
 
 pub use crate::list::LinkedListFields as Fields;
 use crate::list::{ElemId, LinkedList};
@@ -15,12 +15,6 @@ use crate::list::{ElemId, LinkedList};
 pub fn finitization(root_name: &str, n: u32, with_arg: bool) -> (Finitization, Fields) {
     let o = [("o", Domain::nullable(LinkedList::class_id("Elem")))];
     LinkedList::finitization(root_name, n, if with_arg { &o } else { &[] })
-}
-
-/// The argument `o` of a valid candidate (element objects keep their Korat index).
-pub fn decode_arg(c: &mut Candidate<'_>, f: &Fields) -> Option<ElemId> {
-    let arg = f.extra("o").expect("this finitization carries no argument");
-    c.obj(arg, 0).map(|o| ElemId(o as usize))
 }
 
 /// The elements of a list in order, following `next` from the header for at most `size`
