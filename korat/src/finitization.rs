@@ -332,6 +332,14 @@ impl Finitization {
         self.field_at(class, offset)
     }
 
+    /// The field called `name` of `class`, if it has one (a method's argument that only some
+    /// finitizations hold).
+    pub fn field_named(&self, class: ClassId, name: &str) -> Option<FieldId> {
+        let c = &self.classes[class.0 as usize];
+        let offset = c.fields.iter().position(|(n, _)| n == name)?;
+        Some(self.field_at(class, offset))
+    }
+
     /// The field at position `offset` of `class`.
     pub fn field_at(&self, class: ClassId, offset: usize) -> FieldId {
         let c = &self.classes[class.0 as usize];

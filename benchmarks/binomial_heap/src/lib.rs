@@ -14,8 +14,8 @@ pub mod heap;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_sdk::korat::view::{class, Real, Root, View};
-use ferastrau_sdk::korat::{Candidate, FieldId, Finitization};
+use ferastrau_sdk::korat::view::{Real, View};
+use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
@@ -51,7 +51,6 @@ impl BinomialHeapBench {
 
 impl PriorityQueue for BinomialHeapBench {
     type Heap = BinomialHeap;
-    type Fields = Fields;
 
     fn name(&self) -> &'static str {
         "BinomialHeap"
@@ -64,10 +63,6 @@ impl PriorityQueue for BinomialHeapBench {
     ) -> (Finitization, Fields) {
         space::finitization(root, scope, arg)
     }
-    /// The scope is the number of nodes.
-    fn argument(&self, f: &Fields, fin: &Finitization) -> (Option<FieldId>, u32) {
-        (f.extra("x"), fin.count(class(fin, "Node")))
-    }
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut View::new(c, f))
     }
@@ -76,9 +71,6 @@ impl PriorityQueue for BinomialHeapBench {
     }
     fn candidate_ok_generators(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         generators::rep_ok_generators(c, f)
-    }
-    fn decode(&self, f: &Fields, c: &mut Candidate<'_>) -> BinomialHeap {
-        BinomialHeap::decode(c, f)
     }
     fn other_heap(&self, k: i64, n: i64) -> BinomialHeap {
         other_heap(k, n)
@@ -109,9 +101,6 @@ impl PriorityQueue for BinomialHeapBench {
     }
     fn delete(&self, h: &mut BinomialHeap, x: i64) -> bool {
         h.delete(x)
-    }
-    fn empty(&self) -> Option<BinomialHeap> {
-        Some(BinomialHeap::default())
     }
 }
 

@@ -14,8 +14,8 @@ pub mod heap;
 pub mod invariant;
 pub mod space;
 
-use ferastrau_sdk::korat::view::{class, Real, Root, View};
-use ferastrau_sdk::korat::{Candidate, FieldId, Finitization};
+use ferastrau_sdk::korat::view::{Real, View};
+use ferastrau_sdk::korat::{Candidate, Finitization};
 use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
@@ -59,7 +59,6 @@ impl FibonacciHeapBench {
 
 impl PriorityQueue for FibonacciHeapBench {
     type Heap = FibonacciHeap;
-    type Fields = Fields;
 
     fn name(&self) -> &'static str {
         "FibonacciHeap"
@@ -72,10 +71,6 @@ impl PriorityQueue for FibonacciHeapBench {
     ) -> (Finitization, Fields) {
         space::finitization(root, scope, arg)
     }
-    /// The scope is the number of nodes.
-    fn argument(&self, f: &Fields, fin: &Finitization) -> (Option<FieldId>, u32) {
-        (f.extra("x"), fin.count(class(fin, "Node")))
-    }
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut View::new(c, f))
     }
@@ -84,9 +79,6 @@ impl PriorityQueue for FibonacciHeapBench {
     }
     fn candidate_ok_generators(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         generators::rep_ok_generators(c, f)
-    }
-    fn decode(&self, f: &Fields, c: &mut Candidate<'_>) -> FibonacciHeap {
-        FibonacciHeap::decode(c, f)
     }
     fn other_heap(&self, k: i64, n: i64) -> FibonacciHeap {
         other_heap(k, n)
@@ -117,9 +109,6 @@ impl PriorityQueue for FibonacciHeapBench {
     }
     fn delete(&self, h: &mut FibonacciHeap, x: i64) -> bool {
         h.delete(x)
-    }
-    fn empty(&self) -> Option<FibonacciHeap> {
-        Some(FibonacciHeap::default())
     }
 }
 

@@ -18,13 +18,14 @@
 //! Together 3(n+1) inputs per heap. Outputs are the return value and the multiset of keys of
 //! the post-state.
 //!
-//! A crate that also gives its empty heap ([`PriorityQueue::empty`]) gets `ferastrau sequences`
-//! ([`Benchmark::initial`], [`Benchmark::with_argument`]), and `export-tests` builds its inputs
-//! by the calls that reach them.
+//! The heap's `Default`, the empty heap, starts `ferastrau sequences` ([`Benchmark::initial`],
+//! [`Benchmark::with_argument`]), and `export-tests` builds its inputs by the calls that reach
+//! them.
 
 use std::fmt::Debug;
 
-use korat::{Candidate, FieldId, Finitization};
+use korat::view::Root;
+use korat::{Candidate, ClassId, Finitization, ROOT};
 
 use crate::Benchmark;
 
@@ -54,10 +55,9 @@ pub fn arg_domain(method: usize, n: u32) -> Option<(i64, i64)> {
 /// the mutator, which offers a crate's functions of compatible signature as call mutants, never
 /// sees them as alternatives to the heap's own methods.
 pub trait PriorityQueue: Send + Sync + 'static {
-    /// The heap in its real (arena) form.
-    type Heap: Clone + Debug + Send;
-    /// Field ids of the heap's finitization.
-    type Fields: Send + Sync;
+    /// The heap in its real (arena) form: decoded by `#[derive(Korat)]`'s [`Root`], whose field
+    /// ids the finitization gives; its `Default` is the empty heap.
+    type Heap: Clone + Debug + Send + Default + Root<Fields: Send + Sync>;
 
     /// The class name, prefix of each method's finitization (`<name>_insert`, ...).
     fn name(&self) -> &'static str;
@@ -67,23 +67,22 @@ pub trait PriorityQueue: Send + Sync + 'static {
         root: &str,
         scope: u32,
         arg: Option<(i64, i64)>,
-    ) -> (Finitization, Self::Fields);
-    /// The argument's field (if the method has an argument) and the scope of `fin`, the
-    /// finitization `f` belongs to.
-    fn argument(&self, f: &Self::Fields, fin: &Finitization) -> (Option<FieldId>, u32);
+    ) -> (Finitization, <Self::Heap as Root>::Fields);
     /// The class invariant on a candidate.
-    fn candidate_ok(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> bool;
+    fn candidate_ok(&self, f: &<Self::Heap as Root>::Fields, c: &mut Candidate<'_>) -> bool;
     /// Whether [`PriorityQueue::candidate_ok_generators`] is a dedicated-generator variant.
     fn has_generators(&self) -> bool {
         false
     }
     /// The class invariant with dedicated generators ([`Benchmark::precondition_generators`]);
     /// the plain one by default.
-    fn candidate_ok_generators(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> bool {
+    fn candidate_ok_generators(
+        &self,
+        f: &<Self::Heap as Root>::Fields,
+        c: &mut Candidate<'_>,
+    ) -> bool {
         self.candidate_ok(f, c)
     }
-    /// The real heap of a valid candidate.
-    fn decode(&self, f: &Self::Fields, c: &mut Candidate<'_>) -> Self::Heap;
     /// `union(k)`'s second heap at scope `n`: `k` nodes holding the keys n−k..n−1.
     fn other_heap(&self, k: i64, n: i64) -> Self::Heap;
     /// The class invariant on a real heap.
@@ -99,12 +98,6 @@ pub trait PriorityQueue: Send + Sync + 'static {
     }
     /// A readable rendering of a heap.
     fn render_heap(&self, h: &Self::Heap) -> String;
-
-    /// The empty heap every sequence of calls starts from ([`Benchmark::initial`]); `None`
-    /// (the default): the benchmark builds no sequences.
-    fn empty(&self) -> Option<Self::Heap> {
-        None
-    }
 
     /// The code under test's `insert(x)`.
     fn insert(&self, h: &mut Self::Heap, x: i64);
@@ -141,7 +134,7 @@ pub enum Ret {
 const SECOND_HEAP: &str = "union carries its second heap";
 
 impl<Q: PriorityQueue> Benchmark for Q {
-    type Fields = Q::Fields;
+    type Fields = <Q::Heap as Root>::Fields;
     type Input = Call<Q::Heap>;
     type Ret = Ret;
     type Abs = Vec<i64>;
@@ -150,7 +143,7 @@ impl<Q: PriorityQueue> Benchmark for Q {
         METHODS
     }
 
-    fn finitize(&self, method: usize, scope: u32) -> (Finitization, Q::Fields) {
+    fn finitize(&self, method: usize, scope: u32) -> (Finitization, <Q::Heap as Root>::Fields) {
         let root = format!("{}_{}", self.name(), METHODS[method]);
         self.finitization(&root, scope, arg_domain(method, scope))
     }
@@ -160,7 +153,12 @@ impl<Q: PriorityQueue> Benchmark for Q {
         true
     }
 
-    fn precondition(&self, _method: usize, f: &Q::Fields, c: &mut Candidate<'_>) -> bool {
+    fn precondition(
+        &self,
+        _method: usize,
+        f: &<Q::Heap as Root>::Fields,
+        c: &mut Candidate<'_>,
+    ) -> bool {
         self.candidate_ok(f, c)
     }
 
@@ -171,18 +169,27 @@ impl<Q: PriorityQueue> Benchmark for Q {
     fn precondition_generators(
         &self,
         _method: usize,
-        f: &Q::Fields,
+        f: &<Q::Heap as Root>::Fields,
         c: &mut Candidate<'_>,
     ) -> bool {
         self.candidate_ok_generators(f, c)
     }
 
-    fn decode(&self, method: usize, f: &Q::Fields, c: &mut Candidate<'_>) -> Call<Q::Heap> {
-        let (arg, scope) = self.argument(f, c.finitization());
+    fn decode(
+        &self,
+        method: usize,
+        f: &<Q::Heap as Root>::Fields,
+        c: &mut Candidate<'_>,
+    ) -> Call<Q::Heap> {
+        // The argument is the root's `x`; the scope, the size of the heap's node pool (its
+        // finitization's first class).
+        let fin = c.finitization();
+        let arg = fin.field_named(ROOT, "x");
+        let scope = i64::from(fin.count(ClassId(1)));
         let x = arg.map_or(0, |a| c.int(a, 0));
-        let other = (method == UNION).then(|| self.other_heap(x, i64::from(scope)));
+        let other = (method == UNION).then(|| self.other_heap(x, scope));
         Call {
-            heap: PriorityQueue::decode(self, f, c),
+            heap: Q::Heap::decode(c, f),
             x,
             other,
         }
@@ -280,10 +287,10 @@ impl<Q: PriorityQueue> Benchmark for Q {
         }
     }
 
-    /// Sequences start from [`PriorityQueue::empty`].
+    /// Sequences start from the empty heap, the heap's `Default`.
     fn initial(&self, _scope: u32) -> Option<Call<Q::Heap>> {
-        self.empty().map(|heap| Call {
-            heap,
+        Some(Call {
+            heap: Q::Heap::default(),
             x: 0,
             other: None,
         })
