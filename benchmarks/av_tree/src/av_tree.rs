@@ -33,6 +33,7 @@ pub const WILDCARD: i64 = 0;
 /// A value node: `name` is `WILDCARD` or a value name `1..` (INS names compare by identity),
 /// `attributes` the first child, `next` the next sibling, `record` the name-record held here.
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
+#[korat(decode(name, record, attributes, next))]
 pub struct Value {
     #[korat(names(0, Wildcard, VName))]
     pub name: i64,
@@ -51,8 +52,7 @@ pub struct Attribute {
     pub next: Option<AttributeId>,
 }
 
-/// A name-record (a service advertisement); only its identity matters. `next` chains the
-/// records one value holds, which the benchmark's inputs never do.
+/// A name-record (a service); only its identity matters (`next`: records never chained here).
 #[derive(Clone, Debug, PartialEq, Eq, ferastrau_sdk::Korat)]
 pub struct Record {
     #[korat(skip)]

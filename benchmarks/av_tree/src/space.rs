@@ -7,11 +7,10 @@
 //! tree by the invariant; names are objects (`#[korat(names(..))]`), so that Korat's
 //! isomorphism renames them.
 
-use ferastrau_sdk::korat::view::View;
+use ferastrau_sdk::korat::view::Root;
 use ferastrau_sdk::korat::{Candidate, Domain, FieldId, Finitization};
 
-use crate::av_tree::WILDCARD;
-use crate::av_tree::{Attribute, AttributeView, AvTree, AvTreeView, Record, Value, ValueView};
+use crate::av_tree::{AvTree, WILDCARD};
 
 pub use crate::av_tree::AvTreeFields as Fields;
 
@@ -30,91 +29,11 @@ pub fn query(f: &Fields) -> FieldId {
 
 /// The real input of a valid candidate: the name-tree and, in the same arena (as one Java
 /// heap holds both), the query, whose first top-level attribute is returned. Objects are
-/// numbered in the order met (a value before its record, its attributes, its siblings).
+/// numbered in the order met, a value before its record, its attributes and its next sibling
+/// (`Value`'s `#[korat(decode(..))]`).
 pub fn decode(c: &mut Candidate<'_>, f: &Fields) -> (AvTree, Option<usize>) {
-    let mut d = Decoder {
-        v: View::new(c, f),
-        tree: AvTree::default(),
-        values: Vec::new(),
-        attributes: Vec::new(),
-        records: Vec::new(),
-    };
-    let root = d.v.root();
-    d.tree.root = d.value(root);
-    let q = d.v.c.obj(query(f), 0);
-    let query = d.attribute(q);
-    (d.tree, query)
-}
-
-struct Decoder<'c, 'a> {
-    v: View<'c, 'a, Fields>,
-    tree: AvTree,
-    /// Candidate object → arena id, per class.
-    values: Vec<(u32, usize)>,
-    attributes: Vec<(u32, usize)>,
-    records: Vec<(u32, usize)>,
-}
-
-/// The arena id `memo` gave candidate object `o`, if any.
-fn known(memo: &[(u32, usize)], o: u32) -> Option<usize> {
-    memo.iter().find(|&&(x, _)| x == o).map(|&(_, id)| id)
-}
-
-impl Decoder<'_, '_> {
-    fn value(&mut self, v: Option<u32>) -> Option<usize> {
-        let v = v?;
-        if let Some(id) = known(&self.values, v) {
-            return Some(id);
-        }
-        let id = self.tree.values.len();
-        self.values.push((v, id));
-        self.tree.values.push(Value {
-            name: ValueView::name(&mut self.v, v),
-            attributes: None,
-            next: None,
-            record: None,
-        });
-        let record = self.v.record(v).map(|r| self.record(r));
-        let a = ValueView::attributes(&mut self.v, v);
-        let attributes = self.attribute(a);
-        let n = ValueView::next(&mut self.v, v);
-        let next = self.value(n);
-        let value = &mut self.tree.values[id];
-        value.record = record;
-        value.attributes = attributes;
-        value.next = next;
-        Some(id)
-    }
-
-    fn attribute(&mut self, a: Option<u32>) -> Option<usize> {
-        let a = a?;
-        if let Some(id) = known(&self.attributes, a) {
-            return Some(id);
-        }
-        let id = self.tree.attributes.len();
-        self.attributes.push((a, id));
-        self.tree.attributes.push(Attribute {
-            name: AttributeView::name(&mut self.v, a),
-            values: None,
-            next: None,
-        });
-        let v = AttributeView::values(&mut self.v, a);
-        let values = self.value(v);
-        let n = AttributeView::next(&mut self.v, a);
-        let next = self.attribute(n);
-        self.tree.attributes[id].values = values;
-        self.tree.attributes[id].next = next;
-        Some(id)
-    }
-
-    fn record(&mut self, r: u32) -> usize {
-        known(&self.records, r).unwrap_or_else(|| {
-            let id = self.tree.records.len();
-            self.records.push((r, id));
-            self.tree.records.push(Record { next: None });
-            id
-        })
-    }
+    let (tree, query) = AvTree::decode_with(c, f, &[("query", "Attribute")]);
+    (tree, query[0])
 }
 
 /// Renders a name-tree from its root value: `{a1=v1#0{a2=(v1|*)} a2=v2}`, with `*` for the

@@ -19,7 +19,8 @@
 //! pool on itself, `#[korat(pool(Node, n))]`, and is read through `korat::view::Boxed`.
 //! `#[korat(array(lo, hi))]` gives a Java array's length (or lists an arena in a root array),
 //! and `#[korat(objects(X, count))]` on the structure a class of opaque objects (`XId` links,
-//! no Rust type, no arena).
+//! no Rust type, no arena). `#[korat(decode(a, b, ..))]` on a node type decodes those fields
+//! first (objects are numbered in the order the decoder meets them).
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
@@ -116,9 +117,16 @@ fn pools_of(input: &DeriveInput) -> syn::Result<(Vec<Pool>, Vec<Pool>)> {
                 &mut owned
             } else if m.path.is_ident("objects") {
                 &mut opaque
+            } else if m.path.is_ident("decode") {
+                // A node type's decode order: `decode_order` reads it.
+                let order;
+                syn::parenthesized!(order in m.input);
+                order.parse::<Tokens>()?;
+                return Ok(());
             } else {
                 return Err(m.error(
-                    "expected `pool(Class, count)` or `objects(Class, count)` on a structure",
+                    "expected `pool(Class, count)` or `objects(Class, count)` on a structure, \
+                     or `decode(field, ..)` on a node type",
                 ));
             };
             let (class, count) = pair(&m)?;
@@ -127,6 +135,33 @@ fn pools_of(input: &DeriveInput) -> syn::Result<(Vec<Pool>, Vec<Pool>)> {
         })?;
     }
     Ok((owned, opaque))
+}
+
+/// `#[korat(decode(a, b, ..))]` on a node type: the order in which its decoder reads (and so
+/// numbers the objects behind) those fields, the others after them in declaration order. The
+/// declaration order is the finitization's, and the mutator's too (it lists a struct's fields
+/// as replacements in that order), so a decoder that must number objects otherwise, to keep
+/// the arena layout a benchmark's reports show, says so here instead of reordering the struct.
+fn decode_order(input: &DeriveInput) -> syn::Result<Option<Vec<Ident>>> {
+    use syn::ext::IdentExt;
+    let mut order = None;
+    for a in input.attrs.iter().filter(|a| a.path().is_ident("korat")) {
+        a.parse_nested_meta(|m| {
+            if m.path.is_ident("decode") {
+                let content;
+                syn::parenthesized!(content in m.input);
+                let names = content.parse_terminated(Ident::parse_any, syn::Token![,])?;
+                order = Some(names.into_iter().collect());
+            } else {
+                // `pool(..)` or `objects(..)`: `pools_of` reads those.
+                let other;
+                syn::parenthesized!(other in m.input);
+                other.parse::<Tokens>()?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(order)
 }
 
 /// The two comma-separated arguments of an attribute such as `ints(lo, hi)` or `pool(X, n)`.
@@ -436,7 +471,25 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 ),
             ));
         }
-        return Ok(node(input, &fields));
+        let order = decode_order(input)?;
+        if let Some(unknown) = order
+            .iter()
+            .flatten()
+            .find(|o| !fields.iter().any(|f| f.ident == **o))
+        {
+            return Err(syn::Error::new_spanned(
+                unknown,
+                format!("#[korat(decode(..))] names `{unknown}`, which is not a field"),
+            ));
+        }
+        return Ok(node(input, &fields, order.as_deref()));
+    }
+    if let Some(order) = decode_order(input)? {
+        return Err(syn::Error::new_spanned(
+            &order[0],
+            "#[korat(decode(..))] orders a node type's fields; a structure decodes its own in \
+             declaration order",
+        ));
     }
     if arrays && (!owned.is_empty() || !boxed.is_empty()) {
         return Err(syn::Error::new_spanned(
@@ -935,7 +988,7 @@ fn value_domain(kind: &Kind, f: &Field) -> Result<Tokens, String> {
     }
 }
 
-fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
+fn node(input: &DeriveInput, fields: &[Field], order: Option<&[Ident]>) -> Tokens {
     let k = korat();
     let ty = &input.ident;
     let vis = &input.vis;
@@ -965,7 +1018,17 @@ fn node(input: &DeriveInput, fields: &[Field]) -> Tokens {
             impl<R: #k::view::ArenaOf<#ty>> #view for #k::view::Real<'_, R> { #(#real)* }
         }
     };
-    let decoded = fields.iter().map(|f| {
+    // A struct literal's fields are evaluated in the order written: the decode order.
+    let listed = order.unwrap_or_default();
+    let rank = |f: &Field| {
+        listed
+            .iter()
+            .position(|o| *o == f.ident)
+            .unwrap_or(listed.len())
+    };
+    let mut in_order: Vec<&Field> = fields.iter().collect();
+    in_order.sort_by_key(|f| rank(f));
+    let decoded = in_order.into_iter().map(|f| {
         let n = &f.ident;
         let e = decode_field(f, &quote!(f), &quote!(obj), &quote!(l), &|_| quote!(f));
         quote!(#n: #e)
@@ -1636,6 +1699,49 @@ mod tests {
         assert!(
             unknown.contains("expected `pool(Class, count)`"),
             "{unknown}"
+        );
+    }
+
+    #[test]
+    fn a_node_type_s_decode_order_lists_its_fields_and_a_structure_refuses_one() {
+        let node = |attr: syn::Attribute| {
+            let mut input: DeriveInput = syn::parse_quote! {
+                struct Value {
+                    #[korat(ints(0, n))] name: i64,
+                    next: Option<ValueId>,
+                    record: Option<RecordId>,
+                }
+            };
+            input.attrs.push(attr);
+            expanded(input)
+        };
+        let literal = |s: &str| {
+            let at = s.find("Value { name").or_else(|| s.find("Value { record"));
+            s[at.unwrap_or_else(|| panic!("no decoded literal: {s}"))..].to_string()
+        };
+        let ordered = node(syn::parse_quote!(#[korat(decode(record))]));
+        let lit = literal(&ordered);
+        assert!(
+            lit.starts_with("Value { record") && lit.find("next :") > lit.find("name :"),
+            "record first, then the rest in declaration order: {lit}"
+        );
+        let unordered = node(syn::parse_quote!(#[korat(decode())]));
+        assert!(
+            literal(&unordered).starts_with("Value { name"),
+            "{unordered}"
+        );
+        let unknown = node(syn::parse_quote!(#[korat(decode(recrod))]));
+        assert!(
+            unknown.contains("`recrod`, which is not a field"),
+            "{unknown}"
+        );
+        let on_structure = expanded(syn::parse_quote! {
+            #[korat(decode(size))]
+            struct Tree { #[korat(ints(0, n))] size: i64, #[korat(pool(n))] nodes: Vec<Node> }
+        });
+        assert!(
+            on_structure.contains("a structure decodes its own"),
+            "{on_structure}"
         );
     }
 
