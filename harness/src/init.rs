@@ -491,7 +491,7 @@ mod tests {
         let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
         for optional in [
             "// fn precondition_is_invariant(",
-            "// fn has_generators(",
+            "// const GENERATORS: bool",
             "// fn precondition_generators(",
             "// fn invariant_violation(",
         ] {

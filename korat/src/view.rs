@@ -241,6 +241,19 @@ pub trait Root: Sized {
     ) -> (Self, Vec<Option<usize>>);
 }
 
+/// A structure whose `#[korat]` attributes give its whole finitization (derived with
+/// `finitization(root_name, scope, args)` as an inherent function as well), so that generic
+/// code such as the SDK's priority-queue adapter can build it.
+pub trait Finitized: Root {
+    /// The finitization at `scope` whose root class is `root_name`, with `args` (a method's
+    /// arguments, generated jointly with the receiver) after the root's own fields.
+    fn finitization(
+        root_name: &str,
+        scope: u32,
+        args: &[(&str, crate::Domain)],
+    ) -> (Finitization, Self::Fields);
+}
+
 /// The root object's fields that the structure's type does not hold: a method's arguments,
 /// generated jointly with the receiver (`x` of `add(x)`).
 #[derive(Clone, Debug, Default)]

@@ -6,8 +6,7 @@ use ferastrau_sdk::korat::view::View;
 use std::ops::ControlFlow;
 
 use binomial_heap::invariant::rep_ok;
-use binomial_heap::space::finitization;
-use binomial_heap::BinomialHeapBench;
+use binomial_heap::{BinomialHeap, BinomialHeapBench};
 use ferastrau_sdk::korat;
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
@@ -20,7 +19,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let (fin, f) = finitization("BinomialHeap", n, None);
+    let (fin, f) = BinomialHeap::finitization("BinomialHeap", n, &[]);
     let s = korat::search(
         &fin,
         |c| rep_ok(&mut View::new(c, &f)),

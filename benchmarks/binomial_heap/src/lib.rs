@@ -15,7 +15,7 @@ pub mod invariant;
 pub mod space;
 
 use ferastrau_sdk::korat::view::{Real, View};
-use ferastrau_sdk::korat::{Candidate, Finitization};
+use ferastrau_sdk::korat::Candidate;
 use ferastrau_sdk::priority_queue::{self, PriorityQueue};
 pub use ferastrau_sdk::priority_queue::{
     arg_domain, Ret, DELETE, EXTRACT_MIN, INSERT, METHODS, UNION,
@@ -55,20 +55,10 @@ impl PriorityQueue for BinomialHeapBench {
     fn name(&self) -> &'static str {
         "BinomialHeap"
     }
-    fn finitization(
-        &self,
-        root: &str,
-        scope: u32,
-        arg: Option<(i64, i64)>,
-    ) -> (Finitization, Fields) {
-        space::finitization(root, scope, arg)
-    }
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut View::new(c, f))
     }
-    fn has_generators(&self) -> bool {
-        true
-    }
+    const GENERATORS: bool = true;
     fn candidate_ok_generators(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         generators::rep_ok_generators(c, f)
     }

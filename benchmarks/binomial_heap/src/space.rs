@@ -1,20 +1,10 @@
-//! Korat's side: the finitization (the heap plus the method's argument in the root object)
-//! and rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
-//! (`crate::heap`).
-
-use ferastrau_sdk::korat::{Domain, Finitization};
+//! The second heap of `union` and rendering. The finitization, field ids, views and decoder
+//! are `#[derive(Korat)]`'s (`crate::heap`): at scope n, at most n nodes (or null), size 0..n,
+//! key over 0..n−1, degree 0..n; slots head, size, the method's argument `x` (the priority-queue
+//! adapter's), then per node key, degree, parent, sibling, child.
 
 pub use crate::heap::BinomialHeapFields as Fields;
 use crate::heap::{BinomialHeap, Node, NodeId};
-
-/// The heap at scope `n` (the `#[korat]` domains of [`BinomialHeap`]): at most `n` nodes (or
-/// null), size 0..n, key over the `n` values 0..n−1, degree 0..n. With `arg = Some((lo, hi))`
-/// the root object also holds the method's argument over lo..hi, generated jointly with the
-/// heap. Slots: head, size, [arg], then per node key, degree, parent, sibling, child.
-pub fn finitization(root_name: &str, n: u32, arg: Option<(i64, i64)>) -> (Finitization, Fields) {
-    let x = arg.map(|(lo, hi)| ("x", Domain::ints(lo, hi)));
-    BinomialHeap::finitization(root_name, n, x.as_slice())
-}
 
 /// The second heap of `union(k)` at scope `n`: the binomial heap of `k` nodes (1 ≤ k ≤ n)
 /// holding the keys n−k, …, n−1, built directly (not through the code under test). Its trees

@@ -6,7 +6,7 @@ use ferastrau_sdk::korat::view::{Real, View};
 use std::ops::ControlFlow;
 
 use binomial_heap::invariant::rep_ok;
-use binomial_heap::space::{finitization, Fields};
+use binomial_heap::space::Fields;
 use binomial_heap::{BinomialHeap, BinomialHeapBench};
 use ferastrau_sdk::korat::{self, Candidate};
 use ferastrau_sdk::priority_queue::checks;
@@ -18,7 +18,7 @@ const STRUCTURES: [u64; 7] = [2, 6, 28, 120, 936, 7602, 107416];
 const PAPER_INPUTS: [u64; 7] = [12, 54, 336, 1800, 16848, 159642, 2577984];
 
 fn heap_search(n: u32) -> korat::Stats {
-    let (fin, f) = finitization("BinomialHeap", n, None);
+    let (fin, f) = BinomialHeap::finitization("BinomialHeap", n, &[]);
     korat::search(
         &fin,
         |c| rep_ok(&mut View::new(c, &f)),
@@ -39,7 +39,7 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     testing::assert_exact_against_brute_force(&BinomialHeapBench, 2, |n| {
-        let (fin, f) = finitization("BinomialHeap", n, None);
+        let (fin, f) = BinomialHeap::finitization("BinomialHeap", n, &[]);
         testing::check_search_against_brute_force(&fin, pred_for(&f))
     });
 }

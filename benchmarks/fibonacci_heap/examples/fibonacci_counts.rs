@@ -9,8 +9,7 @@ use ferastrau_sdk::korat;
 use ferastrau_sdk::testing;
 use ferastrau_sdk::Benchmark;
 use fibonacci_heap::invariant::rep_ok;
-use fibonacci_heap::space::finitization;
-use fibonacci_heap::FibonacciHeapBench;
+use fibonacci_heap::{FibonacciHeap, FibonacciHeapBench};
 
 fn main() {
     let n: u32 = match std::env::args().nth(1).map(|s| s.parse()) {
@@ -20,7 +19,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let (fin, f) = finitization("FibonacciHeap", n, None);
+    let (fin, f) = FibonacciHeap::finitization("FibonacciHeap", n, &[]);
     let s = korat::search(
         &fin,
         |c| rep_ok(&mut View::new(c, &f)),

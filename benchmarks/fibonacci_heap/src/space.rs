@@ -1,8 +1,8 @@
-//! Korat's side: the finitization (the heap plus the method's argument in the root object)
-//! and rendering. The field ids, the views and the decoder are `#[derive(Korat)]`'s
-//! (`crate::heap`).
-
-use ferastrau_sdk::korat::{Domain, Finitization};
+//! The second heap of `union` and rendering. The finitization, field ids, views and decoder
+//! are `#[derive(Korat)]`'s (`crate::heap`): at scope n, at most n nodes (or null) for `nodes`,
+//! `min` and every link, size 0..n, key 0..n−1, degree 0..n−1, mark fixed to [`MARK`]; slots
+//! nodes, min, size, the method's argument `x` (the priority-queue adapter's), then per node
+//! key, degree, parent, child, left, right, mark.
 
 pub use crate::heap::FibonacciHeapFields as Fields;
 use crate::heap::{FibonacciHeap, Node, NodeId};
@@ -11,16 +11,6 @@ use crate::heap::{FibonacciHeap, Node, NodeId};
 /// `delete` below the second level cuts a whole chain of ancestors (CASCADING-CUT's recursive
 /// branch); with unmarked nodes that branch could never run within one call.
 pub const MARK: i64 = 1;
-
-/// The heap at scope `n` (the `#[korat]` domains of [`FibonacciHeap`]): at most `n` nodes (or
-/// null) for `nodes`, `min` and every link; size 0..n; key 0..n−1; degree 0..n−1; mark fixed to
-/// [`MARK`]. With `arg = Some((lo, hi))` the root object also holds the method's argument over
-/// lo..hi, generated jointly with the heap. Slots: nodes, min, size, [arg], then per node key,
-/// degree, parent, child, left, right, mark (the declaration order).
-pub fn finitization(root_name: &str, n: u32, arg: Option<(i64, i64)>) -> (Finitization, Fields) {
-    let x = arg.map(|(lo, hi)| ("x", Domain::ints(lo, hi)));
-    FibonacciHeap::finitization(root_name, n, x.as_slice())
-}
 
 /// The second heap of `union(k)` at scope `n`: `k` one-node roots (1 ≤ k ≤ n) holding the keys
 /// n−1, n−2, …, n−k in ring order, `nodes` at the first (the largest key) and `min` at the

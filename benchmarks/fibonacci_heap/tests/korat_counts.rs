@@ -10,7 +10,7 @@ use ferastrau_sdk::priority_queue::checks;
 use ferastrau_sdk::testing;
 use fibonacci_heap::heap::Node;
 use fibonacci_heap::invariant::rep_ok;
-use fibonacci_heap::space::{finitization, render_heap, Fields};
+use fibonacci_heap::space::{render_heap, Fields};
 use fibonacci_heap::{FibonacciHeap, FibonacciHeapBench};
 
 /// Non-isomorphic Fibonacci heaps at scopes 1..5 (the paper's structure counts).
@@ -19,7 +19,7 @@ const STRUCTURES: [u64; 5] = [2, 12, 136, 2310, 52281];
 const PAPER_INPUTS: [u64; 5] = [12, 108, 1632, 34650, 941058];
 
 fn heap_search(n: u32) -> korat::Stats {
-    let (fin, f) = finitization("FibonacciHeap", n, None);
+    let (fin, f) = FibonacciHeap::finitization("FibonacciHeap", n, &[]);
     korat::search(
         &fin,
         |c| rep_ok(&mut View::new(c, &f)),
@@ -40,7 +40,7 @@ fn pred_for(f: &Fields) -> impl FnMut(&mut Candidate<'_>) -> bool + '_ {
 #[test]
 fn korat_is_sound_complete_and_optimal_against_brute_force() {
     testing::assert_exact_against_brute_force(&FibonacciHeapBench, 2, |n| {
-        let (fin, f) = finitization("FibonacciHeap", n, None);
+        let (fin, f) = FibonacciHeap::finitization("FibonacciHeap", n, &[]);
         testing::check_search_against_brute_force(&fin, pred_for(&f))
     });
 }

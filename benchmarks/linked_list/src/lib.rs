@@ -73,9 +73,7 @@ impl Benchmark for LinkedListBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    fn has_generators(&self, _method: usize) -> bool {
-        true
-    }
+    const GENERATORS: bool = true;
 
     fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         generators::rep_ok_generators(c, f)

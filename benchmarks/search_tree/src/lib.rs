@@ -75,20 +75,14 @@ impl Benchmark for SearchTreeBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    fn has_generators(&self, _method: usize) -> bool {
-        true
-    }
+    const GENERATORS: bool = true;
 
     fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         generators::rep_ok_generators(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let x = c.int(
-            f.extra("x")
-                .expect("method finitizations carry the argument"),
-            0,
-        );
+        let x = c.int(f.extra("x").expect("each finitization carries x"), 0);
         Call {
             tree: SearchTree::decode(c, f),
             x,

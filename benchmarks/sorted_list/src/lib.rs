@@ -106,9 +106,7 @@ impl Benchmark for SortedListBench {
         }
     }
 
-    fn has_generators(&self, _method: usize) -> bool {
-        true
-    }
+    const GENERATORS: bool = true;
 
     fn precondition_generators(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         match method {

@@ -88,20 +88,14 @@ impl Benchmark for TreeMapBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    fn has_generators(&self, _method: usize) -> bool {
-        true
-    }
+    const GENERATORS: bool = true;
 
     fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         generators::rep_ok_generators(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {
-        let key = c.int(
-            f.extra("k")
-                .expect("method finitizations carry the argument"),
-            0,
-        );
+        let key = c.int(f.extra("k").expect("each finitization carries k"), 0);
         Call {
             map: TreeMap::decode(c, f),
             key,

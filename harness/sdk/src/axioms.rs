@@ -124,9 +124,7 @@ impl<B: Benchmark> Benchmark for WithAxioms<B> {
         self.bench.precondition_is_invariant(self.inputs_of[method])
     }
 
-    fn has_generators(&self, method: usize) -> bool {
-        self.bench.has_generators(self.inputs_of[method])
-    }
+    const GENERATORS: bool = B::GENERATORS;
 
     fn precondition_generators(
         &self,

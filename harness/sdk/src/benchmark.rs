@@ -43,12 +43,10 @@ pub trait Benchmark: Send + Sync + 'static {
         false
     }
 
-    /// Whether `method`'s precondition has a variant with dedicated generators
-    /// ([`Benchmark::precondition_generators`]); `generate --generators` searches with it.
-    fn has_generators(&self, method: usize) -> bool {
-        let _ = method;
-        false
-    }
+    /// Whether the preconditions have a variant with dedicated generators
+    /// ([`Benchmark::precondition_generators`]); `generate --generators` searches with it. A
+    /// method without one of its own leaves `precondition_generators` to the plain precondition.
+    const GENERATORS: bool = false;
 
     /// `method`'s precondition written with dedicated generators (the paper's Sec. 5, see
     /// `korat::generators`): it must accept exactly the candidates

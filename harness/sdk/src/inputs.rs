@@ -64,7 +64,7 @@ pub fn precondition<B: Benchmark>(
     fields: &B::Fields,
     c: &mut korat::Candidate<'_>,
 ) -> bool {
-    if generators && bench.has_generators(method) {
+    if generators && B::GENERATORS {
         bench.precondition_generators(method, fields, c)
     } else {
         bench.precondition(method, fields, c)
@@ -203,7 +203,7 @@ fn shared_search<B: Benchmark>(
                 shown,
                 state_space_log2: spaces[m].0.state_space_log2(),
                 shared: true,
-                generators: generators && bench.has_generators(lead),
+                generators: generators && B::GENERATORS,
             },
         ));
     }
@@ -261,7 +261,7 @@ fn own_search<B: Benchmark>(
         shown,
         state_space_log2: fin.state_space_log2(),
         shared: false,
-        generators: generators && bench.has_generators(m),
+        generators: generators && B::GENERATORS,
     }
 }
 
@@ -291,7 +291,7 @@ pub fn structure_scope<B: Benchmark>(
                 shown: Vec::new(),
                 state_space_log2: fin.state_space_log2(),
                 shared: false,
-                generators: generators && bench.has_generators(m),
+                generators: generators && B::GENERATORS,
             }
         })
         .collect()

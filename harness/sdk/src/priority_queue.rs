@@ -1,8 +1,9 @@
 //! A [`Benchmark`] for any mergeable priority queue of integer keys with the four methods
 //! `insert(x)`, `extractMin()`, `union(k)` and `delete(x)`: the method table, the argument
 //! domains, the calls, their postconditions (the multiset of keys) and their rendering, written
-//! once. A heap crate implements [`PriorityQueue`] — its finitization, invariant, decoder and
-//! the four operations — and gets [`Benchmark`] from the blanket implementation below.
+//! once. A heap crate implements [`PriorityQueue`] — its heap type (finitized and decoded by
+//! `#[derive(Korat)]`), invariant and the four operations — and gets [`Benchmark`] from the
+//! blanket implementation below.
 //!
 //! Why here and not in each crate: the paper's heap benchmarks state the same four
 //! specifications over the same abstraction (the sorted keys), so the adapter was the same
@@ -24,8 +25,8 @@
 
 use std::fmt::Debug;
 
-use korat::view::Root;
-use korat::{Candidate, ClassId, Finitization, ROOT};
+use korat::view::{Finitized, Root};
+use korat::{Candidate, ClassId, Domain, Finitization, ROOT};
 
 use crate::Benchmark;
 
@@ -55,25 +56,17 @@ pub fn arg_domain(method: usize, n: u32) -> Option<(i64, i64)> {
 /// the mutator, which offers a crate's functions of compatible signature as call mutants, never
 /// sees them as alternatives to the heap's own methods.
 pub trait PriorityQueue: Send + Sync + 'static {
-    /// The heap in its real (arena) form: decoded by `#[derive(Korat)]`'s [`Root`], whose field
-    /// ids the finitization gives; its `Default` is the empty heap.
-    type Heap: Clone + Debug + Send + Default + Root<Fields: Send + Sync>;
+    /// The heap in its real (arena) form: finitized and decoded by `#[derive(Korat)]`'s
+    /// [`Finitized`] and [`Root`] (the argument `x`, when a method has one, is a root field
+    /// after the heap's own); its `Default` is the empty heap.
+    type Heap: Clone + Debug + Send + Default + Finitized + Root<Fields: Send + Sync>;
 
     /// The class name, prefix of each method's finitization (`<name>_insert`, ...).
     fn name(&self) -> &'static str;
-    /// The heap's finitization at `scope`, rooted at `root`, with the argument over `arg`.
-    fn finitization(
-        &self,
-        root: &str,
-        scope: u32,
-        arg: Option<(i64, i64)>,
-    ) -> (Finitization, <Self::Heap as Root>::Fields);
     /// The class invariant on a candidate.
     fn candidate_ok(&self, f: &<Self::Heap as Root>::Fields, c: &mut Candidate<'_>) -> bool;
     /// Whether [`PriorityQueue::candidate_ok_generators`] is a dedicated-generator variant.
-    fn has_generators(&self) -> bool {
-        false
-    }
+    const GENERATORS: bool = false;
     /// The class invariant with dedicated generators ([`Benchmark::precondition_generators`]);
     /// the plain one by default.
     fn candidate_ok_generators(
@@ -145,7 +138,8 @@ impl<Q: PriorityQueue> Benchmark for Q {
 
     fn finitize(&self, method: usize, scope: u32) -> (Finitization, <Q::Heap as Root>::Fields) {
         let root = format!("{}_{}", self.name(), METHODS[method]);
-        self.finitization(&root, scope, arg_domain(method, scope))
+        let x = arg_domain(method, scope).map(|(lo, hi)| ("x", Domain::ints(lo, hi)));
+        Q::Heap::finitization(&root, scope, x.as_slice())
     }
 
     /// The precondition is the queue's invariant (`candidate_ok`) for every method: one structure search serves them all.
@@ -162,9 +156,7 @@ impl<Q: PriorityQueue> Benchmark for Q {
         self.candidate_ok(f, c)
     }
 
-    fn has_generators(&self, _method: usize) -> bool {
-        PriorityQueue::has_generators(self)
-    }
+    const GENERATORS: bool = Q::GENERATORS;
 
     fn precondition_generators(
         &self,

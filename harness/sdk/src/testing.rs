@@ -143,7 +143,7 @@ pub fn check_generators<B: Benchmark>(
     scopes: std::ops::RangeInclusive<u32>,
     brute: u32,
 ) -> Result<Vec<(Stats, Stats)>, String> {
-    if !bench.has_generators(method) {
+    if !B::GENERATORS {
         return Err(format!("{} has no generators", bench.methods()[method]));
     }
     let (fin, f) = bench.finitize(method, brute);

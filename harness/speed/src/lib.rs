@@ -92,14 +92,14 @@ fn tree_map_ded(n: u32, jobs: usize) -> Stats {
 }
 
 fn fibonacci_heap(n: u32, jobs: usize) -> Stats {
-    use fibonacci_heap::{invariant::rep_ok, space};
-    let (fin, f) = space::finitization("FibonacciHeap", n, None);
+    use fibonacci_heap::invariant::rep_ok;
+    let (fin, f) = fibonacci_heap::FibonacciHeap::finitization("FibonacciHeap", n, &[]);
     count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 
 fn fibonacci_heap_ded(n: u32, jobs: usize) -> Stats {
-    use fibonacci_heap::{generators::rep_ok_generators, space};
-    let (fin, f) = space::finitization("FibonacciHeap", n, None);
+    use fibonacci_heap::generators::rep_ok_generators;
+    let (fin, f) = fibonacci_heap::FibonacciHeap::finitization("FibonacciHeap", n, &[]);
     count(&fin, jobs, |c| rep_ok_generators(c, &f))
 }
 
@@ -146,8 +146,8 @@ fn disj_set_ded(n: u32, jobs: usize) -> Stats {
 }
 
 fn binomial_heap_ded(n: u32, jobs: usize) -> Stats {
-    use binomial_heap::{generators::rep_ok_generators, space};
-    let (fin, f) = space::finitization("BinomialHeap", n, None);
+    use binomial_heap::generators::rep_ok_generators;
+    let (fin, f) = binomial_heap::BinomialHeap::finitization("BinomialHeap", n, &[]);
     count(&fin, jobs, |c| rep_ok_generators(c, &f))
 }
 
@@ -164,8 +164,8 @@ fn heap_array(n: u32, jobs: usize) -> Stats {
 }
 
 fn binomial_heap(n: u32, jobs: usize) -> Stats {
-    use binomial_heap::{invariant::rep_ok, space};
-    let (fin, f) = space::finitization("BinomialHeap", n, None);
+    use binomial_heap::invariant::rep_ok;
+    let (fin, f) = binomial_heap::BinomialHeap::finitization("BinomialHeap", n, &[]);
     count(&fin, jobs, |c| rep_ok(&mut View::new(c, &f)))
 }
 

@@ -141,11 +141,9 @@ impl Benchmark for FerastrauInitBenchmark {
     //     method == ADD
     // }
     //
-    // /// Whether `method` has a precondition written with dedicated generators (Korat's
-    // /// Sec. 5; `generate --generators` searches with it).
-    // fn has_generators(&self, _method: usize) -> bool {
-    //     false
-    // }
+    // /// Whether the preconditions are also written with dedicated generators (Korat's
+    // /// Sec. 5; `generate --generators` searches with them).
+    // const GENERATORS: bool = false;
     //
     // /// That precondition: it must accept exactly what `precondition` accepts, reading the
     // /// same fields in the same order, each read ruling out values that cannot satisfy it.

@@ -1263,6 +1263,13 @@ fn finitization_fn(
                 (fin, f)
             }
         }
+
+        #[automatically_derived]
+        impl #k::view::Finitized for #ty {
+            fn finitization(root_name: &str, scope: u32, args: &[(&str, #k::Domain)]) -> (#k::Finitization, #fields_ty) {
+                #ty::finitization(root_name, scope, args)
+            }
+        }
     }
 }
 
@@ -1600,13 +1607,19 @@ mod tests {
             struct Tree { #[korat(ints(0, n))] size: i64, #[korat(pool(n))] nodes: Vec<Node> }
         });
         assert!(
-            ok.contains("fn finitization") && !ok.contains("compile_error"),
+            ok.contains("fn finitization")
+                && ok.contains("view :: Finitized for Tree")
+                && !ok.contains("compile_error"),
             "{ok}"
         );
         let no_pools = expanded(syn::parse_quote! {
             struct Tree { size: i64, nodes: Vec<Node> }
         });
-        assert!(!no_pools.contains("fn finitization") && !no_pools.contains("compile_error"));
+        assert!(
+            !no_pools.contains("fn finitization")
+                && !no_pools.contains("Finitized")
+                && !no_pools.contains("compile_error")
+        );
         let one_pool = expanded(syn::parse_quote! {
             struct Tree {
                 #[korat(ints(0, n))] size: i64,
