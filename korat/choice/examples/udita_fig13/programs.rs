@@ -30,7 +30,14 @@
 //!   and `isJavaInheritance`, up to isomorphism or not, null supertypes, shared arrays,
 //!   Fig. 4's backbone, Korat's DAG finitization): with 34 at N = 3, a weight per node of
 //!   each labeled DAG gives 941 + 136·w(3) at N = 4, never 2,352. The figure's 4,802 baseline
-//!   paths at N = 3 are not Fig. 3's program either (ours: 3,112). Its counts at 4 and 5 come
+//!   paths at N = 3 are not Fig. 3's program either (ours: 3,112): with N nodes initialised in
+//!   turn, each node's subtree of choices has a·C + b leaves over its continuation's C, and
+//!   a³ + b(a² + a + 1) = 4,802 has no solution in integers; a size choice first (SortedList's
+//!   case) fixes none of 72 variants tried either. UDITA's delayed pool as printed (Figs.
+//!   11–12, whose forced `getAny` also offers a new object that then fails when the pool is
+//!   full) explores 363 paths on Fig. 3's program at N = 3 by our reading (each node forced
+//!   where `initialize` writes its fields), ours 251, the figure 321. Its
+//!   counts at 4 and 5 come
 //!   from UDITA's delayed pools alone (the baseline ran out of memory), whose level
 //!   computation had a bug found later (the paper's Sec. 5.4); whether it shows here we cannot
 //!   tell without its code.
