@@ -320,16 +320,11 @@ impl Finitization {
     /// The field called `name` of `class`. Panics with the known names if there is none: a
     /// misspelt field is a bug in the benchmark's own code.
     pub fn field(&self, class: ClassId, name: &str) -> FieldId {
-        let c = &self.classes[class.0 as usize];
-        let offset = c
-            .fields
-            .iter()
-            .position(|(n, _)| n == name)
-            .unwrap_or_else(|| {
-                let names: Vec<&str> = c.fields.iter().map(|(n, _)| n.as_str()).collect();
-                panic!("class {} has no field {name:?} (has {names:?})", c.name)
-            });
-        self.field_at(class, offset)
+        self.field_named(class, name).unwrap_or_else(|| {
+            let c = &self.classes[class.0 as usize];
+            let names: Vec<&str> = c.fields.iter().map(|(n, _)| n.as_str()).collect();
+            panic!("class {} has no field {name:?} (has {names:?})", c.name)
+        })
     }
 
     /// The field called `name` of `class`, if it has one (a method's argument that only some
