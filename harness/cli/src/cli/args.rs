@@ -458,8 +458,9 @@ pub struct ReproduceArgs {
     /// `--out`.
     #[arg(long)]
     pub render_only: bool,
-    /// Time the survivors of a benchmark's largest scope s may take at s + 1 (estimated from
-    /// the growth of the last scopes); over it they are marked "s+1 not run" with the estimate.
+    /// Time the survivors of a benchmark's largest scope s may take at s + 1: they are not run
+    /// when the estimate (from the growth of the last two scopes) is over it, and their run is
+    /// stopped when it reaches it; either way they are marked "s+1 not run" with why.
     #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
     pub next_scope_budget: Duration,
     /// Table 3 too: each benchmark again at its two largest scopes with `evaluate

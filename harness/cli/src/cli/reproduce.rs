@@ -13,6 +13,7 @@ use super::args::ReproduceArgs;
 use super::evaluate::cmd_evaluate;
 use super::{Cli, Cmd};
 use ferastrau_harness::exit_code::usage;
+use ferastrau_harness::interrupt;
 use ferastrau_harness::locate::{locate_declared, workspace_root};
 use ferastrau_paper::code::{CodeFacts, Sample};
 use ferastrau_paper::{next_scope, NextScope, Paper};
@@ -207,14 +208,33 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         match next_scope::estimate_seconds(&run_scopes, executions, jobs) {
             Some(est) if est <= budget => {
                 println!(
-                    "== {name}: {} survivor(s) at scope {next} (estimated {est:.0} s)",
-                    ids.len()
+                    "== {name}: {} survivor(s) at scope {next} (estimated {})",
+                    ids.len(),
+                    seconds(est)
                 );
                 let scratch =
                     ferastrau_harness::target_dir::scratch_dir(&bench, "reproduce-next-scope");
                 let line = evaluate_line(a, dir, next.to_string(), &scratch, sample, false, &ids);
-                match evaluate(line) {
+                // The budget holds even where the estimate is wrong (generating AVTree's scope-6
+                // inputs, estimated at 12 minutes, had not finished after 18): the run stops
+                // as Ctrl-C stops it, and the survivors are marked not run.
+                let deadline = interrupt::Deadline::arm(a.next_scope_budget);
+                let result = evaluate(line);
+                let stopped = deadline.passed() && !interrupt::signalled();
+                let took = deadline.elapsed().as_secs_f64();
+                drop(deadline);
+                match result {
                     Ok(_) => next_scope::outcomes(&scratch.join("mutants.json"), next)?,
+                    Err(_) if stopped => {
+                        let why = format!(
+                            "stopped at the {} budget after {} (estimated {})",
+                            seconds(budget),
+                            seconds(took),
+                            seconds(est)
+                        );
+                        println!("== {name}: scope {next} {why}");
+                        not_run(&ids, next, why)
+                    }
                     Err(e)
                         if e.downcast_ref::<ferastrau_harness::exit_code::Interrupted>()
                             .is_some() =>
@@ -227,7 +247,11 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
             Some(est) => not_run(
                 &ids,
                 next,
-                format!("estimated {est:.0} s, over the {budget:.0} s budget"),
+                format!(
+                    "estimated {}, over the {} budget",
+                    seconds(est),
+                    seconds(budget)
+                ),
             ),
             None => not_run(&ids, next, "no two scopes to estimate from".into()),
         }
@@ -341,6 +365,19 @@ const TABLE3_FILES: [&str; 4] = [
     "reduced-suite.json",
     "reduced-suite.txt",
 ];
+
+/// Seconds as `mutants.json`'s reasons write them: whole from 10 s (`1473 s`, as the
+/// committed reports have them), two decimals from 0.1 s, milliseconds below, so that a small
+/// budget or estimate does not read `0 s`.
+fn seconds(x: f64) -> String {
+    if x >= 10.0 {
+        format!("{x:.0} s")
+    } else if x >= 0.1 {
+        format!("{x:.2} s")
+    } else {
+        format!("{:.1} ms", x * 1000.0)
+    }
+}
 
 fn not_run(ids: &[u32], scope: u32, why: String) -> BTreeMap<u32, NextScope> {
     ids.iter()
