@@ -66,6 +66,18 @@ fn with_paper() -> tempfile::TempDir {
     out
 }
 
+/// The `next_scope` mark of every mutant that survives chain's scope 3, from `mutants.json`.
+fn next_scope_marks(out: &Path) -> Vec<serde_json::Value> {
+    let mutants = json(&out.join("chain/mutants.json"));
+    mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["scopes"]["3"]["status"] == "survived")
+        .map(|m| m["next_scope"].clone())
+        .collect()
+}
+
 #[test]
 fn chain_reproduced_at_scopes_1_to_3() {
     let out = with_paper();
@@ -73,16 +85,9 @@ fn chain_reproduced_at_scopes_1_to_3() {
     // estimate (a few milliseconds from chain's tiny scopes) fits in 80 ms, but the run
     // (a cargo check of the worker, then the processes) takes longer, and is stopped there.
     reproduce(out.path(), &["--next-scope-budget", "80ms"]);
-    let mutants = json(&out.path().join("chain/mutants.json"));
-    let marks: Vec<&serde_json::Value> = mutants["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["scopes"]["3"]["status"] == "survived")
-        .map(|m| &m["next_scope"])
-        .collect();
-    assert!(!marks.is_empty());
-    for mark in marks {
+    let marks = next_scope_marks(out.path());
+    assert!(!marks.is_empty(), "chain has survivors at scope 3");
+    for mark in &marks {
         assert_eq!(mark["status"], "not_run", "{mark}");
         let why = mark["why"].as_str().unwrap();
         assert!(
@@ -96,18 +101,12 @@ fn chain_reproduced_at_scopes_1_to_3() {
     reproduce(out.path(), &[]);
 
     // The largest scope's survivors were run at scope 4, and mutants.json says how each fared.
-    let mutants = json(&out.path().join("chain/mutants.json"));
-    let survivors: Vec<&serde_json::Value> = mutants["mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["scopes"]["3"]["status"] == "survived")
-        .collect();
-    assert!(!survivors.is_empty(), "chain has survivors at scope 3");
-    for m in &survivors {
-        assert_eq!(m["next_scope"]["scope"], 4, "{m}");
+    let marks = next_scope_marks(out.path());
+    assert!(!marks.is_empty(), "chain has survivors at scope 3");
+    for m in &marks {
+        assert_eq!(m["scope"], 4, "{m}");
         assert!(
-            ["survived", "killed"].contains(&m["next_scope"]["status"].as_str().unwrap()),
+            ["survived", "killed"].contains(&m["status"].as_str().unwrap()),
             "{m}"
         );
     }
