@@ -58,6 +58,9 @@ pub enum Request {
         coverage: bool,
         /// The space the scope may take, so a growing scope stops before filling the disk.
         max_bytes: u64,
+        /// Threads the search runs on (the stored inputs are the same for any number).
+        #[serde(default = "one")]
+        jobs: usize,
     },
     /// Runs and checks the original on every stored input of `scope`, each call under the
     /// clock limit `clock`; records its per-input times and ticks under `dir`.

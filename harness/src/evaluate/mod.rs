@@ -267,6 +267,7 @@ fn generate(
         max_bytes: opts.max_scratch,
         methods: methods.to_vec(),
         reach: opts.reach,
+        jobs: prepare::generation_threads(opts.jobs, Some(opts.memory_limit)),
     };
     let mut scopes: Vec<ScopeRun> = Vec::new();
     for scope in opts.scopes.clone() {

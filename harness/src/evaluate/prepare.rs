@@ -84,6 +84,20 @@ pub struct Preparation {
     pub methods: Vec<String>,
     /// Record which mutation points each input reaches (for reach selection).
     pub reach: bool,
+    /// Threads the input search runs on ([`generation_threads`]).
+    pub jobs: usize,
+}
+
+/// Address space one more search thread may take in the worker: its allocator arena (glibc
+/// reserves 64 MiB of address space per thread arena), its stack and its parts' buffers.
+const PER_THREAD: u64 = 256 << 20;
+
+/// Threads for the input search: the run's `jobs`, as many as the address-space limit leaves
+/// room for at [`PER_THREAD`] each (one at least), so that `--memory-limit 256M` searches on
+/// one thread as before and the default 1 GiB on up to four.
+pub fn generation_threads(jobs: usize, memory_limit: Option<u64>) -> usize {
+    let room = memory_limit.map_or(usize::MAX, |l| (l / PER_THREAD) as usize);
+    jobs.min(room).max(1)
 }
 
 /// The readable form of a stored input, or why it has none.
@@ -166,6 +180,7 @@ impl Preparation {
             dir: self.inputs_dir.clone(),
             coverage: self.coverage,
             max_bytes: budget,
+            jobs: self.jobs,
         };
         let f = worker.run(
             &request,

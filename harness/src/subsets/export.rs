@@ -40,6 +40,7 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
             dir: dir.clone(),
             coverage: false,
             max_bytes: u64::MAX,
+            jobs: 1,
         })
         .context("cannot regenerate the scope's inputs")?;
     for (i, r) in m.header.methods.iter().enumerate() {

@@ -16,6 +16,7 @@ pub mod fault;
 mod generate;
 mod matrix;
 mod outputs;
+mod parts;
 pub mod reach;
 mod sequences;
 pub mod store;
@@ -121,7 +122,8 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
             dir,
             coverage,
             max_bytes,
-        } => return evaluate::inputs(bench, scope, &dir, coverage, max_bytes),
+            jobs,
+        } => return evaluate::inputs(bench, scope, &dir, coverage, max_bytes, jobs),
         Request::Original {
             scope,
             dir,

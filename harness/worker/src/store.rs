@@ -31,6 +31,8 @@ pub struct StateWriter {
     wide: bool,
     written: u64,
     max_bytes: u64,
+    /// One encoded vector, reused by every push.
+    scratch: Vec<u8>,
 }
 
 impl StateWriter {
@@ -40,7 +42,7 @@ impl StateWriter {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
-        let wide = (0..fin.slots()).any(|s| fin.domain_size(s) > 256);
+        let wide = wide(fin);
         let mut out = BufWriter::new(File::create(path)?);
         out.write_all(MAGIC)?;
         out.write_all(&[if wide { 2 } else { 1 }, 0, 0, 0])?;
@@ -50,6 +52,7 @@ impl StateWriter {
             wide,
             written: 12,
             max_bytes,
+            scratch: Vec::new(),
         })
     }
 
@@ -61,14 +64,33 @@ impl StateWriter {
             return Err(std::io::Error::other("over the inputs' byte budget"));
         }
         self.written += bytes;
-        for &v in state {
-            if self.wide {
-                self.out.write_all(&(v as u16).to_le_bytes())?;
-            } else {
-                self.out.write_all(&[v as u8])?;
-            }
+        self.scratch.clear();
+        encode(state, self.wide, &mut self.scratch);
+        self.out.write_all(&self.scratch)
+    }
+
+    /// Appends state vectors already encoded by [`encode`] with this file's width (a part of
+    /// a search run on several threads), within the same budget as [`StateWriter::push`].
+    pub fn push_encoded(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let n = bytes.len() as u64;
+        if self.written + n > self.max_bytes {
+            self.written = self.max_bytes.saturating_add(1);
+            return Err(std::io::Error::other("over the inputs' byte budget"));
         }
-        Ok(())
+        self.written += n;
+        self.out.write_all(bytes)
+    }
+
+    /// Appends the rest of `from`, state vectors encoded by [`encode`] with this file's width.
+    pub fn copy_encoded(&mut self, from: &mut impl Read) -> std::io::Result<()> {
+        let mut chunk = vec![0u8; 1 << 16];
+        loop {
+            let n = from.read(&mut chunk)?;
+            if n == 0 {
+                return Ok(());
+            }
+            self.push_encoded(&chunk[..n])?;
+        }
     }
 
     /// Whether a push failed for want of budget.
@@ -80,6 +102,23 @@ impl StateWriter {
     pub fn finish(mut self) -> std::io::Result<u64> {
         self.out.flush()?;
         Ok(self.written)
+    }
+}
+
+/// Whether the inputs of `fin` take two bytes per slot (some domain has over 256 values).
+pub fn wide(fin: &korat::Finitization) -> bool {
+    (0..fin.slots()).any(|s| fin.domain_size(s) > 256)
+}
+
+/// Appends one state vector to `out` as an inputs file stores it: one byte per slot, or two
+/// (little endian) when `wide`.
+pub fn encode(state: &[u32], wide: bool, out: &mut Vec<u8>) {
+    for &v in state {
+        if wide {
+            out.extend_from_slice(&(v as u16).to_le_bytes());
+        } else {
+            out.push(v as u8);
+        }
     }
 }
 

@@ -116,9 +116,9 @@ fn record(id: u32) {
 #[inline(never)]
 fn first_hit(i: usize) {
     HITS[i].store(1, Relaxed);
-    if HIT_END.load(Relaxed) <= i {
-        HIT_END.store(i + 1, Relaxed);
-    }
+    // A maximum, not a load and a store: the worker's input search runs preconditions on
+    // several threads, and two first hits at once must not leave the smaller end.
+    HIT_END.fetch_max(i + 1, Relaxed);
 }
 
 #[cold]

@@ -197,6 +197,11 @@ fn preparation(
         max_bytes: limits.max_scratch,
         methods,
         reach: false,
+        // The search on every core the address-space limit leaves room for.
+        jobs: ferastrau_harness::evaluate::prepare::generation_threads(
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Some(limits.memory_limit),
+        ),
     }
 }
 
