@@ -382,3 +382,20 @@ impl Preparation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::generation_threads;
+
+    #[test]
+    fn the_search_threads_fit_the_address_space_limit() {
+        const M: u64 = 1 << 20;
+        assert_eq!(generation_threads(2, Some(1024 * M)), 2);
+        assert_eq!(generation_threads(16, Some(1024 * M)), 4);
+        // The limits the tests and users pick to provoke memory kills: one thread, as before.
+        assert_eq!(generation_threads(2, Some(256 * M)), 1);
+        assert_eq!(generation_threads(8, Some(4 * M)), 1);
+        assert_eq!(generation_threads(0, None), 1);
+        assert_eq!(generation_threads(6, None), 6);
+    }
+}
