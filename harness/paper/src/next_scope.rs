@@ -82,10 +82,11 @@ pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()>
 }
 
 /// An estimate of the seconds that running the survivors at scope s + 1 takes, from the
-/// run's last two scopes: generation grows with the candidates Korat explores, checking with
-/// the inputs, and each survivor runs the original and itself on the inputs it ran at s (all
-/// of them without reach selection, those reaching it with), grown with the inputs (a survivor
-/// never stops early), shared by `jobs` processes. `executions` is the sum over the survivors
+/// run's last two scopes: generation grows with the candidates Korat explores; checking grows
+/// with the inputs and is counted twice (the original's run, then the limits check, which runs
+/// the metamutant with no mutant active on every input); and each survivor runs the original
+/// and itself on the inputs it ran at s (all of them without reach selection, those reaching
+/// it with), grown with the inputs (a survivor never stops early), shared by `jobs` processes. `executions` is the sum over the survivors
 /// of the inputs each ran at s. `None` without two scopes with inputs to extrapolate from.
 ///
 /// Only the last ratio is used: ratios wander (BinomialHeap's inputs grow ×9.5, ×16.1, then
@@ -99,7 +100,8 @@ pub fn estimate_seconds(scopes: &[OurScope], executions: u64, jobs: usize) -> Op
     // A run without candidate counts grows its generation with its inputs.
     let candidate_growth = growth(prev.candidates, last.candidates).unwrap_or(input_growth);
     let per_input = last.checking_seconds / last.inputs as f64;
-    let fixed = last.generation_seconds * candidate_growth + last.checking_seconds * input_growth;
+    let fixed =
+        last.generation_seconds * candidate_growth + 2.0 * last.checking_seconds * input_growth;
     Some(fixed + 2.0 * per_input * executions as f64 * input_growth / jobs.max(1) as f64)
 }
 
@@ -135,11 +137,11 @@ mod tests {
     #[test]
     fn the_estimate_grows_with_the_inputs_and_the_survivors() {
         let s = [scope(1, 10, 1.0), scope(2, 100, 10.0)];
-        // growth 10; fixed (10 + 10) × 10 = 200; three survivors that ran every one of the
+        // growth 10; fixed (10 + 2 × 10) × 10 = 300; three survivors that ran every one of the
         // 100 inputs at s run 1,000 each at s + 1: per input 0.1 s, × 2 × 3,000 / 2 jobs.
-        assert_eq!(estimate_seconds(&s, 300, 2), Some(200.0 + 300.0));
+        assert_eq!(estimate_seconds(&s, 300, 2), Some(300.0 + 300.0));
         // Reach selection: survivors that ran a tenth of the inputs at s cost a tenth.
-        assert_eq!(estimate_seconds(&s, 30, 2), Some(200.0 + 30.0));
+        assert_eq!(estimate_seconds(&s, 30, 2), Some(300.0 + 30.0));
         assert_eq!(estimate_seconds(&s[..1], 300, 2), None);
     }
 
@@ -148,8 +150,8 @@ mod tests {
         let mut s = [scope(1, 10, 1.0), scope(2, 100, 10.0)];
         s[0].candidates = 10;
         s[1].candidates = 1000;
-        // Generation 10 s × 100 (candidates), checking 10 s × 10 (inputs), no survivor runs.
-        assert_eq!(estimate_seconds(&s, 0, 2), Some(1000.0 + 100.0));
+        // Generation 10 s × 100 (candidates), checking twice 10 s × 10 (inputs), no survivor.
+        assert_eq!(estimate_seconds(&s, 0, 2), Some(1000.0 + 200.0));
     }
 
     #[test]
