@@ -11,8 +11,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Write};
 use std::ops::ControlFlow;
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use korat::{Candidate, Finitization, Stats};
 
@@ -24,31 +24,58 @@ const SPILL: usize = 256 << 10;
 /// Bytes before the first state vector of an inputs file (the budget counts them).
 const HEADER: u64 = 12;
 
+/// Spill files made by this process so far (their names' serial numbers).
+static SPILLS: AtomicUsize = AtomicUsize::new(0);
+
+/// A part's spill file, deleted when the part is dropped. (Named by hand rather than with the
+/// `tempfile` crate: the worker runs mutants under address-space limits of a few MiB, and
+/// every crate it links takes some of them.)
+struct SpillFile(PathBuf);
+
+impl SpillFile {
+    /// A new empty file in `dir`, `.part-<pid>-<serial>`: unique within the directory, which
+    /// belongs to one run.
+    fn create(dir: &Path) -> std::io::Result<SpillFile> {
+        let name = format!(
+            ".part-{}-{}",
+            std::process::id(),
+            SPILLS.fetch_add(1, Relaxed)
+        );
+        let path = dir.join(name);
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        Ok(SpillFile(path))
+    }
+}
+
+impl Drop for SpillFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// One part's valid candidates, encoded.
 #[derive(Default)]
 struct Part {
     buf: Vec<u8>,
-    /// Where the part's earlier bytes went, once it grew past [`SPILL`]; deleted on drop.
-    spill: Option<tempfile::TempPath>,
+    /// Where the part's earlier bytes went, once it grew past [`SPILL`].
+    spill: Option<SpillFile>,
     error: Option<std::io::Error>,
 }
 
 impl Part {
     fn spill(&mut self, dir: &Path) -> std::io::Result<()> {
-        let path = match &self.spill {
-            Some(p) => p,
-            None => self.spill.insert(
-                tempfile::Builder::new()
-                    .prefix(".part-")
-                    .tempfile_in(dir)?
-                    .into_temp_path(),
-            ),
+        let file = match &self.spill {
+            Some(f) => f,
+            None => self.spill.insert(SpillFile::create(dir)?),
         };
         // Opened per spill, not kept: a search has up to 64 parts per thread, and a file
         // descriptor each could exceed the process's limit on a large machine.
         OpenOptions::new()
             .append(true)
-            .open(path)?
+            .open(&file.0)?
             .write_all(&self.buf)?;
         self.buf.clear();
         Ok(())
@@ -129,7 +156,7 @@ where
     // inputs about once, not twice, while they move into the inputs file.
     for p in parts {
         if let Some(spilled) = &p.spill {
-            w.copy_encoded(&mut BufReader::new(File::open(spilled)?))?;
+            w.copy_encoded(&mut BufReader::new(File::open(&spilled.0)?))?;
         }
         w.push_encoded(&p.buf)?;
     }
