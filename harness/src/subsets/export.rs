@@ -40,7 +40,11 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
             dir: dir.clone(),
             coverage: false,
             max_bytes: u64::MAX,
-            jobs: 1,
+            // No address-space limit here: every core (the same inputs for any number).
+            jobs: crate::evaluate::prepare::generation_threads(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                None,
+            ),
         })
         .context("cannot regenerate the scope's inputs")?;
     for (i, r) in m.header.methods.iter().enumerate() {
