@@ -86,8 +86,9 @@ pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()>
 /// with the inputs and is counted twice (the original's run, then the limits check, which runs
 /// the metamutant with no mutant active on every input); and each survivor runs the original
 /// and itself on the inputs it ran at s (all of them without reach selection, those reaching
-/// it with), grown with the inputs (a survivor never stops early), shared by `jobs` processes. `executions` is the sum over the survivors
-/// of the inputs each ran at s. `None` without two scopes with inputs to extrapolate from.
+/// it with), grown with the inputs (a survivor never stops early), shared by `jobs`
+/// processes. `executions` is the sum over the survivors of the inputs each ran at s. `None`
+/// without two scopes with inputs to extrapolate from.
 ///
 /// Only the last ratio is used: ratios wander (BinomialHeap's inputs grow ×9.5, ×16.1, then
 /// ×6.3 to scope 8), so a trend would mislead as often as help. The estimate only decides

@@ -16,13 +16,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use korat::{Candidate, Finitization, Stats};
 
-use crate::store::{encode, wide, StateWriter};
+use crate::store::{encode, vector_bytes, wide, StateWriter, HEADER};
 
 /// Bytes a part buffers before it appends them to its spill file.
 const SPILL: usize = 256 << 10;
-
-/// Bytes before the first state vector of an inputs file (the budget counts them).
-const HEADER: u64 = 12;
 
 /// Spill files made by this process so far (their names' serial numbers).
 static SPILLS: AtomicUsize = AtomicUsize::new(0);
@@ -120,7 +117,7 @@ where
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let wide = wide(fin);
-    let per_input = fin.slots() as u64 * if wide { 2 } else { 1 };
+    let per_input = vector_bytes(fin.slots(), wide);
     let used = AtomicU64::new(HEADER);
     let over = AtomicBool::new(false);
     let (stats, parts) = korat::search_parallel(

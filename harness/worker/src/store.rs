@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"FRS1";
 /// Bytes before the first state vector.
-const HEADER: u64 = 12;
+pub(crate) const HEADER: u64 = 12;
 
 /// The inputs file of `method` at `scope` under `dir`.
 pub fn inputs_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
@@ -50,7 +50,7 @@ impl StateWriter {
         Ok(StateWriter {
             out,
             wide,
-            written: 12,
+            written: HEADER,
             max_bytes,
             scratch: Vec::new(),
         })
@@ -58,12 +58,7 @@ impl StateWriter {
 
     /// Appends one state vector.
     pub fn push(&mut self, state: &[u32]) -> std::io::Result<()> {
-        let bytes = state.len() as u64 * if self.wide { 2 } else { 1 };
-        if self.written + bytes > self.max_bytes {
-            self.written = self.max_bytes.saturating_add(1);
-            return Err(std::io::Error::other("over the inputs' byte budget"));
-        }
-        self.written += bytes;
+        self.reserve(vector_bytes(state.len(), self.wide))?;
         self.scratch.clear();
         encode(state, self.wide, &mut self.scratch);
         self.out.write_all(&self.scratch)
@@ -72,13 +67,19 @@ impl StateWriter {
     /// Appends state vectors already encoded by [`encode`] with this file's width (a part of
     /// a search run on several threads), within the same budget as [`StateWriter::push`].
     pub fn push_encoded(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        let n = bytes.len() as u64;
+        self.reserve(bytes.len() as u64)?;
+        self.out.write_all(bytes)
+    }
+
+    /// Counts `n` more bytes against the budget, or fails (and [`StateWriter::over_budget`]
+    /// says so from then on).
+    fn reserve(&mut self, n: u64) -> std::io::Result<()> {
         if self.written + n > self.max_bytes {
             self.written = self.max_bytes.saturating_add(1);
             return Err(std::io::Error::other("over the inputs' byte budget"));
         }
         self.written += n;
-        self.out.write_all(bytes)
+        Ok(())
     }
 
     /// Appends the rest of `from`, state vectors encoded by [`encode`] with this file's width.
@@ -108,6 +109,11 @@ impl StateWriter {
 /// Whether the inputs of `fin` take two bytes per slot (some domain has over 256 values).
 pub fn wide(fin: &korat::Finitization) -> bool {
     (0..fin.slots()).any(|s| fin.domain_size(s) > 256)
+}
+
+/// Bytes one state vector of `slots` slots takes in an inputs file.
+pub fn vector_bytes(slots: usize, wide: bool) -> u64 {
+    slots as u64 * if wide { 2 } else { 1 }
 }
 
 /// Appends one state vector to `out` as an inputs file stores it: one byte per slot, or two

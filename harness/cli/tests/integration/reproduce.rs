@@ -83,7 +83,8 @@ fn chain_reproduced_at_scopes_1_to_3() {
     let out = with_paper();
     // The budget for scope + 1 is a limit, not only what the estimate is compared with: the
     // estimate (a few milliseconds from chain's tiny scopes) fits in 80 ms, but the run
-    // (a cargo check of the worker, then the processes) takes longer, and is stopped there.
+    // (cargo's up-to-date check of the worker, then the processes) takes longer, and is
+    // stopped there.
     reproduce(out.path(), &["--next-scope-budget", "80ms"]);
     let marks = next_scope_marks(out.path());
     assert!(!marks.is_empty(), "chain has survivors at scope 3");
