@@ -1,7 +1,7 @@
 //! `table3.json`: what a run's kill matrix says about smaller suites — the paper's random
 //! subsets (Table 3) and a greedy reduction measured on held-out mutants.
 //!
-//! Written by `harness/src/subsets/mod.rs` (`write`) from `subsets::Report` through
+//! Written by `harness/src/subsets/table.rs` (`write`) from `subsets::Report` through
 //! `serde_json::to_string_pretty` and a newline: fields in declaration order. Read back by
 //! `reproduce` (`reproduce::render`).
 

@@ -612,7 +612,7 @@ pub fn reproduction(
             runs.len(),
             if t3.len() < runs.len() { "; the others have no kill matrix yet" } else { "" }
         );
-        md += &crate::table3::markdown(t3);
+        md += &ferastrau_harness::subsets::table::markdown(t3);
     }
     md += "\n## Table 4: every scope\n\n";
     md += &tables::table4_markdown(t4);

@@ -15,6 +15,7 @@ pub mod expect;
 pub mod export;
 pub mod reduce;
 pub mod sample;
+pub mod table;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -109,7 +110,8 @@ fn suite_kills(rows: &[&Row], suite: Option<&RoaringBitmap>) -> Kills {
 
 /// Computes the report of the run in `dir` (its `evaluation.json`, `mutants.json` and the
 /// matrix of its largest scope).
-/// The report's `paper` line is left empty: a reference to compare with is the caller's to add.
+/// The report's `paper` line is left empty: a reference to compare with is the caller's to add
+/// ([`table::compute_and_write`]).
 pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
     let eval: Evaluation = read(&dir.join("evaluation.json"))?;
     if let Some(why) = &eval.broken {

@@ -345,10 +345,10 @@ fn table3(
         samples: a.random_samples,
         seed: a.seed,
     };
-    ferastrau_paper::table3::compute_and_write(
+    ferastrau_harness::subsets::table::compute_and_write(
         &scratch,
         &opts,
-        paper.is_file().then_some(&*paper),
+        &ferastrau_paper::table3::reference(paper.is_file().then_some(&*paper)),
         true,
     )?;
     for f in TABLE3_FILES {
