@@ -408,68 +408,10 @@ pub struct SubsetsArgs {
     /// Seed of the draws and of the held-out split of the mutants (same seed, same output).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The paper's Table 3 as CSV (benchmark,scope,random_kill_rate,vs_exhaustive_scope_minus_1,
-    /// vs_exhaustive_scope), shown beside ours.
-    #[arg(long, value_name = "FILE")]
-    pub paper: Option<PathBuf>,
     /// Also write the tables of all DIRs together as one Markdown file.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
     /// Do not render the reduced suite (which rebuilds the run's crate and regenerates scope s).
     #[arg(long)]
     pub no_render: bool,
-}
-
-#[derive(Args)]
-pub struct ReproduceArgs {
-    /// Where everything goes: `<out>/<benchmark>/` per benchmark (as `evaluate --out`), the
-    /// tables, the figure and REPRODUCTION.md.
-    #[arg(long, default_value = "reports", value_name = "DIR")]
-    pub out: PathBuf,
-    /// The paper's tables, `table1.csv` and `table4.csv` (default: `<out>/paper/`).
-    #[arg(long, value_name = "DIR")]
-    pub paper: Option<PathBuf>,
-    /// The benchmarks to evaluate, comma-separated crate names (default: every one in the
-    /// paper's Table 1). The tables and REPRODUCTION.md cover these and every other benchmark
-    /// that already has a report under `--out`.
-    #[arg(long, value_name = "B,...", value_delimiter = ',')]
-    pub benchmarks: Vec<String>,
-    /// Where the benchmark crates are (default: this repository's `benchmarks/`).
-    #[arg(long, value_name = "DIR")]
-    pub benchmarks_dir: Option<PathBuf>,
-    /// Parallel mutant processes (default: every core; at most 256).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
-    /// Continue: a benchmark whose directory holds a journal resumes from it.
-    #[arg(long)]
-    pub resume: bool,
-    /// Keep at most N mutants per benchmark (default 300; a crate whose manifest says
-    /// `[package.metadata.ferastrau] reproduce-all-mutants = true` gets all unless given).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_mutants: Option<u32>,
-    /// Every viable mutant of every benchmark, no sample (the paper used 205–297 per
-    /// benchmark, which the default sample of 300 stays comparable with).
-    #[arg(long, conflicts_with = "max_mutants")]
-    pub all_mutants: bool,
-    /// Seed of the sample.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Evaluate nothing: render the tables, figure and REPRODUCTION.md from the reports under
-    /// `--out`.
-    #[arg(long)]
-    pub render_only: bool,
-    /// Time the survivors of a benchmark's largest scope s may take at s + 1: they are not run
-    /// when the estimate (from the growth of the last two scopes) is over it, and their run is
-    /// stopped when it reaches it; either way they are marked "s+1 not run" with why.
-    #[arg(long, default_value = "3m", value_parser = parse_positive_duration, value_name = "DURATION")]
-    pub next_scope_budget: Duration,
-    /// Table 3 too: each benchmark again at its two largest scopes with `evaluate
-    /// --kill-matrix` (same sample), then `subsets` (random subsets beside the paper's
-    /// `table3.csv`, the reduced suite), into `<out>/<benchmark>/table3.json` and
-    /// `reduced-suite.{json,txt}`. One more pass over every input per mutant: hours for all ten.
-    #[arg(long)]
-    pub kill_matrix: bool,
-    /// With --kill-matrix: random subsets drawn per comparison (seeded by --seed).
-    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    pub random_samples: u64,
 }

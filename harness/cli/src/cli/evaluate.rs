@@ -141,8 +141,10 @@ pub(super) enum Show {
     Nothing,
 }
 
-/// `ferastrau evaluate`: runs an evaluation and prints it as `--format` says.
-pub(super) fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
+/// `ferastrau evaluate`: runs an evaluation and prints it as `--format` says; the reports'
+/// directory, or `None` when `--in-diff` left nothing to evaluate. Public for
+/// `ferastrau-paper reproduce`, whose runs are `evaluate`'s own command lines.
+pub fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
     let show = if a.output.json() {
         Show::Json
     } else {

@@ -1,7 +1,8 @@
 //! The command line: the commands (clap) and what each does. The argument structs live in
 //! [`args`], their value parsers in [`parse`], `evaluate` (with its fingerprint) in
 //! [`evaluate`], `merge` in [`merge`] and the smaller commands in [`commands`]; the examples
-//! `--help` shows are in [`examples`].
+//! `--help` shows are in [`examples`]; what `ferastrau` shares with `ferastrau-paper` (the
+//! parser's setup, the main routine) in [`program`].
 
 pub mod args;
 mod commands;
@@ -9,16 +10,19 @@ mod evaluate;
 pub mod examples;
 mod merge;
 pub mod parse;
+mod program;
 mod report;
-mod reproduce;
 mod subsets;
 mod suite;
 
 use anyhow::Result;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 pub use args::*;
+pub use evaluate::cmd_evaluate;
 pub use parse::*;
+pub use program::{command, main, parse_from, run, Program};
+pub use subsets::cmd_subsets;
 
 use ferastrau_harness::term::{ColorWhen, Verbosity};
 
@@ -29,8 +33,7 @@ use ferastrau_harness::term::{ColorWhen, Verbosity};
     name = "ferastrau",
     version,
     arg_required_else_help = true,
-    after_help = "Each command's --help ends with examples. Exit status: 0 done, 1 error, 2 usage, \
-                  3 gate failed, 4 broken run, 130 interrupted."
+    after_help = AFTER_HELP
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -38,6 +41,10 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Cmd,
 }
+
+/// What `--help` says after the commands, in every program built on them.
+pub const AFTER_HELP: &str = "Each command's --help ends with examples. Exit status: 0 done, \
+                              1 error, 2 usage, 3 gate failed, 4 broken run, 130 interrupted.";
 
 /// The options every command takes (before or after its name).
 #[derive(Args, Debug)]
@@ -63,61 +70,18 @@ impl Global {
     }
 }
 
-/// The command line's parser: the derived one with each subcommand's examples and `color`
-/// (clap's own colouring of help and errors follows `--color`, which is read before parsing
-/// because it decides how a parse error looks).
-pub fn command(color: ColorWhen) -> clap::Command {
-    let mut cmd = Cli::command().color(match color {
-        ColorWhen::Auto => clap::ColorChoice::Auto,
-        ColorWhen::Always => clap::ColorChoice::Always,
-        ColorWhen::Never => clap::ColorChoice::Never,
-    });
-    let names: Vec<String> = cmd
-        .get_subcommands()
-        .map(|c| c.get_name().to_string())
-        .collect();
-    for name in names {
-        let help = examples::help(&name);
-        cmd = cmd.mut_subcommand(name, |c| c.after_help(help));
+impl Program for Cli {
+    fn examples(name: &str) -> &'static [examples::Example] {
+        examples::of(name)
     }
-    cmd
-}
 
-/// Parses `args` (the program's name first) with [`command`].
-pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
-    let color = color_before_parsing(&args);
-    // Parse errors are printed before `run` sets the choice: set it now.
-    color.choice().write_global();
-    let mut cmd = command(color);
-    let matches = cmd.try_get_matches_from_mut(args)?;
-    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))
-}
-
-/// `--color WHEN` or `--color=WHEN` among `args`, before they are parsed (the last wins;
-/// anything unreadable is `auto`, and the parse itself then reports it).
-fn color_before_parsing(args: &[std::ffi::OsString]) -> ColorWhen {
-    use clap::ValueEnum;
-    let mut when = ColorWhen::Auto;
-    let mut words = args.iter().filter_map(|a| a.to_str());
-    while let Some(w) = words.next() {
-        if w == "--" {
-            break;
-        }
-        let value = match w.strip_prefix("--color") {
-            Some("") => words.next(),
-            Some(v) => v.strip_prefix('='),
-            None => None,
-        };
-        if let Some(v) = value.and_then(|v| ColorWhen::from_str(v, false).ok()) {
-            when = v;
-        }
+    fn global(&self) -> &Global {
+        &self.global
     }
-    when
+
+    fn run_command(self) -> Result<()> {
+        dispatch::<Cli>(self.command)
+    }
 }
 
 #[derive(Subcommand)]
@@ -150,21 +114,17 @@ pub enum Cmd {
     /// Write report.html and mutation-testing-report.json again from an output directory's
     /// evaluation.json and mutants.json (and the benchmark's source), running nothing.
     Report(ReportArgs),
-    /// Print a shell's completion script for ferastrau on stdout.
+    /// Print a shell's completion script for this program on stdout.
     Completions(CompletionsArgs),
     /// From `evaluate --kill-matrix` runs: random subsets of the largest scope against the
     /// scope below (the paper's Table 3) and a greedy test-suite reduction, held out.
     Subsets(SubsetsArgs),
-    /// Run every benchmark at the paper's scopes and write Tables 1, 2 and 4, Figure 9 and
-    /// REPRODUCTION.md beside the paper's figures (resumable; `--render-only` re-renders).
-    Reproduce(ReproduceArgs),
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
-    ferastrau_harness::term::set(cli.global.verbosity(), cli.global.color);
-    ferastrau_harness::worker::announce_lock_waits();
-    let output = match &cli.command {
+/// Runs one of `ferastrau`'s commands in the program `P` (whose completions `completions`
+/// prints: `ferastrau-paper`'s name its commands too).
+pub fn dispatch<P: Program>(cmd: Cmd) -> Result<()> {
+    let output = match &cmd {
         Cmd::Merge(a) => Some(a.output),
         Cmd::Overhead(a) => Some(a.output),
         Cmd::Generate(a) => Some(a.output),
@@ -179,7 +139,7 @@ pub fn run(cli: Cli) -> Result<()> {
             "--format github is the gate's (workflow annotations of its regressions)",
         ));
     }
-    match cli.command {
+    match cmd {
         Cmd::Init(a) => commands::cmd_init(a),
         Cmd::Generate(a) => commands::cmd_generate(a),
         Cmd::Mutants(a) => commands::cmd_mutants(a),
@@ -192,11 +152,11 @@ pub fn run(cli: Cli) -> Result<()> {
         Cmd::Merge(a) => merge::cmd_merge(a),
         Cmd::Report(a) => report::cmd_report(a),
         Cmd::Completions(a) => {
-            let mut cmd = command(ColorWhen::Never);
-            clap_complete::generate(a.shell, &mut cmd, "ferastrau", &mut std::io::stdout());
+            let mut parser = command::<P>(ColorWhen::Never);
+            let name = parser.get_name().to_string();
+            clap_complete::generate(a.shell, &mut parser, name, &mut std::io::stdout());
             Ok(())
         }
-        Cmd::Subsets(a) => subsets::cmd_subsets(a),
-        Cmd::Reproduce(a) => reproduce::cmd_reproduce(a),
+        Cmd::Subsets(a) => cmd_subsets(a, &|_| Ok(None)),
     }
 }

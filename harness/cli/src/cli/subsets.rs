@@ -3,17 +3,22 @@
 use anyhow::{Context, Result};
 
 use super::args::SubsetsArgs;
-use ferastrau_harness::subsets::{self, table};
+use ferastrau_harness::subsets::{self, table, PaperLine, Report};
 
-pub(super) fn cmd_subsets(a: SubsetsArgs) -> Result<()> {
+/// `subsets` on every directory of `a`, each report with the line `reference` gives for it:
+/// none for `ferastrau subsets`, the paper's for `ferastrau-paper table3`, so that one command
+/// serves both.
+pub fn cmd_subsets(
+    a: SubsetsArgs,
+    reference: &dyn Fn(&Report) -> Result<Option<PaperLine>>,
+) -> Result<()> {
     let opts = subsets::Options {
         samples: a.random_samples,
         seed: a.seed,
     };
-    let reference = ferastrau_paper::table3::reference(a.paper.as_deref());
     let mut reports = Vec::new();
     for dir in &a.dirs {
-        let report = table::compute_and_write(dir, &opts, &reference, !a.no_render)
+        let report = table::compute_and_write(dir, &opts, reference, !a.no_render)
             .with_context(|| format!("{}", dir.display()))?;
         reports.push(report);
     }

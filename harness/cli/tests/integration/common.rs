@@ -1,4 +1,5 @@
-//! Helpers shared by the command-line tests: run the real `ferastrau` binary.
+//! Helpers shared by the command-line tests: run the real binary, `crate::BIN` (`ferastrau`
+//! here; `harness/paper/tests/` includes this file by path and runs `ferastrau-paper`).
 
 #![allow(dead_code)]
 
@@ -23,10 +24,10 @@ pub fn ferastrau(args: &[&str]) -> Output {
     command(args).output().expect("the ferastrau binary runs")
 }
 
-/// The `ferastrau` binary with `args`, not yet started, building its workers unoptimised
-/// ([`FAST_BUILDS`]).
+/// The binary under test (`crate::BIN`) with `args`, not yet started, building its workers
+/// unoptimised ([`FAST_BUILDS`]).
 pub fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ferastrau"));
+    let mut c = Command::new(crate::BIN);
     c.args(args).env(OPT_LEVEL_VAR, FAST_BUILDS);
     c
 }

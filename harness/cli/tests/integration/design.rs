@@ -216,3 +216,16 @@ fn a_benchmark_depends_on_the_sdk_and_not_on_the_worker_process() {
         assert!(worker.iter().any(|d| d == needed), "{worker:?}");
     }
 }
+
+/// The published `ferastrau` depends on no unpublished crate: `cargo package` refuses a
+/// dependency that is never published, so the paper's commands are `ferastrau-paper`'s, built
+/// on `ferastrau`, never the other way.
+#[test]
+fn the_published_cli_does_not_depend_on_the_paper() {
+    let deps = normal_dependencies("ferastrau");
+    assert!(deps.iter().any(|d| d == "ferastrau-harness"), "{deps:?}");
+    assert!(!deps.iter().any(|d| d == "ferastrau-paper"), "{deps:?}");
+    assert!(normal_dependencies("ferastrau-paper")
+        .iter()
+        .any(|d| d == "ferastrau"));
+}

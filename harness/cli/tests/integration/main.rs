@@ -2,6 +2,10 @@
 //! (each test binary was a separate link of the whole harness) and its tests share one pool of
 //! test threads.
 
+/// The binary the helpers of [`common`] run. (A test can name only its own package's
+/// binaries: the paper crate's tests include `common.rs` with their own.)
+pub const BIN: &str = env!("CARGO_BIN_EXE_ferastrau");
+
 mod common;
 mod support;
 
@@ -26,7 +30,6 @@ mod paper;
 mod pull_requests;
 mod reach;
 mod readme;
-mod reproduce;
 mod shard;
 mod skip;
 mod snapshots;

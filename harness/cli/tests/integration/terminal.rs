@@ -363,7 +363,8 @@ fn quiet_prints_only_the_result_and_verbose_the_detail() {
 fn completions_name_every_command() {
     let o = ok(run(&["completions", "bash"]));
     let script = text(&o.stdout);
-    let cmd = ferastrau::cli::command(ferastrau_harness::term::ColorWhen::Never);
+    let cmd =
+        ferastrau::cli::command::<ferastrau::cli::Cli>(ferastrau_harness::term::ColorWhen::Never);
     let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
     assert!(names.len() >= 9, "{names:?}");
     for name in names {

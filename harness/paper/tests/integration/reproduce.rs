@@ -1,4 +1,4 @@
-//! `ferastrau reproduce` end to end on `testdata/chain`, with a small paper of its own (Table 1
+//! `ferastrau-paper reproduce` end to end on `testdata/chain`, with a small paper of its own (Table 1
 //! and Table 4 at scopes 1..3): the evaluation, the survivors at scope 4, Tables 1, 2 and 4,
 //! the figure and REPRODUCTION.md, compared with reviewed snapshots (seconds redacted), and
 //! `--render-only` writing the same files again from the reports alone.

@@ -9,9 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Parser;
 
-use super::args::ReproduceArgs;
-use super::evaluate::cmd_evaluate;
-use super::{Cli, Cmd};
+use super::ReproduceArgs;
+use ferastrau::cli::{cmd_evaluate, Cli, Cmd};
 use ferastrau_harness::exit_code::usage;
 use ferastrau_harness::interrupt;
 use ferastrau_harness::locate::{locate_declared, workspace_root};

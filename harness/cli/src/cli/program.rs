@@ -1,0 +1,146 @@
+//! What every binary built on these commands shares: `ferastrau` itself ([`super::Cli`]) and
+//! `ferastrau-paper` (`harness/paper/`, whose command line flattens [`super::Cmd`] beside the
+//! paper's commands). One parser setup (examples under each `--help`, `--color` read before
+//! parsing), one start of a run (verbosity, colour, lock waits) and one main routine (signals,
+//! errors, exit statuses), so that the two binaries cannot drift apart.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Parser;
+
+use super::examples::{self, Example};
+use super::Global;
+use ferastrau_harness::exit_code::{self, Exit};
+use ferastrau_harness::term::{paint, style, ColorWhen};
+
+/// A command line built on `ferastrau`'s commands.
+pub trait Program: Parser {
+    /// The examples `--help` shows under the subcommand `name` (none for an unknown name).
+    fn examples(name: &str) -> &'static [Example];
+    /// The options every command takes.
+    fn global(&self) -> &Global;
+    /// Runs the parsed command, once [`run`] has applied the global options.
+    fn run_command(self) -> Result<()>;
+}
+
+/// `P`'s parser: the derived one with each subcommand's examples and `color` (clap's own
+/// colouring of help and errors follows `--color`, which is read before parsing because it
+/// decides how a parse error looks).
+pub fn command<P: Program>(color: ColorWhen) -> clap::Command {
+    let mut cmd = P::command().color(match color {
+        ColorWhen::Auto => clap::ColorChoice::Auto,
+        ColorWhen::Always => clap::ColorChoice::Always,
+        ColorWhen::Never => clap::ColorChoice::Never,
+    });
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        let help = examples::help(P::examples(&name));
+        cmd = cmd.mut_subcommand(name, |c| c.after_help(help));
+    }
+    cmd
+}
+
+/// Parses `args` (the program's name first) with [`command`].
+pub fn parse_from<P: Program>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+) -> Result<P, clap::Error> {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let color = color_before_parsing(&args);
+    // Parse errors are printed before `run` sets the choice: set it now.
+    color.choice().write_global();
+    let mut cmd = command::<P>(color);
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    P::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))
+}
+
+/// `--color WHEN` or `--color=WHEN` among `args`, before they are parsed (the last wins;
+/// anything unreadable is `auto`, and the parse itself then reports it).
+fn color_before_parsing(args: &[OsString]) -> ColorWhen {
+    use clap::ValueEnum;
+    let mut when = ColorWhen::Auto;
+    let mut words = args.iter().filter_map(|a| a.to_str());
+    while let Some(w) = words.next() {
+        if w == "--" {
+            break;
+        }
+        let value = match w.strip_prefix("--color") {
+            Some("") => words.next(),
+            Some(v) => v.strip_prefix('='),
+            None => None,
+        };
+        if let Some(v) = value.and_then(|v| ColorWhen::from_str(v, false).ok()) {
+            when = v;
+        }
+    }
+    when
+}
+
+/// Runs a parsed command line: the global options first, then the command.
+pub fn run<P: Program>(program: P) -> Result<()> {
+    let global = program.global();
+    ferastrau_harness::term::set(global.verbosity(), global.color);
+    ferastrau_harness::worker::announce_lock_waits();
+    program.run_command()
+}
+
+/// An error line on stderr, its `error:` coloured where colour is on.
+fn error(message: &str) {
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    anstream::eprintln!("{} {message}", paint(style::BAD, "error:"));
+}
+
+/// The main routine of a binary: parses the process's arguments as `P`, runs them, and maps
+/// the outcome to an exit status (`ferastrau_harness::exit_code`).
+pub fn main<P: Program>() -> ExitCode {
+    // `ferastrau ... | head`: end quietly when stdout closes, as a Unix filter does, instead
+    // of panicking on the failed write. (No pipe the harness writes to is at risk: it never
+    // writes to a child's stdin.)
+    // SAFETY: restoring the default disposition of one signal before any thread starts.
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGPIPE,
+            nix::sys::signal::SigHandler::SigDfl,
+        )
+    };
+    let program = match parse_from::<P>(std::env::args_os()) {
+        Ok(program) => program,
+        Err(e) => {
+            // clap's own rendering: `--help` and `--version` on stdout; a mistake on stderr
+            // with its usage line and, for a misspelt command or option, "a similar ... exists"
+            // (the bare program prints the help there). Coloured as `--color` says (set
+            // globally by `parse_from` before parsing).
+            let _ = e.print();
+            return match e.use_stderr() {
+                false => Exit::Success.into(),
+                true => Exit::Usage.into(),
+            };
+        }
+    };
+    // The workers' opt-level comes from the environment (`FERASTRAU_OPT_LEVEL`): a bad one is
+    // refused like a bad option, before anything runs.
+    if let Err(e) = ferastrau_mutator::compile::opt_level() {
+        error(&format!("{e:#}"));
+        return Exit::Usage.into();
+    }
+    if let Err(e) = ferastrau_harness::interrupt::install() {
+        error(&format!("{e:#}"));
+        return Exit::Error.into();
+    }
+    match run(program) {
+        Ok(()) => Exit::Success.into(),
+        Err(e) => {
+            let exit = exit_code::of(&e);
+            match exit {
+                // Ctrl-C is the user's doing, not an error: say where the results are.
+                Exit::Interrupted => anstream::eprintln!("{e:#}"),
+                _ => error(&format!("{e:#}")),
+            }
+            exit.into()
+        }
+    }
+}
