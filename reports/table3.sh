@@ -2,9 +2,10 @@
 # Table 3 (random subsets, the paper's Sec. 8.5) and the greedy test-suite reduction for the
 # committed benchmarks: each is evaluated again at its largest scope s and at s-1 with
 # --kill-matrix (into target/table3/<b>: the matrices are not committed), then
-# `ferastrau subsets` writes reports/<b>/table3.{json,csv} and reduced-suite.{json,txt}; then
-# `ferastrau reproduce --render-only` puts every benchmark's table3.json into REPRODUCTION.md
-# (its Table 3 and the Randomness verdict). Same mutant samples as reproduce.sh.
+# `ferastrau-paper table3` writes reports/<b>/table3.{json,csv} and reduced-suite.{json,txt} with
+# the paper's line beside ours; then `ferastrau-paper reproduce --render-only` puts every
+# benchmark's table3.json into REPRODUCTION.md (its Table 3 and the Randomness verdict). Same
+# mutant samples as reproduce.sh. (`ferastrau-paper` is ferastrau with the paper's commands.)
 # Usage: bash reports/table3.sh [benchmark ...]   (the cost is one pass over every input per
 # mutant: BinomialHeap's 2.58 M inputs x 300 mutants dominate)
 set -euo pipefail
@@ -24,7 +25,7 @@ declare -A scope=(
 # benchmarks at every scope are the committed reports' (18,706 mutant-scope pairs).
 declare -A limits=([binomial_heap]="--tick-floor 1000")
 order=(search_tree disj_set heap_array binomial_heap fibonacci_heap linked_list sorted_list tree_map hash_set av_tree)
-cargo build --release -p ferastrau
+cargo build --release -p ferastrau-paper
 for b in "${@:-${order[@]}}"; do
   [[ -n "${scope[$b]:-}" ]] || { echo "unknown benchmark: $b" >&2; exit 2; }
   s=${scope[$b]}
@@ -32,13 +33,13 @@ for b in "${@:-${order[@]}}"; do
   [[ $b == search_tree ]] && sample=()
   read -r -a extra <<< "${limits[$b]:-}"
   echo "== $b, scopes $((s - 1))..$s with the kill matrix"
-  ./target/release/ferastrau evaluate --benchmark "$b" --scopes "$((s - 1))..$s" "${sample[@]}" \
+  ./target/release/ferastrau-paper evaluate --benchmark "$b" --scopes "$((s - 1))..$s" "${sample[@]}" \
     ${extra[@]+"${extra[@]}"} --kill-matrix --out "target/table3/$b"
-  ./target/release/ferastrau subsets "target/table3/$b" --random-samples 1000 --seed 1 \
+  ./target/release/ferastrau-paper table3 "target/table3/$b" --random-samples 1000 --seed 1 \
     --paper reports/paper/table3.csv > /dev/null
   for f in table3.json table3.csv reduced-suite.json reduced-suite.txt; do
     cp "target/table3/$b/$f" "reports/$b/$f"
   done
 done
 # Every benchmark's table3.json, the ones not re-run included, into REPRODUCTION.md.
-./target/release/ferastrau reproduce --out reports --render-only > /dev/null
+./target/release/ferastrau-paper reproduce --out reports --render-only > /dev/null
