@@ -33,7 +33,7 @@ pub struct CodeFacts {
 }
 
 artifact!(CodeFacts, file: "code.json", schema: "code", version: SCHEMA_VERSION,
-    layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau reproduce");
+    layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau-paper reproduce");
 
 /// One mutated function's size, counted on the syntax tree (the mutator's `FnSize`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -30,7 +30,7 @@ pub struct Generators {
 }
 
 artifact!(Generators, file: "generators.json", schema: "generators", version: SCHEMA_VERSION,
-    layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau reproduce");
+    layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau-paper reproduce");
 
 /// What Korat searched for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-//! `ferastrau reproduce`: the paper's Tables 1, 2 and 4 and Figure 9 from our runs, beside the
+//! `ferastrau-paper reproduce`: the paper's Tables 1, 2 and 4 and Figure 9 from our runs, beside the
 //! paper's own figures, and `REPRODUCTION.md` with a verdict per hypothesis.
 //!
 //! The evaluation itself is `evaluate`'s (the CLI runs it per benchmark into
@@ -217,7 +217,8 @@ pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf
     let svg = out.join(figure::FILE);
     figure::draw(&svg, paper, &runs)?;
     written.push(svg);
-    // Table 3 where `ferastrau subsets` wrote it (a kill matrix is not part of every run).
+    // Table 3 where `table3` (or `reproduce --kill-matrix`) wrote it (a kill matrix is not part
+    // of every run).
     let mut t3 = Vec::new();
     for run in &runs {
         let path = out

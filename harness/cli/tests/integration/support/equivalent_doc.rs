@@ -32,7 +32,7 @@ pub struct Survivor {
     pub key: String,
     /// `-` lines of the source, then `+` lines of the mutant.
     pub diff: String,
-    /// What the largest scope + 1 said (`ferastrau reproduce`), if it was tried.
+    /// What the largest scope + 1 said (`ferastrau-paper reproduce`), if it was tried.
     pub next_scope: Option<NextScope>,
 }
 
@@ -191,7 +191,7 @@ pub fn render(doc: &Doc, run: &Run) -> String {
         let n = |f: fn(&NextScope) -> bool| tried.iter().filter(|t| f(t)).count();
         writeln!(
             out,
-            "\nAt scope {} (`ferastrau reproduce`): {} survive s+1, {} killed at s+1, {} not run.",
+            "\nAt scope {} (`ferastrau-paper reproduce`): {} survive s+1, {} killed at s+1, {} not run.",
             s.scope + 1,
             n(|t| matches!(t, NextScope::Survived { .. })),
             n(|t| matches!(t, NextScope::Killed { .. })),
