@@ -21,7 +21,7 @@ use clap::{Args, Parser, Subcommand};
 pub use args::*;
 pub use evaluate::cmd_evaluate;
 pub use parse::*;
-pub use program::{command, main, parse_from, run, Program};
+pub use program::{command, main, parse_from, Program};
 pub use subsets::cmd_subsets;
 
 use ferastrau_harness::term::{ColorWhen, Verbosity};

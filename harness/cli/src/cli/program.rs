@@ -81,7 +81,7 @@ fn color_before_parsing(args: &[OsString]) -> ColorWhen {
 }
 
 /// Runs a parsed command line: the global options first, then the command.
-pub fn run<P: Program>(program: P) -> Result<()> {
+fn run<P: Program>(program: P) -> Result<()> {
     let global = program.global();
     ferastrau_harness::term::set(global.verbosity(), global.color);
     ferastrau_harness::worker::announce_lock_waits();
