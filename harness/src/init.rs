@@ -6,19 +6,20 @@
 //! sorted linked list in an arena with `add(x) -> bool` and `remove_first() -> i64`: it shows
 //! the view trait, the finitization, a return enum (two return types), a precondition for a
 //! method that would fail on some inputs, and count tests with exact figures. Its dependency
-//! on `ferastrau-sdk` points at the checkout this binary was built from (or a given path or
-//! git repository): the SDK and the binary must be the same version.
+//! on `ferastrau-sdk` is this binary's version from crates.io (or a given checkout or git
+//! repository): the SDK and the binary must be the same version.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
 use crate::exit_code::usage;
-use crate::locate::workspace_root;
 
 /// Where the new crate's `ferastrau-sdk` comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SdkSource {
+    /// A registry dependency on this version (what a user's crate has).
+    Version(String),
     /// A path dependency on a checkout's `harness/sdk` directory.
     Path(PathBuf),
     /// A git dependency on a Ferastrau repository, at a revision if given.
@@ -26,9 +27,9 @@ pub enum SdkSource {
 }
 
 impl SdkSource {
-    /// The SDK of the checkout this binary was built from.
-    pub fn this_checkout() -> SdkSource {
-        SdkSource::Path(workspace_root().join("harness").join("sdk"))
+    /// This binary's version of the SDK, from crates.io.
+    pub fn this_version() -> SdkSource {
+        SdkSource::Version(crate::runtime::VERSION.to_string())
     }
 
     /// The same source as `crate_dir`'s Cargo.toml should name it: a path relative to
@@ -67,6 +68,7 @@ impl SdkSource {
     fn toml(&self) -> String {
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
         match self {
+            SdkSource::Version(v) => quote(v),
             SdkSource::Path(p) => format!("{{ path = {} }}", quote(&p.to_string_lossy())),
             SdkSource::Git { url, rev: None } => format!("{{ git = {} }}", quote(url)),
             SdkSource::Git { url, rev: Some(r) } => {
@@ -330,10 +332,17 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut written: Vec<&str> = style.files().iter().map(|(rel, _)| *rel).collect();
-    // Pin the dependencies to the versions this checkout is tested with (cargo drops what the
-    // crate does not use, and resolves a git source anew), as the workers the harness builds do.
-    let lock = workspace_root().join("Cargo.lock");
-    if lock.is_file() {
+    // On a checkout's SDK, pin the dependencies to the versions that checkout is tested with
+    // (cargo drops what the crate does not use), as the workers the harness builds do. A
+    // registry or git SDK resolves as any dependency does.
+    let checkout = match sdk {
+        SdkSource::Path(p) => p.parent().and_then(Path::parent),
+        _ => None,
+    };
+    if let Some(lock) = checkout
+        .map(|c| c.join("Cargo.lock"))
+        .filter(|l| l.is_file())
+    {
         std::fs::copy(&lock, dir.join("Cargo.lock")).context("cannot copy Cargo.lock")?;
         written.push("Cargo.lock");
     }
@@ -444,7 +453,7 @@ mod tests {
     fn init_refuses_a_non_empty_directory_and_a_file() {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("keep.txt"), "mine").unwrap();
-        let e = init(d.path(), "x", &SdkSource::this_checkout(), Style::Korat).unwrap_err();
+        let e = init(d.path(), "x", &SdkSource::this_version(), Style::Korat).unwrap_err();
         assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
         assert!(format!("{e:#}").contains("is not empty"), "{e:#}");
         assert_eq!(
@@ -454,7 +463,7 @@ mod tests {
         let e = init(
             &d.path().join("keep.txt"),
             "x",
-            &SdkSource::this_checkout(),
+            &SdkSource::this_version(),
             Style::Korat,
         )
         .unwrap_err();
@@ -465,7 +474,7 @@ mod tests {
     fn init_fills_every_placeholder() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("new");
-        let files = init(&dir, "my-set", &SdkSource::this_checkout(), Style::Korat).unwrap();
+        let files = init(&dir, "my-set", &SdkSource::this_version(), Style::Korat).unwrap();
         for rel in files.iter().filter(|f| **f != "Cargo.lock") {
             let text = std::fs::read_to_string(dir.join(rel)).unwrap();
             assert!(
@@ -503,7 +512,7 @@ mod tests {
     fn the_generator_style_writes_no_finitization() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("new");
-        let sdk = SdkSource::this_checkout();
+        let sdk = SdkSource::this_version();
         let files = init(&dir, "my-set", &sdk, Style::Generator).unwrap();
         assert!(!files.contains(&"src/space.rs") && !files.contains(&"src/invariant.rs"));
         let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();

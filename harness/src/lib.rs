@@ -19,6 +19,7 @@ pub mod matrix;
 pub mod outdir;
 pub mod process;
 pub mod runner;
+pub mod runtime;
 pub mod scopes;
 pub mod sequences;
 pub mod shard;

@@ -7,18 +7,24 @@ use anyhow::{Context, Result};
 use ferastrau_protocol::Engine;
 
 use crate::exit_code::usage;
+use crate::runtime::Runtime;
 
 /// A usage error (exit status 2): the crate given is not one Ferastrau can take.
 macro_rules! refuse {
     ($($arg:tt)*) => { return Err(usage(format!($($arg)*))) };
 }
 
-/// The Ferastrau workspace this binary was built from (benchmarks and build caches live here).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the harness crate lives inside the workspace")
-        .to_path_buf()
+/// The root of the Ferastrau checkout around the current directory, for what only a checkout
+/// has (the paper's ten benchmarks): refused with how to get one when there is none.
+pub fn checkout_root() -> Result<PathBuf> {
+    crate::runtime::checkout().ok_or_else(|| {
+        usage(
+            "the paper's benchmarks (--benchmark NAME) live in a Ferastrau checkout, and the \
+             current directory is not inside one: run from a clone of the Ferastrau repository \
+             (`git clone` it, then `cargo run --release -- ...` there), or evaluate your own \
+             crate with --benchmark-path DIR",
+        )
+    })
 }
 
 /// A benchmark crate on disk.
@@ -30,9 +36,20 @@ pub struct BenchmarkCrate {
     pub lib_name: String,
     /// The crate's directory (absolute).
     pub dir: PathBuf,
-    /// The git repository `ferastrau-sdk` comes from, when the crate takes it from git
-    /// (`ferastrau init --git URL`); `None` for a path dependency (on this checkout's SDK).
-    pub sdk_git: Option<String>,
+    /// Where its `ferastrau-sdk`, and so the worker runtime and probes its workers link,
+    /// come from.
+    pub runtime: Runtime,
+    /// Its target directory as cargo has it (`$CARGO_TARGET_DIR`, the `build.target-dir` of
+    /// its cargo configuration, or its workspace's `target/`): Ferastrau's builds and scratch
+    /// for the crate live in its `ferastrau/` (the `target_dir` module).
+    pub target_dir: PathBuf,
+    /// The lock file its generated crates (workers, runners) start from, pinning their
+    /// dependencies to the versions the crate is built with: its workspace's `Cargo.lock`, or
+    /// else its Ferastrau checkout's.
+    pub lock: Option<PathBuf>,
+    /// The directory cargo runs in for its builds, so that the crate's own cargo configuration
+    /// (`.cargo/config.toml`: registries, patches, target directory) applies to them too.
+    pub home: PathBuf,
     /// The `skip` entries of its `[package.metadata.ferastrau]`, as the mutator's reader
     /// parsed them (an entry without a reason was refused there).
     pub skips: Vec<ferastrau_mutator::Skip>,
@@ -75,17 +92,12 @@ impl BenchmarkCrate {
     }
 }
 
-/// The repository URL of a cargo git source (`git+URL?rev=...#commit`), as a manifest's
-/// `git = "URL"` writes it; `None` for other sources.
-pub fn git_url(source: &str) -> Option<String> {
-    let rest = source.strip_prefix("git+")?;
-    let end = rest.find(['?', '#']).unwrap_or(rest.len());
-    Some(rest[..end].to_string())
-}
-
 /// Names of the built-in benchmarks (directories under `benchmarks/` with a Cargo.toml).
 pub fn known_benchmarks() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(workspace_root().join("benchmarks"))
+    let Some(root) = crate::runtime::checkout() else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = std::fs::read_dir(root.join("benchmarks"))
         .into_iter()
         .flatten()
         .flatten()
@@ -101,6 +113,7 @@ pub fn locate(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate>
     let dir = match (name, path) {
         (_, Some(p)) => crate_dir(p)?,
         (Some(n), None) => {
+            let root = checkout_root()?;
             let known = known_benchmarks();
             if !known.iter().any(|k| k == n) {
                 refuse!(
@@ -108,7 +121,7 @@ pub fn locate(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate>
                     known.join(", ")
                 );
             }
-            workspace_root().join("benchmarks").join(n)
+            root.join("benchmarks").join(n)
         }
         (None, None) => refuse!("name a benchmark with --benchmark NAME or --benchmark-path DIR"),
     };
@@ -167,8 +180,11 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
     let dir = dir
         .canonicalize()
         .with_context(|| format!("cannot read {}", dir.display()))?;
+    // Run in the crate's directory: cargo reads its configuration (a target directory, a
+    // registry) from the directory it runs in, not from the manifest's.
     let meta = cargo_metadata::MetadataCommand::new()
         .manifest_path(dir.join("Cargo.toml"))
+        .current_dir(&dir)
         .no_deps()
         .exec()
         .map_err(|e| {
@@ -201,49 +217,45 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
     let manifest = ferastrau_mutator::Manifest::read(&dir)
         .map_err(|e| usage(format!("{} is not a benchmark crate: {e:#}", dir.display())))?;
     let Some(sdk) = pkg.dependencies.iter().find(|d| d.name == "ferastrau-sdk") else {
-        if pkg
+        if let Some(old) = pkg
             .dependencies
             .iter()
-            .any(|d| d.name == "ferastrau-worker")
+            .find(|d| d.name == "ferastrau-worker")
         {
             refuse!(
-                "{} depends on ferastrau-worker, which is now the worker process Ferastrau builds, \
-                 not the library a benchmark uses: depend on ferastrau-sdk instead (the same \
-                 checkout's harness/sdk, or the same git repository) and write ferastrau_sdk:: \
-                 where the sources say ferastrau_worker::",
-                dir.display()
+                "{} depends on ferastrau-worker ({}), which is now the worker process Ferastrau \
+                 builds, not the library a benchmark uses: in {}, replace the line \
+                 `ferastrau-worker = ...` of [dependencies] with `ferastrau-sdk = \"{}\"`, and \
+                 write ferastrau_sdk:: where the sources say ferastrau_worker::",
+                dir.display(),
+                old.req,
+                dir.join("Cargo.toml").display(),
+                crate::runtime::VERSION
             );
         }
         refuse!(
-            "{} is not a benchmark crate: it does not depend on ferastrau-sdk",
-            dir.display()
+            "{} is not a benchmark crate: it does not depend on ferastrau-sdk (add \
+             `ferastrau-sdk = \"{}\"` to its [dependencies])",
+            dir.display(),
+            crate::runtime::VERSION
         );
     };
-    // The worker Ferastrau builds links this checkout's worker runtime, which implements this
-    // checkout's `Benchmark` trait: a crate on another copy of the SDK would not compile with
-    // it (two traits of one name), so it is refused here with the reason.
-    if let Some(path) = &sdk.path {
-        let ours = workspace_root().join("harness/sdk");
-        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => a == b,
-        };
-        if !same(path.as_std_path(), &ours) {
-            refuse!(
-                "{} depends on the ferastrau-sdk at {path}, but this ferastrau was built from \
-                 {}: its workers can only link that checkout's SDK; point the dependency at \
-                 {} (ferastrau init writes it so)",
-                dir.display(),
-                workspace_root().display(),
-                ours.display()
-            );
-        }
-    }
+    let runtime = Runtime::of(sdk, &dir)?;
+    let lock = [
+        Some(meta.workspace_root.as_std_path().join("Cargo.lock")),
+        runtime.checkout().map(|root| root.join("Cargo.lock")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| p.is_file());
     Ok(BenchmarkCrate {
         name: pkg.name.to_string(),
         lib_name: lib.name.replace('-', "_"),
+        home: dir.clone(),
         dir,
-        sdk_git: sdk.source.as_deref().and_then(git_url),
+        runtime,
+        target_dir: meta.target_directory.clone().into_std_path_buf(),
+        lock,
         skips: manifest.skip,
         engine: manifest.engines[0],
         engines: manifest.engines,
@@ -254,9 +266,17 @@ fn inspect(dir: &Path) -> Result<BenchmarkCrate> {
 mod tests {
     use super::*;
 
+    /// The checkout these tests are compiled in (tests may know where they were built).
+    fn repo() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap()
+            .to_path_buf()
+    }
+
     /// A crate that depends on the SDK, with `metadata` as its Ferastrau table.
     fn crate_with(metadata: &str) -> tempfile::TempDir {
-        let sdk = workspace_root().join("harness/sdk");
+        let sdk = repo().join("harness/sdk");
         crate_depending_on(&format!("ferastrau-sdk = {{ path = {sdk:?} }}"), metadata)
     }
 
@@ -277,21 +297,69 @@ mod tests {
         d
     }
 
+    fn refusal(dir: &Path) -> String {
+        format!("{:#}", locate(None, Some(dir)).unwrap_err())
+    }
+
     #[test]
-    fn a_crate_on_the_worker_runtime_or_on_another_sdk_is_refused_with_what_to_change() {
-        let refusal = |dir: &Path| format!("{:#}", locate(None, Some(dir)).unwrap_err());
-        // The dependency of benchmark crates before the SDK was split from the runtime.
-        let worker = workspace_root().join("harness/worker");
+    fn a_crate_on_the_worker_runtime_is_told_which_line_to_change() {
+        let worker = repo().join("harness/worker");
         let old = crate_depending_on(
             &format!("ferastrau-worker = {{ path = {worker:?} }}"),
             "mutate = [\"f\"]",
         );
         let e = refusal(old.path());
+        let line = format!("`ferastrau-sdk = \"{}\"`", crate::runtime::VERSION);
         assert!(
-            e.contains("depends on ferastrau-worker") && e.contains("depend on ferastrau-sdk"),
+            e.contains("depends on ferastrau-worker")
+                && e.contains("replace the line `ferastrau-worker = ...`")
+                && e.contains(&line),
             "{e}"
         );
-        // A copy of the SDK elsewhere: the workers link this checkout's runtime and its trait.
+        let none = crate_depending_on("", "mutate = [\"f\"]");
+        let e = refusal(none.path());
+        assert!(
+            e.contains("does not depend on ferastrau-sdk") && e.contains(&line),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_runtime_comes_from_where_the_sdk_does() {
+        let runtime = |dependency: &str| {
+            let d = crate_depending_on(dependency, "mutate = [\"f\"]");
+            locate(None, Some(d.path())).map(|b| b.runtime)
+        };
+        // The checkout's SDK by path: that checkout.
+        let sdk = repo().join("harness/sdk");
+        assert_eq!(
+            runtime(&format!("ferastrau-sdk = {{ path = {sdk:?} }}")).unwrap(),
+            Runtime::Checkout(repo().canonicalize().unwrap())
+        );
+        // A registry version this binary is: by version.
+        let v = crate::runtime::VERSION;
+        assert_eq!(
+            runtime(&format!("ferastrau-sdk = \"{v}\"")).unwrap(),
+            Runtime::Registry { registry: None }
+        );
+        // A git repository: the same repository and reference.
+        assert_eq!(
+            runtime("ferastrau-sdk = { git = \"https://example.org/f.git\", tag = \"v1\" }")
+                .unwrap(),
+            Runtime::Git {
+                url: "https://example.org/f.git".into(),
+                reference: Some(("tag".into(), "v1".into()))
+            }
+        );
+        // A version this binary is not: refused, naming both and what to do.
+        let e = format!("{:#}", runtime("ferastrau-sdk = \"=0.0.7\"").unwrap_err());
+        assert!(
+            e.contains("requires ferastrau-sdk =0.0.7")
+                && e.contains(&format!("this ferastrau is {v}"))
+                && e.contains("cargo install ferastrau --version"),
+            "{e}"
+        );
+        // A copy of the SDK that is not a checkout's: refused with the dependency to write.
         let copy = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(copy.path().join("src")).unwrap();
         std::fs::write(copy.path().join("src/lib.rs"), "").unwrap();
@@ -300,36 +368,26 @@ mod tests {
             "[package]\nname = \"ferastrau-sdk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n",
         )
         .unwrap();
-        let other = crate_depending_on(
-            &format!("ferastrau-sdk = {{ path = {:?} }}", copy.path()),
-            "mutate = [\"f\"]",
+        let e = format!(
+            "{:#}",
+            runtime(&format!("ferastrau-sdk = {{ path = {:?} }}", copy.path())).unwrap_err()
         );
-        let e = refusal(other.path());
-        let ours = workspace_root().join("harness/sdk");
         assert!(
-            e.contains("depends on the ferastrau-sdk at")
-                && e.contains(&ours.display().to_string()),
+            e.contains("is not the harness/sdk of a Ferastrau checkout")
+                && e.contains(&format!("`ferastrau-sdk = \"{v}\"`")),
             "{e}"
         );
-        // Neither: not a benchmark crate.
-        let none = crate_depending_on("", "mutate = [\"f\"]");
-        assert!(refusal(none.path()).contains("does not depend on ferastrau-sdk"));
     }
 
+    /// Builds go under the crate's own target directory, as cargo has it.
     #[test]
-    fn git_sources_give_the_url_a_manifest_writes() {
-        assert_eq!(
-            git_url("git+https://example.org/f.git?rev=abc#abcdef01").as_deref(),
-            Some("https://example.org/f.git")
-        );
-        assert_eq!(
-            git_url("git+file:///srv/ferastrau").as_deref(),
-            Some("file:///srv/ferastrau")
-        );
-        assert_eq!(
-            git_url("registry+https://github.com/rust-lang/crates.io-index"),
-            None
-        );
+    fn the_target_directory_is_the_crates() {
+        let d = crate_with("mutate = [\"f\"]");
+        let b = locate(None, Some(d.path())).unwrap();
+        let expected = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| d.path().canonicalize().unwrap().join("target"));
+        assert_eq!(b.target_dir, expected);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, Evaluation};
 
 use crate::exit_code::usage;
+use crate::locate::BenchmarkCrate;
 use crate::target_dir::ferastrau_target;
 
 const LOCK: &str = ".ferastrau.lock";
@@ -223,10 +224,10 @@ pub struct Scratch {
 pub const SCRATCH_LOCK: &str = ".owner.lock";
 
 impl Scratch {
-    /// A fresh directory `target/ferastrau/runs/<pid>-<random>` (the PID for people); removes
-    /// those whose owner's lock is free.
-    pub fn new() -> Result<Scratch> {
-        Scratch::new_in(&ferastrau_target().join("runs"))
+    /// A fresh directory `<target>/ferastrau/runs/<pid>-<random>` in `bench`'s target
+    /// directory (the PID for people); removes those whose owner's lock is free.
+    pub fn new(bench: &BenchmarkCrate) -> Result<Scratch> {
+        Scratch::new_in(&ferastrau_target(bench).join("runs"))
     }
 
     /// [`Scratch::new`] under `runs`.
@@ -299,7 +300,7 @@ mod tests {
             "pid 7, started at 5 s since the epoch, `x`"
         );
     }
-    use crate::locate::{known_benchmarks, workspace_root};
+    use crate::locate::known_benchmarks;
     use crate::target_dir::scratch_dir;
 
     /// The README's main command, run at the repository's root, leaves `git status` clean: all
@@ -348,7 +349,7 @@ mod tests {
 
     #[test]
     fn what_a_default_run_writes_is_ignored_by_git() {
-        let root = workspace_root();
+        let root = crate::runtime::checkout().expect("the tests run in the checkout");
         let git = |args: &[&str]| {
             std::process::Command::new("git")
                 .arg("-C")
@@ -360,9 +361,8 @@ mod tests {
             eprintln!("{} is not a git checkout: nothing to check", root.display());
             return;
         }
-        let scratch = Scratch::new().unwrap();
         let rel = |p: &Path| p.strip_prefix(&root).unwrap().display().to_string();
-        let mut paths = vec![rel(&scratch.path().join("inputs/1-0.frs"))];
+        let mut paths = vec![];
         for b in known_benchmarks() {
             let out = Path::new("ferastrau.out").join(&b);
             for f in [
@@ -377,6 +377,8 @@ mod tests {
             }
             let bench = crate::locate::locate(Some(&b), None).unwrap();
             paths.push(rel(&scratch_dir(&bench, "metamutant").join("src/lib.rs")));
+            let scratch = Scratch::new(&bench).unwrap();
+            paths.push(rel(&scratch.path().join("inputs/1-0.frs")));
         }
         let mut args = vec!["check-ignore", "--verbose", "--non-matching"];
         args.extend(paths.iter().map(String::as_str));

@@ -17,6 +17,7 @@ use anyhow::{Context, Result};
 use ferastrau_mutator::{Compiler, Metamutant};
 
 use crate::locate::BenchmarkCrate;
+use crate::runtime::Package;
 use crate::target_dir::{build_dir, cache_dir, lock_file, scratch_dir, work_dir};
 use crate::worker::{Worker, WorkerCrate};
 
@@ -55,9 +56,8 @@ impl std::fmt::Display for BuildTimes {
 }
 
 /// The build lock of `bench`'s scratch directory. Taken before anything is built for it,
-/// so this is where a crate's first build says where its builds go: a user's crate
-/// (`--benchmark-path`) is built in this checkout's cache, not in its own `target/`, and is
-/// told so once, the first time.
+/// so this is where a crate's first build says where its builds go (under its target
+/// directory), once, the first time.
 pub(crate) fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
     let home = cache_dir(bench);
     if !home.exists() {
@@ -66,7 +66,7 @@ pub(crate) fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
             "builds of {} in {} (first run of this crate; its workers share compiled dependencies in {})",
             bench.name,
             home.display(),
-            build_dir().display()
+            build_dir(bench).display()
         );
     }
     let path = scratch_dir(bench, "build.lock");
@@ -112,8 +112,8 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
     let meta = ferastrau_mutator::build_metamutant_with(
         &bench.dir,
         &out,
-        &ferastrau_mutator::default_probes_dir(),
-        &Compiler::build_through(build_dir(), &worker.manifest),
+        &bench.runtime.dependency(Package::Probes),
+        &Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
     )
     .with_context(|| format!("cannot mutate {}", bench.name))?;
     crate::stage!(

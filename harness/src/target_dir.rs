@@ -1,5 +1,7 @@
-//! Ferastrau's places in the workspace's target directory (`target/ferastrau/`): the shared
-//! build directory of workers, each benchmark crate's scratch, and advisory locks on them.
+//! Ferastrau's places in a benchmark crate's target directory (`<target>/ferastrau/`): the
+//! shared build directory of its workers, its scratch, and advisory locks on them. Never the
+//! tool's own checkout or install root: two users, a read-only install and any number of
+//! crates each keep their builds beside their own `target/` (see [`BenchmarkCrate::target_dir`]).
 //! The lowest layer: the worker builder, the subject's preparation and the output directory's
 //! sealed scratch all find their files here.
 
@@ -8,16 +10,17 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::fingerprint::Hasher;
-use crate::locate::{workspace_root, BenchmarkCrate};
+use crate::locate::BenchmarkCrate;
 
-/// Ferastrau's scratch space in the workspace's target directory.
-pub fn ferastrau_target() -> PathBuf {
-    workspace_root().join("target").join("ferastrau")
+/// Ferastrau's space in `bench`'s target directory.
+pub fn ferastrau_target(bench: &BenchmarkCrate) -> PathBuf {
+    bench.target_dir.join("ferastrau")
 }
 
-/// Where worker builds share their compiled dependencies.
-pub fn build_dir() -> PathBuf {
-    ferastrau_target().join("build")
+/// Where the workers (and runners) of the crates of one target directory share their
+/// compiled dependencies.
+pub fn build_dir(bench: &BenchmarkCrate) -> PathBuf {
+    ferastrau_target(bench).join("build")
 }
 
 /// A name for `bench` that two crates of the same package name in different directories do
@@ -29,13 +32,13 @@ pub fn identity(bench: &BenchmarkCrate) -> String {
     format!("{}-{}", bench.name, &h[..8])
 }
 
-/// Ferastrau's cache for `bench` (`target/ferastrau/<identity>`): its workers, its
+/// Ferastrau's cache for `bench` (`<target>/ferastrau/<identity>`): its workers, its
 /// metamutant, its build lock.
 pub fn cache_dir(bench: &BenchmarkCrate) -> PathBuf {
-    ferastrau_target().join(identity(bench))
+    ferastrau_target(bench).join(identity(bench))
 }
 
-/// A place in [`cache_dir`] (`target/ferastrau/<identity>/<leaf>`).
+/// A place in [`cache_dir`] (`<target>/ferastrau/<identity>/<leaf>`).
 pub fn scratch_dir(bench: &BenchmarkCrate, leaf: &str) -> PathBuf {
     cache_dir(bench).join(leaf)
 }

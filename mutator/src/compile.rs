@@ -98,6 +98,10 @@ pub enum Mode {
 pub struct Compiler {
     pub mode: Mode,
     pub target_dir: PathBuf,
+    /// Where cargo runs (its configuration is read from there): the crate's own directory,
+    /// so that pruning resolves and builds as the worker build does; `None` for the directory
+    /// of the crate compiled.
+    pub home: Option<PathBuf>,
 }
 
 impl Compiler {
@@ -106,6 +110,7 @@ impl Compiler {
         Compiler {
             mode: Mode::Check,
             target_dir: target_dir.into(),
+            home: None,
         }
     }
 
@@ -117,6 +122,15 @@ impl Compiler {
                 through: Some(manifest.into()),
             },
             target_dir: target_dir.into(),
+            home: None,
+        }
+    }
+
+    /// The same compiler, cargo running in `home` (see [`Compiler::home`]).
+    pub fn in_dir(self, home: impl Into<PathBuf>) -> Compiler {
+        Compiler {
+            home: Some(home.into()),
+            ..self
         }
     }
 
@@ -129,6 +143,7 @@ impl Compiler {
                 Mode::Build { .. } => Mode::Build { through: None },
             },
             target_dir: self.target_dir.clone(),
+            home: self.home.clone(),
         }
     }
 
@@ -137,21 +152,24 @@ impl Compiler {
         let mut cmd = cargo();
         match &self.mode {
             Mode::Check => {
-                cmd.args(["check", "--lib"]);
+                cmd.args(["check", "--lib", "--manifest-path"])
+                    .arg(dir.join("Cargo.toml"));
             }
             Mode::Build { through } => {
                 cmd.args(["build", "--profile", PROFILE])
                     .args(profile_args()?);
                 match through {
                     Some(manifest) => cmd.arg("--manifest-path").arg(manifest),
-                    None => cmd.arg("--lib"),
+                    None => cmd
+                        .args(["--lib", "--manifest-path"])
+                        .arg(dir.join("Cargo.toml")),
                 };
             }
         }
         // Not `--quiet`: cargo's status lines on stderr are how [`output`] learns that the
         // build waits for another one's lock. (The JSON messages are on stdout.)
         cmd.args(["--message-format=json"])
-            .current_dir(dir)
+            .current_dir(self.home.as_deref().unwrap_or(dir))
             .env("CARGO_TARGET_DIR", &self.target_dir);
         Ok(cmd)
     }

@@ -1,5 +1,5 @@
 //! The digest of the code that generates metamutants: every file of the mutator's `src/` and of
-//! the runtime crate the generated code calls (`probes/src/`). `build.rs` computes it at
+//! the runtime crate the generated code calls (`probes/src/`, in a checkout). `build.rs` computes it at
 //! compile time (this file is included there), so a cached metamutant is reused only if the
 //! code that generated it is the code that would generate it now, and a module added later is
 //! covered without anyone listing it.

@@ -45,7 +45,7 @@ mod source;
 mod suppress;
 mod types;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use compile::Compiler;
@@ -91,10 +91,4 @@ pub fn check_declared_names(crate_dir: &Path) -> anyhow::Result<Result<(), Strin
             .map(|_| ())
             .map_err(|e| format!("{e:#}")),
     )
-}
-
-/// The `ferastrau-probes` crate this mutator was built beside: the default for
-/// [`build_metamutant`]'s `probes_dir` when running from the Ferastrau workspace.
-pub fn default_probes_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("probes")
 }

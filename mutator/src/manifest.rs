@@ -134,7 +134,7 @@ impl Manifest {
     /// resolved to literal values, path dependencies absolute, no dev-dependencies or test
     /// targets (the copies are only ever checked and built as a library), plus `extra` path
     /// dependencies.
-    pub fn standalone(&self, extra: &[(&str, &Path)]) -> Result<String> {
+    pub fn standalone(&self, extra: &[(&str, &str)]) -> Result<String> {
         let mut t = self.table.clone();
         let ws = self.workspace.as_ref();
         let ws_package = ws.and_then(|(_, w)| w.get("workspace")?.get("package")?.as_table());
@@ -199,10 +199,12 @@ impl Manifest {
             .or_insert_with(|| Value::Table(Table::new()))
             .as_table_mut()
             .ok_or_else(|| anyhow!("[dependencies] is not a table"))?;
-        for (name, path) in extra {
-            let mut d = Table::new();
-            d.insert("path".into(), Value::String(path.display().to_string()));
-            deps.insert((*name).to_string(), Value::Table(d));
+        for (name, value) in extra {
+            let entry: Table = format!("dependency = {value}")
+                .parse()
+                .with_context(|| format!("`{name} = {value}` is not a dependency"))?;
+            let value = entry.get("dependency").cloned().expect("parsed from it");
+            deps.insert((*name).to_string(), value);
         }
         t.insert("workspace".into(), Value::Table(Table::new()));
         Ok(toml::to_string(&t)?)
@@ -403,7 +405,7 @@ mod tests {
         let m = Manifest::read(&b).unwrap();
         assert_eq!(m.mutate, ["f"]);
         let out: Table = m
-            .standalone(&[("ferastrau-probes", Path::new("/x/runtime"))])
+            .standalone(&[("ferastrau-probes", "{ path = \"/x/runtime\" }")])
             .unwrap()
             .parse()
             .unwrap();

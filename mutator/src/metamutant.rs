@@ -90,11 +90,11 @@ impl Loaded {
     }
 
     /// FNV-1a over everything the result depends on.
-    fn fingerprint(&self, probes_dir: &Path) -> String {
+    fn fingerprint(&self, probes: &str) -> String {
         let mut h = ContentHash::default();
         h.feed(env!("CARGO_PKG_VERSION").as_bytes());
         h.feed(GENERATOR_DIGEST.as_bytes());
-        h.feed(probes_dir.to_string_lossy().as_bytes());
+        h.feed(probes.as_bytes());
         for t in &self.manifest.texts {
             h.feed(t.as_bytes());
         }
@@ -151,16 +151,18 @@ struct BuildRecord {
 
 /// Builds (or reuses) the metamutant of the crate at `crate_dir` in `out_dir`.
 ///
-/// `probes_dir` is the `ferastrau-probes` crate: it must be the same one the worker links,
-/// so that the worker's `set_active` and the metamutant's `active` share one switch. Pruning
+/// `probes` is the copy's `ferastrau-probes` dependency, a TOML value as a manifest writes it
+/// (`{ version = "=0.1.0" }`, `{ path = "..." }`): it must resolve to the same crate the
+/// worker links, so that the worker's `set_active` and the metamutant's `active` share one
+/// switch. Pruning
 /// runs `cargo check` into a target directory of its own beside `out_dir`; see
 /// [`build_metamutant_with`] to prune with the worker's build instead.
-pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes_dir: &Path) -> Result<Metamutant> {
+pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes: &str) -> Result<Metamutant> {
     let out = out_dir
         .canonicalize()
         .unwrap_or_else(|_| out_dir.to_path_buf());
     let check = Compiler::check(out.parent().unwrap_or(&out).join("check-target"));
-    build_metamutant_with(crate_dir, out_dir, probes_dir, &check)
+    build_metamutant_with(crate_dir, out_dir, probes, &check)
 }
 
 /// [`build_metamutant`], compile-pruning with `compiler`: with [`Compiler::build_through`]
@@ -169,24 +171,17 @@ pub fn build_metamutant(crate_dir: &Path, out_dir: &Path, probes_dir: &Path) -> 
 pub fn build_metamutant_with(
     crate_dir: &Path,
     out_dir: &Path,
-    probes_dir: &Path,
+    probes: &str,
     compiler: &Compiler,
 ) -> Result<Metamutant> {
     let started = Instant::now();
     let loaded = Loaded::read(crate_dir)?;
-    let probes_dir = probes_dir
-        .canonicalize()
-        .with_context(|| format!("no ferastrau-probes crate at {}", probes_dir.display()))?;
-    let fingerprint = loaded.fingerprint(&probes_dir);
+    let fingerprint = loaded.fingerprint(probes);
     if let Some(m) = cached(out_dir, &fingerprint) {
         return Ok(m);
     }
     let name = loaded.manifest.name.clone();
-    prepare_copy(
-        &loaded.manifest,
-        out_dir,
-        &[("ferastrau-probes", &probes_dir)],
-    )?;
+    prepare_copy(&loaded.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
 
     let all: Vec<u32> = loaded.catalog().mutants.iter().map(|m| m.id).collect();
@@ -384,7 +379,7 @@ impl Pruner<'_> {
 
 /// Makes `out_dir` a fresh copy of the crate with a standalone manifest and the workspace's
 /// lock file. Refuses to wipe a non-empty directory the mutator did not generate.
-pub(crate) fn prepare_copy(m: &Manifest, out_dir: &Path, extra: &[(&str, &Path)]) -> Result<()> {
+pub(crate) fn prepare_copy(m: &Manifest, out_dir: &Path, extra: &[(&str, &str)]) -> Result<()> {
     if out_dir.exists() {
         let empty = std::fs::read_dir(out_dir)?.next().is_none();
         if !empty && !out_dir.join(MARKER).exists() {

@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::fingerprint::Fingerprint;
 use crate::interrupt;
+use crate::locate::BenchmarkCrate;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::runner::{run_mutants, RunConfig, Timing};
 use crate::worker::Worker;
@@ -131,8 +132,9 @@ fn check_disk(scope: u32, done: &[ScopeRun], max_scratch: u64, scratch: &Scratch
 }
 
 /// Runs the evaluation of `mutants` (viable mutant ids) in the metamutant `worker`, writing
-/// the journal into `out`.
+/// the journal into `out`; its scratch goes under `bench`'s target directory.
 pub fn evaluate(
+    bench: &BenchmarkCrate,
     out: &OutputDir,
     fingerprint: &Fingerprint,
     worker: &Worker,
@@ -149,7 +151,7 @@ pub fn evaluate(
             Recorded::default(),
         )
     };
-    let scratch = Scratch::new()?;
+    let scratch = Scratch::new(bench)?;
     let scopes = generate(
         worker,
         methods,

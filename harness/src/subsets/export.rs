@@ -31,7 +31,7 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
         )));
     }
     let worker = crate::subject::original_worker(&bench)?;
-    let scratch = crate::outdir::Scratch::new()?;
+    let scratch = crate::outdir::Scratch::new(&bench)?;
     let dir = scratch.path().join("inputs");
     let scope = m.header.scope;
     worker

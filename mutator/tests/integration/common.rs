@@ -44,3 +44,9 @@ pub fn syn_check(src: &str) {
         "the mutated source still tokenizes"
     );
 }
+
+/// The metamutant's `ferastrau-probes` dependency in these tests: this checkout's, by path.
+pub fn probes() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("probes");
+    format!("{{ path = {:?} }}", dir.display().to_string())
+}

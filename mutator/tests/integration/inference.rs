@@ -2,9 +2,7 @@
 //! operators of every kind, and writes, field accesses and constants as mutants, on small
 //! crates written inline.
 
-use ferastrau_mutator::{
-    build_metamutant, default_probes_dir, discover, mutated_source, Catalog, Family, Mutant,
-};
+use ferastrau_mutator::{build_metamutant, discover, mutated_source, Catalog, Family, Mutant};
 use tempfile::TempDir;
 
 use crate::common::{changes, krate};
@@ -269,7 +267,7 @@ fn inferred_types_and_integer_operators_compile() {
     ] {
         let dir = krate(src, mutate, &[]);
         let out = work.path().join(format!("mm{}", mutate.len()));
-        let m = build_metamutant(dir.path(), &out, &default_probes_dir()).unwrap();
+        let m = build_metamutant(dir.path(), &out, &crate::common::probes()).unwrap();
         let dropped: Vec<String> = m
             .catalog
             .mutants
@@ -395,7 +393,7 @@ fn writes_field_accesses_and_constants_are_mutated() {
     // Each of them compiles in the metamutant (`found`, initialised late but not `mut`, is
     // never written through a borrow), and a written place is written through.
     let work = tempfile::tempdir().unwrap();
-    let m = build_metamutant(dir.path(), work.path(), &default_probes_dir()).unwrap();
+    let m = build_metamutant(dir.path(), work.path(), &crate::common::probes()).unwrap();
     let dropped: Vec<&Mutant> = m
         .catalog
         .mutants

@@ -4,9 +4,7 @@
 use std::path::Path;
 
 use ferastrau_mutator::compile::{self, Compiler};
-use ferastrau_mutator::{
-    build_metamutant, build_metamutant_with, default_probes_dir, discover, single_mutant_crate,
-};
+use ferastrau_mutator::{build_metamutant, build_metamutant_with, discover, single_mutant_crate};
 
 use crate::common::krate;
 
@@ -45,7 +43,7 @@ fn compile_pruning_drops_what_does_not_compile_and_caches() {
     let dir = krate(BORROWS, &["S::shared", "S::twice"], &[]);
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("metamutant");
-    let m = build_metamutant(dir.path(), &out, &default_probes_dir()).unwrap();
+    let m = build_metamutant(dir.path(), &out, &crate::common::probes()).unwrap();
     assert!(!m.cached && m.catalog.pruned);
     let dropped: Vec<(&str, &str, &str)> = m
         .catalog
@@ -93,7 +91,7 @@ fn compile_pruning_drops_what_does_not_compile_and_caches() {
         assert!(!has_arm(x.id), "arm of {} left", x.id);
     }
 
-    let again = build_metamutant(dir.path(), &out, &default_probes_dir()).unwrap();
+    let again = build_metamutant(dir.path(), &out, &crate::common::probes()).unwrap();
     assert!(again.cached);
     assert_eq!(again.catalog, m.catalog);
 
@@ -115,7 +113,7 @@ fn a_crate_that_does_not_compile_is_named_with_its_first_error() {
     let e = build_metamutant(
         dir.path(),
         &work.path().join("metamutant"),
-        &default_probes_dir(),
+        &crate::common::probes(),
     )
     .unwrap_err();
     let e = format!("{e:#}");
@@ -152,7 +150,12 @@ pub fn spec(a: u32) -> bool {
         &["spec"],
     );
     let work = tempfile::tempdir().unwrap();
-    let m = build_metamutant(dir.path(), &work.path().join("mm"), &default_probes_dir()).unwrap();
+    let m = build_metamutant(
+        dir.path(),
+        &work.path().join("mm"),
+        &crate::common::probes(),
+    )
+    .unwrap();
     let kinds: Vec<String> = m
         .probes
         .iter()
@@ -233,7 +236,7 @@ fn pruning_through_the_consumers_build_drops_what_check_drops_and_leaves_it_buil
     let dir = krate(BORROWS, &["S::shared", "S::twice"], &[]);
     let work = tempfile::tempdir().unwrap();
     let checked =
-        build_metamutant(dir.path(), &work.path().join("a"), &default_probes_dir()).unwrap();
+        build_metamutant(dir.path(), &work.path().join("a"), &crate::common::probes()).unwrap();
 
     let out = work.path().join("through/metamutant");
     std::fs::create_dir_all(&out).unwrap();
@@ -243,7 +246,7 @@ fn pruning_through_the_consumers_build_drops_what_check_drops_and_leaves_it_buil
     let built = build_metamutant_with(
         dir.path(),
         &out,
-        &default_probes_dir(),
+        &crate::common::probes(),
         &Compiler::build_through(&target, &manifest),
     )
     .unwrap();

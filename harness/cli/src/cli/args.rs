@@ -70,16 +70,17 @@ pub struct InitArgs {
     /// The new crate's directory (created; refused if it exists and is not empty).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// The package name (ASCII letters, digits, `_`, `-`; starting with a letter).
+    /// The package name (ASCII letters, digits, `_`, `-`; starting with a letter); by
+    /// default the directory's name, as `cargo new` does.
     #[arg(long)]
-    pub name: String,
+    pub name: Option<String>,
     /// How the crate describes its inputs: `korat` (a finitization, the invariant over a
     /// view of its candidates, a decoder) or `generator` (a program that builds the real
     /// input and filters it with the invariant over the real type).
     #[arg(long, value_enum, default_value = "korat")]
     pub style: InitStyle,
-    /// Depend on the SDK at this path (a checkout's `harness/sdk`) instead of the checkout
-    /// this binary was built from.
+    /// Depend on the SDK at this path (a Ferastrau checkout's `harness/sdk`) instead of this
+    /// binary's version from crates.io.
     #[arg(long, value_name = "DIR", conflicts_with = "git")]
     pub sdk_path: Option<PathBuf>,
     /// Depend on the SDK of this git repository instead (cargo finds the `ferastrau-sdk`
@@ -150,9 +151,11 @@ pub struct OverheadArgs {
 /// Which benchmark crate to work on.
 #[derive(Args)]
 pub struct Target {
-    /// A built-in benchmark (a directory under benchmarks/).
-    #[arg(long, default_value = "search_tree", conflicts_with = "benchmark_path")]
-    pub benchmark: String,
+    /// One of the paper's benchmarks (a directory under a Ferastrau checkout's benchmarks/).
+    /// Without it or --benchmark-path: the crate in the current directory when its Cargo.toml
+    /// has a `[package.metadata.ferastrau]` table, else, in a checkout, `search_tree`.
+    #[arg(long, value_name = "NAME", conflicts_with = "benchmark_path")]
+    pub benchmark: Option<String>,
     /// A benchmark crate anywhere on disk (your own).
     #[arg(long, value_name = "DIR")]
     pub benchmark_path: Option<PathBuf>,
@@ -165,9 +168,40 @@ pub struct Target {
 
 impl Target {
     pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
-        locate_declared(Some(&self.benchmark), self.benchmark_path.as_deref())?
-            .with_engine(self.engine)
+        let here = std::path::Path::new(".");
+        let (name, path) = match (&self.benchmark, &self.benchmark_path) {
+            (None, None) if declares_ferastrau(here) => (None, Some(here)),
+            (None, None) if ferastrau_harness::runtime::checkout().is_some() => {
+                (Some(DEFAULT_BENCHMARK), None)
+            }
+            (None, None) => {
+                return Err(ferastrau_harness::exit_code::usage(
+                    "the current directory holds no benchmark crate (a Cargo.toml with a \
+                     [package.metadata.ferastrau] table): run in your crate's directory, give \
+                     --benchmark-path DIR, or create one with `cargo ferastrau init DIR`",
+                ))
+            }
+            (name, path) => (name.as_deref(), path.as_deref()),
+        };
+        locate_declared(name, path)?.with_engine(self.engine)
     }
+}
+
+/// The benchmark a command works on in a Ferastrau checkout when none is named.
+pub const DEFAULT_BENCHMARK: &str = "search_tree";
+
+/// Whether `dir`'s Cargo.toml declares a `[package.metadata.ferastrau]` table (a benchmark
+/// crate to work on by default); an unreadable or malformed one does not.
+fn declares_ferastrau(dir: &std::path::Path) -> bool {
+    std::fs::read_to_string(dir.join("Cargo.toml"))
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|t| {
+            t.get("package")
+                .and_then(|p| p.get("metadata"))
+                .and_then(|m| m.get("ferastrau"))
+                .is_some()
+        })
 }
 
 #[derive(Args)]

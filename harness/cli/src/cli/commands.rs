@@ -211,7 +211,7 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     if a.white_box {
         return check_white_box(a, &bench, &worker);
     }
-    let scratch = Scratch::new()?;
+    let scratch = Scratch::new(&bench)?;
     let prep = preparation(&scratch, &a.original, worker.methods()?, false);
     let json = a.output.json();
     let mut first_bad = None;
@@ -520,7 +520,7 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let original = subject::original_worker(&bench)?;
     let subject = subject::prepare(&bench)?;
-    let scratch = Scratch::new()?;
+    let scratch = Scratch::new(&bench)?;
     let limits = OriginalLimits {
         memory_limit: 1 << 30,
         original_timeout: Duration::from_secs(10),
@@ -574,6 +574,23 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     Ok(())
 }
 
+/// The crate name `init DIR` gives without `--name`: DIR's last component (of the current
+/// directory for `.`), checked like a given name by `init`.
+fn default_crate_name(dir: &std::path::Path) -> Result<String> {
+    let absolute = std::path::absolute(dir).with_context(|| format!("{}", dir.display()))?;
+    let normal: std::path::PathBuf = absolute.components().collect();
+    normal
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            usage(format!(
+                "{} has no name to give the crate: pass --name NAME",
+                dir.display()
+            ))
+        })
+}
+
 pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
     use ferastrau_harness::init::{init, SdkSource, Style};
     let sdk = match (a.sdk_path, a.git) {
@@ -592,15 +609,19 @@ pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
             )
         }
         (None, Some(url)) => SdkSource::Git { url, rev: a.rev },
-        (None, None) => SdkSource::this_checkout(),
+        (None, None) => SdkSource::this_version(),
     };
     let style = match a.style {
         InitStyle::Korat => Style::Korat,
         InitStyle::Generator => Style::Generator,
     };
-    let files = init(&a.dir, &a.name, &sdk, style)?;
+    let name = match a.name {
+        Some(name) => name,
+        None => default_crate_name(&a.dir)?,
+    };
+    let files = init(&a.dir, &name, &sdk, style)?;
     let dir = a.dir.display();
-    println!("wrote a benchmark crate `{}` in {dir}:", a.name);
+    println!("wrote a benchmark crate `{name}` in {dir}:");
     for f in files {
         println!("  {f}");
     }

@@ -246,6 +246,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         clear_reports(&out.path)?;
     }
     let ev = evaluate::evaluate(
+        &bench,
         &out,
         &fingerprint,
         &subject.worker,

@@ -96,6 +96,30 @@ fn error(message: &str) {
 
 /// The main routine of a binary: parses the process's arguments as `P`, runs them, and maps
 /// the outcome to an exit status (`ferastrau_harness::exit_code`).
+/// The command line as a [`Program`] parses it. `cargo ferastrau ARGS` runs the binary
+/// `cargo-ferastrau` as `cargo-ferastrau ferastrau ARGS` (cargo's convention for external
+/// subcommands): that second word is dropped, and the program called `cargo ferastrau` in
+/// usage lines and errors, so that both names take the same arguments.
+fn arguments(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    let as_cargo = args.first().is_some_and(|first| {
+        std::path::Path::new(first)
+            .file_stem()
+            .is_some_and(|stem| stem.to_string_lossy().starts_with("cargo-"))
+    });
+    if as_cargo {
+        let name = std::path::Path::new(&args[0])
+            .file_stem()
+            .map(|s| s.to_string_lossy().replacen("cargo-", "cargo ", 1))
+            .unwrap_or_default();
+        if args.get(1).is_some_and(|a| *a == name["cargo ".len()..]) {
+            args.remove(1);
+        }
+        args[0] = name.into();
+    }
+    args
+}
+
 pub fn main<P: Program>() -> ExitCode {
     // `ferastrau ... | head`: end quietly when stdout closes, as a Unix filter does, instead
     // of panicking on the failed write. (No pipe the harness writes to is at risk: it never
@@ -107,7 +131,7 @@ pub fn main<P: Program>() -> ExitCode {
             nix::sys::signal::SigHandler::SigDfl,
         )
     };
-    let program = match parse_from::<P>(std::env::args_os()) {
+    let program = match parse_from::<P>(arguments(std::env::args_os())) {
         Ok(program) => program,
         Err(e) => {
             // clap's own rendering: `--help` and `--version` on stdout; a mistake on stderr
@@ -142,5 +166,40 @@ pub fn main<P: Program>() -> ExitCode {
             }
             exit.into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::arguments;
+    use std::ffi::OsString;
+
+    fn args(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn cargo_s_subcommand_word_is_dropped_and_the_program_named_as_cargo_calls_it() {
+        let cargo = |w: &[&str]| arguments(args(w));
+        assert_eq!(
+            cargo(&[
+                "/home/u/.cargo/bin/cargo-ferastrau",
+                "ferastrau",
+                "evaluate"
+            ]),
+            args(&["cargo ferastrau", "evaluate"])
+        );
+        // Run by its own name, with no subcommand word: nothing to drop.
+        assert_eq!(
+            cargo(&["cargo-ferastrau", "evaluate", "ferastrau"]),
+            args(&["cargo ferastrau", "evaluate", "ferastrau"])
+        );
+        // `ferastrau` itself, even given `ferastrau` as its first word (a typo, refused by the
+        // parser as an unknown command), is left alone.
+        assert_eq!(
+            cargo(&["/usr/bin/ferastrau", "ferastrau", "evaluate"]),
+            args(&["/usr/bin/ferastrau", "ferastrau", "evaluate"])
+        );
+        assert_eq!(cargo(&[]), args(&[]));
     }
 }

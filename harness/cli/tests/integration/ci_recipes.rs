@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use ferastrau_harness::locate::workspace_root;
+use crate::common::workspace_root;
 
 use crate::common::{copy_fixture, git, text, FAST_BUILDS, OPT_LEVEL_VAR};
 
@@ -32,6 +32,7 @@ fn script(repo: &Path, name: &str, args: &[&str]) -> Output {
         .env("PATH", path)
         .env("SCOPES", "1..3")
         .env(OPT_LEVEL_VAR, FAST_BUILDS)
+        .env("CARGO_TARGET_DIR", crate::common::shared_target())
         .output()
         .unwrap()
 }

@@ -20,6 +20,16 @@ pub const FAULTY_LIMITS: [&str; 6] = [
     "256M",
 ];
 
+/// The checkout these tests were compiled in (a test may know where it was built; the binary
+/// finds what it needs at run time). Every test crate that includes this module lives two
+/// directories below the root (`harness/cli`, `harness/paper`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the checkout exists")
+}
+
 pub fn ferastrau(args: &[&str]) -> Output {
     command(args).output().expect("the ferastrau binary runs")
 }
@@ -28,8 +38,19 @@ pub fn ferastrau(args: &[&str]) -> Output {
 /// unoptimised ([`FAST_BUILDS`]).
 pub fn command(args: &[&str]) -> Command {
     let mut c = Command::new(crate::BIN);
-    c.args(args).env(OPT_LEVEL_VAR, FAST_BUILDS);
+    c.args(args)
+        .env(OPT_LEVEL_VAR, FAST_BUILDS)
+        .env("CARGO_TARGET_DIR", shared_target());
     c
+}
+
+/// The target directory every crate these tests evaluate builds in (`CARGO_TARGET_DIR`): the
+/// workspace's. A crate's builds go to its own target directory, and the fixtures and the
+/// crates the tests write in temporary directories each have one: with their own, each would
+/// compile the workers' dependencies again (the installed binary's test checks that a crate
+/// left alone keeps its builds in its own).
+pub fn shared_target() -> PathBuf {
+    workspace_root().join("target")
 }
 
 /// The workers' opt-level in these tests (`FERASTRAU_OPT_LEVEL`): the tests build about
@@ -46,14 +67,15 @@ pub use ferastrau_mutator::compile::OPT_LEVEL_VAR;
 /// library rather than the binary).
 pub fn fast_builds_in_process() {
     static SET: std::sync::Once = std::sync::Once::new();
-    SET.call_once(|| std::env::set_var(OPT_LEVEL_VAR, FAST_BUILDS));
+    SET.call_once(|| {
+        std::env::set_var(OPT_LEVEL_VAR, FAST_BUILDS);
+        std::env::set_var("CARGO_TARGET_DIR", shared_target());
+    });
 }
 
 /// The purpose-built crate `testdata/<name>` (see `testdata/README.md`).
 pub fn fixture(name: &str) -> PathBuf {
-    ferastrau_harness::locate::workspace_root()
-        .join("testdata")
-        .join(name)
+    workspace_root().join("testdata").join(name)
 }
 
 /// `ferastrau <cmd> --benchmark-path testdata/<name> <args>`, run to its end.
@@ -69,7 +91,7 @@ pub fn on_fixture(cmd: &str, name: &str, args: &[&str]) -> Output {
 pub fn copy_fixture(name: &str, dest: &Path) {
     let src = fixture(name);
     std::fs::create_dir_all(dest.join("src")).unwrap();
-    let sdk = ferastrau_harness::locate::workspace_root().join("harness/sdk");
+    let sdk = workspace_root().join("harness/sdk");
     let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
         .unwrap()
         .replace(

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
-    ferastrau_harness::locate::workspace_root()
+    crate::common::workspace_root()
 }
 
 /// The `evaluation.json` files of the committed reports of benchmark `b`: `reports/<b>/`, its

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ferastrau_harness::locate::workspace_root;
+use crate::common::workspace_root;
 
 /// The package directories under `korat/`, `mutator/` and `harness/`, relative to the root
 /// (`harness/worker`, ...), found by their `Cargo.toml`.

@@ -17,7 +17,7 @@ use equivalent_doc::{
 };
 
 fn repo() -> PathBuf {
-    ferastrau_harness::locate::workspace_root()
+    crate::common::workspace_root()
 }
 
 /// Every committed report: each directory under `reports/` named after a benchmark is one (a

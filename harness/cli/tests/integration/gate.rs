@@ -372,7 +372,7 @@ fn weakening_the_oracle_fails_the_gate_and_a_broken_run_never_passes() {
 /// rounds, every run exiting 0).
 #[test]
 fn concurrent_baseline_updates_keep_every_section() {
-    let root = ferastrau_harness::locate::workspace_root();
+    let root = crate::common::workspace_root();
     let benchmarks = ferastrau_harness::locate::known_benchmarks();
     assert!(benchmarks.len() >= 6, "{benchmarks:?}");
     let dir = tempfile::tempdir().unwrap();

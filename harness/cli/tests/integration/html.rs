@@ -10,9 +10,9 @@ use crate::support::report_schema;
 
 use std::path::{Path, PathBuf};
 
+use crate::common::workspace_root;
 use crate::common::{self, ferastrau, json, text};
 use ferastrau_harness::html::equivalent::{self, Verdict};
-use ferastrau_harness::locate::workspace_root;
 
 /// A copy of the committed reports of `benchmark` (its evaluation, not re-run), with its
 /// `EQUIVALENT.md`.

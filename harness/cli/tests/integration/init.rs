@@ -12,8 +12,15 @@ use crate::common::*;
 /// own tests (run below by `cargo test`) check the same figures against the brute force.
 const SKELETON_INPUTS: [(u64, u64); 3] = [(2, 1), (8, 3), (24, 7)];
 
-fn workspace_root() -> PathBuf {
-    ferastrau_harness::locate::workspace_root()
+/// `--sdk-path` of this checkout's SDK: the crates these tests write build against the
+/// checkout (the default, `ferastrau-sdk = "VERSION"` from crates.io, is what the
+/// installation test in `scripts/install-test.sh` builds against the packaged crates).
+fn sdk_path() -> String {
+    workspace_root()
+        .join("harness/sdk")
+        .to_str()
+        .expect("utf-8 path")
+        .to_string()
 }
 
 /// A new crate written by `init` into a temporary directory outside the workspace.
@@ -24,7 +31,15 @@ fn init_crate(name: &str) -> (tempfile::TempDir, PathBuf) {
         "the temporary directory must lie outside the workspace"
     );
     let dir = tmp.path().join(name);
-    let o = ferastrau(&["init", dir.to_str().unwrap(), "--name", name]);
+    let sdk = sdk_path();
+    let o = ferastrau(&[
+        "init",
+        dir.to_str().unwrap(),
+        "--name",
+        name,
+        "--sdk-path",
+        &sdk,
+    ]);
     assert!(o.status.success(), "init: {}", text(&o.stderr));
     (tmp, dir)
 }
@@ -146,7 +161,17 @@ fn a_generator_style_crate_from_init_matches_the_korat_style_one_mutant_for_muta
     for style in ["korat", "generator"] {
         let dir = tmp.path().join(format!("{style}-set"));
         let name = format!("{style}-set");
-        let o = ferastrau(&["init", path_str(&dir), "--name", &name, "--style", style]);
+        let sdk = sdk_path();
+        let o = ferastrau(&[
+            "init",
+            path_str(&dir),
+            "--name",
+            &name,
+            "--style",
+            style,
+            "--sdk-path",
+            &sdk,
+        ]);
         assert!(o.status.success(), "init: {}", text(&o.stderr));
         if style == "generator" {
             passes_its_tests_and_rustfmt(
@@ -289,20 +314,40 @@ fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
     );
     assert!(!tmp.path().join("a").exists() && !tmp.path().join("b").exists());
 
-    // The default: a path dependency on this checkout's SDK, absolute.
+    // The default: this binary's version from crates.io, and no lock file (a registry SDK
+    // resolves as any dependency does). Without --name, the directory's name.
     let default = tmp.path().join("default");
-    let o = ferastrau(&["init", path_str(&default), "--name", "d"]);
+    let o = ferastrau(&["init", path_str(&default)]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("crate `default`"),
+        "{}",
+        text(&o.stdout)
+    );
     let manifest = std::fs::read_to_string(default.join("Cargo.toml")).unwrap();
-    let sdk = workspace_root().join("harness/sdk");
     assert!(
         manifest.contains(&format!(
-            "ferastrau-sdk = {{ path = {:?} }}",
-            path_str(&sdk)
-        )),
+            "ferastrau-sdk = \"{}\"",
+            ferastrau_harness::runtime::VERSION
+        )) && manifest.contains("name = \"default\""),
         "{manifest}"
     );
     assert!(manifest.contains("\n[workspace]\n"), "{manifest}");
+    assert!(!default.join("Cargo.lock").exists());
+    // --sdk-path: a path dependency on that checkout's SDK, absolute, with its lock file.
+    let pathed = tmp.path().join("pathed");
+    let o = ferastrau(&["init", path_str(&pathed), "--sdk-path", &sdk_path()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let manifest = std::fs::read_to_string(pathed.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!("ferastrau-sdk = {{ path = {:?} }}", sdk_path())),
+        "{manifest}"
+    );
+    assert!(pathed.join("Cargo.lock").exists());
+    // A directory without a name to give: refused, asking for --name.
+    let o = ferastrau(&["init", "/"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--name"), "{}", text(&o.stderr));
 
     // --git: a git dependency, pinned when asked.
     let git = tmp.path().join("git");
@@ -337,8 +382,17 @@ fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
     assert!(text(&o.stderr).contains("no Cargo.toml there"));
 }
 
-/// A git repository holding the SDK and what it depends on (Korat, the probes),
-/// with the workspace's inherited fields: what `--git URL` points at.
+/// The members of [`sdk_repository`]: the SDK, the worker runtime, and what they depend on.
+const RUNTIME: [&str; 5] = [
+    "korat",
+    "mutator/probes",
+    "harness/protocol",
+    "harness/sdk",
+    "harness/worker",
+];
+
+/// A git repository holding the SDK, the worker runtime and what they depend on (Korat, the
+/// protocol, the probes), with the workspace's inherited fields: what `--git URL` points at.
 fn sdk_repository(dest: &Path) {
     let root = workspace_root();
     let mut manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
@@ -348,16 +402,12 @@ fn sdk_repository(dest: &Path) {
     let ws = manifest["workspace"].as_table_mut().unwrap();
     ws.insert(
         "members".into(),
-        toml::Value::Array(
-            ["korat", "mutator/probes", "harness/sdk"]
-                .map(|m| toml::Value::String(m.into()))
-                .to_vec(),
-        ),
+        toml::Value::Array(RUNTIME.map(|m| toml::Value::String(m.into())).to_vec()),
     );
     ws.remove("default-members");
     std::fs::create_dir_all(dest).unwrap();
     std::fs::write(dest.join("Cargo.toml"), toml::to_string(&manifest).unwrap()).unwrap();
-    for member in ["korat", "mutator/probes", "harness/sdk"] {
+    for member in RUNTIME {
         std::fs::create_dir_all(dest.join(member).parent().unwrap()).unwrap();
         let o = Command::new("cp")
             .arg("-r")
@@ -398,9 +448,10 @@ fn a_crate_that_takes_the_sdk_from_git_is_evaluated_like_one_with_a_path() {
     let url = format!("file://{}", repo.display());
     let o = ferastrau(&["init", path_str(&dir), "--name", "git-set", "--git", &url]);
     assert!(o.status.success(), "init: {}", text(&o.stderr));
-    // Without the harness's patch the SDK from git would be another crate than the one the
-    // worker runtime implements, and would read another copy of the probes than the
-    // metamutant sets: no build, or no coverage and every mutant the original.
+    // The worker runtime and the probes come from the same repository: from anywhere else
+    // the SDK from git would be another crate than the one the worker runtime implements, and
+    // would read another copy of the probes than the metamutant sets: no build, or no
+    // coverage and every mutant the original.
     let (evaluation, _) = evaluate(
         &["--benchmark-path", path_str(&dir), "--scopes", "1..2"],
         &tmp.path().join("out"),
@@ -415,9 +466,10 @@ fn a_crate_that_takes_the_sdk_from_git_is_evaluated_like_one_with_a_path() {
     }
 }
 
-/// What `cargo install --path harness/cli` gives a user: the binary alone, elsewhere, run from
-/// a directory outside the checkout on a crate outside it. It evaluates the crate, says once
-/// (the first time) where that crate's builds are cached, and names its page.
+/// The binary alone, elsewhere, run from a directory outside the checkout on a crate outside
+/// it. It evaluates the crate, says once (the first time) where that crate's builds are
+/// cached (its target directory: `$CARGO_TARGET_DIR` here, which the tests share; a crate's
+/// own `target/` in `scripts/install-test.sh`), and names its page.
 #[test]
 fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
     let (tmp, dir) = init_crate("leftist-heap");
@@ -442,6 +494,7 @@ fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
             "1..2",
         ])
         .env(ferastrau_mutator::compile::OPT_LEVEL_VAR, FAST_BUILDS)
+        .env("CARGO_TARGET_DIR", shared_target())
         .current_dir(tmp.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
@@ -455,7 +508,7 @@ fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
     assert!(first.status.success(), "{err}");
     let cached = format!(
         "Caching builds of leftist-heap in {}",
-        workspace_root().join("target/ferastrau").display()
+        shared_target().join("ferastrau").display()
     );
     assert!(err.contains(&cached), "{err}");
     let out = text(&first.stdout);

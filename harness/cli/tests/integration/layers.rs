@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use ferastrau_harness::locate::workspace_root;
+use crate::common::workspace_root;
 
 /// Top-level module → the top-level modules it names through `crate::`.
 type Graph = BTreeMap<String, BTreeSet<String>>;

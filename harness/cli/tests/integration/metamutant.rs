@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ferastrau_harness::locate::{locate, workspace_root};
+use crate::common::workspace_root;
+use ferastrau_harness::locate::locate;
 use ferastrau_harness::process::Isolation;
 use ferastrau_harness::target_dir::lock_file;
 use ferastrau_harness::worker::Worker;
@@ -34,7 +35,8 @@ fn metamutant() -> (PathBuf, Metamutant) {
     BUILT
         .get_or_init(|| {
             let bench = workspace_root().join("testdata").join(BENCH);
-            let probes = ferastrau_mutator::default_probes_dir();
+            let probes = ferastrau_harness::runtime::Runtime::Checkout(workspace_root())
+                .dependency(ferastrau_harness::runtime::Package::Probes);
             let _lock = lock_file(&work().join("build.lock"), || {}).unwrap();
             let meta = build_metamutant(&bench, &work().join("metamutant"), &probes).unwrap();
             (bench, meta)
@@ -146,7 +148,7 @@ fn the_metamutant_is_pruned_and_built_once_with_the_tuned_profile() {
     assert!(scratch.join("metamutant").is_dir());
     assert!(!scratch.join("check-target").exists());
     let profile_dir =
-        ferastrau_mutator::compile::profile_dir(&ferastrau_harness::target_dir::build_dir());
+        ferastrau_mutator::compile::profile_dir(&ferastrau_harness::target_dir::build_dir(&bench));
     assert!(
         profile_dir.ends_with("build/ferastrau"),
         "{}",

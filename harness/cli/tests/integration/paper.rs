@@ -8,7 +8,7 @@
 //! crates under `testdata/`. Each benchmark's exact Korat counts are in its own
 //! `benchmarks/<b>/tests/korat_counts.rs`.
 
-use ferastrau_harness::locate::workspace_root;
+use crate::common::workspace_root;
 use ferastrau_mutator::{discover, Family};
 use serde_json::Value;
 

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::common::workspace_root;
 use crate::common::{ferastrau, fixture, json, statuses, text, untimed};
-use ferastrau_harness::locate::workspace_root;
 use serde_json::Value;
 
 /// `evaluate --format json` with `args` into `out`: (evaluation.json, mutants.json, the

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 
 fn repo() -> PathBuf {
-    ferastrau_harness::locate::workspace_root()
+    crate::common::workspace_root()
 }
 
 /// The `## ` and `### ` headings outside code blocks, with their line numbers (from 1).

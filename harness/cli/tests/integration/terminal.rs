@@ -394,6 +394,7 @@ fn a_terminal_gets_colour_unless_no_color() {
         let mut c = Command::new("script");
         c.args(["-qec", &line, "/dev/null"])
             .env(OPT_LEVEL_VAR, FAST_BUILDS)
+            .env("CARGO_TARGET_DIR", crate::common::shared_target())
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR")

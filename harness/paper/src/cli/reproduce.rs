@@ -13,7 +13,7 @@ use super::ReproduceArgs;
 use ferastrau::cli::{cmd_evaluate, Cli, Cmd};
 use ferastrau_harness::exit_code::usage;
 use ferastrau_harness::interrupt;
-use ferastrau_harness::locate::{locate_declared, workspace_root};
+use ferastrau_harness::locate::{checkout_root, locate_declared};
 use ferastrau_paper::code::{CodeFacts, Sample};
 use ferastrau_paper::{next_scope, NextScope, Paper};
 
@@ -38,10 +38,10 @@ pub(super) fn cmd_reproduce(a: ReproduceArgs) -> Result<()> {
         }
     }
     if !a.render_only {
-        let dir = a
-            .benchmarks_dir
-            .clone()
-            .unwrap_or_else(|| workspace_root().join("benchmarks"));
+        let dir = match &a.benchmarks_dir {
+            Some(dir) => dir.clone(),
+            None => checkout_root()?.join("benchmarks"),
+        };
         let started = Instant::now();
         for n in &names {
             let largest = paper.largest_scope(n).expect("checked above");

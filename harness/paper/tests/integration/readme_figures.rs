@@ -36,7 +36,7 @@ const BENCHMARKS: [(&str, &str); 10] = [
 ];
 
 fn repo() -> PathBuf {
-    ferastrau_harness::locate::workspace_root()
+    crate::common::workspace_root()
 }
 
 /// A report file, read through its artifact type.
