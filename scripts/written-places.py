@@ -11,7 +11,7 @@ path is absolute when the trace decoded it (`AT_FDCWD</dir>`, `3</dir>`, a retur
 script follows through chdir and inherits across forks. /proc and /dev are not files on disk:
 a write there (a process's oom_score_adj, /dev/null) is allowed.
 
-Prints each allowed root with the directories written under it (two levels deep, with counts)
+Prints each allowed root with the directories written under it (three levels deep, with counts)
 and exits 1 listing every path outside them.
 """
 
@@ -78,19 +78,19 @@ def main():
             outside.append(p)
         else:
             rel = os.path.relpath(p, root).split("/")
-            inside[root][tuple(rel[:2])] += 1
+            inside[root][tuple(rel[:3])] += 1
     print(f"written-places: {len(written)} paths written")
     for root, places in inside.items():
         print(f"  under {root}:")
-        # Each directory two levels down with its count of paths; a directory whose entries
-        # are many one-off names (a temporary directory's) as one line.
-        by_top = collections.defaultdict(list)
+        # Each directory three levels down with its count of paths; the many one-off names of
+        # one directory (a temporary directory's) as one line.
+        groups = collections.defaultdict(list)
         for place, n in places.items():
-            by_top[place[0]].append(("/".join(place), n))
-        for top, entries in sorted(by_top.items()):
+            groups["/".join(place[:-1])].append(("/".join(place), n))
+        for parent, entries in sorted(groups.items()):
             if len(entries) > 10:
                 total = sum(n for _, n in entries)
-                print(f"    {top}/* ({total} paths in {len(entries)} entries)")
+                print(f"    {parent + '/' if parent else ''}* ({total} paths in {len(entries)} entries)")
             else:
                 for place, n in sorted(entries):
                     print(f"    {place} ({n})")
