@@ -379,6 +379,39 @@ mod tests {
         );
     }
 
+    /// A checkout's SDK of another version than the binary's: refused, naming both.
+    #[test]
+    fn a_checkout_of_another_version_is_refused() {
+        let other = tempfile::tempdir().unwrap();
+        let root = other.path();
+        for dir in ["harness/sdk/src", "harness/worker", "benchmarks"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        std::fs::write(
+            root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"harness/sdk\"]\n[workspace.package]\nversion = \"9.9.9\"\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("harness/worker/Cargo.toml"), "").unwrap();
+        std::fs::write(root.join("harness/sdk/src/lib.rs"), "").unwrap();
+        std::fs::write(
+            root.join("harness/sdk/Cargo.toml"),
+            "[package]\nname = \"ferastrau-sdk\"\nversion.workspace = true\nedition = \"2021\"\n",
+        )
+        .unwrap();
+        let sdk = root.join("harness/sdk");
+        let d = crate_depending_on(
+            &format!("ferastrau-sdk = {{ path = {sdk:?} }}"),
+            "mutate = [\"f\"]",
+        );
+        let e = refusal(d.path());
+        assert!(
+            e.contains("which is version 9.9.9")
+                && e.contains(&format!("this ferastrau is {}", crate::runtime::VERSION)),
+            "{e}"
+        );
+    }
+
     /// Builds go under the crate's own target directory, as cargo has it.
     #[test]
     fn the_target_directory_is_the_crates() {

@@ -292,6 +292,51 @@ fn benchmark_paths_get_accurate_messages_and_a_manifest_counts_as_its_crate() {
     );
 }
 
+/// Run in a crate's directory, a command works on that crate; outside a checkout, the
+/// paper's benchmarks by name are refused with how to get them, and a directory with no crate
+/// is refused with what to do (each status 2, before any work).
+#[test]
+fn commands_default_to_the_crate_in_the_current_directory() {
+    let (tmp, dir) = init_crate("here-set");
+    let run = |cwd: &Path, args: &[&str]| {
+        command(args)
+            .current_dir(cwd)
+            .output()
+            .expect("the ferastrau binary runs")
+    };
+    let o = run(&dir, &["generate", "--scopes", "2", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["benchmark"], "here-set");
+    // Outside any checkout: no paper benchmarks by name, and no crate here.
+    let o = run(tmp.path(), &["generate", "--benchmark", "search_tree"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("live in a Ferastrau checkout") && err.contains("--benchmark-path DIR"),
+        "{err}"
+    );
+    let o = run(tmp.path(), &["generate"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("holds no benchmark crate") && err.contains("cargo ferastrau init"),
+        "{err}"
+    );
+    // As cargo runs it: `cargo ferastrau generate` is `cargo-ferastrau ferastrau generate`.
+    let cargo_ferastrau = Path::new(env!("CARGO_BIN_EXE_cargo-ferastrau"));
+    let o = Command::new(cargo_ferastrau)
+        .args(["ferastrau", "generate", "--scopes", "1", "--json"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", shared_target())
+        .env(OPT_LEVEL_VAR, FAST_BUILDS)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["benchmark"], "here-set");
+}
+
 #[test]
 fn init_refuses_what_it_cannot_write_and_writes_the_dependency_asked_for() {
     let tmp = tempfile::tempdir().unwrap();
