@@ -33,7 +33,7 @@ use crate::runner::{run_mutants, RunConfig, Timing};
 use crate::worker::Worker;
 use ferastrau_artifacts::ScopeResult;
 use journal::{Journal, Recorded};
-pub use prepare::{render_at, Preparation, ScopeRun, Violation};
+pub use prepare::{render_at, Preparation, ScopeRun, ScratchBound, Violation, DISK_MARGIN};
 
 /// Options of an evaluation run.
 #[derive(Clone, Debug)]
@@ -85,33 +85,35 @@ pub struct EvaluationResults {
     pub matrices: Vec<crate::matrix::KillMatrix>,
 }
 
-/// Free space kept on the scratch disk whatever `--max-scratch` says.
-const DISK_MARGIN: u64 = 512 << 20;
-
-/// The scratch bytes left for the next scope, and an estimate of what it needs from the
-/// growth of the last two scopes.
-fn check_disk(scope: u32, done: &[ScopeRun], max_scratch: u64, scratch: &Scratch) -> Result<u64> {
+/// The scratch bytes the next scope's inputs may take and the limit that bounds them: the
+/// user's `--max-scratch` or the free space of the scratch disk (`free`, `None` when it cannot
+/// be read), whichever leaves less. Refused before generating when the growth of the last two
+/// scopes says the scope will not fit, naming that limit and what can change it.
+fn scratch_limit(
+    scope: u32,
+    done: &[ScopeRun],
+    max_scratch: u64,
+    free: Option<u64>,
+    dir: &std::path::Path,
+) -> Result<(u64, ScratchBound)> {
     let used: u64 = done.iter().map(|s| s.bytes).sum();
-    let free_raw = free_bytes(scratch.path());
-    let free = free_raw
-        .map(|f| f.saturating_sub(DISK_MARGIN))
-        .unwrap_or(u64::MAX);
+    let on_disk = free.map_or(u64::MAX, |f| f.saturating_sub(DISK_MARGIN));
     let budget = max_scratch.saturating_sub(used);
-    let left = budget.min(free);
-    // Which of the two limits binds, in words: the user's --max-scratch, or the disk (whose
-    // last DISK_MARGIN bytes the tool keeps free for the system and the journal).
-    let why = if free < budget {
-        format!(
-            "the free disk: {} MiB free on the scratch file system, of which the last {} MiB are kept free",
-            free_raw.unwrap_or(0) >> 20,
-            DISK_MARGIN >> 20
-        )
-    } else {
-        format!(
-            "--max-scratch {} MiB, {} MiB of it used by the scopes before",
-            max_scratch >> 20,
-            used >> 20
-        )
+    let (left, bound) = match free {
+        Some(free) if on_disk < budget => (
+            on_disk,
+            ScratchBound::Disk {
+                free,
+                dir: dir.to_path_buf(),
+            },
+        ),
+        _ => (
+            budget,
+            ScratchBound::Option {
+                max: max_scratch,
+                used,
+            },
+        ),
     };
     if let [.., a, b] = done {
         if a.bytes > 0 && b.bytes > 0 {
@@ -119,16 +121,18 @@ fn check_disk(scope: u32, done: &[ScopeRun], max_scratch: u64, scratch: &Scratch
             let estimate = b.bytes as f64 * growth;
             if estimate > left as f64 {
                 return Err(usage(format!(
-                    "scope {scope} would need about {:.0} MiB of scratch space for its inputs (scope {} took {:.1} MiB, growing {growth:.1}x per scope), more than the {} MiB left ({why}); evaluate fewer scopes, or free disk space or raise --max-scratch",
+                    "scope {scope} would need about {:.0} MiB of scratch space for its inputs (scope {} took {:.1} MiB, growing {growth:.1}x per scope), more than the {} MiB left ({}); {}",
                     estimate / 1048576.0,
                     b.scope,
                     b.bytes as f64 / 1048576.0,
-                    left >> 20
+                    left >> 20,
+                    bound.describe(),
+                    bound.remedy()
                 )));
             }
         }
     }
-    Ok(max_scratch.min(used.saturating_add(left)))
+    Ok((used.saturating_add(left), bound))
 }
 
 /// Runs the evaluation of `mutants` (viable mutant ids) in the metamutant `worker`, writing
@@ -267,6 +271,10 @@ fn generate(
         memory_limit: Some(opts.memory_limit),
         original_timeout: opts.original_timeout,
         max_bytes: opts.max_scratch,
+        scratch_bound: ScratchBound::Option {
+            max: opts.max_scratch,
+            used: 0,
+        },
         methods: methods.to_vec(),
         reach: opts.reach,
         jobs: prepare::generation_threads(opts.jobs, Some(opts.memory_limit)),
@@ -279,10 +287,17 @@ fn generate(
                 journal_path.display()
             ))));
         }
-        let max_bytes = check_disk(scope, &scopes, opts.max_scratch, scratch)?;
+        let (max_bytes, scratch_bound) = scratch_limit(
+            scope,
+            &scopes,
+            opts.max_scratch,
+            free_bytes(scratch.path()),
+            scratch.path(),
+        )?;
         let used: u64 = scopes.iter().map(|s| s.bytes).sum();
         let prep = Preparation {
             max_bytes,
+            scratch_bound,
             ..prep.clone()
         };
         crate::stage!(
@@ -511,4 +526,59 @@ fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) ->
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(scope: u32, mib: u64) -> ScopeRun {
+        ScopeRun {
+            scope,
+            bytes: mib << 20,
+            ..ScopeRun::default()
+        }
+    }
+
+    /// Scopes of 10 and 100 MiB: the next needs about 1000 MiB. Whichever limit leaves less
+    /// is the one the refusal names, with the remedy that can help: a full disk is never
+    /// blamed on --max-scratch (raising it cannot help).
+    #[test]
+    fn a_scope_that_does_not_fit_names_the_limit_that_binds() {
+        let done = [scope(1, 10), scope(2, 100)];
+        let dir = std::path::Path::new("/work/crate/target/ferastrau/runs/1");
+        // The disk binds: 700 MiB free (188 after the margin), --max-scratch 20 GiB.
+        let e = scratch_limit(3, &done, 20 << 30, Some(700 << 20), dir).unwrap_err();
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("700 MiB free on the file system of /work/crate/target/ferastrau/runs/1")
+                && e.contains("512 MiB are kept free")
+                && e.contains("free space on that file system")
+                && e.contains("--max-scratch cannot raise it")
+                && !e.contains("raise --max-scratch"),
+            "{e}"
+        );
+        // --max-scratch binds: 500 MiB of which 110 are used, a disk of 100 GiB.
+        let e = scratch_limit(3, &done, 500 << 20, Some(100 << 30), dir).unwrap_err();
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("--max-scratch 500 MiB, 110 MiB of it used")
+                && e.contains("raise --max-scratch")
+                && !e.contains("free disk"),
+            "{e}"
+        );
+        // Room for it: the budget is the smaller limit, with the bound it came from.
+        let (bytes, bound) = scratch_limit(3, &done, 20 << 30, Some(4 << 30), dir).unwrap();
+        assert_eq!(bytes, (110 << 20) + (4 << 30) - DISK_MARGIN);
+        assert!(matches!(bound, ScratchBound::Disk { free, .. } if free == 4 << 30));
+        let (bytes, bound) = scratch_limit(3, &done, 2 << 30, None, dir).unwrap();
+        assert_eq!(bytes, 2 << 30);
+        assert_eq!(
+            bound,
+            ScratchBound::Option {
+                max: 2 << 30,
+                used: 110 << 20
+            }
+        );
+    }
 }

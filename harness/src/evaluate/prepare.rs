@@ -65,6 +65,53 @@ pub fn broken_original(run: &ScopeRun) -> Option<anyhow::Error> {
     )))
 }
 
+/// Free space kept on the scratch disk whatever `--max-scratch` says (for the system and the
+/// journal).
+pub const DISK_MARGIN: u64 = 512 << 20;
+
+/// Which limit bounds the scratch space of a scope's inputs, so that a refusal names the one
+/// that binds and what can change it: raising `--max-scratch` does nothing for a disk that is
+/// full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScratchBound {
+    /// `--max-scratch` (bytes), `used` of it taken by the scopes before.
+    Option { max: u64, used: u64 },
+    /// The free space (bytes) of the file system the scratch directory `dir` is on, of which
+    /// the last [`DISK_MARGIN`] is kept free.
+    Disk { free: u64, dir: PathBuf },
+}
+
+impl ScratchBound {
+    /// The limit in words.
+    pub fn describe(&self) -> String {
+        match self {
+            ScratchBound::Option { max, used } => format!(
+                "--max-scratch {} MiB, {} MiB of it used by the scopes before",
+                max >> 20,
+                used >> 20
+            ),
+            ScratchBound::Disk { free, dir } => format!(
+                "the free disk: {} MiB free on the file system of {}, of which the last {} MiB are kept free",
+                free >> 20,
+                dir.display(),
+                DISK_MARGIN >> 20
+            ),
+        }
+    }
+
+    /// What the user can do about it.
+    pub fn remedy(&self) -> &'static str {
+        match self {
+            ScratchBound::Option { .. } => "evaluate fewer scopes or raise --max-scratch",
+            ScratchBound::Disk { .. } => {
+                "evaluate fewer scopes or free space on that file system (or point \
+                 CARGO_TARGET_DIR, where the scratch lives, at a larger one); --max-scratch \
+                 cannot raise it"
+            }
+        }
+    }
+}
+
 /// Where and under which limits scopes are prepared.
 #[derive(Clone, Debug)]
 pub struct Preparation {
@@ -80,6 +127,8 @@ pub struct Preparation {
     pub original_timeout: Duration,
     /// Bytes the stored inputs of all scopes may take.
     pub max_bytes: u64,
+    /// Which limit `max_bytes` comes from, for the refusal when a scope does not fit.
+    pub scratch_bound: ScratchBound,
     /// Method names, in the worker's numbering.
     pub methods: Vec<String>,
     /// Record which mutation points each input reaches (for reach selection).
@@ -210,8 +259,10 @@ impl Preparation {
                 Message::Coverage { probes } => run.spec_probes = probes.clone(),
                 Message::DiskLimit { .. } => {
                     return Err(usage(format!(
-                        "the inputs of scope {scope} need more than the {} MiB of scratch space left (--max-scratch); evaluate fewer scopes or raise it",
-                        budget >> 20
+                        "the inputs of scope {scope} need more than the {} MiB of scratch space left ({}); {}",
+                        budget >> 20,
+                        self.scratch_bound.describe(),
+                        self.scratch_bound.remedy()
                     )))
                 }
                 _ => {}
@@ -244,6 +295,14 @@ impl Preparation {
                 format!("the benchmark panicked in `{method}`'s precondition or finitization: {p}")
             }
             Death::Memory(m) => format!("generation ran out of memory{}: {m}", self.limit_text()),
+            // A SIGKILL or SIGTERM from outside (the kernel's OOM killer, a cgroup, a user's
+            // `kill`) says nothing of the crate or of this run's limits: not a broken run, and
+            // not one to blame on --memory-limit.
+            d if d.is_from_outside() => {
+                return Err(anyhow::anyhow!(
+                    "cannot generate the inputs of scope {scope}: the worker generating `{method}`'s inputs {d} from outside the process (the kernel's out-of-memory killer, a cgroup limit or a `kill`), not by a limit of this run; run again"
+                ))
+            }
             d => format!("generation of `{method}`'s inputs {d}{}", self.limit_text()),
         };
         Err(broken(format!(

@@ -195,6 +195,10 @@ fn preparation(
         memory_limit: Some(limits.memory_limit),
         original_timeout: limits.original_timeout,
         max_bytes: limits.max_scratch,
+        scratch_bound: ferastrau_harness::evaluate::ScratchBound::Option {
+            max: limits.max_scratch,
+            used: 0,
+        },
         methods,
         reach: false,
         // The search on every core the address-space limit leaves room for.

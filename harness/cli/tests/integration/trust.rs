@@ -825,3 +825,69 @@ fn an_interrupt_during_generation_stops_the_run_at_once() {
         signalled.elapsed()
     );
 }
+
+/// A worker killed from outside (`kill -9`: the kernel's out-of-memory killer, a cgroup, a
+/// user) while it searches for a scope's inputs: the run says so and exits 1, neither blaming
+/// `--memory-limit` (which did not kill it) nor calling the run broken (exit 4, which says the
+/// crate or the limits are at fault).
+#[test]
+fn a_worker_killed_from_outside_during_the_input_search_is_not_blamed_on_a_limit() {
+    let out = tempfile::tempdir().unwrap();
+    let tag = format!("FERASTRAU_TEST_TAG=outside-kill-{}", std::process::id());
+    let (key, value) = tag.split_once('=').unwrap();
+    // Scope 9 of the default benchmark: seconds of search, so the worker is found mid-search.
+    let mut run = command(&[
+        "evaluate",
+        "--benchmark",
+        "search_tree",
+        "--scopes",
+        "9",
+        "--out",
+        s(out.path()),
+    ])
+    .env(key, value)
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let stderr = run.stderr.take().unwrap();
+    let said = std::thread::spawn(move || {
+        use std::io::Read;
+        let mut text = String::new();
+        let _ = std::io::BufReader::new(stderr).read_to_string(&mut text);
+        text
+    });
+    // The worker is a content-addressed copy under `<target>/ferastrau/bin/`; the first ones
+    // (describe) end at once, the one generating scope 9 stays.
+    let started = Instant::now();
+    let worker = loop {
+        let workers: Vec<String> = processes_tagged(&tag)
+            .into_iter()
+            .filter(|p| p.contains("/ferastrau/bin/"))
+            .collect();
+        if let Some(w) = workers.first() {
+            std::thread::sleep(Duration::from_millis(300));
+            if processes_tagged(&tag).iter().any(|p| p == w) {
+                break w.clone();
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no worker appeared"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let pid: i32 = worker.split(':').next().unwrap().parse().unwrap();
+    kill(Pid::from_raw(pid), Signal::SIGKILL).unwrap();
+    let status = run.wait().unwrap();
+    let err = said.join().unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("killed by signal 9 from outside the process") && err.contains("run again"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("--memory-limit"),
+        "blamed on the limit: {err}"
+    );
+}
