@@ -16,7 +16,11 @@
 //!   elsewhere in the function;
 //! - a baseline mutant on a line the change edited or removed has no counterpart: the run's
 //!   mutants there are new (compared with nothing, listed as new);
-//! - a function renamed or moved to another file is new code.
+//! - a baseline function whose region the run does not have at the same file and name is
+//!   looked for among the run's regions the baseline does not have: the same function name in
+//!   another file (a moved function, a renamed file), else the region whose lines are most
+//!   alike, at least half of them the same (a renamed function); its mutants then follow
+//!   their lines as above. Without either it is gone: its mutants have no counterpart.
 
 use std::collections::BTreeMap;
 
@@ -29,6 +33,78 @@ fn stem(key: &str) -> &str {
 
 fn region_id(file: &str, function: &str) -> String {
     format!("{file} {function}")
+}
+
+/// Each region id of `places` → its (file, function).
+fn owners(places: &BTreeMap<String, MutantPlace>) -> BTreeMap<String, (&str, &str)> {
+    places
+        .values()
+        .map(|p| {
+            (
+                region_id(&p.file, &p.function),
+                (p.file.as_str(), p.function.as_str()),
+            )
+        })
+        .collect()
+}
+
+/// The run's region for each baseline region: the same id, or, for a baseline region the run
+/// does not have, one of the run's regions the baseline does not have (see the module's rule:
+/// the same function in another file, else the most alike lines, at least half the same).
+fn counterparts<'a>(
+    base: &'a BTreeMap<String, Region>,
+    base_owners: &BTreeMap<String, (&str, &str)>,
+    run: &'a BTreeMap<String, Region>,
+    run_owners: &BTreeMap<String, (&str, &str)>,
+) -> BTreeMap<&'a str, &'a str> {
+    let mut out: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut free: Vec<&str> = run
+        .keys()
+        .filter(|id| !base.contains_key(*id))
+        .map(String::as_str)
+        .collect();
+    let mut vanished = Vec::new();
+    for id in base.keys() {
+        if run.contains_key(id) {
+            out.insert(id, id);
+        } else {
+            vanished.push(id.as_str());
+        }
+    }
+    let function = |owners: &BTreeMap<String, (&str, &str)>, id: &str| {
+        owners.get(id).map(|(_, f)| f.to_string())
+    };
+    // Moved: the same function name, in another file.
+    vanished.retain(|&id| {
+        let name = function(base_owners, id);
+        match free
+            .iter()
+            .position(|f| name.is_some() && function(run_owners, f) == name)
+        {
+            Some(i) => {
+                out.insert(id, free.remove(i));
+                false
+            }
+            None => true,
+        }
+    });
+    // Renamed: the most alike lines, at least half of them the same.
+    for id in vanished {
+        let a: Vec<&str> = base[id].lines.iter().map(|l| l.trim()).collect();
+        let best = free
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let b: Vec<&str> = run[*f].lines.iter().map(|l| l.trim()).collect();
+                (similar::TextDiff::from_slices(&a, &b).ratio(), i)
+            })
+            .filter(|(ratio, _)| *ratio >= 0.5)
+            .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)));
+        if let Some((_, i)) = best {
+            out.insert(id, free.remove(i));
+        }
+    }
+    out
 }
 
 /// The leading whitespace of a line, in columns (characters).
@@ -93,10 +169,14 @@ pub fn matching(
             .or_default()
             .push(key.as_str());
     }
+    let (base_owners, run_owners) = (owners(base_places), owners(places));
+    let pairs = counterparts(base_regions, &base_owners, regions, &run_owners);
     // Per region: baseline line → run line, for the lines the change left alone.
     let mut moved: BTreeMap<&str, BTreeMap<u32, (u32, usize, usize)>> = BTreeMap::new();
     for (id, old) in base_regions {
-        let Some(new) = regions.get(id) else { continue };
+        let Some(new) = pairs.get(id.as_str()).and_then(|run| regions.get(*run)) else {
+            continue;
+        };
         let a: Vec<&str> = old.lines.iter().map(|l| l.trim()).collect();
         let b: Vec<&str> = new.lines.iter().map(|l| l.trim()).collect();
         let mut map = BTreeMap::new();
@@ -124,18 +204,23 @@ pub fn matching(
     }
     let mut out = Matching::default();
     for (key, p) in base_places {
+        let id = region_id(&p.file, &p.function);
+        // Where the function is in the run (its file and name there), and its mutants' stem
+        // under that name.
+        let run_region = pairs.get(id.as_str()).copied();
+        let (file, function) = run_region
+            .and_then(|r| run_owners.get(r).copied())
+            .unwrap_or((p.file.as_str(), p.function.as_str()));
+        let stem_now = match stem(key).strip_prefix(p.function.as_str()) {
+            Some(rest) if function != p.function => format!("{function}{rest}"),
+            _ => stem(key).to_string(),
+        };
         let found = moved
-            .get(region_id(&p.file, &p.function).as_str())
+            .get(id.as_str())
             .and_then(|map| map.get(&p.line))
             .and_then(|&(line, old_indent, new_indent)| {
                 let column = (p.column as usize + new_indent).checked_sub(old_indent)? as u32;
-                let same = at.get(&(
-                    p.file.as_str(),
-                    p.function.as_str(),
-                    line,
-                    column,
-                    stem(key),
-                ))?;
+                let same = at.get(&(file, function, line, column, stem_now.as_str()))?;
                 // Two mutants at one place with one edit (a macro's expansion): only the
                 // key tells them apart.
                 match same.as_slice() {
@@ -149,9 +234,7 @@ pub fn matching(
             }
             // Counted only where the run has the function (a run of a diff's functions
             // says nothing of the others).
-            None if regions.contains_key(&region_id(&p.file, &p.function)) => {
-                out.edited.push(key.clone())
-            }
+            None if run_region.is_some() => out.edited.push(key.clone()),
             None => {}
         }
     }
@@ -298,5 +381,69 @@ mod tests {
         assert_eq!(m.renamed.len(), 2, "{m:?}");
         assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #0");
         assert!(m.edited.is_empty());
+    }
+
+    /// `run`'s places and regions, the file renamed (`src/lib.rs` → `to`) and each function
+    /// name mapped through `rename`.
+    fn moved_to(
+        (places, regions): (BTreeMap<String, MutantPlace>, BTreeMap<String, Region>),
+        to: &str,
+        rename: (&str, &str),
+    ) -> (BTreeMap<String, MutantPlace>, BTreeMap<String, Region>) {
+        let name = |f: &str| {
+            if f == rename.0 {
+                rename.1.to_string()
+            } else {
+                f.to_string()
+            }
+        };
+        let places: BTreeMap<String, MutantPlace> = places
+            .into_iter()
+            .map(|(k, p)| {
+                let function = name(&p.function);
+                let key = k.replacen(&p.function, &function, 1);
+                (
+                    key,
+                    MutantPlace {
+                        file: to.into(),
+                        function,
+                        ..p
+                    },
+                )
+            })
+            .collect();
+        let regions = regions
+            .into_iter()
+            .map(|(id, r)| {
+                let function = name(id.split_once(' ').unwrap().1);
+                (region_id(to, &function), r)
+            })
+            .collect();
+        (places, regions)
+    }
+
+    /// A file renamed (`git mv`), a function moved to another file, a function renamed: the
+    /// baseline's mutants follow their lines there, as they do within a file.
+    #[test]
+    fn mutants_follow_a_renamed_file_a_moved_function_and_a_renamed_one() {
+        let before = "fn f(x: i32) -> i32 {\n    x + 1\n}\nfn g(x: i32) -> i32 {\n    let y = x * 2;\n    y + 1\n}\n";
+        let (bp, br) = one_per_function(before);
+        // The file renamed, nothing else.
+        let (p, r) = moved_to(one_per_function(before), "src/set.rs", ("", ""));
+        let m = matching(&bp, &br, &p, &r);
+        assert_eq!(m.renamed.len(), 2, "{m:?}");
+        assert_eq!(m.renamed["g operator: + -> - #0"], "g operator: + -> - #0");
+        assert!(m.edited.is_empty());
+        // `g` renamed `h` in the renamed file: found by its lines, under its new name.
+        let (p, r) = moved_to(one_per_function(before), "src/set.rs", ("g", "h"));
+        let m = matching(&bp, &br, &p, &r);
+        assert_eq!(m.renamed["g operator: + -> - #0"], "h operator: + -> - #0");
+        assert_eq!(m.renamed["f operator: + -> - #0"], "f operator: + -> - #0");
+        // A function gone, and a new one with nothing in common: no counterpart.
+        let after = "fn f(x: i32) -> i32 {\n    x + 1\n}\nfn k(x: i32) -> i32 {\n    if x > 3 { return 0; }\n    x * x + 1\n}\n";
+        let (p, r) = one_per_function(after);
+        let m = matching(&bp, &br, &p, &r);
+        assert_eq!(m.renamed.len(), 1, "{m:?}");
+        assert!(!m.renamed.contains_key("g operator: + -> - #0"));
     }
 }

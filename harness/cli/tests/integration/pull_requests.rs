@@ -366,3 +366,60 @@ fn a_pull_request_that_fixes_a_bug_passes_both_gates() {
         assert!(said.contains("gate passed"), "{said}");
     }
 }
+
+/// A pull request that renames the mutated file (`git mv src/lib.rs src/chain.rs`, the
+/// manifest's `[lib] path` following): alone it changes no verdict and every baseline mutant
+/// finds its counterpart in the renamed file; with a weakened abstraction it fails the full
+/// gate as the weakening alone does. (The baseline's mutants used to be "not compared" once
+/// their file's name changed: the weakening passed.)
+#[test]
+fn a_renamed_mutated_file_keeps_its_gate() {
+    let Repo {
+        repo,
+        krate,
+        baseline,
+        out,
+        ..
+    } = &repo();
+    git(repo, &["mv", "chain/src/lib.rs", "chain/src/chain.rs"]);
+    let manifest = krate.join("Cargo.toml");
+    let text_of = |p: &Path| std::fs::read_to_string(p).unwrap();
+    std::fs::write(
+        &manifest,
+        text_of(&manifest).replacen(
+            "[dependencies]",
+            "[lib]\npath = \"src/chain.rs\"\n\n[dependencies]",
+            1,
+        ),
+    )
+    .unwrap();
+    let o = gate(krate, out, baseline, &[]);
+    let (said, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "a false alarm:\n{said}\n{err}");
+    assert!(
+        !said.contains("new mutant")
+            && !err.contains("new mutant")
+            && !said.contains("no counterpart"),
+        "every mutant matched:\n{said}\n{err}"
+    );
+    let weakened = &PRS
+        .iter()
+        .find(|p| p.name.starts_with("a weakened abstraction"))
+        .unwrap()
+        .edits[0];
+    let moved = krate.join("src/chain.rs");
+    let source = text_of(&moved);
+    assert_eq!(source.matches(weakened.0).count(), 1);
+    std::fs::write(&moved, source.replacen(weakened.0, weakened.1, 1)).unwrap();
+    let o = gate(krate, out, baseline, &[]);
+    let (said, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(GATE_FAILED),
+        "a missed regression:\n{said}\n{err}"
+    );
+    assert!(
+        err.contains("killed in the baseline, survives now") && said.contains("src/chain.rs:"),
+        "{said}\n{err}"
+    );
+}
