@@ -83,8 +83,10 @@ if command -v rustup >/dev/null; then
   export RUSTUP_HOME
 fi
 unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS
-# Workers unoptimised, as in the tests: the figures do not depend on the optimiser.
-export FERASTRAU_OPT_LEVEL=${FERASTRAU_OPT_LEVEL:-0}
+# Workers unoptimised, as in the tests: the figures do not depend on the optimiser. The
+# crate's own `cargo test` without debug info or incremental state, which nothing here reads:
+# CI's time is tight, and the compiled code is the same.
+export FERASTRAU_OPT_LEVEL=${FERASTRAU_OPT_LEVEL:-0} CARGO_PROFILE_DEV_DEBUG=0 CARGO_INCREMENTAL=0
 
 registry "$t/registry-first"
 # The install compiles every crate it needs, cold on a fresh clone: with cargo's default
