@@ -15,8 +15,21 @@
 //! old and the new path of a changed file differ by in their first component; for a new file
 //! (no old path) both readings are kept. A changed line is one the diff adds, or the line
 //! where it removed some.
+//!
+//! The parser is this module's own, over bytes, because what it reads decides what a gate
+//! compares: it reads every form `git diff` writes (extended headers: modes, new and deleted
+//! files, renames and copies, similarity and index lines; `Binary files ... differ` and `GIT
+//! binary patch`; `\ No newline at end of file`; C-quoted paths, whose bytes need not be UTF-8;
+//! a tab after a path with a space; contents in any encoding) and GNU `diff -u`/`-ruN` output,
+//! counting each hunk's lines by its header as `git apply` does. Anything else is refused with
+//! the line it stopped at, never skipped: a word diff, a coloured diff, text after the diff or a
+//! truncated hunk, read leniently, would evaluate less than the change touched and pass a gate
+//! it should fail (the `patch` crate used before panicked on some of them and skipped others).
+//! Text before the first file (`git show`'s commit header, `--stat`) is skipped.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -28,8 +41,12 @@ use crate::exit_code::usage;
 #[derive(Debug, Default)]
 pub struct ChangedLines {
     files: BTreeMap<PathBuf, BTreeSet<usize>>,
-    /// Files the diff deletes, by their old path (every reading of it).
+    /// Files the diff deletes, by their old path (every reading of it); a renamed file's old
+    /// path too: it is gone from the crate.
     deleted: BTreeSet<PathBuf>,
+    /// Files (among `files`) whose every line is new to the crate though the diff numbers none:
+    /// binary files, and the new paths of renames and copies.
+    whole: BTreeSet<PathBuf>,
 }
 
 /// What a diff asks a run to evaluate, and why: the verdicts of a mutant depend on its own
@@ -64,48 +81,107 @@ fn depended_on(rel: &str) -> bool {
     rel.starts_with("src/") || ["Cargo.toml", "Cargo.lock", "build.rs"].contains(&rel)
 }
 
+/// What every refusal of a diff adds: the form `--in-diff` reads.
+const FORM: &str = "--in-diff takes the output of `git diff` (a unified diff, e.g. \
+                    `git diff origin/main > pr.diff`; not --word-diff, --color or a combined \
+                    diff of a merge)";
+
+/// The path git writes for the missing side of a new or deleted file.
+const DEV_NULL: &[u8] = b"/dev/null";
+
+/// A refusal of the diff at its 1-based `line` (status 2).
+fn unreadable(line: usize, why: impl std::fmt::Display) -> anyhow::Error {
+    usage(format!("line {line}: {why}; {FORM}"))
+}
+
+/// `line` for a message: lossy, at most 60 characters, quoted.
+fn show(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let short: String = text.chars().take(60).collect();
+    match short.len() < text.len() {
+        true => format!("{short:?}..."),
+        false => format!("{short:?}"),
+    }
+}
+
+/// A header line without the `\r` of a diff saved with CRLF line ends.
+fn header(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// A path of the diff as a path (its bytes, which a quoted name may make non-UTF-8).
+fn path(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+/// What one file's part of a diff says.
+#[derive(Default)]
+struct FilePart {
+    /// The line it starts at (0-based), for messages.
+    start: usize,
+    /// The two paths of `diff --git`'s line, when that line could be split.
+    git: Option<(Vec<u8>, Vec<u8>)>,
+    /// The paths of `---` and `+++` (or of a `Binary files` line).
+    old: Option<Vec<u8>>,
+    new: Option<Vec<u8>>,
+    /// `rename from`/`copy from` and `rename to`/`copy to`: paths without a prefix.
+    from: Option<Vec<u8>>,
+    to: Option<Vec<u8>>,
+    renamed: bool,
+    copied: bool,
+    deleted: bool,
+    binary: bool,
+    /// New-side lines the hunks touch.
+    lines: BTreeSet<usize>,
+}
+
 impl ChangedLines {
     /// Reads the unified diff in `path`.
     pub fn read(path: &Path) -> Result<ChangedLines> {
-        let text = std::fs::read_to_string(path)
+        let text = std::fs::read(path)
             .map_err(|e| usage(format!("cannot read --in-diff {}: {e}", path.display())))?;
         Self::parse(&text).with_context(|| format!("--in-diff {}", path.display()))
     }
 
-    /// Parses a unified diff (an empty one touches nothing).
-    pub fn parse(text: &str) -> Result<ChangedLines> {
+    /// Parses a unified diff (an empty one touches nothing); a refusal names the line.
+    pub fn parse(text: impl AsRef<[u8]>) -> Result<ChangedLines> {
+        let text = text.as_ref();
         let mut out = ChangedLines::default();
-        if text.trim().is_empty() {
+        if text.iter().all(u8::is_ascii_whitespace) {
             return Ok(out);
         }
-        let patches = patch::Patch::from_multiple(text)
-            .map_err(|e| usage(format!("not a unified diff: {e}")))?;
-        for p in patches {
-            let new = p.new.path.as_ref().trim_matches('"');
-            if new == "/dev/null" {
-                // No mutants left in it, but what used it changed.
-                let old = p.old.path.as_ref().trim_matches('"');
-                out.deleted.insert(PathBuf::from(old));
-                continue;
+        let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        if text.ends_with(b"\n") {
+            lines.pop();
+        }
+        // Before the first file: `git show`'s commit, `--stat`, `--raw`. A hunk there is one
+        // whose file header is missing (a diff cut at its start): refused, not skipped.
+        let mut i = 0;
+        while i < lines.len() && !starts_part(&lines, i) {
+            if lines[i].starts_with(b"@@") {
+                return Err(unreadable(i + 1, "a hunk before any file header"));
             }
-            let mut lines = BTreeSet::new();
-            for h in &p.hunks {
-                let mut n = h.new_range.start as usize;
-                for l in &h.lines {
-                    match l {
-                        patch::Line::Context(_) => n += 1,
-                        patch::Line::Add(_) => {
-                            lines.insert(n);
-                            n += 1;
-                        }
-                        patch::Line::Remove(_) => {
-                            lines.insert(n);
-                        }
-                    }
-                }
-            }
-            for name in readings(p.old.path.as_ref().trim_matches('"'), new) {
-                out.files.entry(name).or_default().extend(&lines);
+            i += 1;
+        }
+        if i == lines.len() {
+            return Err(unreadable(
+                1,
+                "no file header (`diff --git ...`, or `--- ...` then `+++ ...`) in the text",
+            ));
+        }
+        while i < lines.len() {
+            if header(lines[i]).iter().all(u8::is_ascii_whitespace) {
+                i += 1;
+            } else if starts_part(&lines, i) {
+                i = file_part(&lines, i, &mut out)?;
+            } else {
+                return Err(unreadable(
+                    i + 1,
+                    format!(
+                        "{} is no part of the diff (text after it, or a line the hunk above does not count)",
+                        show(lines[i])
+                    ),
+                ));
             }
         }
         Ok(out)
@@ -187,6 +263,13 @@ impl ChangedLines {
                     why: format!("the diff changes {rel}, which every verdict depends on"),
                 };
             }
+            if self.whole.contains(name) {
+                return Selection::Everything {
+                    why: format!(
+                        "the diff brings {rel} in whole (renamed, copied or binary), which every verdict depends on"
+                    ),
+                };
+            }
             for &line in lines {
                 match functions.iter().find(|f| f.holds(rel, line)) {
                     Some(f) => {
@@ -214,18 +297,389 @@ impl ChangedLines {
     }
 }
 
+/// Whether line `i` starts a file's part of a diff: `diff ...` (git's `diff --git`, GNU's
+/// command line), `---` followed by `+++`, or GNU's `Binary files ... differ`.
+fn starts_part(lines: &[&[u8]], i: usize) -> bool {
+    let l = header(lines[i]);
+    l.starts_with(b"diff ")
+        || (l.starts_with(b"--- ") && lines.get(i + 1).is_some_and(|n| n.starts_with(b"+++ ")))
+        || binary_files(l).is_some()
+}
+
+/// Reads the file's part of the diff starting at line `i` into `out`; the line after it.
+fn file_part(lines: &[&[u8]], mut i: usize, out: &mut ChangedLines) -> Result<usize> {
+    let mut part = FilePart {
+        start: i,
+        ..FilePart::default()
+    };
+    let first = header(lines[i]);
+    if first.starts_with(b"diff --cc ") || first.starts_with(b"diff --combined ") {
+        return Err(unreadable(
+            i + 1,
+            "a combined diff (of a merge's parents) cannot be placed on one side",
+        ));
+    }
+    if let Some(names) = first.strip_prefix(b"diff --git ") {
+        part.git = split_names(names, b" ");
+        i += 1;
+        // Git's extended header lines, in any order.
+        while let Some(&l) = lines.get(i) {
+            let l = header(l);
+            if let Some(p) = l.strip_prefix(b"rename from ") {
+                (part.from, part.renamed) = (Some(bare_name(p, i)?), true);
+            } else if let Some(p) = l.strip_prefix(b"rename to ") {
+                (part.to, part.renamed) = (Some(bare_name(p, i)?), true);
+            } else if let Some(p) = l.strip_prefix(b"copy from ") {
+                (part.from, part.copied) = (Some(bare_name(p, i)?), true);
+            } else if let Some(p) = l.strip_prefix(b"copy to ") {
+                (part.to, part.copied) = (Some(bare_name(p, i)?), true);
+            } else if l.starts_with(b"deleted file mode ") {
+                part.deleted = true;
+            } else if ![
+                &b"old mode "[..],
+                b"new mode ",
+                b"new file mode ",
+                b"similarity index ",
+                b"dissimilarity index ",
+                b"index ",
+            ]
+            .iter()
+            .any(|h| l.starts_with(h))
+            {
+                break;
+            }
+            i += 1;
+        }
+    } else if first.starts_with(b"diff ") {
+        // GNU's command line (`diff -ruN a/x b/x`): the paths follow as `---` and `+++`.
+        i += 1;
+    }
+    match lines.get(i).map(|l| header(l)) {
+        Some(l) if binary_files(l).is_some() => {
+            (part.old, part.new) = binary_files(l).unzip();
+            part.binary = true;
+            i += 1;
+        }
+        Some(b"GIT binary patch") => {
+            i = binary_patch(lines, i + 1)?;
+            part.binary = true;
+        }
+        Some(l) if l.starts_with(b"--- ") => {
+            let Some(plus) = lines
+                .get(i + 1)
+                .and_then(|n| header(n).strip_prefix(b"+++ "))
+            else {
+                return Err(unreadable(i + 1, "a `---` line without its `+++` line"));
+            };
+            part.old = Some(header_name(&l[4..], i)?);
+            part.new = Some(header_name(plus, i + 1)?);
+            i += 2;
+            if !lines.get(i).is_some_and(|l| l.starts_with(b"@@ ")) {
+                return Err(unreadable(
+                    i + 1,
+                    "no hunk (`@@ -a,b +c,d @@`) after `---` and `+++`",
+                ));
+            }
+            while lines.get(i).is_some_and(|l| l.starts_with(b"@@ ")) {
+                i = hunk(lines, i, &mut part.lines)?;
+            }
+        }
+        _ => {}
+    }
+    part.record(out)?;
+    Ok(i)
+}
+
+impl FilePart {
+    /// Adds what the part changes to `out`.
+    fn record(self, out: &mut ChangedLines) -> Result<()> {
+        // The most exact paths it has: rename and copy lines carry no prefix.
+        let (old, new, bare) = match (self.from, self.to, self.old, self.new, self.git) {
+            (Some(from), Some(to), ..) => (from, to, true),
+            (_, _, Some(old), Some(new), _) => (old, new, false),
+            (.., Some((old, new))) => (old, new, false),
+            _ => {
+                return Err(unreadable(
+                    self.start + 1,
+                    "cannot tell which file this part of the diff changes",
+                ))
+            }
+        };
+        if self.deleted || new == DEV_NULL {
+            // No mutants left in it, but what used it changed.
+            out.deleted.insert(path(&old));
+            return Ok(());
+        }
+        if self.renamed {
+            out.deleted.insert(path(&old));
+        }
+        let names = match bare {
+            true => vec![path(&new)],
+            false => readings(&old, &new),
+        };
+        for name in names {
+            if self.binary || self.renamed || self.copied {
+                out.whole.insert(name.clone());
+            }
+            out.files.entry(name).or_default().extend(&self.lines);
+        }
+        Ok(())
+    }
+}
+
+/// The hunk whose header is line `i`: its new-side changed lines into `changed`, its lines
+/// counted by the header; the line after it.
+fn hunk(lines: &[&[u8]], i: usize, changed: &mut BTreeSet<usize>) -> Result<usize> {
+    let Some((mut old_left, new_start, mut new_left)) = hunk_header(header(lines[i])) else {
+        return Err(unreadable(
+            i + 1,
+            format!(
+                "{} is not a hunk header (`@@ -a,b +c,d @@`)",
+                show(lines[i])
+            ),
+        ));
+    };
+    let header_line = i;
+    let mut n = new_start;
+    let mut changes = false;
+    let mut i = i + 1;
+    let too_many = |i: usize| {
+        unreadable(
+            i + 1,
+            format!(
+                "more lines than the hunk header at line {} counts",
+                header_line + 1
+            ),
+        )
+    };
+    while old_left > 0 || new_left > 0 {
+        let Some(&l) = lines.get(i) else {
+            return Err(unreadable(
+                i,
+                format!(
+                    "the diff ends inside the hunk of line {} ({old_left} old and {new_left} new lines missing)",
+                    header_line + 1
+                ),
+            ));
+        };
+        // An empty line is a context line whose space an editor removed.
+        let kind = match header(l).first() {
+            None => b' ',
+            Some(&k) => k,
+        };
+        match kind {
+            b' ' => {
+                old_left = old_left.checked_sub(1).ok_or_else(|| too_many(i))?;
+                new_left = new_left.checked_sub(1).ok_or_else(|| too_many(i))?;
+                n = n.saturating_add(1);
+            }
+            b'-' => {
+                old_left = old_left.checked_sub(1).ok_or_else(|| too_many(i))?;
+                changed.insert(n);
+                changes = true;
+            }
+            b'+' => {
+                new_left = new_left.checked_sub(1).ok_or_else(|| too_many(i))?;
+                changed.insert(n);
+                n = n.saturating_add(1);
+                changes = true;
+            }
+            // `\ No newline at end of file`, after the line it is about.
+            b'\\' => {}
+            _ => {
+                return Err(unreadable(
+                    i + 1,
+                    format!(
+                        "{} is not a line of a hunk (` `, `-` or `+` first)",
+                        show(l)
+                    ),
+                ))
+            }
+        }
+        i += 1;
+    }
+    if lines.get(i).is_some_and(|l| l.starts_with(b"\\")) {
+        i += 1;
+    }
+    if !changes {
+        // Git writes no such hunk; a word diff's indented lines read as one.
+        return Err(unreadable(
+            header_line + 1,
+            "a hunk that adds and removes no line",
+        ));
+    }
+    Ok(i)
+}
+
+/// `@@ -a[,b] +c[,d] @@...`: the old side's line count, the new side's first line and count.
+fn hunk_header(l: &[u8]) -> Option<(usize, usize, usize)> {
+    let rest = l.strip_prefix(b"@@ -")?;
+    let (_, old_count, rest) = range(rest)?;
+    let rest = rest.strip_prefix(b" +")?;
+    let (new_start, new_count, rest) = range(rest)?;
+    rest.starts_with(b" @@")
+        .then_some((old_count, new_start, new_count))
+}
+
+/// `start[,count]` (a count of 1 when absent), and what follows.
+fn range(s: &[u8]) -> Option<(usize, usize, &[u8])> {
+    let (start, rest) = number(s)?;
+    match rest.strip_prefix(b",") {
+        Some(rest) => {
+            let (count, rest) = number(rest)?;
+            Some((start, count, rest))
+        }
+        None => Some((start, 1, rest)),
+    }
+}
+
+/// The decimal number `s` starts with (none past `usize`), and what follows.
+fn number(s: &[u8]) -> Option<(usize, &[u8])> {
+    let end = s
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(s.len());
+    let n = std::str::from_utf8(&s[..end]).ok()?.parse().ok()?;
+    Some((n, &s[end..]))
+}
+
+/// The paths of `Binary files A and B differ`.
+fn binary_files(l: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let names = l.strip_prefix(b"Binary files ")?.strip_suffix(b" differ")?;
+    split_names(names, b" and ")
+}
+
+/// Skips the data of `GIT binary patch` (from line `i`): one or two blocks, each a `literal N`
+/// or `delta N` line, base-85 lines, and an empty line. The line after it.
+fn binary_patch(lines: &[&[u8]], mut i: usize) -> Result<usize> {
+    for block in 0..2 {
+        let starts = |l: &[u8]| l.starts_with(b"literal ") || l.starts_with(b"delta ");
+        match lines.get(i).map(|l| header(l)) {
+            Some(l) if starts(l) => {}
+            // The second block (the reverse patch) is optional.
+            _ if block == 1 => break,
+            _ => {
+                return Err(unreadable(
+                    i + 1,
+                    "`GIT binary patch` without its `literal` or `delta` block",
+                ))
+            }
+        }
+        i += 1;
+        while lines.get(i).is_some_and(|l| !header(l).is_empty()) {
+            i += 1;
+        }
+        i += 1;
+    }
+    Ok(i.min(lines.len()))
+}
+
+/// A path of a `---` or `+++` line: C-quoted, or up to a tab (git adds one after a path with a
+/// space; GNU diff, before the time).
+fn header_name(s: &[u8], i: usize) -> Result<Vec<u8>> {
+    let name = match s.first() {
+        Some(b'"') => unquote(s).map(|(name, _)| name),
+        _ => s.split(|&b| b == b'\t').next().map(<[u8]>::to_vec),
+    };
+    name.filter(|n| !n.is_empty())
+        .ok_or_else(|| unreadable(i + 1, format!("no path in {}", show(s))))
+}
+
+/// The path of a `rename`/`copy` line: C-quoted or as it is.
+fn bare_name(s: &[u8], i: usize) -> Result<Vec<u8>> {
+    let name = match s.first() {
+        Some(b'"') => unquote(s)
+            .filter(|(_, rest)| rest.is_empty())
+            .map(|(n, _)| n),
+        _ => Some(s.to_vec()),
+    };
+    name.filter(|n| !n.is_empty())
+        .ok_or_else(|| unreadable(i + 1, format!("no path in {}", show(s))))
+}
+
+/// A C-quoted path as git writes one (`"a/t\303\251st.rs"`): its bytes, and what follows the
+/// closing quote.
+fn unquote(s: &[u8]) -> Option<(Vec<u8>, &[u8])> {
+    let mut name = Vec::new();
+    let mut rest = s.strip_prefix(b"\"")?;
+    loop {
+        let (&c, after) = rest.split_first()?;
+        rest = after;
+        match c {
+            b'"' => return Some((name, rest)),
+            b'\\' => {
+                let (&e, after) = rest.split_first()?;
+                rest = after;
+                name.push(match e {
+                    b'a' => 7,
+                    b'b' => 8,
+                    b't' => b'\t',
+                    b'n' => b'\n',
+                    b'v' => 11,
+                    b'f' => 12,
+                    b'r' => b'\r',
+                    b'"' | b'\\' => e,
+                    b'0'..=b'3' => {
+                        let digits = rest.get(..2)?;
+                        if !digits.iter().all(|d| (b'0'..=b'7').contains(d)) {
+                            return None;
+                        }
+                        rest = &rest[2..];
+                        (e - b'0') << 6 | (digits[0] - b'0') << 3 | (digits[1] - b'0')
+                    }
+                    _ => return None,
+                });
+            }
+            _ => name.push(c),
+        }
+    }
+}
+
+/// The two paths of `A<sep>B` (`diff --git`'s line, `Binary files`'): either one quoted, or
+/// split where both sides are equal, or equal past their first components (the prefixes), or
+/// one is `/dev/null` (a path may hold `sep` itself). `None` when no split is such.
+fn split_names(s: &[u8], sep: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    if s.first() == Some(&b'"') {
+        let (old, rest) = unquote(s)?;
+        let rest = rest.strip_prefix(sep)?;
+        let new = match rest.first() {
+            Some(b'"') => unquote(rest).filter(|(_, r)| r.is_empty())?.0,
+            _ => rest.to_vec(),
+        };
+        return Some((old, new));
+    }
+    (0..s.len().saturating_sub(sep.len()))
+        .filter(|&at| s[at..].starts_with(sep))
+        .find_map(|at| {
+            let (old, new) = (&s[..at], &s[at + sep.len()..]);
+            if new.first() == Some(&b'"') {
+                let (new, rest) = unquote(new)?;
+                return rest.is_empty().then(|| (old.to_vec(), new));
+            }
+            let same = old == new
+                || old == DEV_NULL
+                || new == DEV_NULL
+                || past_prefix(old).is_some_and(|o| !o.is_empty() && Some(o) == past_prefix(new));
+            (same && !old.is_empty() && !new.is_empty()).then(|| (old.to_vec(), new.to_vec()))
+        })
+}
+
+/// A path past its first component (its prefix, if it has one): `x/y` of `a/x/y`.
+fn past_prefix(p: &[u8]) -> Option<&[u8]> {
+    p.iter().position(|&b| b == b'/').map(|i| &p[i + 1..])
+}
+
 /// The readings of a changed file's new path: without the prefix the old and new paths
 /// differ by (`a/x` and `b/x`, `i/x` and `w/x`: `x`), as it is when they are equal
 /// (`--no-prefix`), and both for a new file, whose old path (`/dev/null`) says nothing.
-fn readings(old: &str, new: &str) -> Vec<PathBuf> {
-    let rest = |p: &str| p.split_once('/').map(|(_, r)| r.to_string());
+fn readings(old: &[u8], new: &[u8]) -> Vec<PathBuf> {
     if old == new {
-        return vec![PathBuf::from(new)];
+        return vec![path(new)];
     }
-    match (rest(old), rest(new)) {
-        (Some(o), Some(n)) if o == n && old != "/dev/null" => vec![PathBuf::from(n)],
-        (_, Some(n)) if !n.is_empty() => vec![PathBuf::from(new), PathBuf::from(n)],
-        _ => vec![PathBuf::from(new)],
+    match (past_prefix(old), past_prefix(new)) {
+        (Some(o), Some(n)) if o == n && old != DEV_NULL => vec![path(n)],
+        (_, Some(n)) if !n.is_empty() => vec![path(new), path(n)],
+        _ => vec![path(new)],
     }
 }
 
@@ -239,7 +693,7 @@ mod tests {
 diff --git a/b/x/src/lib.rs b/b/x/src/lib.rs
 --- a/b/x/src/lib.rs
 +++ b/b/x/src/lib.rs
-@@ -10,4 +10,4 @@ fn f() {
+@@ -10,5 +10,4 @@ fn f() {
      let a = 1;
 -    let b = a + 1;
 +    let b = a - 1;
@@ -278,6 +732,158 @@ diff --git a/b/x/src/lib.rs b/b/x/src/lib.rs
             let diff = format!("--- /dev/null\n+++ {new}\n@@ -0,0 +1,1 @@\n+x\n");
             let c = ChangedLines::parse(&diff).unwrap();
             assert!(c.names_any(&[PathBuf::from("/c/src/new.rs")]), "{new}");
+        }
+    }
+
+    /// `git diff --cached` of a commit with every kind of change git writes (made by git 2.47:
+    /// a binary file, a deletion, a mode change, an empty file renamed, a new file without a
+    /// final newline, a path with a space, a change, a pure rename, a non-ASCII path).
+    const EVERY_FORM: &str = "\
+diff --git a/data.bin b/data.bin
+index 88768ef..3e3315e 100644
+Binary files a/data.bin and b/data.bin differ
+diff --git a/gone.rs b/gone.rs
+deleted file mode 100644
+index 286c5f5..0000000
+--- a/gone.rs
++++ /dev/null
+@@ -1 +0,0 @@
+-gone
+diff --git a/mode.sh b/mode.sh
+old mode 100644
+new mode 100755
+diff --git a/emptygone b/newempty
+similarity index 100%
+rename from emptygone
+rename to newempty
+diff --git a/nonl.rs b/nonl.rs
+new file mode 100644
+index 0000000..f2ba8f8
+--- /dev/null
++++ b/nonl.rs
+@@ -0,0 +1 @@
++abc
+\\ No newline at end of file
+diff --git a/sp ace.rs b/sp ace.rs
+index 2fa992c..a09deca 100644
+--- a/sp ace.rs\t
++++ b/sp ace.rs\t
+@@ -1 +1 @@
+-keep
++keep2
+diff --git a/src/lib.rs b/src/lib.rs
+index 428f925..e00079b 100644
+--- a/src/lib.rs
++++ b/src/lib.rs
+@@ -1,5 +1,5 @@
+ fn a() {
+-    1
++    10
+ }
+ fn b() {
+     2
+diff --git a/src/old.rs b/src/new.rs
+similarity index 100%
+rename from src/old.rs
+rename to src/new.rs
+diff --git \"a/t\\303\\251st.rs\" \"b/t\\303\\251st.rs\"
+index 4ae8ef0..967e095 100644
+--- \"a/t\\303\\251st.rs\"
++++ \"b/t\\303\\251st.rs\"
+@@ -1 +1 @@
+-u
++u2
+";
+
+    #[test]
+    fn every_form_git_diff_writes_is_read() {
+        let c = ChangedLines::parse(EVERY_FORM).unwrap();
+        let lines = |name: &str| c.files[Path::new(name)].iter().copied().collect::<Vec<_>>();
+        assert_eq!(lines("src/lib.rs"), [2]);
+        assert_eq!(lines("sp ace.rs"), [1]);
+        assert_eq!(lines("tést.rs"), [1]);
+        assert_eq!(lines("nonl.rs"), [1]);
+        assert!(lines("mode.sh").is_empty());
+        let set = |s: &BTreeSet<PathBuf>| -> Vec<String> {
+            s.iter().map(|p| p.display().to_string()).collect()
+        };
+        // A rename's old path is gone from the crate; its new one is new to it, whole.
+        assert_eq!(set(&c.deleted), ["a/gone.rs", "emptygone", "src/old.rs"]);
+        assert_eq!(set(&c.whole), ["data.bin", "newempty", "src/new.rs"]);
+        let functions = [place("S::add", 10, 20)];
+        let crate_files = ["src/lib.rs", "src/new.rs"].map(String::from);
+        let why = |c: &ChangedLines| match c.select(Path::new("/r"), &crate_files, &functions) {
+            Selection::Everything { why } => why,
+            other => panic!("{other:?}"),
+        };
+        assert!(why(&c).contains("deletes src/old.rs"), "{}", why(&c));
+        // A file renamed into the library from elsewhere is new code of it.
+        let moved = "diff --git a/tests/h.rs b/src/h.rs\nsimilarity index 100%\nrename from tests/h.rs\nrename to src/h.rs\n";
+        let crate_files = ["src/lib.rs", "src/h.rs", "tests/x.rs"].map(String::from);
+        let c = ChangedLines::parse(moved).unwrap();
+        match c.select(Path::new("/r"), &crate_files, &functions) {
+            Selection::Everything { why } => assert!(why.contains("src/h.rs in whole"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        // `--binary`, GNU `diff -ruN`, CRLF line ends: read alike.
+        let binary = "diff --git a/d.bin b/d.bin\nindex 88768ef..3e3315e 100644\nGIT binary patch\nliteral 5\nMcmZQzO3KUw00MIXJOBUy\n\nliteral 5\nMcmZQzOv=my00M6TI{*Lx\n\n";
+        let gnu = "Binary files d1/b.bin and d2/b.bin differ\ndiff -ruN d1/src/x.rs d2/src/x.rs\n--- d1/src/x.rs\t2026-12-02 04:05:10.812266033 +0000\n+++ d2/src/x.rs\t2026-12-02 04:05:10.812266033 +0000\n@@ -1 +1 @@\n-a\n+b\n";
+        let crlf = hunk("src/x.rs", 3).replace('\n', "\r\n");
+        for (diff, name) in [(binary, "d.bin"), (gnu, "src/x.rs"), (&crlf, "src/x.rs")] {
+            let c = ChangedLines::parse(diff).unwrap_or_else(|e| panic!("{e:#}\n{diff}"));
+            assert!(c.files.contains_key(Path::new(name)), "{:?}", c.files);
+        }
+        // A path of non-UTF-8 bytes, as git quotes it.
+        let c = ChangedLines::parse(
+            hunk("\\377.rs", 1)
+                .replace("a/\\", "\"a/\\")
+                .replace("b/\\", "\"b/\\")
+                .replace(".rs\n", ".rs\"\n"),
+        )
+        .unwrap();
+        assert!(c.files.contains_key(&path(b"\xff.rs")), "{:?}", c.files);
+    }
+
+    /// What is not `git diff` output is refused (status 2) with the line and the form
+    /// `--in-diff` takes, never read in part: a word diff whose first file reads as a hunk of
+    /// context, text after a diff, a coloured diff, a hunk cut short, a combined diff. (The
+    /// `patch` crate panicked on the first two.)
+    #[test]
+    fn what_is_not_git_diff_output_is_refused_with_its_line() {
+        let word = "\
+diff --git a/src/lib.rs b/src/lib.rs
+index 428f925..e00079b 100644
+--- a/src/lib.rs
++++ b/src/lib.rs
+@@ -2 +2 @@
+    [-1-]{+10+}
+diff --git a/src/b.rs b/src/b.rs
+--- a/src/b.rs
++++ b/src/b.rs
+@@ -1 +1 @@
+fn [-b-]{+c+}() {}
+";
+        let after = hunk("src/lib.rs", 3) + "\nThanks for the review!\n";
+        let colour = "\u{1b}[1mdiff --git a/x b/x\u{1b}[m\n\u{1b}[1m--- a/x\u{1b}[m\n";
+        let cut = "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n";
+        let combined = "diff --cc src/lib.rs\nindex 1,2..3\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@@ -1,1 -1,1 +1,1 @@@\n- a\n +b\n";
+        let headless = "@@ -1 +1 @@\n-a\n+b\n";
+        for (diff, line) in [
+            (word, "line 5:"),
+            (&after, "line 7:"),
+            (colour, "line 1:"),
+            (cut, "line 5:"),
+            (combined, "line 1:"),
+            (headless, "line 1:"),
+        ] {
+            let e = ChangedLines::parse(diff).unwrap_err();
+            let message = format!("{e:#}");
+            assert!(message.starts_with(line), "{message}\n{diff}");
+            assert!(
+                message.contains("takes the output of `git diff`"),
+                "{message}"
+            );
+            assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
         }
     }
 
