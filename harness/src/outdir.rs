@@ -76,7 +76,7 @@ impl OutputDir {
         let me = Holder {
             pid: std::process::id(),
             started: epoch_seconds(),
-            command: std::env::args().collect::<Vec<_>>().join(" "),
+            command: command_line(std::env::args_os()),
         }
         .to_string();
         f.set_len(0)?;
@@ -110,6 +110,17 @@ fn refuse_foreign(path: &Path) -> Result<()> {
         "--out {} is a directory with files no ferastrau run wrote; choose a new or empty directory (nothing was changed)",
         path.display()
     )))
+}
+
+/// A command line for people (the lock file's `command`): its words joined by spaces, any that
+/// are not UTF-8 (a path of such bytes is a valid `--out`) shown lossily. `std::env::args`
+/// would panic on them, after the lock file was created and before its holder was written.
+fn command_line(args: impl IntoIterator<Item = std::ffi::OsString>) -> String {
+    let words: Vec<String> = args
+        .into_iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    words.join(" ")
 }
 
 /// Seconds since the epoch, now.

@@ -51,10 +51,15 @@ pub fn worker_main<B: Benchmark>(bench: B) {
         eprintln!("worker: {e}");
         std::process::exit(EXIT_ERROR);
     }
-    let request = std::env::args()
+    // `args_os`: `args` would panic on an argument that is not UTF-8, before the request
+    // could be refused as a bad one.
+    let request = std::env::args_os()
         .nth(1)
         .ok_or_else(|| "usage: worker REQUEST (JSON; see ferastrau_worker::protocol)".to_string())
-        .and_then(|a| serde_json::from_str::<Request>(&a).map_err(|e| format!("bad request: {e}")));
+        .and_then(|a| {
+            let a = a.to_string_lossy();
+            serde_json::from_str::<Request>(&a).map_err(|e| format!("bad request: {e}"))
+        });
     // Axioms are targets after the methods (see `ferastrau_sdk::axioms`).
     let bench = WithAxioms::new(bench);
     let outcome = request.and_then(|r| dispatch(&bench, r).map_err(|e| e.to_string()));
