@@ -67,6 +67,41 @@ fn row(line: &MatrixRowLine) -> Option<Row> {
     row.consistent().then_some(row)
 }
 
+/// The journal in `bytes` (the file at `path`), parsed; refusals say why it cannot be resumed
+/// (status 2).
+fn parse(bytes: &[u8], path: &Path) -> Result<journal::Journal> {
+    journal::parse(text(bytes, path)?, path).map_err(|e| match e.downcast_ref::<ReadError>() {
+        // Written by a newer ferastrau: say so, naming both versions.
+        Some(ReadError::Newer { .. }) => usage(format!("cannot resume: {e}")),
+        _ => usage(format!(
+            "cannot resume: {} is not a journal of this version (run without --resume)",
+            path.display()
+        )),
+    })
+}
+
+/// A journal's bytes as text. The harness writes UTF-8 (JSON), a line per write: a line that is
+/// not UTF-8 is damage no crash of a run makes, and what it held cannot be told, so it is
+/// refused by its number. Only a last line cut inside a character (a write torn by a crash) is
+/// dropped, as a torn last line is.
+fn text<'b>(bytes: &'b [u8], path: &Path) -> Result<&'b str> {
+    let e = match std::str::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    let valid = &bytes[..e.valid_up_to()];
+    if e.error_len().is_none() {
+        // Cut at the end, inside a character: the line it starts is torn.
+        let kept = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        return Ok(std::str::from_utf8(&valid[..kept]).unwrap_or_default());
+    }
+    let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+    Err(usage(format!(
+        "cannot resume: line {line} of {} is not UTF-8 text: the journal is damaged and the run cannot resume from it (run without --resume to start over)",
+        path.display()
+    )))
+}
+
 /// What a journal already holds.
 #[derive(Default)]
 pub struct Recorded {
@@ -136,21 +171,17 @@ impl Journal {
 
     /// The journal at `path`, parsed, if it can be resumed under `fingerprint`.
     fn read_resumable(path: &Path, fingerprint: &Fingerprint) -> Result<journal::Journal> {
-        let text = std::fs::read_to_string(path).map_err(|_| {
-            usage(format!(
+        let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => usage(format!(
                 "cannot resume: no journal at {} (run without --resume)",
                 path.display()
-            ))
+            )),
+            _ => usage(format!(
+                "cannot resume: cannot read {}: {e} (run without --resume to start over)",
+                path.display()
+            )),
         })?;
-        let read =
-            journal::parse(&text, path).map_err(|e| match e.downcast_ref::<ReadError>() {
-                // Written by a newer ferastrau: say so, naming both versions.
-                Some(ReadError::Newer { .. }) => usage(format!("cannot resume: {e}")),
-                _ => usage(format!(
-                    "cannot resume: {} is not a journal of this version (run without --resume)",
-                    path.display()
-                )),
-            })?;
+        let read = parse(&bytes, path)?;
         let differences =
             fingerprint.differences(&Fingerprint::from(read.header.fingerprint.clone()));
         if !differences.is_empty() {
@@ -207,5 +238,57 @@ impl Journal {
         // One write per line: a crash tears at most the last line, which reading skips.
         f.write_all(&text).context("cannot write the journal")?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A journal a run wrote (`chain`, scopes 1..2, with kill-matrix rows).
+    pub(crate) const WRITTEN: &str =
+        include_str!("../../artifacts/tests/artifacts/fixtures/journal.jsonl");
+
+    /// The fingerprint [`WRITTEN`] was written under.
+    pub(crate) fn written_fingerprint() -> Fingerprint {
+        let path = Path::new("journal.jsonl");
+        Fingerprint::from(journal::parse(WRITTEN, path).unwrap().header.fingerprint)
+    }
+
+    /// A line of bytes that are not UTF-8 is named, with the run it stops: the journal is
+    /// there (it was "no journal at ..."). A last line cut inside a character by a crash is
+    /// dropped as any torn last line.
+    #[test]
+    fn a_journal_line_that_is_not_utf8_is_named_not_called_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let fingerprint = written_fingerprint();
+        let mut lines: Vec<Vec<u8>> = WRITTEN.lines().map(|l| l.as_bytes().to_vec()).collect();
+        lines[3].insert(20, 0xff);
+        std::fs::write(&path, [lines.join(&b'\n'), vec![b'\n']].concat()).unwrap();
+        let e = Journal::check_resumable(&path, &fingerprint).unwrap_err();
+        let message = format!("{e:#}");
+        assert!(
+            message.contains(&format!("line 4 of {} is not UTF-8 text", path.display()))
+                && message.contains("cannot resume from it")
+                && !message.contains("no journal"),
+            "{message}"
+        );
+        assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
+        // Torn inside `é` (two bytes): the rest resumes.
+        let torn = [
+            WRITTEN.as_bytes(),
+            "{\"kind\":\"result\",\"x\":\"é".as_bytes(),
+        ]
+        .concat();
+        std::fs::write(&path, &torn[..torn.len() - 1]).unwrap();
+        let (_, recorded) = Journal::resume(&path, &fingerprint).unwrap();
+        assert_eq!(recorded.results.len(), 7);
+        std::fs::remove_file(&path).unwrap();
+        let e = format!(
+            "{:#}",
+            Journal::check_resumable(&path, &fingerprint).unwrap_err()
+        );
+        assert!(e.contains("no journal at"), "{e}");
     }
 }
