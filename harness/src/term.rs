@@ -154,8 +154,49 @@ macro_rules! detail {
     };
 }
 
+/// `bytes` for people, in the largest binary unit (B, KiB, MiB, GiB, TiB) it holds one of, to a
+/// tenth rounded down, with no `.0`: `1.5 MiB`, `4 MiB`, `640 KiB`, `700 B`. Rounded down so
+/// that a size under a bound never prints as the bound; never in a fixed unit, which printed
+/// `--memory-limit 1536K` as "1 MiB" and 1023K as "0 MiB".
+pub fn size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let unit = (1..UNITS.len())
+        .take_while(|u| bytes >> (10 * u) > 0)
+        .last()
+        .unwrap_or(0);
+    let shift = 10 * unit;
+    let whole = bytes >> shift;
+    // The remainder is under 2^40: ten times it fits.
+    let tenths = ((bytes - (whole << shift)) * 10) >> shift;
+    match tenths {
+        0 => format!("{whole} {}", UNITS[unit]),
+        t => format!("{whole}.{t} {}", UNITS[unit]),
+    }
+}
+
 /// Prints one JSON document on stdout (`--format json`): nothing else may go to stdout.
 pub fn print_json(doc: &serde_json::Value) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(doc)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_size_is_said_in_the_unit_it_has_rounded_down() {
+        for (bytes, said) in [
+            (0, "0 B"),
+            (700, "700 B"),
+            (1536 << 10, "1.5 MiB"),
+            ((4 << 20) - 1, "3.9 MiB"),
+            (4 << 20, "4 MiB"),
+            (640 << 10, "640 KiB"),
+            (1 << 30, "1 GiB"),
+            (20 << 30, "20 GiB"),
+            (1 << 40, "1 TiB"),
+            (u64::MAX, "16777215.9 TiB"),
+        ] {
+            assert_eq!(super::size(bytes), said, "{bytes}");
+        }
+    }
 }

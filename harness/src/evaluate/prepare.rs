@@ -13,6 +13,7 @@ use ferastrau_protocol::{Clause, Fault, Message, Position, Request};
 
 use crate::exit_code::{broken, usage, Interrupted};
 use crate::process::{Death, Ending, Finished, Isolation};
+use crate::term::size;
 use crate::worker::Worker;
 
 /// One scope's generation and original run (as the journal and `shard.json` hold it), and a
@@ -86,15 +87,15 @@ impl ScratchBound {
     pub fn describe(&self) -> String {
         match self {
             ScratchBound::Option { max, used } => format!(
-                "--max-scratch {} MiB, {} MiB of it used by the scopes before",
-                max >> 20,
-                used >> 20
+                "--max-scratch {}, {} of it used by the scopes before",
+                size(*max),
+                size(*used)
             ),
             ScratchBound::Disk { free, dir } => format!(
-                "the free disk: {} MiB free on the file system of {}, of which the last {} MiB are kept free",
-                free >> 20,
+                "the free disk: {} free on the file system of {}, of which the last {} are kept free",
+                size(*free),
                 dir.display(),
-                DISK_MARGIN >> 20
+                size(DISK_MARGIN)
             ),
         }
     }
@@ -205,7 +206,7 @@ impl Preparation {
 
     fn limit_text(&self) -> String {
         match self.memory_limit {
-            Some(l) => format!(" (--memory-limit {} MiB)", l >> 20),
+            Some(l) => format!(" (--memory-limit {})", size(l)),
             None => String::new(),
         }
     }
@@ -259,8 +260,8 @@ impl Preparation {
                 Message::Coverage { probes } => run.spec_probes = probes.clone(),
                 Message::DiskLimit { .. } => {
                     return Err(usage(format!(
-                        "the inputs of scope {scope} need more than the {} MiB of scratch space left ({}); {}",
-                        budget >> 20,
+                        "the inputs of scope {scope} need more than the {} of scratch space left ({}); {}",
+                        size(budget),
                         self.scratch_bound.describe(),
                         self.scratch_bound.remedy()
                     )))

@@ -8,8 +8,8 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 use super::parse::{
-    parse_comparison, parse_engine, parse_factor, parse_matching, parse_percent,
-    parse_positive_duration, parse_size,
+    parse_comparison, parse_engine, parse_factor, parse_matching, parse_memory_limit,
+    parse_percent, parse_positive_duration, parse_size,
 };
 use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
 use ferastrau_harness::scopes::parse_scopes;
@@ -315,8 +315,8 @@ pub struct SequencesArgs {
 #[derive(Args, Clone)]
 pub struct OriginalLimits {
     /// Address-space limit of every worker process: generation, the original, each mutant
-    /// (e.g. `1G`, `512M`).
-    #[arg(long, default_value = "1G", value_parser = parse_size, value_name = "SIZE")]
+    /// (e.g. `1G`, `512M`; at least `4M`, under which no worker starts).
+    #[arg(long, default_value = "1G", value_parser = parse_memory_limit, value_name = "SIZE")]
     pub memory_limit: u64,
     /// Clock limit of the original on one input (decoding, the call, the checks); an original
     /// that runs longer stops the run, naming the input.

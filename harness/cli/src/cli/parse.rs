@@ -66,6 +66,32 @@ pub fn parse_positive_duration(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// The smallest `--memory-limit` taken: 4 MiB, a margin under the smallest worker measured.
+///
+/// Measured on Linux x86-64 (glibc, Rust 1.89) with `ferastrau evaluate --benchmark-path
+/// testdata/chain --scopes 1 --memory-limit N`, N in steps of 128 KiB: `chain`, the smallest
+/// fixture, generates scope 1 and runs its original and every mutant from 5.1 MiB (5248K) with
+/// workers at opt-level 3, from 6.4 MiB (6528K) at 0 (`FERASTRAU_OPT_LEVEL=0`). Below, the
+/// worker cannot start its watchdog thread, then (under 5 MiB) the program loader cannot map
+/// it, and under about 2 MiB the loader crashes (signal 11, which was reported as the code
+/// under test's). The margin keeps any limit a worker might start under (another libc, a
+/// smaller build) from being refused here; a limit between the floor and what a crate's worker
+/// needs still stops the run with status 4, saying to raise it.
+pub const MIN_MEMORY_LIMIT: u64 = 4 << 20;
+
+/// `--memory-limit`: a size ([`parse_size`]) of at least [`MIN_MEMORY_LIMIT`].
+pub fn parse_memory_limit(s: &str) -> Result<u64, String> {
+    let bytes = parse_size(s)?;
+    if bytes < MIN_MEMORY_LIMIT {
+        return Err(format!(
+            "{s:?} ({}) is less address space than any worker starts under: give at least {} (the default is 1G)",
+            ferastrau_harness::term::size(bytes),
+            ferastrau_harness::term::size(MIN_MEMORY_LIMIT)
+        ));
+    }
+    Ok(bytes)
+}
+
 /// `1G`, `512M`, `64K` or plain bytes.
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let bad = || format!("{s:?} is not a size (e.g. 1G, 512M)");
@@ -82,5 +108,23 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     match v.checked_mul(mult) {
         Some(b) if b <= 1 << 40 => Ok(b),
         _ => Err(format!("{s:?} is more than 1 TiB")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_memory_limit_no_worker_starts_under_is_refused_in_its_unit() {
+        let e = parse_memory_limit("1536K").unwrap_err();
+        assert!(
+            e.contains("(1.5 MiB)") && e.contains("at least 4 MiB"),
+            "{e}"
+        );
+        assert!(parse_memory_limit("4095K").unwrap_err().contains("3.9 MiB"));
+        assert_eq!(parse_memory_limit("4M"), Ok(4 << 20));
+        assert_eq!(parse_memory_limit("1G"), Ok(1 << 30));
+        assert!(parse_memory_limit("0").unwrap_err().contains("positive"));
     }
 }
