@@ -23,6 +23,7 @@ mod generator;
 mod html;
 mod infrastructure;
 mod init;
+mod inputs;
 mod layers;
 mod matrix;
 mod metamutant;
