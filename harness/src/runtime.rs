@@ -59,7 +59,7 @@ impl Package {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Runtime {
     /// A registry: crates.io when `registry` is `None`, else the one of that name in the
-    /// user's cargo configuration.
+    /// user's cargo configuration (`[registries]`), as the crate's dependency names it.
     Registry { registry: Option<String> },
     /// The Ferastrau checkout at this directory (its root).
     Checkout(PathBuf),
@@ -160,10 +160,33 @@ impl Runtime {
                 sdk.req, sdk.req
             )));
         }
-        Ok(Runtime::Registry {
-            registry: sdk.registry.clone(),
-        })
+        // Cargo metadata gives another registry by its index URL, but a dependency names it
+        // by the name the user's cargo configuration gives it: read that from the manifest.
+        let registry = match &sdk.registry {
+            None => None,
+            Some(url) => Some(registry_name(crate_dir).ok_or_else(|| {
+                usage(format!(
+                    "{here} takes ferastrau-sdk from the registry {url}: declare it in the \
+                     crate's own Cargo.toml as `ferastrau-sdk = {{ version = \"{VERSION}\", \
+                     registry = \"NAME\" }}` (NAME as your cargo configuration names that \
+                     registry), so that the workers can take the runtime from it too"
+                ))
+            })?),
+        };
+        Ok(Runtime::Registry { registry })
     }
+}
+
+/// The `registry = "NAME"` of the `ferastrau-sdk` dependency in `crate_dir`'s Cargo.toml.
+fn registry_name(crate_dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(crate_dir.join("Cargo.toml")).ok()?;
+    let manifest: toml::Table = text.parse().ok()?;
+    manifest
+        .get("dependencies")?
+        .get("ferastrau-sdk")?
+        .get("registry")?
+        .as_str()
+        .map(str::to_string)
 }
 
 /// Whether `dir` is the root of a Ferastrau checkout: the workspace whose `harness/sdk`,
