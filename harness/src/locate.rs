@@ -110,7 +110,13 @@ pub fn known_benchmarks() -> Vec<String> {
 
 /// Resolves `--benchmark NAME` or `--benchmark-path DIR` to a crate.
 pub fn locate(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate> {
-    let dir = match (name, path) {
+    inspect(&named_dir(name, path)?)
+}
+
+/// The directory `--benchmark NAME` or `--benchmark-path DIR` names, not yet checked to be a
+/// benchmark crate (as given: not made absolute).
+pub fn named_dir(name: Option<&str>, path: Option<&Path>) -> Result<PathBuf> {
+    Ok(match (name, path) {
         (_, Some(p)) => crate_dir(p)?,
         (Some(n), None) => {
             let root = checkout_root()?;
@@ -124,8 +130,7 @@ pub fn locate(name: Option<&str>, path: Option<&Path>) -> Result<BenchmarkCrate>
             root.join("benchmarks").join(n)
         }
         (None, None) => refuse!("name a benchmark with --benchmark NAME or --benchmark-path DIR"),
-    };
-    inspect(&dir)
+    })
 }
 
 /// [`locate`], then the metadata's names checked against the crate's functions: what every

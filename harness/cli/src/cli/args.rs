@@ -168,8 +168,27 @@ pub struct Target {
 
 impl Target {
     pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
+        let (name, path) = self.named()?;
+        locate_declared(name, path)?.with_engine(self.engine)
+    }
+
+    /// The directory of the crate the command line names (absolute), before anything checks
+    /// that it is a benchmark crate, whose manifest and code may not even be readable: `None`
+    /// when it names no directory that exists.
+    pub(crate) fn named_dir(&self) -> Option<PathBuf> {
+        let (name, path) = self.named().ok()?;
+        ferastrau_harness::locate::named_dir(name, path)
+            .ok()?
+            .canonicalize()
+            .ok()
+    }
+
+    /// The crate the command line names: `--benchmark`'s name or `--benchmark-path`'s path;
+    /// with neither, the crate in the current directory, else (in a checkout) the default
+    /// benchmark.
+    fn named(&self) -> Result<(Option<&str>, Option<&std::path::Path>)> {
         let here = std::path::Path::new(".");
-        let (name, path) = match (&self.benchmark, &self.benchmark_path) {
+        Ok(match (&self.benchmark, &self.benchmark_path) {
             (None, None) if declares_ferastrau(here) => (None, Some(here)),
             (None, None) if ferastrau_harness::runtime::checkout().is_some() => {
                 (Some(DEFAULT_BENCHMARK), None)
@@ -182,8 +201,7 @@ impl Target {
                 ))
             }
             (name, path) => (name.as_deref(), path.as_deref()),
-        };
-        locate_declared(name, path)?.with_engine(self.engine)
+        })
     }
 }
 

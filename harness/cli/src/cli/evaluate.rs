@@ -156,33 +156,113 @@ pub fn cmd_evaluate(a: EvaluateArgs) -> Result<Option<PathBuf>> {
     run_evaluation(a, show)
 }
 
+/// Where runs' reports go without `--out`: `ferastrau.out/<benchmark>/`.
+const DEFAULT_OUT: &str = "ferastrau.out";
+
 /// Where a run's reports go: `--out`, else `ferastrau.out/<benchmark>/`.
 pub(super) fn out_dir(a: &EvaluateArgs, bench: &BenchmarkCrate) -> PathBuf {
     a.out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("ferastrau.out").join(&bench.name))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT).join(&bench.name))
+}
+
+/// How a run that got to its end ended.
+struct Ran {
+    /// Its reports' directory; `None` when `--in-diff` left nothing to evaluate.
+    reports: Option<PathBuf>,
+    /// Why the run is broken: its reports are written, marked so.
+    broken: Option<String>,
 }
 
 /// Runs an evaluation; returns the directory its reports went to, or `None` when `--in-diff`
 /// leaves nothing to evaluate (said on stdout, no reports written).
+///
+/// A run that fails or is refused, at whatever stage, leaves no reports in its directory
+/// (a broken run's are written, marked broken): a gate given the directory must not pass an
+/// earlier run's as this one's.
 pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathBuf>> {
     // The whole command's time, builds and generation included, for the closing line.
     let started = std::time::Instant::now();
-    let bench = a.target.locate()?;
+    let bench = match a.target.locate() {
+        Ok(bench) => bench,
+        Err(e) => {
+            // A source that does not parse, a manifest that cannot be read: refused before
+            // the run could take its directory.
+            forget_reports(&a);
+            return Err(e);
+        }
+    };
     let out_dir = out_dir(&a, &bench);
     // Taken before anything is built or written: a second run on the same directory fails at
     // once instead of mixing its results into this one's.
     let out = OutputDir::take(&out_dir, &bench.name, &bench.dir)?;
-    // The reports of an earlier run go before anything else can fail, so that a failed run
-    // leaves none that could be read as its own; with --resume only once the journal is
-    // accepted (below): a refused --resume leaves the run it would have continued as it was.
-    if !a.resume {
-        clear_reports(&out.path)?;
+    // The reports of an earlier run go before anything else can fail or the run is killed, so
+    // that none can be read as this run's. With --resume too: a refused one keeps its journal,
+    // and a --resume of the run that journal records writes them again.
+    clear_reports(&out.path)?;
+    match run(&a, &bench, &out, show, started) {
+        Ok(Ran {
+            reports,
+            broken: None,
+        }) => Ok(reports),
+        Ok(Ran {
+            broken: Some(why), ..
+        }) => Err(broken(format!(
+            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
+            out_dir.display()
+        ))),
+        Err(e) => {
+            // Failed after some reports were written (the page, the kill matrices, a shard's
+            // record): a part of a run is no run.
+            if let Err(c) = clear_reports(&out.path) {
+                ferastrau_harness::warning!("{c:#}");
+            }
+            Err(e)
+        }
     }
-    let diff = read_diff(&a, &bench)?;
+}
+
+/// For a run refused before it could take its output directory: removes the reports of the
+/// crate the command line names from `--out` or, without it, from every directory under
+/// `ferastrau.out/` that the crate's runs own (by the owner stamp, so that another crate's
+/// reports, or a directory a run holds, are left alone).
+fn forget_reports(a: &EvaluateArgs) {
+    let Some(krate) = a.target.named_dir() else {
+        return;
+    };
+    let dirs: Vec<PathBuf> = match &a.out {
+        Some(dir) => vec![dir.clone()],
+        None => std::fs::read_dir(DEFAULT_OUT)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect(),
+    };
+    for dir in dirs {
+        if ferastrau_harness::outdir::recorded_owner(&dir).as_ref() != Some(&krate) {
+            continue;
+        }
+        if let Ok(out) = OutputDir::lock(&dir) {
+            if let Err(e) = clear_reports(&out.path) {
+                ferastrau_harness::warning!("{e:#}");
+            }
+        }
+    }
+}
+
+/// The run itself, in `out`, its earlier reports removed.
+fn run(
+    a: &EvaluateArgs,
+    bench: &BenchmarkCrate,
+    out: &OutputDir,
+    show: Show,
+    started: std::time::Instant,
+) -> Result<Ran> {
+    let out_dir = &out.path;
+    let diff = read_diff(a, bench)?;
     match &diff {
         Some(Selection::Nothing { why }) => {
-            clear_reports(&out.path)?;
             match show {
                 Show::Json => ferastrau_harness::term::print_json(&serde_json::json!({
                     "benchmark": bench.name,
@@ -194,14 +274,17 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
                 }
                 Show::Nothing => {}
             }
-            return Ok(None);
+            return Ok(Ran {
+                reports: None,
+                broken: None,
+            });
         }
         Some(Selection::Everything { why }) => {
             ferastrau_harness::note!("--in-diff: every mutant is evaluated: {why}")
         }
         _ => {}
     }
-    let subject = subject::prepare(&bench)?;
+    let subject = subject::prepare(bench)?;
     if a.compare == ferastrau_protocol::Comparison::Structural && !subject.structure {
         return Err(usage(format!(
             "--compare structural: {} defines no structure to compare (set `const STRUCTURE: bool = true` and write `fn structure` in its `Benchmark` impl)",
@@ -224,7 +307,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         .viable()
         .filter(|m| !skipped.contains_key(&m.id))
         .count();
-    let catalog = selected(&a, &subject.meta.catalog, diff.as_ref())?;
+    let catalog = selected(a, &subject.meta.catalog, diff.as_ref())?;
     // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
     let viable: Vec<u32> = catalog
         .viable()
@@ -233,21 +316,20 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         .collect();
     // A shard evaluates its share of what the whole run evaluates, sampled the same way.
     let share = a.shard.map_or_else(|| viable.clone(), |s| s.share(&viable));
-    let opts = options(&a);
+    let opts = options(a);
     let limits = opts.limits;
     if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
         return Err(usage(
             "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
         ));
     }
-    let fingerprint = fingerprint(&bench, &subject, &catalog, &viable, &skipped, &a, limits)?;
+    let fingerprint = fingerprint(bench, &subject, &catalog, &viable, &skipped, a, limits)?;
     if a.resume {
         evaluate::journal::Journal::check_resumable(&out_dir.join("journal.jsonl"), &fingerprint)?;
-        clear_reports(&out.path)?;
     }
     let ev = evaluate::evaluate(
-        &bench,
-        &out,
+        bench,
+        out,
         &fingerprint,
         &subject.worker,
         &subject.methods,
@@ -264,7 +346,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
     }
     // A diff that selects every mutant makes a whole run, comparable with a baseline's.
     let partial_diff = matches!(diff, Some(Selection::Functions(_)));
-    let facts = facts(&bench, &subject, &catalog, &a, partial_diff, &skipped)?;
+    let facts = facts(bench, &subject, &catalog, a, partial_diff, &skipped)?;
     let broken_why = match a.shard {
         // A shard's share is not the run: `merge` judges the whole.
         Some(_) => None,
@@ -274,15 +356,15 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
         broken: broken_why.clone(),
         shard: a.shard,
     };
-    let rows = report::publish(&out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    let rows = report::publish(out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
-    let page = ferastrau_harness::html::write(&out_dir, &sources)?;
-    write_matrices(&out_dir, &ev.matrices)?;
+    let page = ferastrau_harness::html::write(out_dir, &sources)?;
+    write_matrices(out_dir, &ev.matrices)?;
     let last_scope = *a.scopes.end();
     let survivors = ferastrau_harness::html::survivors::at_scope(&page, last_scope);
     if let Some(shard) = a.shard {
         ferastrau_harness::shard::write(
-            &out_dir,
+            out_dir,
             ferastrau_harness::shard::record(
                 shard,
                 &fingerprint,
@@ -320,7 +402,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
     match show {
         Show::Nothing => {}
         Show::Json => {
-            let mut doc = report::json_document(&out_dir, share.len())?;
+            let mut doc = report::json_document(out_dir, share.len())?;
             doc["seconds"] = serde_json::json!(seconds);
             doc["runner"] = serde_json::to_value(runner)?;
             doc["survivors"] = serde_json::json!({
@@ -356,13 +438,10 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
             out_dir.display()
         ),
     }
-    if let Some(why) = broken_why {
-        return Err(broken(format!(
-            "the run is broken, its kill rate means nothing: {why} (reports in {}, marked \"broken\")",
-            out_dir.display()
-        )));
-    }
-    Ok(Some(out_dir))
+    Ok(Ran {
+        reports: Some(out_dir.clone()),
+        broken: broken_why,
+    })
 }
 
 /// What `--in-diff` selects, read and checked before anything is built. A diff whose files

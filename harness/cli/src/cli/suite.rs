@@ -21,6 +21,9 @@ const SHOWN: usize = 10;
 pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<PathBuf> {
     let bench = a.target.locate()?;
     let out = OutputDir::take(&out_dir(a, &bench), &bench.name, &bench.dir)?;
+    // An `evaluate` run's reports in the same directory are not this run's: a gate must not
+    // read them with this run's page beside them.
+    super::evaluate::clear_reports(&out.path)?;
     let meta = subject::metamutant(&bench)?;
     // The sources as the metamutant was built from them, for the report: whatever happens to
     // the crate during the run, the report shows the code that ran.

@@ -611,12 +611,13 @@ fn resuming_after_an_edit_or_with_other_options_is_refused() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(USAGE), "{err}");
     assert!(err.contains("limits"), "{err}");
-    // Refused, it removed nothing: the run it would have continued keeps its reports.
-    assert_eq!(
-        reports(out.path()),
-        before,
-        "a refused --resume removed reports"
+    // Refused, it leaves no reports that a gate could read as this run's; the journal stays,
+    // and a --resume of the run it recorded writes them again.
+    assert!(
+        reports(out.path()).iter().all(Option::is_none),
+        "a refused --resume left the reports of another run"
     );
+    assert!(out.path().join("journal.jsonl").is_file());
 
     let o = resume(&[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -629,8 +630,41 @@ fn resuming_after_an_edit_or_with_other_options_is_refused() {
         untimed(&e1)
     );
 
-    // A comment is enough: the journal's results belong to the source they were measured on.
+    // A run refused at any stage leaves nothing to gate, even before it has checked the
+    // crate's code: a source that does not parse once left the previous run's reports, which
+    // the gate passed.
+    let baseline = dir.path().join("baseline.json");
+    let gate = |extra: &[&str]| {
+        let mut args = vec![
+            "gate",
+            "--current",
+            s(out.path()),
+            "--baseline",
+            s(&baseline),
+        ];
+        args.extend_from_slice(extra);
+        command(&args).output().unwrap()
+    };
+    let o = gate(&["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
     let lib = krate.join("src").join("lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("{source}\nfn broken( {{\n")).unwrap();
+    let o = command(&[&["evaluate", "--out", s(out.path())][..], &base].concat())
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot parse"), "{err}");
+    assert!(
+        reports(out.path()).iter().all(Option::is_none),
+        "a run refused for a parse error left the reports of the previous one"
+    );
+    let o = gate(&[]);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    std::fs::write(&lib, source).unwrap();
+
+    // A comment is enough: the journal's results belong to the source they were measured on.
     let mut text_now = std::fs::read_to_string(&lib).unwrap();
     text_now.push_str("// edited\n");
     std::fs::write(&lib, text_now).unwrap();
