@@ -887,6 +887,56 @@ fn [-b-]{+c+}() {}
         }
     }
 
+    /// Arbitrary bytes ([`crate::fuzz`]): a refusal or a reading, never a panic; what is read
+    /// is selected from as a run would.
+    #[test]
+    fn fuzz_a_diff_never_panics_its_reader() {
+        let binary = "diff --git a/d.bin b/d.bin\nnew file mode 100644\nindex 0000000..3e3315e\nGIT binary patch\nliteral 5\nMcmZQzO3KUw00MIXJOBUy\n\nliteral 0\nHcmV?d00001\n\n";
+        let gnu = "Binary files d1/b.bin and d2/b.bin differ\ndiff -ruN d1/src/x.rs d2/src/x.rs\n--- d1/src/x.rs\t2026-12-02 04:05:10.812266033 +0000\n+++ d2/src/x.rs\t2026-12-02 04:05:10.812266033 +0000\n@@ -1,2 +1 @@\n-a\n b\n";
+        let seeds = [EVERY_FORM.as_bytes(), binary.as_bytes(), gnu.as_bytes()];
+        let tokens: &[&[u8]] = &[
+            b"diff --git ",
+            b"diff --cc ",
+            b"--- ",
+            b"+++ ",
+            b"@@ -",
+            b" +",
+            b" @@",
+            b",",
+            b"\n",
+            b"\r\n",
+            b" ",
+            b"-",
+            b"+",
+            b"\\ No newline at end of file\n",
+            b"/dev/null",
+            b"a/",
+            b"b/",
+            b"\"",
+            b"\\",
+            b"\\377",
+            b"\t",
+            b"Binary files ",
+            b" and ",
+            b" differ",
+            b"GIT binary patch\n",
+            b"literal 5\n",
+            b"rename from ",
+            b"rename to ",
+            b"copy to ",
+            b"deleted file mode 100644\n",
+            b"new file mode 100644\n",
+        ];
+        let functions = [place("S::add", 1, 3), place("S::remove", 4, 9)];
+        let files = ["Cargo.toml", "src/lib.rs", "src/new.rs", "nonl.rs"].map(String::from);
+        crate::fuzz::no_panic("--in-diff", 0, &seeds, tokens, |bytes| {
+            if let Ok(c) = ChangedLines::parse(bytes) {
+                c.names();
+                c.select(Path::new("/r"), &files, &functions);
+            }
+        });
+    }
+
     fn place(function: &str, first: usize, last: usize) -> ferastrau_mutator::FnPlace {
         ferastrau_mutator::FnPlace {
             function: function.into(),

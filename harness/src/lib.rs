@@ -8,6 +8,8 @@ pub mod evaluate;
 pub mod exit_code;
 pub mod export;
 pub mod fingerprint;
+#[cfg(test)]
+mod fuzz;
 pub mod gate;
 pub mod generate;
 pub mod html;

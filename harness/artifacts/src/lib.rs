@@ -193,11 +193,29 @@ pub trait Artifact:
         Ok(doc)
     }
 
+    /// Parses `bytes`, the contents of `path`, as [`Self::from_text`] does: bytes that are
+    /// not UTF-8 (which no file this tool writes holds) are refused as invalid, naming the line.
+    fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let valid = &bytes[..e.valid_up_to()];
+            ReadError::Invalid {
+                path: path.to_path_buf(),
+                file_name: Self::FILE_NAME,
+                version: None,
+                why: format!(
+                    "line {} is not UTF-8 text",
+                    valid.iter().filter(|&&b| b == b'\n').count() + 1
+                ),
+            }
+        })?;
+        Self::from_text(text, path)
+    }
+
     /// Reads and checks the file at `path` (see the crate's "Versions").
     fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        Self::from_text(&text, path)
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        Self::from_bytes(&bytes, path)
     }
 
     /// Writes the file at `path` atomically, laid out as [`Self::LAYOUT`] says.

@@ -111,6 +111,33 @@ pub struct Recorded {
     pub rows: BTreeMap<(u32, u32), (u32, Row)>,
 }
 
+impl Recorded {
+    /// What a journal's `lines` hold. Lines that did not parse (a torn last line) were skipped
+    /// by the reader; headers in the middle are skipped here, and rows that do not decode to a
+    /// consistent one are computed again.
+    fn of(lines: Vec<JournalLine>) -> Recorded {
+        let mut rec = Recorded::default();
+        for l in lines {
+            match l {
+                JournalLine::Scope(s) => {
+                    rec.scopes.insert(s.scope, s);
+                }
+                JournalLine::Result(r) => {
+                    rec.results.insert((r.mutant, r.scope), r);
+                }
+                JournalLine::Row(line) => {
+                    if let Some(row) = row(&line) {
+                        rec.rows
+                            .insert((line.scope, line.mutant), (line.max_deaths, row));
+                    }
+                }
+                JournalLine::Header(_) => {}
+            }
+        }
+        rec
+    }
+}
+
 /// An open journal.
 pub struct Journal {
     file: Mutex<File>,
@@ -195,26 +222,7 @@ impl Journal {
     }
 
     pub fn resume(path: &Path, fingerprint: &Fingerprint) -> Result<(Journal, Recorded)> {
-        let read = Self::read_resumable(path, fingerprint)?;
-        let mut rec = Recorded::default();
-        // Lines that did not parse (a torn last line) and headers in the middle are skipped.
-        for l in read.lines {
-            match l {
-                JournalLine::Scope(s) => {
-                    rec.scopes.insert(s.scope, s);
-                }
-                JournalLine::Result(r) => {
-                    rec.results.insert((r.mutant, r.scope), r);
-                }
-                JournalLine::Row(line) => {
-                    if let Some(row) = row(&line) {
-                        rec.rows
-                            .insert((line.scope, line.mutant), (line.max_deaths, row));
-                    }
-                }
-                JournalLine::Header(_) => {}
-            }
-        }
+        let rec = Recorded::of(Self::read_resumable(path, fingerprint)?.lines);
         let j = Self::write_new(path, fingerprint, &rec)?;
         Ok((j, rec))
     }
@@ -290,5 +298,56 @@ mod tests {
             Journal::check_resumable(&path, &fingerprint).unwrap_err()
         );
         assert!(e.contains("no journal at"), "{e}");
+    }
+
+    /// Arbitrary bytes ([`crate::fuzz`]) as the journal `--resume` reads: a refusal or what
+    /// the run would resume from (its rows decoded), never a panic.
+    #[test]
+    fn fuzz_a_journal_never_panics_its_reader() {
+        let path = Path::new("journal.jsonl");
+        let fingerprint = written_fingerprint();
+        // The header and one line of each kind, their arrays cut to two elements: the
+        // reader's time grows with its input.
+        let kinds = ["header", "scope", "result", "row"];
+        let short: String = kinds
+            .iter()
+            .filter_map(|k| {
+                WRITTEN
+                    .lines()
+                    .find(|l| l.contains(&format!("\"kind\":\"{k}\"")))
+            })
+            .map(|l| {
+                let mut line: serde_json::Value = serde_json::from_str(l).unwrap();
+                for v in line.as_object_mut().unwrap().values_mut() {
+                    if let Some(a) = v.as_array_mut() {
+                        a.truncate(2);
+                    }
+                }
+                format!("{line}\n")
+            })
+            .collect();
+        assert_eq!(parse(short.as_bytes(), path).unwrap().lines.len(), 3);
+        let tokens: &[&[u8]] = &[
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b",",
+            b":",
+            b"\"",
+            b"\n",
+            b"{\"kind\":\"row\",",
+            b"\"kills\":\"",
+            b"\"schema_version\":7,",
+            b"null",
+            b"AAAA",
+            b"OjAAAA",
+        ];
+        crate::fuzz::no_panic("journal", 4, &[short.as_bytes()], tokens, |bytes| {
+            if let Ok(read) = parse(bytes, path) {
+                fingerprint.differences(&Fingerprint::from(read.header.fingerprint.clone()));
+                Recorded::of(read.lines);
+            }
+        });
     }
 }
