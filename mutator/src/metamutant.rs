@@ -1,7 +1,7 @@
 //! Building the metamutant: one copy of the crate holding every viable mutant behind runtime
 //! switches, plus coverage probes; compile-pruned, and cached while nothing changes.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -89,6 +89,15 @@ impl Loaded {
         self.rewrite(&|_| true).probes
     }
 
+    /// Each source file's text, by its path relative to the crate.
+    fn texts(&self) -> BTreeMap<String, String> {
+        self.sources
+            .files
+            .iter()
+            .map(|f| (f.rel.clone(), f.text.clone()))
+            .collect()
+    }
+
     /// FNV-1a over everything the result depends on.
     fn fingerprint(&self, probes: &str) -> String {
         let mut h = ContentHash::default();
@@ -141,6 +150,12 @@ pub struct Metamutant {
     /// Whether this came from the cache, untouched sources and mutator.
     #[serde(skip)]
     pub cached: bool,
+    /// The text of each source file (path relative to the crate → text) as this metamutant
+    /// was made from it, read once: what a report shows, whatever happens to the crate
+    /// during the run (a text read again later may hold an edit made meanwhile). Not in the
+    /// cache record: a cached metamutant's are the texts just read, which its key matched.
+    #[serde(skip)]
+    pub sources: BTreeMap<String, String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -178,7 +193,10 @@ pub fn build_metamutant_with(
     let loaded = Loaded::read(crate_dir)?;
     let fingerprint = loaded.fingerprint(probes);
     if let Some(m) = cached(out_dir, &fingerprint) {
-        return Ok(m);
+        return Ok(Metamutant {
+            sources: loaded.texts(),
+            ..m
+        });
     }
     let name = loaded.manifest.name.clone();
     prepare_copy(&loaded.manifest, out_dir, &[("ferastrau-probes", probes)])?;
@@ -234,6 +252,7 @@ pub fn build_metamutant_with(
         rounds,
         seconds: started.elapsed().as_secs_f64(),
         cached: false,
+        sources: loaded.texts(),
     };
     std::fs::write(out_dir.join(MUTANTS_FILE), result.catalog.to_json())?;
     std::fs::write(

@@ -178,9 +178,9 @@ impl Listed {
 /// the text: its coverage probes and its input notation.
 #[derive(Clone, Debug)]
 pub enum Sources {
-    /// The crate's files (relative path → text) as a run evaluated them: read once, right
-    /// after the metamutant is built from them, so that the page shows the code that ran
-    /// even if the crate is edited during the run.
+    /// The crate's files (relative path → text) as a run evaluated them: read once, by the
+    /// mutator as it built the metamutant from them, so that the page shows the code that
+    /// ran even if the crate is edited during the run.
     Snapshot {
         texts: BTreeMap<String, String>,
         facts: CrateFacts,
@@ -208,15 +208,32 @@ impl CrateFacts {
 }
 
 impl Sources {
-    /// Reads `files` (paths relative to `crate_dir`) now.
-    pub fn snapshot<'a>(
+    /// The sources `meta` was made from, as the mutator read them (once, to mutate them),
+    /// with its probes: the code that ran, even if the crate was edited since.
+    pub fn of_metamutant(
         crate_dir: &Path,
-        files: impl IntoIterator<Item = &'a str>,
+        meta: &ferastrau_mutator::Metamutant,
     ) -> Result<Sources> {
         Ok(Sources::Snapshot {
-            texts: read_sources(crate_dir, files)?,
-            facts: CrateFacts::read(crate_dir)?,
+            texts: meta.sources.clone(),
+            facts: CrateFacts {
+                probes: meta.probes.clone(),
+                input_notation: ferastrau_mutator::Manifest::read(crate_dir)?.input_notation,
+            },
         })
+    }
+
+    /// The files of the snapshot whose text in `crate_dir` is not the snapshot's any more
+    /// (edited, or gone): the crate changed during the run. None for [`Sources::Disk`].
+    pub fn changed_since(&self, crate_dir: &Path) -> Vec<String> {
+        match self {
+            Sources::Snapshot { texts, .. } => texts
+                .iter()
+                .filter(|(file, text)| read_source(crate_dir, file).ok().as_ref() != Some(*text))
+                .map(|(file, _)| file.clone())
+                .collect(),
+            Sources::Disk(_) => Vec::new(),
+        }
     }
 
     /// The text of `file`.
@@ -238,18 +255,14 @@ impl Sources {
     }
 }
 
-/// The texts of `files` (paths relative to `crate_dir`, each read once), by path.
-pub fn read_sources<'a>(
-    crate_dir: &Path,
-    files: impl IntoIterator<Item = &'a str>,
-) -> Result<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
-    for f in files {
-        if !out.contains_key(f) {
-            out.insert(f.to_string(), read_source(crate_dir, f)?);
-        }
-    }
-    Ok(out)
+/// The texts of the files `meta`'s mutants are in (paths relative to the crate), as the
+/// mutator read them to make it.
+pub fn mutated_sources(meta: &ferastrau_mutator::Metamutant) -> BTreeMap<String, String> {
+    meta.catalog
+        .mutants
+        .iter()
+        .filter_map(|m| Some((m.file.clone(), meta.sources.get(&m.file)?.clone())))
+        .collect()
 }
 
 fn read_source(crate_dir: &Path, file: &str) -> Result<String> {

@@ -94,6 +94,12 @@ fn compile_pruning_drops_what_does_not_compile_and_caches() {
     let again = build_metamutant(dir.path(), &out, &crate::common::probes()).unwrap();
     assert!(again.cached);
     assert_eq!(again.catalog, m.catalog);
+    // Built or cached, it holds the sources it was made from (what the reports show).
+    assert_eq!(
+        m.sources.get("src/lib.rs").map(String::as_str),
+        Some(BORROWS)
+    );
+    assert_eq!(again.sources, m.sources);
 
     // The benchmark's own sources are untouched.
     assert_eq!(

@@ -291,12 +291,9 @@ fn run(
             bench.name
         )));
     }
-    // The source as the metamutant was built from it: what the page shows, whatever happens
-    // to the crate during the run.
-    let sources = ferastrau_harness::html::Sources::snapshot(
-        &bench.dir,
-        subject.meta.catalog.mutants.iter().map(|m| m.file.as_str()),
-    )?;
+    // The source as the mutator read it to build the metamutant: what the page shows,
+    // whatever happens to the crate during the run (an edit while it was mutating included).
+    let sources = ferastrau_harness::html::Sources::of_metamutant(&bench.dir, &subject.meta)?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
@@ -359,6 +356,13 @@ fn run(
     let rows = report::publish(out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
     let page = ferastrau_harness::html::write(out_dir, &sources)?;
+    let changed = sources.changed_since(&bench.dir);
+    if !changed.is_empty() {
+        ferastrau_harness::warning!(
+            "the crate changed during the run ({}): the results and the page are of its source as the run read it to mutate; run again to measure the change",
+            changed.join(", ")
+        );
+    }
     write_matrices(out_dir, &ev.matrices)?;
     let last_scope = *a.scopes.end();
     let survivors = ferastrau_harness::html::survivors::at_scope(&page, last_scope);

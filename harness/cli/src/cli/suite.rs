@@ -25,12 +25,9 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     // read them with this run's page beside them.
     super::evaluate::clear_reports(&out.path)?;
     let meta = subject::metamutant(&bench)?;
-    // The sources as the metamutant was built from them, for the report: whatever happens to
-    // the crate during the run, the report shows the code that ran.
-    let sources = ferastrau_harness::html::model::read_sources(
-        &bench.dir,
-        meta.catalog.mutants.iter().map(|m| m.file.as_str()),
-    )?;
+    // The sources as the mutator read them to build the metamutant, for the report: whatever
+    // happens to the crate during the run, the report shows the code that ran.
+    let sources = ferastrau_harness::html::model::mutated_sources(&meta);
     let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     // The mutants `evaluate` would run: sampled, `--only-mutants`, the skipped left out.

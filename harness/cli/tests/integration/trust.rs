@@ -674,6 +674,59 @@ fn resuming_after_an_edit_or_with_other_options_is_refused() {
     assert!(err.contains("the benchmark's source"), "{err}");
 }
 
+/// An edit to the crate while the run is mutating it changes nothing the run reports: the
+/// page is drawn from the sources the run mutated (it once failed at the end, "the reports ...
+/// do not match the source", exit 1), and the run says that the crate changed under it.
+#[test]
+fn an_edit_while_the_run_mutates_is_reported_not_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("faulty");
+    copy_fixture("faulty", &krate);
+    let out = dir.path().join("out");
+    let mut run = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&krate),
+        "--scopes",
+        "1",
+        "--timeout-floor",
+        "100ms",
+        "--memory-limit",
+        "256M",
+        "--out",
+        s(&out),
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Right after mutation, while the worker builds: every mutant's line moves down one.
+    let lib = krate.join("src").join("lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let mut stderr = std::io::BufReader::new(run.stderr.take().unwrap());
+    let mut said = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(n > 0, "the run ended before mutating: {said}");
+        said.push_str(&line);
+        if line.trim_start().starts_with("Mutated ") {
+            break;
+        }
+    }
+    std::fs::write(&lib, format!("// edited during the run\n{source}")).unwrap();
+    std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+    let status = run.wait().unwrap();
+    assert!(status.success(), "{said}");
+    assert!(said.contains("changed during the run"), "{said}");
+    let page = json(&out.join("mutation-testing-report.json"));
+    assert_eq!(
+        page["files"]["src/lib.rs"]["source"].as_str(),
+        Some(source.as_str()),
+        "the page shows the source the run mutated"
+    );
+}
+
 /// Waits until `journal` holds at least `n` results (while `child` runs).
 fn wait_for_results(journal: &Path, n: usize, child: &Child) {
     let started = Instant::now();
