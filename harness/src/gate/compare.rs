@@ -102,7 +102,8 @@ pub enum Basis {
     /// baseline's without a counterpart): the kill rates and coverages are of other code and
     /// not comparable; every mutant the two runs share is (with the `--min-kill-rate` floor).
     ChangedCode,
-    /// Some mutants only (`--in-diff`, `--only-mutants`): compared mutant by mutant.
+    /// Mutants other than the baseline's (an `--in-diff` run of some functions, every mutant
+    /// against a sampled baseline): compared mutant by mutant.
     Partial,
 }
 

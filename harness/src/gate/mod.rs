@@ -82,24 +82,33 @@ pub fn gate(
     };
     let mut file = read_baseline(baseline)?;
     let base = file.benchmarks.get(&run.benchmark).cloned();
-    // A sample is a subset unless the baseline is of the same sample: compared mutant by
-    // mutant, and never the baseline in place of all mutants or of another sample. (A run of
-    // all mutants may replace a sampled baseline.)
+    // A sample of other mutants than the baseline's leaves some of the baseline's out: like
+    // a run of chosen mutants, it is not the run the baseline describes, and is refused. A
+    // run of every mutant holds all of a sampled baseline's: compared mutant by mutant, or
+    // made the baseline in its place.
     if let Some(b) = base.as_ref().filter(|b| b.sample != run.figures.sample) {
-        let replaces = update && run.figures.sample.is_none();
-        if run.partial.is_none() && !replaces {
-            run.partial = Some(match (run.figures.sample, b.sample) {
-                (Some(now), None) => {
-                    format!("evaluated a sample ({now}) where the baseline has every mutant")
+        let why = match (run.figures.sample, b.sample) {
+            (Some(now), None) => Some(format!(
+                "evaluated a sample ({now}) where the baseline has every mutant"
+            )),
+            (Some(now), Some(then)) => Some(format!(
+                "evaluated another sample ({now}) than the baseline's ({then})"
+            )),
+            (None, Some(then)) => {
+                if run.partial.is_none() && !update {
+                    run.partial = Some(format!(
+                        "evaluated every mutant where the baseline has a sample ({then})"
+                    ));
                 }
-                (Some(now), Some(then)) => {
-                    format!("evaluated another sample ({now}) than the baseline's ({then})")
-                }
-                (None, Some(then)) => {
-                    format!("evaluated every mutant where the baseline has a sample ({then})")
-                }
-                (None, None) => unreachable!("the samples differ"),
-            });
+                None
+            }
+            (None, None) => unreachable!("the samples differ"),
+        };
+        if let Some(why) = why {
+            return Err(usage(format!(
+                "the run in {} {why}: not the run a baseline describes, it cannot pass a gate or become a baseline (evaluate with the baseline's --max-mutants and --seed, or every mutant)",
+                dir.display()
+            )));
         }
     }
     let empty = BenchmarkBaseline::default();

@@ -10,13 +10,17 @@ use super::baseline::{BenchmarkBaseline, ScopeFigures};
 use crate::exit_code::usage;
 use ferastrau_artifacts::MutantPlace;
 
+/// Why a run of `--only-mutants` is refused, by the gate given its reports and by the gate
+/// asked to run one.
+pub const ONLY_MUTANTS: &str = "not the run a baseline describes, it cannot pass a gate or become a baseline (gate a run without --only-mutants)";
+
 /// The run being gated, read from an `evaluate` output directory.
 pub struct GatedRun {
     pub benchmark: String,
     pub broken: Option<String>,
-    /// Why only a subset of the crate's mutants was evaluated (`--in-diff`, `--only-mutants`):
-    /// the kill rate and coverage are not comparable with the baseline's, only each mutant's
-    /// status is.
+    /// Why only a subset of the crate's mutants was evaluated (`--in-diff` of some
+    /// functions): the kill rate and coverage are not comparable with the baseline's, only
+    /// each mutant's status is.
     pub partial: Option<String>,
     pub figures: BenchmarkBaseline,
     /// Mutants the crate's `skip` list names (not run), by key, with the reason.
@@ -46,18 +50,21 @@ impl GatedRun {
                 evaluation.comparison
             )));
         }
-        let broken = evaluation.broken;
-        // A subset of the crate's mutants: its figures are not the crate's.
-        let partial = match (&evaluation.in_diff, &evaluation.only_mutants) {
-            (Some(diff), _) => Some(format!(
-                "evaluated only the mutants of a diff (--in-diff {diff})"
-            )),
-            (None, Some(ids)) => Some(format!(
-                "evaluated only {} mutant(s) named by --only-mutants",
+        // Mutants chosen by hand: the others (those that now survive, say) are compared with
+        // nothing, so such a run proves nothing about the crate, whatever its mutants did.
+        if let Some(ids) = &evaluation.only_mutants {
+            return Err(usage(format!(
+                "{} holds a run of {} mutant(s) chosen with --only-mutants: {ONLY_MUTANTS}",
+                dir.display(),
                 ids.len()
-            )),
-            (None, None) => None,
-        };
+            )));
+        }
+        let broken = evaluation.broken;
+        // A diff's subset of the crate's mutants: its figures are not the crate's. (A diff
+        // that selects every mutant makes a whole run, not marked.)
+        let partial = evaluation
+            .in_diff
+            .map(|diff| format!("evaluated only the mutants of a diff (--in-diff {diff})"));
         let mut figures = BenchmarkBaseline {
             sample: evaluation.sample,
             ..BenchmarkBaseline::default()

@@ -444,6 +444,13 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
             "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
         ));
     }
+    // Refused before it runs, as its reports would be.
+    if !a.run.only_mutants.is_empty() {
+        return Err(usage(format!(
+            "gate --only-mutants: a run of chosen mutants is {}",
+            ferastrau_harness::gate::run::ONLY_MUTANTS
+        )));
+    }
     if a.run.compare != ferastrau_protocol::Comparison::Abstract {
         return Err(usage(format!(
             "gate --compare {}: the gate and its baselines compare abstract values (leave --compare out)",

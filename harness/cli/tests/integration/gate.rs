@@ -160,11 +160,14 @@ fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
     }
 }
 
-/// A run of some mutants only (`--only-mutants`) is marked so in `evaluation.json`: the gate
-/// compares it mutant by mutant and `--update-baseline` refuses it, leaving the whole crate's
-/// baseline as it was (it once replaced a 419-mutant baseline by 20 mutants, at "100%").
+/// A run of some mutants only (`--only-mutants`) is marked so in `evaluation.json` and is not
+/// the run a baseline describes: the gate refuses it (status 2, naming `--only-mutants`), run by
+/// the gate or given with `--current` (it once passed, "not compared"), and `--update-baseline`
+/// refuses it, leaving the whole crate's baseline as it was (it once replaced a 419-mutant
+/// baseline by 20 mutants, at "100%"). A sample is refused likewise unless the baseline is of
+/// the same sample.
 #[test]
-fn a_run_of_some_mutants_never_becomes_the_baseline() {
+fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
     let dir = tempfile::tempdir().unwrap();
     let krate = crate::common::fixture("faulty");
     let out = dir.path().join("out");
@@ -180,34 +183,58 @@ fn a_run_of_some_mutants_never_becomes_the_baseline() {
         .find(|m| m["scopes"]["1"]["status"] == "killed")
         .expect("a killed mutant")["id"]
         .to_string();
+    let refused = |o: &Output| {
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("--only-mutants") && err.contains("not the run a baseline describes"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(&baseline).unwrap(),
+            whole,
+            "the baseline changed"
+        );
+    };
 
-    let o = gate(
-        &krate,
+    // Asked of the gate's own run: refused before anything runs.
+    for update in [&[][..], &["--update-baseline"]] {
+        refused(&gate(
+            &krate,
+            &out,
+            &baseline,
+            &[&["--only-mutants", &killed][..], update].concat(),
+        ));
+    }
+    // The reports of such a run, gated with --current: refused too.
+    let krate_path = krate.to_str().unwrap();
+    let (evaluation, _) = crate::common::evaluate(
+        &[
+            &["--benchmark-path", krate_path][..],
+            &FAULTY_LIMITS,
+            &["--only-mutants", &killed],
+        ]
+        .concat(),
         &out,
-        &baseline,
-        &["--only-mutants", &killed, "--update-baseline"],
     );
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("--only-mutants") && err.contains("cannot become a baseline"),
-        "{err}"
-    );
-    assert_eq!(
-        std::fs::read(&baseline).unwrap(),
-        whole,
-        "the baseline shrank"
-    );
-    let evaluation = json(&out.join("evaluation.json"));
     assert_eq!(
         evaluation["only_mutants"],
         serde_json::json!([killed.parse::<u64>().unwrap()])
     );
-
-    // Gated, the subset is judged mutant by mutant: it passes (its one mutant is still killed)
-    // without comparing its kill rate with the whole crate's.
-    let o = gate(&krate, &out, &baseline, &["--only-mutants", &killed]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    for update in [&[][..], &["--update-baseline"]] {
+        let args = [
+            &[
+                "gate",
+                "--current",
+                out.to_str().unwrap(),
+                "--baseline",
+                baseline.to_str().unwrap(),
+            ][..],
+            update,
+        ]
+        .concat();
+        refused(&command(&args).output().unwrap());
+    }
 
     // A sample (`--max-mutants`) is a subset too, unless the baseline is of the same sample.
     let sample = |seed: &'static str| ["--max-mutants", "3", "--seed", seed];
@@ -221,7 +248,7 @@ fn a_run_of_some_mutants_never_becomes_the_baseline() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
         err.contains("a sample (--max-mutants 3 --seed 1) where the baseline has every mutant")
-            && err.contains("cannot become a baseline"),
+            && err.contains("not the run a baseline describes"),
         "{err}"
     );
     assert_eq!(
@@ -233,9 +260,15 @@ fn a_run_of_some_mutants_never_becomes_the_baseline() {
         json(&out.join("evaluation.json"))["sample"],
         serde_json::json!({"max_mutants": 3, "seed": 1})
     );
+    // Gated, it is refused as well: the mutants it left out are not compared with anything.
     let o = gate(&krate, &out, &baseline, &sample("1"));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("kill rates are not compared"));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a sample (--max-mutants 3 --seed 1) where the baseline has every mutant")
+            && err.contains("not the run a baseline describes"),
+        "{err}"
+    );
     // A baseline of a sample: the same sample is compared whole, another one is a subset
     // that cannot replace it, and a run of every mutant may.
     let sampled = dir.path().join("sampled.json");
