@@ -58,6 +58,7 @@ impl OutputDir {
             .write(true)
             .open(&lock_path)
             .with_context(|| format!("cannot open {}", lock_path.display()))?;
+        wait_for_readers(&f, path);
         match f.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -86,6 +87,65 @@ impl OutputDir {
             path: path.to_path_buf(),
             _lock: f,
         })
+    }
+}
+
+/// A reader's hold on an output directory ([`OutputDir::read`]), released on drop.
+pub struct Reading {
+    _lock: Option<std::fs::File>,
+}
+
+impl OutputDir {
+    /// Holds `path`'s lock shared while a command reads the reports there (`gate --current`,
+    /// `merge`'s shards, `subsets`): a run holding it (about to clear those reports, or
+    /// writing them) is refused, naming it, as a second run is; readers do not exclude each
+    /// other, and a run that starts meanwhile waits for them ([`wait_for_readers`]). A
+    /// directory no run ever locked (committed reports, or none at all) is read unlocked:
+    /// a reader writes nothing.
+    pub fn read(path: &Path) -> Result<Reading> {
+        let lock_path = path.join(LOCK);
+        let mut f = match std::fs::File::open(&lock_path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Reading { _lock: None })
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot open {}", lock_path.display()))
+            }
+        };
+        match f.try_lock_shared() {
+            Ok(()) => Ok(Reading { _lock: Some(f) }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(usage(format!(
+                "a ferastrau run is writing to {} ({}): its reports are not to be read until it ends; wait for it",
+                path.display(),
+                Holder::of(&mut f)
+            ))),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+            }
+        }
+    }
+}
+
+/// Waits while only readers ([`OutputDir::read`]) hold the lock file `f` of `path`: they hold
+/// it for the moments a read takes, and a run that starts meanwhile takes the directory
+/// after them instead of being refused. Returns when the lock is free (held by the caller) or
+/// a run holds it (the caller refuses).
+fn wait_for_readers(f: &std::fs::File, path: &Path) {
+    let mut said = false;
+    while matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+        && f.try_lock_shared().is_ok()
+    {
+        // Let go at once: two runs waiting here, each holding it shared, would wait forever.
+        let _ = f.unlock();
+        if !std::mem::replace(&mut said, true) {
+            crate::stage!(
+                "Waiting",
+                "for the commands reading {} to finish",
+                path.display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -151,6 +211,13 @@ impl std::fmt::Display for Holder {
 }
 
 impl Holder {
+    /// The holder that the lock file `f` names, described for a message now.
+    fn of(f: &mut std::fs::File) -> String {
+        let mut text = Vec::new();
+        let _ = f.read_to_end(&mut text);
+        Holder::describe(&String::from_utf8_lossy(&text), epoch_seconds())
+    }
+
     fn parse(text: &str) -> Option<Holder> {
         let mut fields = text.lines().map(|l| l.split_once(' '));
         let mut field = |name: &str| match fields.next()? {

@@ -58,6 +58,8 @@ pub fn gate(
     print: &Print,
 ) -> Result<()> {
     let json = *print == Print::Json;
+    // Held while the reports are read: a run that has taken the directory is clearing them.
+    let _reading = crate::outdir::OutputDir::read(dir)?;
     let mut run = GatedRun::read(dir)?;
     // Reports that disagree with each other (a merge or a run that failed half-way, a file
     // edited by hand) are refused, as `report` refuses them.

@@ -71,10 +71,15 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
     use ferastrau_harness::export::{test_file, Selection};
     let selection = match (&a.scopes, &a.reduced) {
         (Some(scopes), _) => Selection::Scopes(scopes.clone()),
-        (None, Some(file)) => Selection::Reduced(
+        (None, Some(file)) => Selection::Reduced({
+            // Not while a run holds the directory it is in (clearing it).
+            let _reading = match file.parent() {
+                Some(dir) => Some(ferastrau_harness::outdir::OutputDir::read(dir)?),
+                None => None,
+            };
             <ferastrau_artifacts::ReducedSuite as ferastrau_artifacts::Artifact>::read(file)
-                .map_err(|e| usage(format!("--reduced {}: {e:#}", file.display())))?,
-        ),
+                .map_err(|e| usage(format!("--reduced {}: {e:#}", file.display())))?
+        }),
         (None, None) => unreachable!("clap requires --scopes or --reduced"),
     };
     let text = test_file(&bench, &worker, &selection)?;

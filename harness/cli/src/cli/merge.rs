@@ -25,6 +25,20 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     // The directory is locked and its old reports cleared before the shards are checked: a
     // refused merge must not leave an earlier merge's reports to be gated as this one's.
     let out = OutputDir::lock(&a.out)?;
+    // Each shard's directory is read under its lock: a shard still being evaluated (or
+    // evaluated again) is refused, naming its run. Held until the merge is written.
+    let _reading = match a
+        .shards
+        .iter()
+        .map(|d| OutputDir::read(d))
+        .collect::<Result<Vec<_>>>()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            super::evaluate::clear_reports(&out.path)?;
+            return Err(e);
+        }
+    };
     let m = match shard::merge(&a.shards) {
         Ok(m) => m,
         Err(e) => {

@@ -444,3 +444,112 @@ fn concurrent_baseline_updates_keep_every_section() {
         assert_eq!(sections, expected, "round {round} lost sections");
     }
 }
+
+/// Whoever reads a run's reports takes its output directory's lock, shared: while a run holds
+/// the directory (it has just taken it, and is about to clear the reports there), `gate
+/// --current`, `merge` (its shards), `subsets` and `report` refuse, naming the run, instead of
+/// reading reports that are being replaced (the gate once passed a directory half a second
+/// before the new run cleared it). Readers do not refuse each other, and a run that starts
+/// while they read waits for them. Committed reports stand in for a run's, the test holds the
+/// locks: no run needed.
+#[test]
+fn readers_of_an_output_directory_take_its_lock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let benchmark = "linked_list";
+    let dir = tmp.path().join("run");
+    std::fs::create_dir_all(&dir).unwrap();
+    let committed = crate::common::workspace_root()
+        .join("reports")
+        .join(benchmark);
+    for f in ferastrau_harness::evaluate::report::FILES
+        .iter()
+        .chain(&ferastrau_harness::html::FILES)
+    {
+        std::fs::copy(committed.join(f), dir.join(f)).unwrap();
+    }
+    let baseline = tmp.path().join("baseline.json");
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let gate_current = |extra: &[&str]| {
+        let mut args = vec![
+            "gate".to_string(),
+            "--current".into(),
+            s(&dir),
+            "--baseline".into(),
+            s(&baseline),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        command(&args.iter().map(String::as_str).collect::<Vec<_>>())
+            .output()
+            .unwrap()
+    };
+    let o = gate_current(&["--update-baseline"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // A run holds the directory (its pid, start and command in the lock file, as a run
+    // writes them).
+    let lock_path = dir.join(".ferastrau.lock");
+    let open = || {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&lock_path)
+            .unwrap()
+    };
+    let run = open();
+    run.lock().unwrap();
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    std::fs::write(
+        &lock_path,
+        format!("pid 4242\nstarted {started}\ncommand ferastrau evaluate --out run\n"),
+    )
+    .unwrap();
+    let merged = tmp.path().join("merged");
+    let refused = [
+        ("gate --current", gate_current(&[])),
+        (
+            "merge",
+            crate::common::ferastrau(&["merge", &s(&dir), "--out", &s(&merged)]),
+        ),
+        (
+            "subsets",
+            crate::common::ferastrau(&["subsets", &s(&dir), "--no-render"]),
+        ),
+        (
+            "report",
+            crate::common::ferastrau(&["report", &s(&dir), "--benchmark", benchmark]),
+        ),
+    ];
+    for (what, o) in refused {
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("pid 4242") && err.contains("ferastrau evaluate --out run"),
+            "{what}: {err}"
+        );
+    }
+    drop(run);
+
+    // Readers share it; a run (here `report`, which rewrites the page) waits for them.
+    let reader = open();
+    reader.lock_shared().unwrap();
+    let o = gate_current(&[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut writer = command(&["report", &s(&dir), "--benchmark", benchmark])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        writer.try_wait().unwrap().is_none(),
+        "a run refused or ignored a reader's lock"
+    );
+    drop(reader);
+    let o = writer.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
