@@ -384,6 +384,30 @@ mod tests {
         );
     }
 
+    /// An SDK from another registry: the workers take the runtime from the registry of the
+    /// name the dependency gives (cargo metadata knows it only by its index URL).
+    #[test]
+    fn another_registry_is_named_as_the_dependency_names_it() {
+        let v = crate::runtime::VERSION;
+        let d = crate_depending_on(
+            &format!("ferastrau-sdk = {{ version = \"{v}\", registry = \"corp\" }}"),
+            "mutate = [\"f\"]",
+        );
+        std::fs::create_dir_all(d.path().join(".cargo")).unwrap();
+        std::fs::write(
+            d.path().join(".cargo/config.toml"),
+            "[registries.corp]\nindex = \"sparse+https://example.invalid/index/\"\n",
+        )
+        .unwrap();
+        let b = locate(None, Some(d.path())).unwrap();
+        assert_eq!(
+            b.runtime,
+            Runtime::Registry {
+                registry: Some("corp".into())
+            }
+        );
+    }
+
     /// A checkout's SDK of another version than the binary's: refused, naming both.
     #[test]
     fn a_checkout_of_another_version_is_refused() {
