@@ -62,12 +62,10 @@ impl OutputDir {
         match f.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = f.read_to_string(&mut holder);
                 return Err(usage(format!(
                     "another ferastrau run is writing to {} ({}); wait for it to end or choose another --out",
                     path.display(),
-                    Holder::describe(&holder, epoch_seconds())
+                    Holder::of(&mut f)
                 )));
             }
             Err(std::fs::TryLockError::Error(e)) => {
