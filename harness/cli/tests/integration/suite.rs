@@ -593,6 +593,9 @@ fn a_suite_s_run_killed_at_any_moment_resumes_to_the_same_verdicts() {
         } else {
             Signal::SIGTERM
         };
+        // Counted just before the signal: under load the loop above may be descheduled for a
+        // while after its last look, the run judging on meanwhile.
+        let at_signal = verdicts_in(&journal);
         let _ = kill(Pid::from_raw(child.id() as i32), signal);
         let status = child.wait().unwrap();
         let after = verdicts_in(&journal);
@@ -604,8 +607,11 @@ fn a_suite_s_run_killed_at_any_moment_resumes_to_the_same_verdicts() {
             );
         }
         // Stopped at once: the mutant running when the signal came may still be recorded,
-        // no later one.
-        assert!(after <= before + 22, "round {round}: {before} -> {after}");
+        // no later one (one more for the count read a moment before the signal).
+        assert!(
+            after <= at_signal + 2,
+            "round {round}: {before} -> {at_signal} at the signal -> {after}"
+        );
     }
     // The kills left verdicts behind, which the last run takes from the journal.
     let verdicts = verdicts_in(&journal);
