@@ -94,32 +94,31 @@ fn error(message: &str) {
     anstream::eprintln!("{} {message}", paint(style::BAD, "error:"));
 }
 
-/// The main routine of a binary: parses the process's arguments as `P`, runs them, and maps
-/// the outcome to an exit status (`ferastrau_harness::exit_code`).
 /// The command line as a [`Program`] parses it. `cargo ferastrau ARGS` runs the binary
 /// `cargo-ferastrau` as `cargo-ferastrau ferastrau ARGS` (cargo's convention for external
 /// subcommands): that second word is dropped, and the program called `cargo ferastrau` in
 /// usage lines and errors, so that both names take the same arguments.
 fn arguments(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut args: Vec<OsString> = args.into_iter().collect();
-    let as_cargo = args.first().is_some_and(|first| {
-        std::path::Path::new(first)
-            .file_stem()
-            .is_some_and(|stem| stem.to_string_lossy().starts_with("cargo-"))
-    });
-    if as_cargo {
-        let name = std::path::Path::new(&args[0])
-            .file_stem()
-            .map(|s| s.to_string_lossy().replacen("cargo-", "cargo ", 1))
-            .unwrap_or_default();
-        if args.get(1).is_some_and(|a| *a == name["cargo ".len()..]) {
+    let subcommand = args
+        .first()
+        .and_then(|first| std::path::Path::new(first).file_stem())
+        .and_then(|stem| {
+            stem.to_string_lossy()
+                .strip_prefix("cargo-")
+                .map(str::to_string)
+        });
+    if let Some(subcommand) = subcommand {
+        if args.get(1).is_some_and(|a| *a == *subcommand) {
             args.remove(1);
         }
-        args[0] = name.into();
+        args[0] = format!("cargo {subcommand}").into();
     }
     args
 }
 
+/// The main routine of a binary: parses the process's arguments as `P`, runs them, and maps
+/// the outcome to an exit status (`ferastrau_harness::exit_code`).
 pub fn main<P: Program>() -> ExitCode {
     // `ferastrau ... | head`: end quietly when stdout closes, as a Unix filter does, instead
     // of panicking on the failed write. (No pipe the harness writes to is at risk: it never
