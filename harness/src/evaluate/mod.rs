@@ -121,11 +121,11 @@ fn scratch_limit(
             let estimate = b.bytes as f64 * growth;
             if estimate > left as f64 {
                 return Err(usage(format!(
-                    "scope {scope} would need about {:.0} MiB of scratch space for its inputs (scope {} took {:.1} MiB, growing {growth:.1}x per scope), more than the {} MiB left ({}); {}",
-                    estimate / 1048576.0,
+                    "scope {scope} would need about {} of scratch space for its inputs (scope {} took {}, growing {growth:.1}x per scope), more than the {} left ({}); {}",
+                    crate::term::size(estimate as u64),
                     b.scope,
-                    b.bytes as f64 / 1048576.0,
-                    left >> 20,
+                    crate::term::size(b.bytes),
+                    crate::term::size(left),
                     bound.describe(),
                     bound.remedy()
                 )));
