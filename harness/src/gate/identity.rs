@@ -51,11 +51,11 @@ fn owners(places: &BTreeMap<String, MutantPlace>) -> BTreeMap<String, (&str, &st
 /// The run's region for each baseline region: the same id, or, for a baseline region the run
 /// does not have, one of the run's regions the baseline does not have (see the module's rule:
 /// the same function in another file, else the most alike lines, at least half the same).
-fn counterparts<'a>(
+fn counterparts<'a, 'o>(
     base: &'a BTreeMap<String, Region>,
-    base_owners: &BTreeMap<String, (&str, &str)>,
+    base_owners: &BTreeMap<String, (&'o str, &'o str)>,
     run: &'a BTreeMap<String, Region>,
-    run_owners: &BTreeMap<String, (&str, &str)>,
+    run_owners: &BTreeMap<String, (&'o str, &'o str)>,
 ) -> BTreeMap<&'a str, &'a str> {
     let mut out: BTreeMap<&str, &str> = BTreeMap::new();
     let mut free: Vec<&str> = run
@@ -71,9 +71,8 @@ fn counterparts<'a>(
             vanished.push(id.as_str());
         }
     }
-    let function = |owners: &BTreeMap<String, (&str, &str)>, id: &str| {
-        owners.get(id).map(|(_, f)| f.to_string())
-    };
+    let function =
+        |owners: &BTreeMap<String, (&'o str, &'o str)>, id: &str| owners.get(id).map(|&(_, f)| f);
     // Moved: the same function name, in another file.
     vanished.retain(|&id| {
         let name = function(base_owners, id);
@@ -90,12 +89,12 @@ fn counterparts<'a>(
     });
     // Renamed: the most alike lines, at least half of them the same.
     for id in vanished {
-        let a: Vec<&str> = base[id].lines.iter().map(|l| l.trim()).collect();
+        let a = trimmed(&base[id]);
         let best = free
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                let b: Vec<&str> = run[*f].lines.iter().map(|l| l.trim()).collect();
+                let b = trimmed(&run[*f]);
                 (similar::TextDiff::from_slices(&a, &b).ratio(), i)
             })
             .filter(|(ratio, _)| *ratio >= 0.5)
@@ -105,6 +104,11 @@ fn counterparts<'a>(
         }
     }
     out
+}
+
+/// A region's lines without their indentation (which the matching ignores).
+fn trimmed(region: &Region) -> Vec<&str> {
+    region.lines.iter().map(|l| l.trim()).collect()
 }
 
 /// The leading whitespace of a line, in columns (characters).
@@ -177,8 +181,7 @@ pub fn matching(
         let Some(new) = pairs.get(id.as_str()).and_then(|run| regions.get(*run)) else {
             continue;
         };
-        let a: Vec<&str> = old.lines.iter().map(|l| l.trim()).collect();
-        let b: Vec<&str> = new.lines.iter().map(|l| l.trim()).collect();
+        let (a, b) = (trimmed(old), trimmed(new));
         let mut map = BTreeMap::new();
         for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
             if let similar::DiffOp::Equal {
