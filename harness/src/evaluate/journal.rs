@@ -327,23 +327,18 @@ mod tests {
             })
             .collect();
         assert_eq!(parse(short.as_bytes(), path).unwrap().lines.len(), 3);
-        let tokens: &[&[u8]] = &[
-            b"{",
-            b"}",
-            b"[",
-            b"]",
-            b",",
-            b":",
-            b"\"",
-            b"\n",
-            b"{\"kind\":\"row\",",
-            b"\"kills\":\"",
-            b"\"schema_version\":7,",
-            b"null",
-            b"AAAA",
-            b"OjAAAA",
-        ];
-        crate::fuzz::no_panic("journal", 4, &[short.as_bytes()], tokens, |bytes| {
+        let tokens: Vec<&[u8]> = [
+            crate::fuzz::JSON,
+            &[
+                b"{\"kind\":\"row\",".as_slice(),
+                b"\"kills\":\"",
+                b"\"schema_version\":7,",
+                b"AAAA",
+                b"OjAAAA",
+            ],
+        ]
+        .concat();
+        crate::fuzz::no_panic("journal", 4, &[short.as_bytes()], &tokens, |bytes| {
             if let Ok(read) = parse(bytes, path) {
                 fingerprint.differences(&Fingerprint::from(read.header.fingerprint.clone()));
                 Recorded::of(read.lines);
