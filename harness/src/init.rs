@@ -336,7 +336,7 @@ pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec
     // (cargo drops what the crate does not use), as the workers the harness builds do. A
     // registry or git SDK resolves as any dependency does.
     let checkout = match sdk {
-        SdkSource::Path(p) => p.parent().and_then(Path::parent),
+        SdkSource::Path(p) => crate::runtime::sdk_checkout(p),
         _ => None,
     };
     if let Some(lock) = checkout

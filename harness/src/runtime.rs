@@ -110,11 +110,7 @@ impl Runtime {
         let here = crate_dir.display();
         if let Some(path) = &sdk.path {
             let sdk_dir = path.as_std_path();
-            let root = sdk_dir
-                .parent()
-                .and_then(Path::parent)
-                .filter(|root| is_checkout(root) && same(&root.join("harness/sdk"), sdk_dir));
-            let Some(root) = root else {
+            let Some(root) = sdk_checkout(sdk_dir) else {
                 return Err(usage(format!(
                     "{here} depends on the ferastrau-sdk at {path}, which is not the harness/sdk of \
                      a Ferastrau checkout (no harness/worker beside it): depend on \
@@ -196,6 +192,14 @@ pub fn is_checkout(dir: &Path) -> bool {
         && dir.join("harness/sdk/Cargo.toml").is_file()
         && dir.join("harness/worker/Cargo.toml").is_file()
         && dir.join("benchmarks").is_dir()
+}
+
+/// The root of the Ferastrau checkout whose `harness/sdk` is `sdk_dir`, if it is one's.
+pub fn sdk_checkout(sdk_dir: &Path) -> Option<&Path> {
+    sdk_dir
+        .parent()
+        .and_then(Path::parent)
+        .filter(|root| is_checkout(root) && same(&root.join("harness/sdk"), sdk_dir))
 }
 
 /// The Ferastrau checkout around the current directory, if any: the paper's benchmarks
