@@ -20,7 +20,16 @@ pub struct Thresholds {
     pub tolerance: f64,
     /// Whether a surviving mutant that the baseline does not know fails the gate.
     pub fail_on_new_survivors: bool,
+    /// Whether baseline mutants that found no counterpart in the run (their function deleted,
+    /// renamed beyond recognition, or no longer mutated) pass however many they are; without
+    /// it, more than [`UNMATCHED_SHARE`] of the baseline's mutants unmatched fails the gate.
+    pub accept_unmatched: bool,
 }
+
+/// The share of the baseline's mutants (in percent) that may find no counterpart in a whole
+/// run before the gate fails without `--accept-unmatched`: past it, the verdict would stand on
+/// too little of what the baseline measured.
+pub const UNMATCHED_SHARE: f64 = 10.0;
 
 /// One reason the gate fails.
 #[derive(Clone, Debug, PartialEq)]

@@ -114,6 +114,11 @@ pub struct GateArgs {
     /// Fail when a mutant the baseline does not know (new code) survives.
     #[arg(long)]
     pub fail_on_new_survivors: bool,
+    /// Pass however many baseline mutants find no counterpart in the run (their function
+    /// deleted, renamed beyond recognition, or dropped from `mutate`): by default more than
+    /// 10% of the baseline's mutants unmatched fails the gate.
+    #[arg(long)]
+    pub accept_unmatched: bool,
     /// Make this run the benchmark's baseline (prints what changed; refused for a broken run).
     #[arg(long)]
     pub update_baseline: bool,

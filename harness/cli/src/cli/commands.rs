@@ -490,6 +490,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
         min_kill_rate_scope: a.min_kill_rate_scope,
         tolerance: a.tolerance,
         fail_on_new_survivors: a.fail_on_new_survivors,
+        accept_unmatched: a.accept_unmatched,
     };
     let print = match (json, github_dir) {
         (true, _) => ferastrau_harness::gate::Print::Json,
@@ -525,6 +526,7 @@ fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
         min_kill_rate_scope: None,
         tolerance: a.tolerance,
         fail_on_new_survivors: false,
+        accept_unmatched: false,
     };
     ferastrau_harness::gate::suite::gate(&run, &a.baseline, &thresholds, a.update_baseline)
 }
