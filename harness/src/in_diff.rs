@@ -40,7 +40,9 @@ use crate::exit_code::usage;
 /// The new-side lines a diff touches, per file path as the diff names it.
 #[derive(Debug, Default)]
 pub struct ChangedLines {
-    files: BTreeMap<PathBuf, BTreeSet<usize>>,
+    /// Per file, each new-side line the diff touches with the identifiers of the lines it
+    /// adds or removes there (a call the change removed names its callee).
+    files: BTreeMap<PathBuf, BTreeMap<usize, BTreeSet<String>>>,
     /// Files the diff deletes, by their old path (every reading of it); a renamed file's old
     /// path too: it is gone from the crate.
     deleted: BTreeSet<PathBuf>,
@@ -57,8 +59,9 @@ pub enum Selection {
     /// The diff changes nothing the run depends on (files outside the library: its tests,
     /// README, other crates): nothing to evaluate, nothing to gate.
     Nothing { why: String },
-    /// Every mutant of these mutated functions (by catalog name), and only them.
-    Functions(BTreeSet<String>),
+    /// Every mutant of these mutated functions (by catalog name, each with why it is
+    /// selected), and only them.
+    Functions(BTreeMap<String, String>),
     /// Every mutant: the diff changes what all of them are judged by.
     Everything { why: String },
 }
@@ -68,7 +71,7 @@ impl Selection {
     pub fn keeps(&self, m: &Mutant) -> bool {
         match self {
             Selection::Nothing { .. } => false,
-            Selection::Functions(f) => f.contains(&m.function),
+            Selection::Functions(f) => f.contains_key(&m.function),
             Selection::Everything { .. } => true,
         }
     }
@@ -131,8 +134,8 @@ struct FilePart {
     copied: bool,
     deleted: bool,
     binary: bool,
-    /// New-side lines the hunks touch.
-    lines: BTreeSet<usize>,
+    /// New-side lines the hunks touch, with the identifiers of the lines added or removed.
+    lines: BTreeMap<usize, BTreeSet<String>>,
 }
 
 impl ChangedLines {
@@ -236,7 +239,10 @@ impl ChangedLines {
                 .iter()
                 .find(|rel| crate_dir.join(rel.as_str()).ends_with(name))
         };
-        let mut chosen = BTreeSet::new();
+        // The mutated functions the diff changes, and those a changed line names (a call it
+        // added or removed: a helper inlined), each with the function that names it.
+        let mut changed = BTreeSet::new();
+        let mut named: BTreeMap<&str, &str> = BTreeMap::new();
         // A deleted file is no longer among the crate's: placed by the suffixes of its path,
         // read with and without a prefix (`a/`: nothing tells it apart for a deleted file).
         for name in &self.deleted {
@@ -270,10 +276,13 @@ impl ChangedLines {
                     ),
                 };
             }
-            for &line in lines {
+            for (&line, words) in lines {
                 match functions.iter().find(|f| f.holds(rel, line)) {
                     Some(f) => {
-                        chosen.insert(f.function.clone());
+                        changed.insert(f.function.as_str());
+                        for g in functions.iter().filter(|g| words.contains(&g.name)) {
+                            named.entry(&g.function).or_insert(&f.function);
+                        }
                     }
                     None => {
                         return Selection::Everything {
@@ -285,7 +294,7 @@ impl ChangedLines {
                 }
             }
         }
-        if chosen.is_empty() {
+        if changed.is_empty() {
             return Selection::Nothing {
                 why: format!(
                     "the diff changes nothing the crate's verdicts depend on (it names {})",
@@ -293,8 +302,67 @@ impl ChangedLines {
                 ),
             };
         }
-        Selection::Functions(chosen)
+        Selection::Functions(related(functions, &changed, &named))
     }
+}
+
+/// The functions whose mutants' verdicts a change to `changed` can move, each with why: the
+/// changed ones; those a changed line names (a call added or removed); and, from all of
+/// these, the mutated functions they call and those that call them, transitively (a callee's
+/// mutants are judged through its callers' inputs, a caller's through what its callees
+/// return). Calls are known by name ([`FnPlace::calls`]): a name two functions share selects
+/// both, more than needed and never less.
+///
+/// [`FnPlace::calls`]: ferastrau_mutator::FnPlace::calls
+fn related(
+    functions: &[ferastrau_mutator::FnPlace],
+    changed: &BTreeSet<&str>,
+    named: &BTreeMap<&str, &str>,
+) -> BTreeMap<String, String> {
+    let mut why: BTreeMap<String, String> = BTreeMap::new();
+    for f in changed {
+        why.insert(f.to_string(), "changed".to_string());
+    }
+    for (g, f) in named {
+        why.entry(g.to_string())
+            .or_insert_with(|| format!("named by a line the diff changes in {f}"));
+    }
+    let seeds: Vec<String> = why.keys().cloned().collect();
+    let by_name = |name: &str| -> Vec<&ferastrau_mutator::FnPlace> {
+        functions.iter().filter(|g| g.function == name).collect()
+    };
+    // Callees, then callers, each a breadth-first walk from the seeds.
+    for callees in [true, false] {
+        let mut queue: std::collections::VecDeque<String> = seeds.iter().cloned().collect();
+        let mut seen: BTreeSet<String> = queue.iter().cloned().collect();
+        while let Some(f) = queue.pop_front() {
+            let next: Vec<&ferastrau_mutator::FnPlace> = match callees {
+                true => by_name(&f)
+                    .into_iter()
+                    .flat_map(|place| functions.iter().filter(|g| place.calls.contains(&g.name)))
+                    .collect(),
+                false => {
+                    let names: BTreeSet<&str> =
+                        by_name(&f).iter().map(|p| p.name.as_str()).collect();
+                    functions
+                        .iter()
+                        .filter(|g| g.calls.iter().any(|c| names.contains(c.as_str())))
+                        .collect()
+                }
+            };
+            for g in next {
+                if seen.insert(g.function.clone()) {
+                    why.entry(g.function.clone())
+                        .or_insert_with(|| match callees {
+                            true => format!("called by {f}"),
+                            false => format!("calls {f}"),
+                        });
+                    queue.push_back(g.function.clone());
+                }
+            }
+        }
+    }
+    why
 }
 
 /// Whether line `i` starts a file's part of a diff: `diff ...` (git's `diff --git`, GNU's
@@ -421,7 +489,13 @@ impl FilePart {
             if self.binary || self.renamed || self.copied {
                 out.whole.insert(name.clone());
             }
-            out.files.entry(name).or_default().extend(&self.lines);
+            let lines = out.files.entry(name).or_default();
+            for (line, words) in &self.lines {
+                lines
+                    .entry(*line)
+                    .or_default()
+                    .extend(words.iter().cloned());
+            }
         }
         Ok(())
     }
@@ -429,7 +503,11 @@ impl FilePart {
 
 /// The hunk whose header is line `i`: its new-side changed lines into `changed`, its lines
 /// counted by the header; the line after it.
-fn hunk(lines: &[&[u8]], i: usize, changed: &mut BTreeSet<usize>) -> Result<usize> {
+fn hunk(
+    lines: &[&[u8]],
+    i: usize,
+    changed: &mut BTreeMap<usize, BTreeSet<String>>,
+) -> Result<usize> {
     let Some((mut old_left, new_start, mut new_left)) = hunk_header(header(lines[i])) else {
         return Err(unreadable(
             i + 1,
@@ -475,12 +553,12 @@ fn hunk(lines: &[&[u8]], i: usize, changed: &mut BTreeSet<usize>) -> Result<usiz
             }
             b'-' => {
                 old_left = old_left.checked_sub(1).ok_or_else(|| too_many(i))?;
-                changed.insert(n);
+                changed.entry(n).or_default().extend(identifiers(&l[1..]));
                 changes = true;
             }
             b'+' => {
                 new_left = new_left.checked_sub(1).ok_or_else(|| too_many(i))?;
-                changed.insert(n);
+                changed.entry(n).or_default().extend(identifiers(&l[1..]));
                 n = n.saturating_add(1);
                 changes = true;
             }
@@ -509,6 +587,14 @@ fn hunk(lines: &[&[u8]], i: usize, changed: &mut BTreeSet<usize>) -> Result<usiz
         ));
     }
     Ok(i)
+}
+
+/// The identifiers of a line of code (ASCII words starting with a letter or `_`): what could
+/// name a function.
+fn identifiers(line: &[u8]) -> impl Iterator<Item = String> + '_ {
+    line.split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .filter(|w| w.first().is_some_and(|b| !b.is_ascii_digit()))
+        .map(|w| String::from_utf8_lossy(w).into_owned())
 }
 
 /// `@@ -a[,b] +c[,d] @@...`: the old side's line count, the new side's first line and count.
@@ -704,7 +790,7 @@ diff --git a/b/x/src/lib.rs b/b/x/src/lib.rs
         let c = ChangedLines::parse(diff).unwrap();
         // `a/` and `b/` are the prefixes; what follows is the path.
         let lines = &c.files[Path::new("b/x/src/lib.rs")];
-        assert_eq!(lines.iter().copied().collect::<Vec<_>>(), [11, 13]);
+        assert_eq!(lines.keys().copied().collect::<Vec<_>>(), [11, 13]);
         assert!(ChangedLines::parse("").unwrap().files.is_empty());
         assert!(ChangedLines::parse("@@ nonsense").is_err());
     }
@@ -798,7 +884,7 @@ index 4ae8ef0..967e095 100644
     #[test]
     fn every_form_git_diff_writes_is_read() {
         let c = ChangedLines::parse(EVERY_FORM).unwrap();
-        let lines = |name: &str| c.files[Path::new(name)].iter().copied().collect::<Vec<_>>();
+        let lines = |name: &str| c.files[Path::new(name)].keys().copied().collect::<Vec<_>>();
         assert_eq!(lines("src/lib.rs"), [2]);
         assert_eq!(lines("sp ace.rs"), [1]);
         assert_eq!(lines("tést.rs"), [1]);
@@ -940,11 +1026,63 @@ fn [-b-]{+c+}() {}
     fn place(function: &str, first: usize, last: usize) -> ferastrau_mutator::FnPlace {
         ferastrau_mutator::FnPlace {
             function: function.into(),
+            name: function.rsplit("::").next().unwrap().into(),
+            calls: BTreeSet::new(),
             file: "src/lib.rs".into(),
             first,
             last,
             lines: Vec::new(),
         }
+    }
+
+    fn functions(diff: &str, functions: &[ferastrau_mutator::FnPlace]) -> BTreeMap<String, String> {
+        let files = ["src/lib.rs".to_string()];
+        match ChangedLines::parse(diff)
+            .unwrap()
+            .select(Path::new("/repo"), &files, functions)
+        {
+            Selection::Functions(f) => f,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A change to one function selects what it calls and what calls it, transitively
+    /// within the mutated functions, and a function a changed line names (a helper whose
+    /// call the change removed: inlined, it may now be dead); not the callers of a callee.
+    #[test]
+    fn a_change_selects_its_callees_its_callers_and_what_it_stopped_calling() {
+        let calls = |mut p: ferastrau_mutator::FnPlace, names: &[&str]| {
+            p.calls = names.iter().map(|n| n.to_string()).collect();
+            p
+        };
+        // top → mid → leaf; other → leaf; helper called by nobody now; lone alone.
+        let fs = [
+            calls(place("S::top", 1, 5), &["mid", "self", "x"]),
+            calls(place("S::mid", 6, 10), &["leaf"]),
+            place("S::leaf", 11, 15),
+            calls(place("S::other", 16, 20), &["leaf"]),
+            place("S::helper", 21, 25),
+            place("S::lone", 26, 30),
+        ];
+        let got = functions(&hunk("src/lib.rs", 8), &fs);
+        let want: BTreeMap<String, String> = [
+            ("S::mid", "changed"),
+            ("S::leaf", "called by S::mid"),
+            ("S::top", "calls S::mid"),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .into();
+        assert_eq!(got, want, "S::other calls S::leaf, a callee: not selected");
+        let inlined = "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -3,1 +3,1 @@\n-        self.helper(x)\n+        x + 1\n";
+        let got = functions(inlined, &fs);
+        assert_eq!(
+            got["S::helper"],
+            "named by a line the diff changes in S::top"
+        );
+        assert!(
+            got.contains_key("S::leaf") && !got.contains_key("S::lone"),
+            "{got:?}"
+        );
     }
 
     fn select(diff: &str) -> Selection {
@@ -962,15 +1100,17 @@ fn [-b-]{+c+}() {}
     #[test]
     fn a_change_in_a_mutated_function_selects_all_of_its_mutants_and_only_them() {
         let both = hunk("crates/s/src/lib.rs", 12) + &hunk("crates/s/src/lib.rs", 20);
-        assert_eq!(
-            select(&both),
-            Selection::Functions(["S::add".to_string()].into())
-        );
+        let changed = |names: &[&str]| {
+            Selection::Functions(
+                names
+                    .iter()
+                    .map(|n| (n.to_string(), "changed".to_string()))
+                    .collect(),
+            )
+        };
+        assert_eq!(select(&both), changed(&["S::add"]));
         let two = hunk("src/lib.rs", 12) + &hunk("src/lib.rs", 25);
-        assert_eq!(
-            select(&two),
-            Selection::Functions(["S::add".to_string(), "S::remove".to_string()].into())
-        );
+        assert_eq!(select(&two), changed(&["S::add", "S::remove"]));
     }
 
     #[test]

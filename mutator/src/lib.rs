@@ -56,7 +56,7 @@ pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{
     build_metamutant, build_metamutant_with, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE,
 };
-pub use places::{mutated_functions, FnPlace};
+pub use places::{mutated_functions, untested_public, FnPlace};
 pub use sample::sample;
 pub use size::{function_sizes, FnSize};
 pub use suppress::skipped;

@@ -55,6 +55,11 @@ pub struct Evaluation {
     /// share's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardLabel>,
+    /// The crate's public functions that neither a mutant nor an input exercises (not
+    /// mutated, not reached from the benchmark's `run`; `Type::method`): a gate notes those
+    /// its baseline did not have.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untested: Vec<String>,
 }
 
 artifact!(Evaluation, file: "evaluation.json", schema: "evaluation", version: SCHEMA_VERSION,

@@ -50,6 +50,11 @@ pub struct BenchmarkBaseline {
     /// baseline with a sample of another.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<crate::SampleMark>,
+    /// The crate's public functions that nothing exercised (`evaluation.json`'s `untested`):
+    /// a later run's others are new, and noted. Absent in baselines made before it was kept:
+    /// then none is noted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untested: Option<Vec<String>>,
 }
 
 /// Where a mutant is: its file and function, and its edit's first line, last line and column
@@ -164,6 +169,13 @@ impl Artifact for GateBaseline {
             t.push_str("\n      }");
             if let Some(sample) = &b.sample {
                 let _ = write!(t, ",\n      \"sample\": {}", serde_json::to_string(sample)?);
+            }
+            if let Some(untested) = &b.untested {
+                let _ = write!(
+                    t,
+                    ",\n      \"untested\": {}",
+                    serde_json::to_string(untested)?
+                );
             }
             t.push_str("\n    }");
         }

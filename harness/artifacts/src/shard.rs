@@ -82,6 +82,9 @@ pub struct Marks {
     /// What made the inputs (left out when Korat).
     #[serde(default, skip_serializing_if = "crate::common::Engine::is_korat")]
     pub engine: crate::common::Engine,
+    /// See [`crate::Evaluation::untested`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untested: Vec<String>,
 }
 
 /// A run that evaluated a sample of the crate's mutants (`--max-mutants N --seed S`, when N is

@@ -461,6 +461,7 @@ pub fn write(
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
         shard: extra.shard.map(ShardLabel),
+        untested: facts.marks.untested.clone(),
     }
     .write(&dir.join("evaluation.json"))?;
 

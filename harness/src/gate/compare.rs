@@ -59,6 +59,13 @@ pub enum Failure {
         scope: u32,
         key: String,
     },
+    /// More than [`UNMATCHED_SHARE`] of the baseline's mutants found no counterpart in a
+    /// whole run (without `--accept-unmatched`).
+    Unmatched {
+        mutants: usize,
+        of: usize,
+        functions: Vec<String>,
+    },
 }
 
 /// The comparison of a run with its baseline.

@@ -147,8 +147,9 @@ pub fn regions(
         .collect()
 }
 
-/// What matching found: each baseline key's key in the run, and the baseline's mutants whose
-/// lines the change edited (no counterpart, by design).
+/// What matching found: each baseline key's key in the run, the baseline's mutants whose
+/// lines the change edited (no counterpart, by design), and those whose function the run does
+/// not have at all.
 #[derive(Debug, Default, PartialEq)]
 pub struct Matching {
     /// Baseline key → run key.
@@ -156,6 +157,10 @@ pub struct Matching {
     /// Baseline keys of the run's functions with no counterpart: on lines the change edited
     /// or removed, or no longer generated there.
     pub edited: Vec<String>,
+    /// Baseline keys whose function has no counterpart in the run (deleted, renamed beyond
+    /// recognition, no longer mutated; or, in a run of some functions, not selected), by the
+    /// baseline's function name.
+    pub unmatched: BTreeMap<String, Vec<String>>,
 }
 
 /// Matches the baseline's mutants (`base_places`, `base_regions`) to the run's (`places`,
@@ -235,24 +240,28 @@ pub fn matching(
             Some(k) => {
                 out.renamed.insert(key.clone(), k.to_string());
             }
-            // Counted only where the run has the function (a run of a diff's functions
-            // says nothing of the others).
             None if run_region.is_some() => out.edited.push(key.clone()),
-            None => {}
+            // Whether that is a function gone or one a run of some functions left out is
+            // the caller's to say.
+            None => out
+                .unmatched
+                .entry(p.function.clone())
+                .or_default()
+                .push(key.clone()),
         }
     }
     out
 }
 
 /// `base` with its mutants under the run's keys (`now` holds the run's places and regions),
-/// and the baseline keys left out because the change edited their lines. A baseline without
-/// places (none were evaluated) is taken as it is.
+/// and what matching found for the rest ([`Matching::edited`], [`Matching::unmatched`]). A
+/// baseline without places (none were evaluated) is taken as it is.
 pub fn translate(
     base: &BenchmarkBaseline,
     now: &BenchmarkBaseline,
-) -> (BenchmarkBaseline, Vec<String>) {
+) -> (BenchmarkBaseline, Matching) {
     if base.places.is_empty() {
-        return (base.clone(), Vec::new());
+        return (base.clone(), Matching::default());
     }
     let m = matching(&base.places, &base.regions, &now.places, &now.regions);
     let mut out = BenchmarkBaseline {
@@ -268,7 +277,7 @@ pub fn translate(
         }
     }
     out.regions = now.regions.clone();
-    (out, m.edited)
+    (out, m)
 }
 
 #[cfg(test)]
@@ -448,5 +457,11 @@ mod tests {
         let m = matching(&bp, &br, &p, &r);
         assert_eq!(m.renamed.len(), 1, "{m:?}");
         assert!(!m.renamed.contains_key("g operator: + -> - #0"));
+        assert_eq!(
+            m.unmatched,
+            BTreeMap::from([("g".to_string(), vec!["g operator: + -> - #0".to_string()])]),
+            "named by the baseline's function"
+        );
+        assert!(m.edited.is_empty());
     }
 }

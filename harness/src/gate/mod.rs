@@ -116,9 +116,18 @@ pub fn gate(
     let empty = BenchmarkBaseline::default();
     // The baseline's mutants under the run's keys, matched through the change between the
     // two sources; those on lines the change edited are compared with nothing.
-    let (translated, edited) = identity::translate(base.as_ref().unwrap_or(&empty), &run.figures);
+    let (translated, matching) = identity::translate(base.as_ref().unwrap_or(&empty), &run.figures);
     let reference = &translated;
+    let edited = &matching.edited;
+    // A run of some functions (`--in-diff`) says nothing of the others: only a whole run's
+    // missing functions are unmatched.
+    let unmatched = match run.partial {
+        Some(_) => Default::default(),
+        None => matching.unmatched,
+    };
+    let unmatched_count: usize = unmatched.values().map(Vec::len).sum();
     let changed_code = !edited.is_empty()
+        || unmatched_count > 0
         || run
             .figures
             .mutants
@@ -131,6 +140,15 @@ pub fn gate(
     };
     let mut c = compare(reference, &run.figures, t, basis);
     c.note_skipped(reference, &run.skipped);
+    let base_count = base.as_ref().map_or(0, |b| b.mutants.len());
+    let unmatched_share = 100.0 * unmatched_count as f64 / base_count.max(1) as f64;
+    if unmatched_share > compare::UNMATCHED_SHARE && !t.accept_unmatched && !update {
+        c.failures.push(Failure::Unmatched {
+            mutants: unmatched_count,
+            of: base_count,
+            functions: unmatched.keys().cloned().collect(),
+        });
+    }
     if let Some(why) = run.partial.as_ref().filter(|_| update) {
         return Err(usage(format!(
             "the run in {} {why}: a subset cannot become a baseline (evaluate the whole crate)",
@@ -142,6 +160,28 @@ pub fn gate(
         notes.push(
             "the change adds mutants or edits lines of the mutated code: kill rates and coverage are of other code, not compared; every mutant the two runs share is".to_string(),
         );
+    }
+    if !update {
+        for (function, keys) in &unmatched {
+            notes.push(format!(
+                "{} baseline mutant(s) of `{function}` not compared: no function of this run matches it (deleted, renamed beyond recognition, or no longer in `mutate`){}",
+                keys.len(),
+                if t.accept_unmatched { "; accepted (--accept-unmatched)" } else { "" }
+            ));
+        }
+    }
+    if let Some(b) = base.as_ref().filter(|_| !update) {
+        notes.extend(untested_new(&run, reference));
+        if let (Some(then), Some(now)) = (&b.untested, &run.figures.untested) {
+            for f in now.iter().filter(|f| !then.contains(f)) {
+                notes.push(format!(
+                    "`{f}` is new and public, but not mutated and no input calls it (the benchmark's `run` does not reach it): nothing tests it"
+                ));
+            }
+        }
+        if c.failures.is_empty() && basis == Basis::Whole {
+            notes.extend(ratchet(reference, &run.figures));
+        }
     }
     if !edited.is_empty() && !update {
         notes.push(format!(
@@ -316,6 +356,55 @@ pub fn annotations(run: &GatedRun, c: &Comparison, t: &Thresholds, crate_dir: &P
         out += &command("error", None, "ferastrau gate", &describe(f, run));
     }
     out
+}
+
+/// Notes on the run's new mutants that no input reaches, one per function: code the change
+/// added that nothing tests (a survivor there needs an input, not a stronger oracle).
+fn untested_new(run: &GatedRun, reference: &BenchmarkBaseline) -> Vec<String> {
+    let mut by_function: std::collections::BTreeMap<&str, Vec<&String>> = Default::default();
+    for key in run
+        .unreached
+        .iter()
+        .filter(|k| !reference.mutants.contains_key(*k))
+    {
+        let function = run
+            .figures
+            .places
+            .get(key)
+            .map_or("?", |p| p.function.as_str());
+        by_function.entry(function).or_default().push(key);
+    }
+    by_function
+        .into_iter()
+        .map(|(function, keys)| {
+            format!(
+                "{} new mutant(s) of `{function}` are reached by no input at any scope: no test runs that code (e.g. {})",
+                keys.len(),
+                run.describe(keys[0])
+            )
+        })
+        .collect()
+}
+
+/// Notes on scopes whose kill rate rose past the baseline's (a widened finitization, a
+/// stronger oracle): the baseline can be raised so that the gain is kept.
+fn ratchet(reference: &BenchmarkBaseline, now: &BenchmarkBaseline) -> Vec<String> {
+    let rose: Vec<String> = now
+        .scopes
+        .iter()
+        .filter_map(|(s, f)| {
+            let then = reference.scopes.get(s)?.kill_rate;
+            (f.kill_rate > then + 0.005)
+                .then(|| format!("scope {s}: {then:.2}% → {:.2}%", f.kill_rate))
+        })
+        .collect();
+    match rose.is_empty() {
+        true => Vec::new(),
+        false => vec![format!(
+            "the kill rate rose ({}): ratchet the baseline with --update-baseline so that the gain is kept",
+            rose.join(", ")
+        )],
+    }
 }
 
 /// The mutants that survive now where the baseline killed them, each with its scopes.
@@ -547,6 +636,7 @@ mod tests {
                     max_mutants: 300,
                     seed: 1,
                 }),
+                untested: Some(vec!["S::peek".into(), "lonely".into()]),
                 ..BenchmarkBaseline::default()
             },
         );

@@ -29,6 +29,9 @@ pub struct GatedRun {
     pub(crate) places: BTreeMap<String, String>,
     /// The mutants' readable edits, by key (`left/*temp*/`: the edit inline).
     pub(crate) edits: BTreeMap<String, String>,
+    /// The evaluated mutants no input reached at any scope (they ran on nothing): what
+    /// survives for want of a test, not for want of an oracle.
+    pub(crate) unreached: std::collections::BTreeSet<String>,
 }
 
 impl GatedRun {
@@ -67,6 +70,7 @@ impl GatedRun {
             .map(|diff| format!("evaluated only the mutants of a diff (--in-diff {diff})"));
         let mut figures = BenchmarkBaseline {
             sample: evaluation.sample,
+            untested: Some(evaluation.untested.clone()),
             ..BenchmarkBaseline::default()
         };
         for s in &evaluation.scopes {
@@ -82,6 +86,7 @@ impl GatedRun {
         let mut places = BTreeMap::new();
         let mut skipped = BTreeMap::new();
         let mut edits = BTreeMap::new();
+        let mut unreached = std::collections::BTreeSet::new();
         for m in mutants.mutants {
             if m.scopes.is_empty() {
                 continue; // not evaluated (not viable)
@@ -120,6 +125,9 @@ impl GatedRun {
                 key.clone(),
                 format!("{}:{}:{} {}", m.file, m.line, m.column, m.function),
             );
+            if m.scopes.values().all(|r| r.executions == Some(0)) {
+                unreached.insert(key.clone());
+            }
             edits.insert(key.clone(), m.edit.new);
             figures.mutants.insert(key, killed);
         }
@@ -132,6 +140,7 @@ impl GatedRun {
             skipped,
             places,
             edits,
+            unreached,
         })
     }
 

@@ -174,5 +174,21 @@ pub fn describe(f: &Failure, run: &GatedRun) -> String {
             "scope {scope}: a new mutant survives: {}",
             run.describe(key)
         ),
+        Failure::Unmatched {
+            mutants,
+            of,
+            functions,
+        } => format!(
+            "{mutants} of the baseline's {of} mutants ({:.1}%, over {}%) found no counterpart in this run, so they were not compared: their function{} {} no longer here under any name; if that is meant (deleted, no longer mutated), pass --accept-unmatched or make a new baseline with --update-baseline",
+            100.0 * *mutants as f64 / (*of).max(1) as f64,
+            super::compare::UNMATCHED_SHARE,
+            if functions.len() == 1 { "" } else { "s" },
+            functions
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if functions.len() == 1 { " is" } else { " are" },
+        ),
     }
 }

@@ -282,7 +282,16 @@ fn run(
         Some(Selection::Everything { why }) => {
             ferastrau_harness::note!("--in-diff: every mutant is evaluated: {why}")
         }
-        _ => {}
+        Some(Selection::Functions(functions)) => ferastrau_harness::note!(
+            "--in-diff: the mutants of {} function(s) are evaluated: {}",
+            functions.len(),
+            functions
+                .iter()
+                .map(|(f, why)| format!("{f} ({why})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => {}
     }
     let subject = subject::prepare(bench)?;
     if a.compare == ferastrau_protocol::Comparison::Structural && !subject.structure {
@@ -597,6 +606,7 @@ fn facts(
         }),
         comparison: a.compare,
         engine: bench.engine,
+        untested: ferastrau_mutator::untested_public(&bench.dir)?,
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;
