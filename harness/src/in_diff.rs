@@ -2,8 +2,11 @@
 //!
 //! A mutant's verdict depends on its own function and on everything that judges it: the
 //! specification, the finitization, the abstraction compared, the glue, the types, the
-//! manifest. So a diff that changes a mutated function selects every mutant of that function
-//! (a change anywhere in it can make any of its mutants equivalent or killable), a diff that
+//! manifest, and on the functions it calls and is called by. So a diff that changes a mutated
+//! function selects every mutant of that function (a change anywhere in it can make any of its
+//! mutants equivalent or killable), of the mutated functions it calls and that call it,
+//! transitively, and of those a changed line names (a call the change removed: the helper it
+//! inlined may be dead now; `related`), a diff that
 //! changes anything else the verdicts depend on selects every mutant (weakening the oracle is
 //! the regression a gate exists for), and a diff of files nothing depends on (tests, a
 //! README, another crate) selects none: nothing to gate ([`Selection`]).
@@ -25,7 +28,8 @@
 //! the line it stopped at, never skipped: a word diff, a coloured diff, text after the diff or a
 //! truncated hunk, read leniently, would evaluate less than the change touched and pass a gate
 //! it should fail (the `patch` crate used before panicked on some of them and skipped others).
-//! Text before the first file (`git show`'s commit header, `--stat`) is skipped.
+//! Text before the first file (`git show`'s commit header, `--stat`) is skipped, and so is
+//! `git format-patch`'s signature with what follows it up to the next patch's diff.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
@@ -157,15 +161,7 @@ impl ChangedLines {
         if text.ends_with(b"\n") {
             lines.pop();
         }
-        // Before the first file: `git show`'s commit, `--stat`, `--raw`. A hunk there is one
-        // whose file header is missing (a diff cut at its start): refused, not skipped.
-        let mut i = 0;
-        while i < lines.len() && !starts_part(&lines, i) {
-            if lines[i].starts_with(b"@@") {
-                return Err(unreadable(i + 1, "a hunk before any file header"));
-            }
-            i += 1;
-        }
+        let mut i = preamble(&lines, 0)?;
         if i == lines.len() {
             return Err(unreadable(
                 1,
@@ -177,6 +173,11 @@ impl ChangedLines {
                 i += 1;
             } else if starts_part(&lines, i) {
                 i = file_part(&lines, i, &mut out)?;
+            } else if header(lines[i]) == b"-- " && lines.get(i + 1).is_some_and(|l| version(l)) {
+                // `git format-patch`'s signature (`-- `, then git's version), and after it
+                // the next patch's mail header, if any: text between diffs, as before the
+                // first. (Only that: a `-- ` line a hunk did not count is refused below.)
+                i = preamble(&lines, i + 2)?;
             } else {
                 return Err(unreadable(
                     i + 1,
@@ -363,6 +364,29 @@ fn related(
         }
     }
     why
+}
+
+/// Whether `line` is a version as git signs a patch with (`2.43.0`, `2.39.5 (Apple Git-154)`).
+fn version(line: &[u8]) -> bool {
+    let line = header(line);
+    line.first().is_some_and(u8::is_ascii_digit)
+        && line
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b" .-+()_".contains(b))
+}
+
+/// Skips text that is no diff from line `i` (`git show`'s commit, `--stat`, `--raw`, a mail
+/// header or signature of `git format-patch`) up to the next file's part; the line it starts
+/// at. A hunk there is one whose file header is missing (a diff cut short): refused, not
+/// skipped.
+fn preamble(lines: &[&[u8]], mut i: usize) -> Result<usize> {
+    while i < lines.len() && !starts_part(lines, i) {
+        if lines[i].starts_with(b"@@") {
+            return Err(unreadable(i + 1, "a hunk before any file header"));
+        }
+        i += 1;
+    }
+    Ok(i)
 }
 
 /// Whether line `i` starts a file's part of a diff: `diff ...` (git's `diff --git`, GNU's
@@ -954,7 +978,10 @@ fn [-b-]{+c+}() {}
         let cut = "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n";
         let combined = "diff --cc src/lib.rs\nindex 1,2..3\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@@ -1,1 -1,1 +1,1 @@@\n- a\n +b\n";
         let headless = "@@ -1 +1 @@\n-a\n+b\n";
+        // A `-- ` line the hunk did not count, not followed by git's version: no signature.
+        let stray = hunk("src/lib.rs", 3) + "-- \n+c\n";
         for (diff, line) in [
+            (stray.as_str(), "line 6:"),
             (word, "line 5:"),
             (&after, "line 7:"),
             (colour, "line 1:"),
@@ -1012,6 +1039,7 @@ fn [-b-]{+c+}() {}
             b"copy to ",
             b"deleted file mode 100644\n",
             b"new file mode 100644\n",
+            b"-- \n2.43.0\n",
         ];
         let functions = [place("S::add", 1, 3), place("S::remove", 4, 9)];
         let files = ["Cargo.toml", "src/lib.rs", "src/new.rs", "nonl.rs"].map(String::from);
@@ -1021,6 +1049,132 @@ fn [-b-]{+c+}() {}
                 c.select(Path::new("/r"), &files, &functions);
             }
         });
+    }
+
+    /// What `git diff` writes for a pull request of every kind of entry (a patch, a pure
+    /// rename, a copy, a deletion, a mode change, a binary file, an empty new file, a file
+    /// without a final newline, paths with spaces and non-ASCII bytes), under every option that
+    /// changes its form (rename and copy detection, binary patches, prefixes, context, diff
+    /// algorithms, reversal, `git show`, `git format-patch`): read without a refusal or a
+    /// panic, and the patched line found wherever the options put it.
+    #[test]
+    fn every_diff_git_writes_for_a_pull_request_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path();
+        let git = |args: &[&str]| -> Vec<u8> {
+            let o = std::process::Command::new("git")
+                .arg("-C")
+                .arg(repo)
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(["-c", "core.quotepath=true", "-c", "diff.noprefix=false"])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "git {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            o.stdout
+        };
+        let write = |rel: &str, bytes: &[u8]| {
+            let path = repo.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        };
+        let body: String = (1..=30).map(|i| format!("    let v{i} = {i};\n")).collect();
+        let lib = format!("fn f() {{\n{body}}}\n");
+        git(&["init", "-q"]);
+        write("src/lib.rs", lib.as_bytes());
+        write("src/a b.rs", b"fn spaced() {}\n");
+        write("src/t\u{e9}st.rs", b"fn accented() {}\n");
+        write("src/gone.rs", b"fn gone() {}\n");
+        write("data.bin", b"\0\x01\x02binary\0");
+        write("run.sh", b"true\n");
+        write("src/copied.rs", lib.replace("fn f()", "fn g()").as_bytes());
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "base"]);
+        write(
+            "src/lib.rs",
+            lib.replace("let v15 = 15;", "let v15 = 16;").as_bytes(),
+        );
+        git(&["mv", "src/a b.rs", "src/c d.rs"]);
+        std::fs::remove_file(repo.join("src/gone.rs")).unwrap();
+        write("src/new copy.rs", lib.as_bytes());
+        write("data.bin", b"\0\x01\x03binary\0");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(repo.join("run.sh"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        write("empty", b"");
+        write("nonl.rs", b"fn nonl() {}");
+        write("src/t\u{e9}st.rs", b"fn accented() { 1; }\n");
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "pull request"]);
+        let dimensions: [&[&[&str]]; 6] = [
+            &[
+                &[],
+                &["--no-renames"],
+                &["-C", "--find-copies-harder"],
+                &["-M50%"],
+            ],
+            &[&[], &["--binary"], &["--text"]],
+            &[
+                &[],
+                &["--no-prefix"],
+                &["--src-prefix=x/", "--dst-prefix=y/"],
+                &["--src-prefix=", "--dst-prefix="],
+            ],
+            &[&[], &["-U0"], &["-U12"], &["--function-context"]],
+            &[&[], &["--patience"], &["--histogram"], &["--minimal"]],
+            &[&[], &["--full-index"], &["-R"], &["--ignore-space-change"]],
+        ];
+        // Each option with the others at their defaults, then combinations of all of them.
+        let mut runs: Vec<Vec<&str>> = Vec::new();
+        for (d, options) in dimensions.iter().enumerate() {
+            for o in options.iter() {
+                let mut run = vec![];
+                for (e, others) in dimensions.iter().enumerate() {
+                    run.extend(if e == d { *o } else { others[0] });
+                }
+                runs.push(run);
+            }
+        }
+        for k in 0..40usize {
+            let mut run = vec![];
+            for (d, options) in dimensions.iter().enumerate() {
+                run.extend(options[(k * 7 + d * 3 + k / (d + 1)) % options.len()]);
+            }
+            runs.push(run);
+        }
+        let mut texts: Vec<(String, Vec<u8>)> = Vec::new();
+        for run in &runs {
+            let mut args = vec!["diff", "HEAD~1", "HEAD"];
+            args.extend(run);
+            texts.push((format!("{args:?}"), git(&args)));
+        }
+        for extra in [
+            &["show", "HEAD"][..],
+            &["format-patch", "-1", "--stdout", "HEAD"][..],
+        ] {
+            texts.push((format!("{extra:?}"), git(extra)));
+        }
+        let functions = [place("f", 1, 32)];
+        let files = ["src/lib.rs", "src/c d.rs", "src/new copy.rs"].map(String::from);
+        for (what, text) in &texts {
+            let c = ChangedLines::parse(text)
+                .unwrap_or_else(|e| panic!("{what}: {e:#}\n{}", String::from_utf8_lossy(text)));
+            let lib = c
+                .files
+                .iter()
+                .find(|(name, _)| name.ends_with("src/lib.rs"))
+                .unwrap_or_else(|| panic!("{what}: {:?}", c.files.keys()));
+            assert!(lib.1.contains_key(&16), "{what}: {:?}", lib.1.keys());
+            // Deleted and renamed files make every mutant selected: never a panic.
+            assert!(matches!(
+                c.select(Path::new("/r"), &files, &functions),
+                Selection::Everything { .. }
+            ));
+        }
     }
 
     fn place(function: &str, first: usize, last: usize) -> ferastrau_mutator::FnPlace {

@@ -106,6 +106,22 @@ fn counterparts<'a, 'o>(
     out
 }
 
+/// A call mutant's edit (` call: contains -> remove`) with the functions the change renamed
+/// under their new names (` call: contains -> delete`): the same edit of the same call.
+/// Other families' edits are kept as they are.
+fn renamed_calls(rest: &str, names: &BTreeMap<String, String>) -> String {
+    match rest.strip_prefix(" call: ") {
+        Some(edit) if !names.is_empty() => {
+            let words: Vec<&str> = edit
+                .split(' ')
+                .map(|w| names.get(w).map_or(w, String::as_str))
+                .collect();
+            format!(" call: {}", words.join(" "))
+        }
+        _ => rest.to_string(),
+    }
+}
+
 /// A region's lines without their indentation (which the matching ignores).
 fn trimmed(region: &Region) -> Vec<&str> {
     region.lines.iter().map(|l| l.trim()).collect()
@@ -210,6 +226,16 @@ pub fn matching(
         }
         moved.insert(id.as_str(), map);
     }
+    // The functions the change renamed, by their own names (`remove` → `delete`): a call
+    // mutant's replacement names them.
+    let short = |f: &str| f.rsplit("::").next().unwrap_or(f).to_string();
+    let names: BTreeMap<String, String> = pairs
+        .iter()
+        .filter_map(|(b, r)| {
+            let (then, now) = (base_owners.get(*b)?.1, run_owners.get(*r)?.1);
+            (short(then) != short(now)).then(|| (short(then), short(now)))
+        })
+        .collect();
     let mut out = Matching::default();
     for (key, p) in base_places {
         let id = region_id(&p.file, &p.function);
@@ -220,8 +246,8 @@ pub fn matching(
             .and_then(|r| run_owners.get(r).copied())
             .unwrap_or((p.file.as_str(), p.function.as_str()));
         let stem_now = match stem(key).strip_prefix(p.function.as_str()) {
-            Some(rest) if function != p.function => format!("{function}{rest}"),
-            _ => stem(key).to_string(),
+            Some(rest) => format!("{function}{}", renamed_calls(rest, &names)),
+            None => stem(key).to_string(),
         };
         let found = moved
             .get(id.as_str())
