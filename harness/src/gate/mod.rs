@@ -13,10 +13,14 @@
 
 //!
 //! The baseline file's format is in [`baseline`], the reading of a run's reports in [`run`],
-//! the comparison in [`compare`], what the gate prints in [`table`].
+//! the comparison in [`compare`], what the gate prints in [`table`], what it found as one
+//! ordered list in [`findings`], which [`github`] and [`gitlab`] write for a CI job.
 
 pub mod baseline;
 pub mod compare;
+pub mod findings;
+pub mod github;
+pub mod gitlab;
 pub mod identity;
 pub mod run;
 pub mod suite;
@@ -42,10 +46,58 @@ pub enum Print {
     Table,
     /// One document holding the same ([`document`]).
     Json,
-    /// The table, then GitHub Actions workflow commands: an `::error` at each mutant that
-    /// survives now (and each other regression), a `::warning` at each new survivor, with paths
-    /// relative to the current directory (the repository's root, in a workflow).
-    Github { crate_dir: std::path::PathBuf },
+    /// The table, then GitHub Actions workflow commands ([`github`]): the verdict first, then
+    /// each other regression and each mutant that survives now (`::error`), each new
+    /// survivor (`::warning`), at most ten of each; all of them in the step summary.
+    Github(github::Github),
+    /// The table, and a GitLab Code Quality report of every finding ([`gitlab`]).
+    Gitlab(gitlab::Gitlab),
+}
+
+impl Print {
+    /// What a broken run (exit 4) leaves for the CI job, which has no verdict to show:
+    /// its reason, which names the failing input, as an `::error` and in the step summary,
+    /// or as the Code Quality report's one finding. Nothing for the other formats, which
+    /// print the error as any command does.
+    pub fn broken(&self, benchmark: &str, reason: &str) -> Result<()> {
+        let finding = findings::broken(benchmark, reason);
+        match self {
+            Print::Github(g) => {
+                print!(
+                    "{}",
+                    github::annotations(
+                        std::slice::from_ref(&finding),
+                        &g.crate_dir,
+                        &github::current_dir()
+                    )
+                );
+                g.append_summary(&github::broken_summary(
+                    benchmark,
+                    &finding,
+                    g.run_url.as_deref(),
+                ));
+                Ok(())
+            }
+            Print::Gitlab(g) => gitlab::write(g, &[finding], benchmark),
+            Print::Table | Print::Json => Ok(()),
+        }
+    }
+
+    /// What an `--in-diff` gate of a change nothing depends on leaves for the CI job: a
+    /// summary that says so, or an empty Code Quality report (GitLab then shows the target
+    /// branch's findings as fixed only if they are: an absent report would show nothing).
+    pub fn nothing_to_gate(&self, benchmark: &str) -> Result<()> {
+        match self {
+            Print::Github(g) => {
+                g.append_summary(&format!(
+                    "## ferastrau gate: {benchmark} passed\n\nNothing to gate: the change touches nothing the verdicts depend on.\n\n"
+                ));
+                Ok(())
+            }
+            Print::Gitlab(g) => gitlab::write(g, &[], benchmark),
+            Print::Table | Print::Json => Ok(()),
+        }
+    }
 }
 
 /// Gates the run in `dir` against the baseline file `baseline` (or, with `update`, makes the
@@ -62,18 +114,26 @@ pub fn gate(
     let _reading = crate::outdir::OutputDir::read(dir)?;
     let mut run = GatedRun::read(dir)?;
     // Reports that disagree with each other (a merge or a run that failed half-way, a file
-    // edited by hand) are refused, as `report` refuses them.
-    crate::html::check(dir).map_err(|e| {
-        broken(format!(
+    // edited by hand) are refused, as `report` refuses them; a broken run never passes. The
+    // CI job is told why, as it is told a verdict.
+    let unsound = match crate::html::check(dir) {
+        Err(e) => Some(format!(
             "the reports in {} cannot be gated: {e:#}",
             dir.display()
-        ))
-    })?;
-    if let Some(why) = &run.broken {
-        return Err(broken(format!(
-            "the run in {} is broken, it cannot pass a gate or become a baseline: {why}",
-            dir.display()
-        )));
+        )),
+        Ok(_) => run.broken.as_ref().map(|why| {
+            format!(
+                "the run in {} is broken, it cannot pass a gate or become a baseline: {why}",
+                dir.display()
+            )
+        }),
+    };
+    if let Some(why) = unsound {
+        // The status stays a broken run's, whatever becomes of the annotation.
+        if let Err(e) = print.broken(&run.benchmark, &why) {
+            crate::warning!("{e:#}");
+        }
+        return Err(broken(why));
     }
     // An update reads, changes and rewrites the file under a lock: six updates at once (one
     // per benchmark, as a CI matrix runs them) must keep every section.
@@ -244,8 +304,22 @@ pub fn gate(
             Verdict::Passed => anstream::println!("{}", paint(style::GOOD, "gate passed")),
             Verdict::NoBaseline | Verdict::Failed => {}
         }
-        if let Print::Github { crate_dir } = print {
-            print!("{}", annotations(&run, &c, t, crate_dir));
+    }
+    if matches!(print, Print::Github(_) | Print::Gitlab(_)) {
+        let outcome = findings::Outcome {
+            run: &run,
+            base: reference,
+            comparison: &c,
+            thresholds: t,
+            basis,
+            notes: &notes,
+            verdict,
+        };
+        let found = outcome.findings();
+        match print {
+            Print::Github(g) => github::write(g, &outcome, &found, dir)?,
+            Print::Gitlab(g) => gitlab::write(g, &found, &run.benchmark)?,
+            Print::Table | Print::Json => {}
         }
     }
     match verdict {
@@ -287,75 +361,45 @@ pub fn gate(
     }
 }
 
-/// GitHub Actions workflow commands for the comparison: one `::error` per mutant that survives
-/// now and per other regression, one `::warning` per new survivor (an `::error` with
-/// `--fail-on-new-survivors`), each at the mutant's line.
-pub fn annotations(run: &GatedRun, c: &Comparison, t: &Thresholds, crate_dir: &Path) -> String {
-    // Workflow commands' escapes: data keeps `:` and `,`; properties escape them too.
-    let data = |s: &str| {
-        s.replace('%', "%25")
-            .replace('\r', "%0D")
-            .replace('\n', "%0A")
-    };
-    let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
-    let cwd = std::env::current_dir().unwrap_or_default();
-    // `::level file=…,line=…,col=…,title=…::message`, the place left out when unknown.
-    let command = |level: &str, key: Option<&str>, title: &str, message: &str| -> String {
-        let mut props = Vec::new();
-        if let Some(p) = key.and_then(|k| run.figures.places.get(k)) {
-            let path = crate_dir.join(&p.file);
-            let path = path.strip_prefix(&cwd).unwrap_or(&path);
-            props.push(format!("file={}", property(&path.to_string_lossy())));
-            props.push(format!("line={}", p.line));
-            props.push(format!("col={}", p.column));
-        }
-        props.push(format!("title={}", property(title)));
-        format!("::{level} {}::{}\n", props.join(","), data(message))
-    };
-    let mut out = String::new();
-    let survives = survives_by_key(c);
-    for (key, scopes) in &survives {
-        out += &command(
-            "error",
-            Some(key),
-            "mutant survives",
-            &format!(
-                "{}: killed in the baseline, survives now: {}",
-                scopes_text(scopes),
-                run.describe(key)
-            ),
-        );
+/// The mutants that survive now where the baseline killed them, each with its scopes.
+pub(crate) fn survives_by_key(c: &Comparison) -> std::collections::BTreeMap<&String, Vec<u32>> {
+    by_key(c.failures.iter().filter_map(|f| match f {
+        Failure::Survives { scope, key } => Some((*scope, key)),
+        _ => None,
+    }))
+}
+
+/// The scopes of each key, keys in order: what one line per mutant lists.
+pub(crate) fn by_key<'a>(
+    pairs: impl Iterator<Item = (u32, &'a String)>,
+) -> std::collections::BTreeMap<&'a String, Vec<u32>> {
+    let mut out: std::collections::BTreeMap<&String, Vec<u32>> = Default::default();
+    for (scope, key) in pairs {
+        out.entry(key).or_default().push(scope);
     }
-    let new = by_key(
-        c.changes
-            .iter()
-            .flat_map(|(&s, ch)| ch.new_surviving.iter().map(move |k| (s, k))),
-    );
-    let level = if t.fail_on_new_survivors {
-        "error"
-    } else {
-        "warning"
-    };
-    for (key, scopes) in &new {
-        out += &command(
-            level,
-            Some(key),
-            "new mutant survives",
-            &format!(
-                "{}: a new mutant survives: {}",
-                scopes_text(scopes),
-                run.describe(key)
-            ),
-        );
-    }
-    for f in c
-        .failures
-        .iter()
-        .filter(|f| !matches!(f, Failure::Survives { .. } | Failure::NewSurvivor { .. }))
-    {
-        out += &command("error", None, "ferastrau gate", &describe(f, run));
+    for scopes in out.values_mut() {
+        scopes.sort_unstable();
+        scopes.dedup();
     }
     out
+}
+
+/// `scope 2`, `scopes 1..3` (consecutive) or `scopes 1, 3`.
+pub(crate) fn scopes_text(scopes: &[u32]) -> String {
+    match scopes {
+        [one] => format!("scope {one}"),
+        [first, .., last] if scopes.windows(2).all(|w| w[1] == w[0] + 1) => {
+            format!("scopes {first}..{last}")
+        }
+        _ => format!(
+            "scopes {}",
+            scopes
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// Notes on the run's new mutants that no input reaches, one per function: code the change
@@ -404,47 +448,6 @@ fn ratchet(reference: &BenchmarkBaseline, now: &BenchmarkBaseline) -> Vec<String
             "the kill rate rose ({}): ratchet the baseline with --update-baseline so that the gain is kept",
             rose.join(", ")
         )],
-    }
-}
-
-/// The mutants that survive now where the baseline killed them, each with its scopes.
-fn survives_by_key(c: &Comparison) -> std::collections::BTreeMap<&String, Vec<u32>> {
-    by_key(c.failures.iter().filter_map(|f| match f {
-        Failure::Survives { scope, key } => Some((*scope, key)),
-        _ => None,
-    }))
-}
-
-/// The scopes of each key, keys in order: what one line per mutant lists.
-pub(crate) fn by_key<'a>(
-    pairs: impl Iterator<Item = (u32, &'a String)>,
-) -> std::collections::BTreeMap<&'a String, Vec<u32>> {
-    let mut out: std::collections::BTreeMap<&String, Vec<u32>> = Default::default();
-    for (scope, key) in pairs {
-        out.entry(key).or_default().push(scope);
-    }
-    for scopes in out.values_mut() {
-        scopes.sort_unstable();
-        scopes.dedup();
-    }
-    out
-}
-
-/// `scope 2`, `scopes 1..3` (consecutive) or `scopes 1, 3`.
-pub(crate) fn scopes_text(scopes: &[u32]) -> String {
-    match scopes {
-        [one] => format!("scope {one}"),
-        [first, .., last] if scopes.windows(2).all(|w| w[1] == w[0] + 1) => {
-            format!("scopes {first}..{last}")
-        }
-        _ => format!(
-            "scopes {}",
-            scopes
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
     }
 }
 

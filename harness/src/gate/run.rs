@@ -14,7 +14,9 @@ use ferastrau_artifacts::MutantPlace;
 /// asked to run one.
 pub const ONLY_MUTANTS: &str = "not the run a baseline describes, it cannot pass a gate or become a baseline (gate a run without --only-mutants)";
 
-/// The run being gated, read from an `evaluate` output directory.
+/// The run being gated, read from an `evaluate` output directory. (`Default`: an empty run,
+/// for tests that build one by hand.)
+#[derive(Default)]
 pub struct GatedRun {
     pub benchmark: String,
     pub broken: Option<String>,

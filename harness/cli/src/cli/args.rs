@@ -31,8 +31,12 @@ pub enum Format {
     /// One JSON document, and nothing else on stdout (notes go to stderr).
     Json,
     /// `gate` only: the table, then GitHub Actions workflow commands (`::error file=…,line=…::`)
-    /// that show each regression and new survivor inline in a pull request.
+    /// that show the verdict, the regressions and the new survivors in a pull request (as many
+    /// as GitHub shows, the worst first; all of them in the job's step summary).
     Github,
+    /// `gate` only: the table, and a GitLab Code Quality report of every regression and new
+    /// survivor (`--code-quality FILE`), which GitLab shows in the merge request.
+    Gitlab,
 }
 
 /// `--format` (and its older spelling `--json`), on every command that prints a table.
@@ -55,6 +59,17 @@ impl Output {
     /// Whether GitHub workflow commands follow the table (`gate --format github`).
     pub fn github(self) -> bool {
         !self.json && self.format == Format::Github
+    }
+
+    /// Whether a GitLab Code Quality report is written besides the table (`gate --format
+    /// gitlab`).
+    pub fn gitlab(self) -> bool {
+        !self.json && self.format == Format::Gitlab
+    }
+
+    /// Whether the output is for a CI service (`github` or `gitlab`), which only `gate` has.
+    pub fn ci(self) -> bool {
+        self.github() || self.gitlab()
     }
 }
 
@@ -122,6 +137,10 @@ pub struct GateArgs {
     /// Make this run the benchmark's baseline (prints what changed; refused for a broken run).
     #[arg(long)]
     pub update_baseline: bool,
+    /// With --format gitlab: where the Code Quality report goes (default:
+    /// gl-code-quality-report.json in the current directory, the repository's root in a job).
+    #[arg(long, value_name = "FILE")]
+    pub code_quality: Option<PathBuf>,
     /// The evaluation to run when --current is not given.
     #[command(flatten)]
     pub run: EvaluateArgs,

@@ -134,9 +134,9 @@ pub fn dispatch<P: Program>(cmd: Cmd) -> Result<()> {
         Cmd::Evaluate(a) => Some(a.output),
         _ => None,
     };
-    if output.is_some_and(|o| o.github()) {
+    if output.is_some_and(|o| o.ci()) {
         return Err(ferastrau_harness::exit_code::usage(
-            "--format github is the gate's (workflow annotations of its regressions)",
+            "--format github and --format gitlab are the gate's (its regressions as a CI service shows them)",
         ));
     }
     match cmd {

@@ -104,6 +104,11 @@ fn bad_arguments_give_one_error_and_no_panic() {
         ),
         (vec!["--color", "sometimes", "generate"], "invalid value"),
         (vec!["evaluate", "--format", "github"], "the gate's"),
+        (vec!["check", "--format", "gitlab"], "the gate's"),
+        (
+            vec!["gate", "--baseline", "b.json", "--code-quality", "q.json"],
+            "add --format gitlab",
+        ),
     ];
     for (args, expect) in cases {
         let o = ferastrau(&args);

@@ -19,6 +19,7 @@ mod engines;
 mod equivalent;
 mod evaluate;
 mod gate;
+mod gate_formats;
 mod generator;
 mod html;
 mod infrastructure;
