@@ -4,8 +4,8 @@
 # survivors of its largest scope again at scope + 1, then
 # Tables 1, 2 and 4, figure9.svg and REPRODUCTION.md. SearchTree runs every viable mutant
 # (its manifest's `reproduce-all-mutants`), the others a seeded, family-stratified sample of at
-# most 300 (the paper used 200–300). See the README's "Reproduction results" for how long it
-# takes. Usage: bash reports/reproduce.sh [benchmark ...] [-- reproduce's options, e.g. --resume]
+# most 300 (the paper used 200–300). docs/src/reproduction.md says what it writes; the seconds of
+# each benchmark's generation and checking are in REPRODUCTION.md's Tables 2 and 4. Usage: bash reports/reproduce.sh [benchmark ...] [-- reproduce's options, e.g. --resume]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

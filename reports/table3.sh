@@ -17,7 +17,7 @@ declare -A scope=(
 )
 # AVTree's scope 5 is the costliest matrix: 51 of its 300 sampled mutants time out, most of them
 # recursions that reach their tick budget ~10,000 frames deep on nearly every one of 1,193,562
-# inputs; its scopes 4..5 took 38 min on 2 cores (README, "Speed").
+# inputs; its scopes 4..5 took 38 min on 2 cores.
 # BinomialHeap's matrix runs with a tick floor of 1,000 instead of 10,000: its 56 timeouts are
 # loops, which run their whole budget on nearly every one of 2,577,984 inputs, and the floor is
 # nine tenths of that budget. At 1,000 its Table 3 and reduced suite are byte for byte those the

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::process::ExitCode;
 
-/// Every status `ferastrau` exits with (documented in the README).
+/// Every status `ferastrau` exits with (documented in the book, `docs/src/command-line.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Exit {

@@ -2,7 +2,7 @@
 //! Schema (generated from the type, committed under `schemas/`).
 //!
 //! Before this crate the files were built by editing `serde_json::Value`s in several places and
-//! read back by several partial copies of their shape (see the README's "Reports" section).
+//! read back by several partial copies of their shape (see the book's `docs/src/reports.md`).
 //! Here each file has one definition, so a writer and its readers cannot drift apart, and a
 //! file that is not what this build writes is refused instead of half-read.
 //!

@@ -464,6 +464,37 @@ pub fn disagreements(
     out
 }
 
+/// The way in, at the top of the document: each benchmark's page with its kill rate and code
+/// coverage at its largest scope, and `index.html`, which shows them with Table 4 by measure
+/// and Figure 9.
+fn reports_section(runs: &[BenchmarkReport]) -> String {
+    let mut md = String::from(
+        "## The reports\n\n\
+         Each benchmark's page, `<benchmark>/report.html` (written by `reproduce`, or again by \
+         `ferastrau report <benchmark>`), opens on the survivors of its largest scope, then shows \
+         every mutant in the mutated source. `index.html` links them with these figures, Table 4 \
+         one measure at a time, and Figure 9.\n\n\
+         | benchmark | largest scope | kill rate % (3 families) | code statement / branch % | page |\n\
+         |---|---|---|---|---|\n",
+    );
+    for run in runs {
+        let Some(last) = run.scopes.last() else {
+            continue;
+        };
+        md += &format!(
+            "| {} | {} | {:.2} ({:.2}) | {:.2} / {:.2} | [{name}/report.html]({name}/report.html) |\n",
+            run.class,
+            last.scope,
+            last.kill_rate,
+            last.paper_kill_rate,
+            last.statement_coverage,
+            last.branch_coverage,
+            name = run.name,
+        );
+    }
+    md + "\n"
+}
+
 /// The whole document.
 pub fn reproduction(
     paper: &Paper,
@@ -489,6 +520,7 @@ pub fn reproduction(
          on a 1.8 GHz Pentium 4 and ours on a shared 2-core machine: compare their growth, not \
          their values.\n\n",
     );
+    md += &reports_section(runs);
     let fs: Vec<Findings> = runs.iter().filter_map(|r| findings(paper, r)).collect();
     md += "## Hypotheses\n\n";
     md += "The paper states four hypotheses, named here by their names only; each verdict below is computed from our runs by the rule given with it, and the paper's own figures (its Tables 3 and 4) are judged by the same rules beside ours: a rule that the paper's data would fail is stricter than the paper's claim.\n\n";

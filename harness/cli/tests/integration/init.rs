@@ -580,18 +580,20 @@ fn an_installed_binary_evaluates_a_crate_outside_the_checkout() {
     );
 }
 
-/// The README's table of the two skeletons ("Or: inputs as a generator program") counts what
+/// The book's table of the two skeletons (`docs/src/adding-a-benchmark.md`, "Or: inputs as a
+/// generator program") counts what
 /// `init` writes: each `file` N of a cell is that file's lines of code in that style's
 /// skeleton, and a cell's total after the colon is their sum. A template edited without the
 /// table (or the table without the template) fails here.
 #[test]
 fn the_readme_s_skeleton_table_counts_the_lines_init_writes() {
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(workspace_root().join("docs/src/adding-a-benchmark.md")).unwrap();
     let row = |label: &str| -> Vec<String> {
         let line = readme
             .lines()
             .find(|l| l.starts_with(&format!("| {label} |")))
-            .unwrap_or_else(|| panic!("README has no table row {label:?}"));
+            .unwrap_or_else(|| panic!("docs/src/adding-a-benchmark.md has no table row {label:?}"));
         line.split('|')
             .skip(2)
             .take(2)

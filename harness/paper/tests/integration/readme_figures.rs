@@ -1,11 +1,13 @@
-//! README.md's "Figures" against the committed reproduction: the block is generated from the
-//! reports under `reports/` (each benchmark's `evaluation.json`, `mutants.json`, `code.json` and
-//! `EQUIVALENT.md`, the full run's under `reports/full/`, the paper's
-//! `reports/paper/table4.csv`, read with this crate's reader): the block between [`BEGIN`] and
-//! [`END`] must equal what this file renders from them, so a figure cannot disagree with the
-//! reports it quotes. `FERASTRAU_BLESS=1 cargo test --release -p ferastrau-paper --test
-//! integration readme_figures::` rewrites the block (review the diff). (The README's other
-//! checks, which need nothing of the paper, are the CLI's: `harness/cli/tests/integration/readme.rs`.)
+//! The book's "Figures" (`docs/src/reproduction.md`, [`FIGURES`]) and the committed reports'
+//! front page (`reports/index.html`, [`INDEX`]) against the committed reproduction: both are
+//! generated from the reports under `reports/` (each benchmark's `evaluation.json`,
+//! `mutants.json`, `code.json` and `EQUIVALENT.md`, the full run's under `reports/full/`, the
+//! paper's `reports/paper/table4.csv`, read with this crate's reader, and `reports/table4.json`):
+//! the block between [`BEGIN`] and [`END`], and the page, must equal what this file renders from
+//! them, so a figure cannot disagree with the reports it quotes. `FERASTRAU_BLESS=1 cargo test
+//! --release -p ferastrau-paper --test integration readme_figures::` rewrites both (review the
+//! diff). (The checks of the README and the book that need nothing of the paper are the CLI's:
+//! `harness/cli/tests/integration/readme.rs`.)
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -20,6 +22,10 @@ const BEGIN: &str = "<!-- figures: generated from reports/ by harness/paper/test
                      rewrites it -->";
 /// Where it ends.
 const END: &str = "<!-- /figures -->";
+/// The chapter that holds the block, from the checkout's root.
+const FIGURES: &str = "docs/src/reproduction.md";
+/// The committed reports' front page, from the checkout's root.
+const INDEX: &str = "reports/index.html";
 
 /// The committed benchmarks in the paper's order (Table 1's rows): directory, class name.
 const BENCHMARKS: [(&str, &str); 10] = [
@@ -157,8 +163,8 @@ fn figures() -> String {
 
     // The committed reproduction.
     out.push_str(
-        "**The committed reproduction** (`reports/<benchmark>/`, made by `bash reports/reproduce.sh`; \
-         see \"Reproduction results\"), at each benchmark's largest scope S, the paper's (Table 4) \
+        "**The committed reproduction** (`reports/<benchmark>/`, made by `bash reports/reproduce.sh`), \
+         at each benchmark's largest scope S, the paper's (Table 4) \
          beside ours. \"3 families\" counts only the paper's operator, variable and call mutants \
          (killed/evaluated); \"mutants\" is those evaluated, of the viable ones when a sample was \
          evaluated; \"S + 1\" is what the survivors did one scope further (survived / killed), \
@@ -246,8 +252,8 @@ fn figures() -> String {
 
     // The full run.
     out.push_str(
-        "\n**Every viable mutant** (`reports/full/<benchmark>/`, see \"Every viable mutant, and one \
-         scope past the paper\"); \"S + 1\": the survivors of S run again at S + 1 (survived / \
+        "\n**Every viable mutant** (`reports/full/<benchmark>/`, see [Every viable mutant, and one \
+         scope past the paper](#every-viable-mutant-and-one-scope-past-the-paper)); \"S + 1\": the survivors of S run again at S + 1 (survived / \
          killed, and not run when the estimate was over the budget or the run failed):\n\n\
          | benchmark | S | inputs | mutants | killed %, all | killed %, 3 families | the sample's killed %, all | survivors | S + 1 |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
@@ -292,44 +298,276 @@ fn figures() -> String {
     out
 }
 
-/// README.md's block between the markers, and the text around it.
-fn split(readme: &str) -> (&str, &str, &str) {
-    let start = readme
+/// The chapter's block between the markers, and the text around it.
+fn split(chapter: &str) -> (&str, &str, &str) {
+    let start = chapter
         .find(&format!("{BEGIN}\n"))
-        .expect("README.md has the figures' start marker");
+        .unwrap_or_else(|| panic!("{FIGURES} has the figures' start marker"));
     let body = start + BEGIN.len() + 1;
     // From the start marker's newline, so that an empty block is found too.
     let end = body
-        + readme[body - 1..]
+        + chapter[body - 1..]
             .find(&format!("\n{END}\n"))
-            .expect("README.md has the figures' end marker");
-    (&readme[..body], &readme[body..end], &readme[end..])
+            .unwrap_or_else(|| panic!("{FIGURES} has the figures' end marker"));
+    (&chapter[..body], &chapter[body..end], &chapter[end..])
+}
+
+/// Passes when `got` (the committed text of `file`) is `want`; with `FERASTRAU_BLESS` set,
+/// writes `whole` (the file with `want` in place) instead. Otherwise fails at the first line
+/// that differs.
+fn compare_or_bless(file: &str, got: &str, want: &str, whole: String) {
+    if got == want {
+        return;
+    }
+    if std::env::var_os("FERASTRAU_BLESS").is_some_and(|v| !v.is_empty() && v != "0") {
+        std::fs::write(repo().join(file), whole).unwrap();
+        return;
+    }
+    let first = got
+        .lines()
+        .zip(want.lines())
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| format!("{file}: {a}\nreports: {b}"))
+        .unwrap_or_else(|| "it is longer or shorter than the reports give".to_string());
+    panic!(
+        "{file} differs from the committed reports (`FERASTRAU_BLESS=1 cargo test --release -p \
+         ferastrau-paper --test integration readme_figures::` rewrites it; review the diff); \
+         first difference:\n{first}"
+    );
 }
 
 #[test]
 fn figures_match_the_committed_reports() {
-    let path = repo().join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let (before, block, after) = split(&readme);
+    let chapter = std::fs::read_to_string(repo().join(FIGURES)).unwrap();
+    let (before, block, after) = split(&chapter);
     let want = figures();
-    if block == want {
-        return;
+    compare_or_bless(FIGURES, block, &want, format!("{before}{want}{after}"));
+}
+
+/// `&`, `<`, `>` and `"` escaped for HTML text and attribute values.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Table 4's measures on the index page, a table each: the key of `reports/table4.json`'s
+/// `cells` (the three families' kill rate is a field of the row, beside the paper's kill rate),
+/// the heading, and whether the figures are whole numbers.
+const MEASURES: [(&str, &str, bool); 10] = [
+    ("kill_rate", "Kill rate, every mutant (%)", false),
+    (
+        "kill_rate_3_families",
+        "Kill rate, the paper's operator, variable and call mutants (%)",
+        false,
+    ),
+    ("inputs", "Inputs", true),
+    ("statement_coverage", "Code statement coverage (%)", false),
+    ("branch_coverage", "Code branch coverage (%)", false),
+    (
+        "spec_statement_coverage",
+        "Specification statement coverage (%)",
+        false,
+    ),
+    (
+        "spec_branch_coverage",
+        "Specification branch coverage (%)",
+        false,
+    ),
+    ("gen_seconds", "Generation (s)", false),
+    (
+        "ded_gen_seconds",
+        "Generation with the dedicated generators (s)",
+        false,
+    ),
+    ("checking_seconds", "Checking the original (s)", false),
+];
+
+/// A figure of Table 4 as the page writes it: "—" for none.
+fn figure_text(v: Option<f64>, integer: bool) -> String {
+    match v {
+        None => "—".to_string(),
+        Some(v) if integer => thousands(v.round() as u64),
+        Some(v) => format!("{v:.2}"),
     }
-    if std::env::var_os("FERASTRAU_BLESS").is_some_and(|v| !v.is_empty() && v != "0") {
-        std::fs::write(&path, format!("{before}{want}{after}")).unwrap();
-        return;
+}
+
+/// Ours and the paper's figure of `measure` in a row of `reports/table4.json`.
+fn measure(row: &serde_json::Value, measure: &str) -> (Option<f64>, Option<f64>) {
+    match measure {
+        "kill_rate_3_families" => (
+            row["kill_rate_3_families"].as_f64(),
+            row["cells"]["kill_rate"]["paper"].as_f64(),
+        ),
+        m => (
+            row["cells"][m]["ours"].as_f64(),
+            row["cells"][m]["paper"].as_f64(),
+        ),
     }
-    let first = block
-        .lines()
-        .zip(want.lines())
-        .find(|(a, b)| a != b)
-        .map(|(a, b)| format!("README.md: {a}\nreports:   {b}"))
-        .unwrap_or_else(|| "the block is longer or shorter than the reports give".to_string());
-    panic!(
-        "README.md's figures differ from the committed reports (`FERASTRAU_BLESS=1 cargo test \
-         --release -p ferastrau-paper --test integration readme_figures::` rewrites them; review \
-         the diff); first difference:\n{first}"
+}
+
+/// `reports/index.html`: the ten pages with each benchmark's figures at its largest scope,
+/// Figure 9, and Table 4 one measure at a time (every table fits a 1,400-pixel screen).
+fn index_html() -> String {
+    let reports = repo().join("reports");
+    let transcribed = Paper::read(&reports.join("paper")).expect("reports/paper/");
+    let mut out = String::from(
+        r##"<!DOCTYPE html>
+<!-- Generated from the reports in this directory by harness/paper/tests/integration/readme_figures.rs:
+     FERASTRAU_BLESS=1 cargo test --release -p ferastrau-paper --test integration readme_figures::
+     rewrites it. -->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ferastrau: the committed reproduction</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; margin: 0 auto;
+       max-width: 1360px; padding: 1.5rem 1.25rem 3rem; line-height: 1.45; }
+h1 { margin-bottom: 0.25rem; }
+h2 { margin-top: 2.25rem; border-bottom: 1px solid #d1d9e0; padding-bottom: 0.25rem; }
+h3 { margin: 1.5rem 0 0.4rem; font-size: 1.05rem; }
+code { font-size: 0.9em; background: #f6f8fa; padding: 0.1em 0.3em; border-radius: 4px; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.4rem 0 0.8rem; }
+th, td { padding: 0.3rem 0.65rem; border-bottom: 1px solid #d1d9e0; text-align: right; vertical-align: top; }
+th { background: #f6f8fa; font-weight: 600; }
+th:first-child, td:first-child { text-align: left; }
+td { white-space: nowrap; }
+td .paper { display: block; color: #656d76; font-size: 0.85em; }
+td.rate { font-weight: 600; }
+img.figure { display: block; width: 100%; height: auto; border: 1px solid #d1d9e0; }
+nav a { margin-right: 1rem; }
+</style>
+</head>
+<body>
+<h1>Ferastrau: the committed reproduction</h1>
+<p>The paper's ten benchmarks (<i>An Evaluation of Exhaustive Testing for Data Structures</i>,
+Marinov, Andoni, Daniliuc, Khurshid, Rinard, 2003), evaluated at the paper's scopes by
+<code>bash reports/reproduce.sh</code>. <a href="REPRODUCTION.md">REPRODUCTION.md</a> judges the
+paper's hypotheses on these runs and explains every disagreement with the paper.</p>
+<nav><a href="#benchmarks">The benchmarks</a><a href="#figure-9">Figure 9</a><a href="#table-4">Table 4</a>
+<a href="table1.md">Table 1</a><a href="table2.md">Table 2</a><a href="table4.md">Table 4 as Markdown</a>
+<a href="full/REPRODUCTION.md">Every viable mutant</a></nav>
+
+<h2 id="benchmarks">The benchmarks at their largest scope</h2>
+<p>Each name opens the benchmark's page: the survivors first, then every mutant in the mutated
+source. The paper's figures are Table 4's; "3 families" counts only the paper's operator, variable
+and call mutants (killed / evaluated); "mutants" is those evaluated, of the viable ones when a
+sample was evaluated; each survivor is argued in the benchmark's <code>EQUIVALENT.md</code>.</p>
+<table>
+<thead><tr><th>benchmark</th><th>scope</th><th>inputs</th><th>mutants</th><th>kill rate %</th><th>3 families %</th><th>paper %</th><th>code statements %</th><th>code branches %</th><th>paper's code st / br %</th><th>survivors</th></tr></thead>
+<tbody>
+"##,
     );
+    for (dir, class) in BENCHMARKS {
+        let run = read_run(&reports.join(dir));
+        let paper = paper_row(&transcribed, class, run.scope);
+        let l = &run.largest;
+        writeln!(
+            out,
+            "<tr><td><a href=\"{dir}/report.html\">{}</a></td><td>{}</td><td>{}</td><td>{}</td>\
+             <td class=\"rate\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td>\
+             <td><a href=\"{dir}/EQUIVALENT.md\">{}</a></td></tr>",
+            esc(class),
+            run.scope,
+            thousands(l.inputs),
+            esc(&mutants_cell(&run)),
+            pct(l.kill_rate),
+            esc(&paper_ops_cell(&run)),
+            pct(paper.kill_rate),
+            pct(l.statement_coverage),
+            pct(l.branch_coverage),
+            pct(paper.statement_coverage),
+            pct(paper.branch_coverage),
+            run.survivors,
+        )
+        .unwrap();
+    }
+    out.push_str(
+        r##"</tbody>
+</table>
+
+<h2 id="figure-9">Figure 9</h2>
+<p>Kill rate and statement coverage against scope, ours and the paper's, for the ten benchmarks
+(<a href="figure9.svg">figure9.svg</a>).</p>
+<img class="figure" src="figure9.svg" alt="Figure 9: kill rate and statement coverage against scope, ours and the paper's, for each of the ten benchmarks">
+
+<h2 id="table-4">Table 4, one measure at a time</h2>
+<p>Per benchmark and scope, ours and, beneath in grey, the paper's. Seconds are ours on the
+machine the reproduction ran on and the paper's on a 1.8 GHz Pentium 4: compare their growth,
+not their values. The whole table, with the differences, is
+<a href="table4.md">table4.md</a>.</p>
+"##,
+    );
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(reports.join("table4.json")).unwrap())
+            .expect("reports/table4.json");
+    let rows = rows.as_array().expect("table4.json is a list of rows");
+    let largest = rows
+        .iter()
+        .filter_map(|r| r["scope"].as_u64())
+        .max()
+        .expect("table4.json has rows");
+    for (key, title, integer) in MEASURES {
+        write!(
+            out,
+            "\n<h3 id=\"{}\">{}</h3>\n<table>\n<thead><tr><th>benchmark</th>",
+            key.replace('_', "-"),
+            esc(title)
+        )
+        .unwrap();
+        for s in 1..=largest {
+            write!(out, "<th>scope {s}</th>").unwrap();
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for (_, class) in BENCHMARKS {
+            write!(out, "<tr><td>{}</td>", esc(class)).unwrap();
+            for s in 1..=largest {
+                let row = rows.iter().find(|r| {
+                    r["benchmark"].as_str() == Some(class) && r["scope"].as_u64() == Some(s)
+                });
+                match row {
+                    None => out.push_str("<td></td>"),
+                    Some(row) => {
+                        let (ours, paper) = measure(row, key);
+                        write!(
+                            out,
+                            "<td>{}<span class=\"paper\">{}</span></td>",
+                            figure_text(ours, integer),
+                            figure_text(paper, integer)
+                        )
+                        .unwrap();
+                    }
+                }
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+#[test]
+fn the_index_page_matches_the_committed_reports() {
+    let want = index_html();
+    let got = std::fs::read_to_string(repo().join(INDEX)).unwrap_or_default();
+    compare_or_bless(INDEX, &got, &want, want.clone());
+    // Every page, document and picture it links is committed beside it.
+    let reports = repo().join("reports");
+    for attribute in ["href=\"", "src=\""] {
+        for piece in want.split(attribute).skip(1) {
+            let target = &piece[..piece.find('"').unwrap()];
+            if target.starts_with('#') {
+                continue;
+            }
+            assert!(
+                reports.join(target).is_file(),
+                "{INDEX} links {target}, which is not in reports/"
+            );
+        }
+    }
 }
 
 #[test]
