@@ -224,10 +224,9 @@ impl<'ast> syn::visit::Visit<'ast> for Names {
 mod tests {
     use super::*;
 
-    /// Public functions that neither a mutant nor `run` (through what it calls) exercises
-    /// are listed; private ones, mutated ones, trait methods and what `run` reaches are not.
-    #[test]
-    fn untested_public_functions_are_those_no_mutant_and_no_input_exercises() {
+    /// A crate directory whose manifest mutates `S::add` and specifies `ok`, its `src/` made
+    /// (the test writes `src/lib.rs`).
+    fn crate_mutating_add() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         std::fs::write(
@@ -236,6 +235,14 @@ mod tests {
              [package.metadata.ferastrau]\nmutate = [\"S::add\"]\nspecification = [\"ok\"]\n",
         )
         .unwrap();
+        dir
+    }
+
+    /// Public functions that neither a mutant nor `run` (through what it calls) exercises
+    /// are listed; private ones, mutated ones, trait methods and what `run` reaches are not.
+    #[test]
+    fn untested_public_functions_are_those_no_mutant_and_no_input_exercises() {
+        let dir = crate_mutating_add();
         let src = "pub struct S;\n\
                    impl S {\n\
                    \x20   pub fn add(&self) -> i32 { self.helper() }\n\
@@ -259,14 +266,7 @@ mod tests {
 
     #[test]
     fn a_function_spans_its_doc_comment_signature_and_body() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("src")).unwrap();
-        std::fs::write(
-            dir.path().join("Cargo.toml"),
-            "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [package.metadata.ferastrau]\nmutate = [\"S::add\"]\nspecification = [\"ok\"]\n",
-        )
-        .unwrap();
+        let dir = crate_mutating_add();
         let src = "pub struct S;\n\
                    impl S {\n\
                    \x20   /// Adds.\n\

@@ -27,6 +27,24 @@ const NARROWED: (&str, &str) = (
     "b.field(ROOT, \"x\", Domain::ints(1, 1));",
 );
 
+/// `gate` of the `chain` crate under the current directory against the shared baseline, at
+/// scopes 1..3, its reports in `out`, printing `format`.
+fn gate_chain(format: &str) -> std::process::Command {
+    command(&[
+        "gate",
+        "--baseline",
+        s(chain_baseline()),
+        "--benchmark-path",
+        "chain",
+        "--scopes",
+        "1..3",
+        "--out",
+        "out",
+        "--format",
+        format,
+    ])
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -85,26 +103,14 @@ fn failing() -> &'static Failing {
         edit(&root.join("chain/src/lib.rs"), NARROWED.0, NARROWED.1);
         let summary = root.join("step-summary.md");
         std::fs::write(&summary, PREFILLED).unwrap();
-        let gated = command(&[
-            "gate",
-            "--baseline",
-            s(chain_baseline()),
-            "--benchmark-path",
-            "chain",
-            "--scopes",
-            "1..3",
-            "--out",
-            "out",
-            "--format",
-            "github",
-        ])
-        .current_dir(&root)
-        .env("GITHUB_STEP_SUMMARY", &summary)
-        .env("GITHUB_SERVER_URL", "https://github.com")
-        .env("GITHUB_REPOSITORY", "owner/repo")
-        .env("GITHUB_RUN_ID", "42")
-        .output()
-        .unwrap();
+        let gated = gate_chain("github")
+            .current_dir(&root)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("GITHUB_SERVER_URL", "https://github.com")
+            .env("GITHUB_REPOSITORY", "owner/repo")
+            .env("GITHUB_RUN_ID", "42")
+            .output()
+            .unwrap();
         Failing {
             _dir: dir,
             out: root.join("out"),
@@ -340,22 +346,7 @@ fn gitlab_writes_a_valid_code_quality_report_whose_fingerprints_do_not_move() {
     edit(&lib, NARROWED.0, NARROWED.1);
     let source = std::fs::read_to_string(&lib).unwrap();
     std::fs::write(&lib, format!("// one\n// two\n// three\n{source}")).unwrap();
-    let o = command(&[
-        "gate",
-        "--baseline",
-        s(chain_baseline()),
-        "--benchmark-path",
-        "chain",
-        "--scopes",
-        "1..3",
-        "--out",
-        "out",
-        "--format",
-        "gitlab",
-    ])
-    .current_dir(&again)
-    .output()
-    .unwrap();
+    let o = gate_chain("gitlab").current_dir(&again).output().unwrap();
     assert_eq!(o.status.code(), Some(GATE_FAILED), "{}", text(&o.stderr));
     let moved = valid_code_quality(&again.join("gl-code-quality-report.json"));
     let strip_lines = |set: std::collections::BTreeSet<(String, String)>| -> Vec<(String, String)> {
