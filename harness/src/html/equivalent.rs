@@ -8,7 +8,10 @@
 //! of verdicts) and `## Survivors`, one entry per surviving mutant: a `### ` heading, its
 //! content key on a line `` Key: `…` `` (the stable identity: ids move when the source
 //! changes), optionally a line saying what scope + 1 did, a ```` ```diff ```` block, and after
-//! it the argument, which starts with a bold verdict (`**Equivalent.** …`).
+//! it the argument, which starts with a bold verdict (`**Equivalent.** …`). An entry a user
+//! writes by hand may leave the diff out: its argument then follows the key line. A user's
+//! crate keeps its document in the crate's directory; the page reads the one beside the
+//! reports first, then the crate's.
 
 use std::path::Path;
 
@@ -113,13 +116,20 @@ pub fn parse(text: &str) -> Result<Doc> {
             .lines()
             .find_map(|l| l.strip_prefix(KEY_PREFIX)?.strip_suffix('`'))
             .with_context(|| format!("entry `### {}` has no key line", first_line(entry)))?;
-        // The argument is what follows the diff block.
-        let after_diff = entry
-            .split_once("\n```diff\n")
-            .and_then(|(_, d)| d.split_once("\n```\n"))
-            .map(|(_, rest)| rest.trim().to_string())
-            .with_context(|| format!("entry `{key}` has no diff block"))?;
-        arguments.push((key.to_string(), after_diff));
+        // The argument is what follows the diff block, or, in an entry written by hand
+        // without one, what follows the key line.
+        let argument = match entry.split_once("\n```diff\n") {
+            Some((_, diff)) => diff
+                .split_once("\n```\n")
+                .map(|(_, rest)| rest.trim().to_string())
+                .with_context(|| format!("entry `{key}`: its diff block is not closed"))?,
+            None => entry
+                .split_once(&format!("{KEY_PREFIX}{key}`"))
+                .map_or("", |(_, rest)| rest)
+                .trim()
+                .to_string(),
+        };
+        arguments.push((key.to_string(), argument));
     }
     Ok(Doc {
         head: head.to_string(),
@@ -172,5 +182,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("no key line"));
+        // An entry written by hand, without a diff: the argument follows the key.
+        let by_hand = "# mine\n\n## Summary\n\n## Survivors\n\n### insert's `<`\n\n\
+                       Key: `S::insert operator: < -> <= #0`\n\n**Equivalent.** Never equal.\n";
+        let doc = parse(by_hand).unwrap();
+        assert_eq!(
+            doc.argument("S::insert operator: < -> <= #0"),
+            Some("**Equivalent.** Never equal.")
+        );
+        let unclosed = DOC.replace("+1\n```\n", "+1\n");
+        assert!(parse(&unclosed).is_err());
     }
 }

@@ -1,6 +1,7 @@
 //! The reports for people and for other tools: `report.html` (one self-contained page: the
-//! mutated source with every mutant's fate, diff and killing input, and the per-scope chart)
-//! and `mutation-testing-report.json` (the mutation-testing-report-schema format).
+//! mutated source with every mutant's fate, diff and killing input, and the per-scope chart),
+//! `mutation-testing-report.json` (the mutation-testing-report-schema format) and
+//! `survivors.txt` (the largest scope's survivors, one a line).
 //!
 //! Both are derived from `evaluation.json` and `mutants.json` as written on disk, plus the
 //! benchmark's source: `evaluate` and `merge` write them after those, and `ferastrau report
@@ -24,7 +25,11 @@ pub use model::Sources;
 use model::{Fate, Report};
 
 /// The files [`write`] produces.
-pub const FILES: [&str; 2] = ["report.html", "mutation-testing-report.json"];
+pub const FILES: [&str; 3] = [
+    "report.html",
+    "mutation-testing-report.json",
+    survivors::FILE,
+];
 
 /// Writes `report.html` and `mutation-testing-report.json` into `dir` from the reports there
 /// and `sources`, the crate's source as the run evaluated it; returns the report read.
@@ -41,6 +46,10 @@ pub fn write(dir: &Path, sources: &Sources) -> Result<Report> {
         &dir.join(FILES[1]),
         serde_json::to_string_pretty(&doc)?.as_bytes(),
     )?;
+    if let Some(last) = report.last_scope() {
+        let survivors = survivors::at_scope(&report, last);
+        write_atomically(&dir.join(FILES[2]), survivors::text(&survivors).as_bytes())?;
+    }
     Ok(report)
 }
 

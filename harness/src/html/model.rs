@@ -196,6 +196,9 @@ pub struct CrateFacts {
     pub probes: Vec<ferastrau_mutator::Probe>,
     /// `[package.metadata.ferastrau] input-notation`: how `render` writes an input.
     pub input_notation: Option<String>,
+    /// The crate's own `EQUIVALENT.md` (the verdicts a user recorded beside the code), shown
+    /// where the reports' directory has none.
+    pub equivalent: Option<equivalent::Doc>,
 }
 
 impl CrateFacts {
@@ -203,6 +206,7 @@ impl CrateFacts {
         Ok(CrateFacts {
             probes: ferastrau_mutator::probes(crate_dir)?,
             input_notation: ferastrau_mutator::Manifest::read(crate_dir)?.input_notation,
+            equivalent: equivalent::read(crate_dir)?,
         })
     }
 }
@@ -219,6 +223,7 @@ impl Sources {
             facts: CrateFacts {
                 probes: meta.probes.clone(),
                 input_notation: ferastrau_mutator::Manifest::read(crate_dir)?.input_notation,
+                equivalent: equivalent::read(crate_dir)?,
             },
         })
     }
@@ -289,7 +294,7 @@ pub struct Report {
     pub sources: BTreeMap<String, String>,
     /// Each listed mutant's unified diff, by id.
     pub diffs: BTreeMap<u32, String>,
-    /// The `EQUIVALENT.md` beside the reports, if there is one.
+    /// The `EQUIVALENT.md` beside the reports, else the crate's own, if there is one.
     pub equivalent: Option<equivalent::Doc>,
     /// The crate's probes and input notation (empty when read without sources).
     pub facts: CrateFacts,
@@ -301,7 +306,10 @@ impl Report {
     pub fn read(dir: &Path, sources: &Sources) -> Result<Report> {
         let mut report = Report::read_reports(dir)?;
         report.facts = sources.facts()?;
-        report.equivalent = equivalent::read(dir)?;
+        report.equivalent = match equivalent::read(dir)? {
+            Some(doc) => Some(doc),
+            None => report.facts.equivalent.clone(),
+        };
         for m in &report.mutants {
             if !report.sources.contains_key(&m.mutant.file) {
                 let text = sources.text(&m.mutant.file).with_context(|| {

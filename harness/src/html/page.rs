@@ -474,6 +474,8 @@ fn survivor_notes(m: &Listed, report: &Report, last: u32) -> Markup {
             @if m.reached(last) == Some(false) {
                 p.no-reach { b { "No input reaches it" } " at scope " (last)
                     ": it ran on none of the scope's inputs (none evaluates its mutation point)." }
+            } @else {
+                p.why { b { "Why it survived: " } (super::survivors::why(m, report, last)) "." }
             }
             @if let Some(next) = &m.next_scope {
                 p.next { "Scope + 1: " span class=(format!("tag {}", next_class(next))) { (next_text(next)) } }

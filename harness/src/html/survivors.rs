@@ -1,17 +1,24 @@
-//! The mutants that survive a run's largest scope, as `evaluate` names them at its end: a
-//! survivor is what a user acts on (a missing input or check, or an equivalent mutant to argue
-//! and skip), so the terminal shows the first few where the eye lands, not only a rate. Taken
-//! from the [`Report`] the page is written from: the same survivors in the same (source)
-//! order, with the same mutated line, from the source the run evaluated.
+//! The mutants that survive a run's largest scope, as `evaluate` names them at its end and
+//! `survivors.txt` lists them: a survivor is what a user acts on (a missing input or check, or
+//! an equivalent mutant to argue and record in `EQUIVALENT.md`), so the terminal shows them
+//! where the eye lands, each with why it survived, not only a rate. Taken from the [`Report`]
+//! the page is written from: the same survivors in the same (source) order, with the same
+//! mutated line, from the source the run evaluated.
 
 use std::fmt;
+use std::path::Path;
 
-use super::model::Report;
+use super::model::{Listed, Report};
 
-/// How many survivors the terminal lists; the rest are counted ("and N more").
-pub const SHOWN: usize = 10;
+/// How many survivors the terminal lists; the rest are counted and found in [`FILE`].
+pub const SHOWN: usize = 20;
 
-/// One survivor: its key, its place and the mutated line.
+/// The file beside the reports that lists every survivor of the largest scope, one a line
+/// (place, key, mutated line), as cargo-mutants' `missed.txt` does: for `grep`, a diff
+/// between two runs, or a script.
+pub const FILE: &str = "survivors.txt";
+
+/// One survivor: its key, its place, the mutated line and why it survived.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Survivor {
     pub id: u32,
@@ -22,6 +29,8 @@ pub struct Survivor {
     pub column: u32,
     /// The source line with the mutant's edit applied (trimmed).
     pub mutated_line: Option<String>,
+    /// Why it survived, in words ([`why`]).
+    pub why: String,
 }
 
 /// The survivors of `scope` in `report`, in source order.
@@ -39,14 +48,57 @@ pub fn at_scope(report: &Report, scope: u32) -> Vec<Survivor> {
             line: m.mutant.line as u32,
             column: m.mutant.column as u32,
             mutated_line: report.mutated_line(m),
+            why: why(m, report, scope),
         })
         .collect()
 }
 
-/// The terminal's list: `n survive scope s:`, up to [`SHOWN`] survivors, "and N more".
+/// Why `m` survived `scope`, in a line under 90 characters: no input reached its mutation
+/// point, or every input that did gave the original's results under what the run compares
+/// (the return value, the abstraction of the post-state, the structure too with `--compare
+/// structural`; the invariant held and the limits too).
+pub fn why(m: &Listed, report: &Report, scope: u32) -> String {
+    let compared = match report.evaluation.comparison {
+        ferastrau_protocol::Comparison::Abstract => "return value, abstraction, invariant",
+        ferastrau_protocol::Comparison::Structural => {
+            "return value, abstraction, structure, invariant"
+        }
+    };
+    match m.scopes.get(&scope).and_then(|o| o.executions) {
+        Some(0) => format!(
+            "no input of scope {scope} executes line {}: it never ran (a larger scope may reach it)",
+            m.mutant.line
+        ),
+        Some(n) => format!("{n} input(s) reach it; {compared}: as the original's"),
+        None => format!("every input: {compared} as the original's"),
+    }
+}
+
+/// `survivors.txt`: every survivor, one a line: `file:line:column  key  mutated line`.
+pub fn text(survivors: &[Survivor]) -> String {
+    survivors
+        .iter()
+        .map(|s| {
+            format!(
+                "{}:{}:{}  {}  {}\n",
+                s.file,
+                s.line,
+                s.column,
+                s.key,
+                s.mutated_line.as_deref().unwrap_or("")
+            )
+            .replace("  \n", "\n")
+        })
+        .collect()
+}
+
+/// The terminal's list: `n survive scope s:`, up to [`SHOWN`] survivors with why each
+/// survived, and where the rest are.
 pub struct Listing<'a> {
     pub survivors: &'a [Survivor],
     pub scope: u32,
+    /// The run's `survivors.txt`, named when the list is cut.
+    pub file: &'a Path,
 }
 
 impl fmt::Display for Listing<'_> {
@@ -67,9 +119,15 @@ impl fmt::Display for Listing<'_> {
             if let Some(l) = &s.mutated_line {
                 writeln!(f, "      {}", clip(l, 90))?;
             }
+            writeln!(f, "      why: {}", s.why)?;
         }
         if n > SHOWN {
-            writeln!(f, "  and {} more (all in mutants.json)", n - SHOWN)?;
+            writeln!(
+                f,
+                "  and {} more: every survivor is in {}",
+                n - SHOWN,
+                self.file.display()
+            )?;
         }
         Ok(())
     }
@@ -87,33 +145,44 @@ fn clip(s: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_listing_shows_ten_and_counts_the_rest() {
-        let s = |id| Survivor {
+    fn survivor(id: u32) -> Survivor {
+        Survivor {
             id,
             key: format!("k{id}"),
             file: "src/lib.rs".into(),
             line: id,
             column: 1,
-            mutated_line: None,
-        };
-        let all: Vec<Survivor> = (1..=12).map(s).collect();
+            mutated_line: Some(format!("x + {id}")),
+            why: format!("why {id}"),
+        }
+    }
+
+    #[test]
+    fn the_listing_shows_twenty_with_why_and_names_the_file_for_the_rest() {
+        let all: Vec<Survivor> = (1..=22).map(survivor).collect();
+        let file = Path::new("out/survivors.txt");
         let text = Listing {
             survivors: &all,
             scope: 3,
+            file,
         }
         .to_string();
-        assert!(text.starts_with("12 mutants survive scope 3:\n"), "{text}");
-        assert!(text.contains("src/lib.rs:10:1  k10\n"), "{text}");
-        assert!(!text.contains("k11"), "{text}");
+        assert!(text.starts_with("22 mutants survive scope 3:\n"), "{text}");
+        assert!(text.contains("src/lib.rs:20:1  k20\n      x + 20\n      why: why 20\n"));
+        assert!(!text.contains("k21"), "{text}");
         assert!(
-            text.ends_with("and 2 more (all in mutants.json)\n"),
+            text.ends_with("and 2 more: every survivor is in out/survivors.txt\n"),
             "{text}"
         );
         let one = Listing {
             survivors: &all[..1],
             scope: 1,
+            file,
         };
         assert!(one.to_string().starts_with("1 mutant survives scope 1:"));
+        assert_eq!(
+            super::text(&all[..2]),
+            "src/lib.rs:1:1  k1  x + 1\nsrc/lib.rs:2:1  k2  x + 2\n"
+        );
     }
 }

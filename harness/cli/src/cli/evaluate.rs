@@ -431,13 +431,17 @@ fn run(
                 println!("{r}");
                 ferastrau_harness::detail!("{r:#}");
             }
-            print!(
-                "{}",
-                ferastrau_harness::html::survivors::Listing {
-                    survivors: &survivors,
-                    scope: last_scope,
-                }
-            );
+            // A broken run's survivors mean nothing: the error says why instead.
+            if broken_why.is_none() {
+                print!(
+                    "{}",
+                    ferastrau_harness::html::survivors::Listing {
+                        survivors: &survivors,
+                        scope: last_scope,
+                        file: &out_dir.join(ferastrau_harness::html::survivors::FILE),
+                    }
+                );
+            }
             println!("report: {}", out_dir.join("report.html").display());
             println!(
                 "{} mutants evaluated in {seconds:.1} s; reports in {}",

@@ -221,3 +221,111 @@ fn a_worker_replaced_for_its_leaks_between_scopes_changes_no_verdict() {
         "{replaced} processes under 128M against {once} under 1G: no worker was replaced"
     );
 }
+
+/// A user's run says why each survivor survived (on the terminal, the page and in its JSON),
+/// lists every survivor in `survivors.txt`, and the page shows the verdicts the crate records
+/// in its own `EQUIVALENT.md`; a broken run lists no survivors (they mean nothing).
+#[test]
+fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let krate = tmp.path().join("chain");
+    crate::common::copy_fixture("chain", &krate);
+    let out = tmp.path().join("out");
+    let (k, o) = (krate.to_str().unwrap(), out.to_str().unwrap());
+    let run = ferastrau(&[
+        "evaluate",
+        "--benchmark-path",
+        k,
+        "--scopes",
+        "1..2",
+        "--out",
+        o,
+    ]);
+    let said = text(&run.stdout);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let n: usize = said
+        .lines()
+        .find_map(|l| l.strip_suffix(" mutants survive scope 2:"))
+        .unwrap_or_else(|| panic!("{said}"))
+        .parse()
+        .unwrap();
+    let whys: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("      why: "))
+        .collect();
+    assert_eq!(whys.len(), n.min(20), "{said}");
+    assert!(whys.iter().all(|l| l.len() <= 100), "{said}");
+    // `contains`' survivors ran on inputs that reach them; `last` is called by no method.
+    assert!(
+        said.contains("input(s) reach it; return value, abstraction, invariant: as the original's"),
+        "{said}"
+    );
+    assert!(
+        said.contains("why: no input of scope 2 executes line "),
+        "{said}"
+    );
+    assert_eq!(said.contains("every survivor is in"), n > 20, "{said}");
+    let listed = std::fs::read_to_string(out.join("survivors.txt")).unwrap();
+    assert_eq!(listed.lines().count(), n, "{listed}");
+    assert!(
+        listed.lines().all(|l| l.starts_with("src/lib.rs:")),
+        "{listed}"
+    );
+    let report: Value = serde_json::from_slice(
+        &ferastrau(&[
+            "evaluate",
+            "--benchmark-path",
+            k,
+            "--scopes",
+            "1..2",
+            "--out",
+            o,
+            "--format",
+            "json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let first = &report["survivors"]["mutants"][0];
+    assert_eq!(
+        first["why"].as_str(),
+        whys[0].strip_prefix("      why: "),
+        "{first}"
+    );
+    // The crate records a verdict; the page (drawn again by `report`) shows it.
+    let key = first["key"].as_str().unwrap();
+    std::fs::write(
+        krate.join("EQUIVALENT.md"),
+        format!("# chain\n\n## Summary\n\n## Survivors\n\n### one\n\nKey: `{key}`\n\n**Equivalent.** Argued by hand.\n"),
+    )
+    .unwrap();
+    let again = ferastrau(&["report", o, "--benchmark-path", k]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        page.contains("Argued by hand."),
+        "the crate's verdict is not on the page"
+    );
+    assert!(page.contains("Why it survived: "), "no reason on the page");
+    // Only `last`, which nothing calls, mutated: 0% coverage, a broken run, no survivor list.
+    crate::common::edit(
+        &krate.join("Cargo.toml"),
+        "mutate = [\"Chain::insert\", \"Chain::remove\", \"Chain::contains\", \"Chain::before\", \"Chain::last\"]",
+        "mutate = [\"Chain::last\"]",
+    );
+    let broken = ferastrau(&[
+        "evaluate",
+        "--benchmark-path",
+        k,
+        "--scopes",
+        "1..2",
+        "--out",
+        o,
+    ]);
+    assert_eq!(broken.status.code(), Some(4), "{}", text(&broken.stderr));
+    assert!(
+        !text(&broken.stdout).contains("survive"),
+        "{}",
+        text(&broken.stdout)
+    );
+}

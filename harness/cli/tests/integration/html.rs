@@ -402,7 +402,7 @@ fn the_committed_pages_are_what_report_writes() {
         let dir = committed(&name, tmp.path());
         let o = report(&dir);
         assert!(o.status.success(), "{name}: {}", text(&o.stderr));
-        for f in ["report.html", "mutation-testing-report.json"] {
+        for f in ferastrau_harness::html::FILES {
             let want = std::fs::read(entry.path().join(f))
                 .unwrap_or_else(|e| panic!("reports/{name}/{f}: {e} (run `ferastrau report`)"));
             assert!(
