@@ -48,8 +48,20 @@ impl OutputDir {
     /// it is known whose reports it will hold (`merge` learns that from the shards).
     pub fn lock(path: &Path) -> Result<OutputDir> {
         refuse_foreign(path)?;
-        std::fs::create_dir_all(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
+        // The directory is the user's argument: a path that is a file, or under one, or
+        // where they may not write, is a usage error naming the option, not an I/O failure.
+        if path.exists() && !path.is_dir() {
+            return Err(usage(format!(
+                "--out {} is a file, not a directory: choose a new or empty directory (nothing was changed)",
+                path.display()
+            )));
+        }
+        std::fs::create_dir_all(path).map_err(|e| {
+            usage(format!(
+                "--out {}: cannot create the directory: {e}",
+                path.display()
+            ))
+        })?;
         let lock_path = path.join(LOCK);
         let mut f = std::fs::OpenOptions::new()
             .create(true)

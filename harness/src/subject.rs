@@ -116,15 +116,22 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
         &Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
     )
     .with_context(|| format!("cannot mutate {}", bench.name))?;
+    // A cached metamutant took no time now: its first build's seconds would read as this
+    // run's.
+    let how = match meta.cached {
+        true => "reused from the cache (the sources did not change)".to_string(),
+        false => format!(
+            "after {} pruning round(s) in {:.1} s",
+            meta.rounds.len(),
+            meta.seconds
+        ),
+    };
     crate::stage!(
         "Mutated",
-        "{}: {} mutants, {} viable after {} pruning round(s) in {:.1} s{}",
+        "{}: {} mutants, {} viable, {how}",
         bench.name,
         meta.catalog.mutants.len(),
         meta.catalog.viable().count(),
-        meta.rounds.len(),
-        meta.seconds,
-        if meta.cached { " (cached)" } else { "" }
     );
     crate::detail!("metamutant crate: {}", meta.dir.display());
     Ok(meta)
