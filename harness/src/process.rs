@@ -188,14 +188,36 @@ impl std::fmt::Display for Death {
 
 /// Runs `exe` on `request` under `isolation` and waits for it.
 pub fn run(exe: &Path, request: &Request, isolation: &Isolation) -> Result<Finished> {
+    run_watched(exe, request, isolation, &|_| {})
+}
+
+/// [`run`], handing each message to `watch` as it arrives, on the thread that reads the
+/// channel, while the process still runs: a batch of mutants can run for minutes, and a
+/// progress line that waited for its end would stand still meanwhile. The messages are in
+/// [`Finished::messages`] all the same.
+pub fn run_watched(
+    exe: &Path,
+    request: &Request,
+    isolation: &Isolation,
+    watch: &(dyn Fn(&Message) + Sync),
+) -> Result<Finished> {
     let encoded = serde_json::to_string(request).context("cannot encode a request")?;
     crate::detail!("worker: {} '{encoded}'", exe.display());
-    run_args(exe, &[encoded.as_str()], isolation)
+    run_inner(exe, &[encoded.as_str()], isolation, watch)
 }
 
 /// Runs `exe` with `args` under `isolation` and waits for it: [`run`] for a program that
 /// takes its own arguments (a test suite's runner), watched and confined the same way.
 pub fn run_args(exe: &Path, args: &[&str], isolation: &Isolation) -> Result<Finished> {
+    run_inner(exe, args, isolation, &|_| {})
+}
+
+fn run_inner(
+    exe: &Path,
+    args: &[&str],
+    isolation: &Isolation,
+    watch: &(dyn Fn(&Message) + Sync),
+) -> Result<Finished> {
     let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
     let channel_fd = writer.as_raw_fd();
     let mut cmd = Command::new(exe);
@@ -241,19 +263,23 @@ pub fn run_args(exe: &Path, args: &[&str], isolation: &Isolation) -> Result<Fini
     // when the child ends.
     drop(cmd);
     drop(writer);
-    let channel = std::thread::spawn(move || read_channel(reader));
-    let stderr = collect_stderr(&mut child);
-    let deadline = isolation.guard.and_then(|g| Instant::now().checked_add(g));
-    let ending = wait(&mut child, deadline)?;
-    // Anything the worker started dies with it.
-    let _ = killpg(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
-    let (messages, garbled) = channel.join().unwrap_or_default();
-    let stderr = stderr.join().unwrap_or_default();
-    Ok(Finished {
-        ending,
-        messages,
-        garbled,
-        stderr,
+    // Scoped: the reader borrows `watch`. The scope ends only once the reader has seen the end
+    // of the stream, which the kill below guarantees whatever `wait` returned.
+    std::thread::scope(|s| {
+        let channel = s.spawn(move || read_channel(reader, watch));
+        let stderr = collect_stderr(&mut child);
+        let deadline = isolation.guard.and_then(|g| Instant::now().checked_add(g));
+        let ending = wait(&mut child, deadline);
+        // Anything the worker started dies with it.
+        let _ = killpg(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+        let (messages, garbled) = channel.join().unwrap_or_default();
+        let stderr = stderr.join().unwrap_or_default();
+        Ok(Finished {
+            ending: ending?,
+            messages,
+            garbled,
+            stderr,
+        })
     })
 }
 
@@ -299,13 +325,19 @@ fn wait(child: &mut Child, deadline: Option<Instant>) -> Result<Ending> {
     }
 }
 
-fn read_channel(reader: std::io::PipeReader) -> (Vec<Message>, Vec<String>) {
+fn read_channel(
+    reader: std::io::PipeReader,
+    watch: &(dyn Fn(&Message) + Sync),
+) -> (Vec<Message>, Vec<String>) {
     let mut messages = Vec::new();
     let mut garbled = Vec::new();
     for line in BufReader::new(reader).split(b'\n') {
         let Ok(line) = line else { break };
         match serde_json::from_slice::<Message>(&line) {
-            Ok(m) => messages.push(m),
+            Ok(m) => {
+                watch(&m);
+                messages.push(m)
+            }
             Err(_) => garbled.push(String::from_utf8_lossy(&line).chars().take(200).collect()),
         }
     }

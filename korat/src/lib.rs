@@ -55,6 +55,7 @@ mod candidate;
 mod finitization;
 pub mod generators;
 mod parts;
+pub mod progress;
 mod search;
 mod transfer;
 mod unread;

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use crate::candidate::{first_cells, Candidate, Cell, Recorder};
 use crate::finitization::{Entry, Finitization};
+use crate::progress;
 use crate::unread::Reach;
 
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
@@ -214,23 +215,29 @@ impl<'f> Engine<'f> {
     {
         self.start(prefix);
         let floor = prefix.len();
+        // What of `stats` the process's progress counters already hold (see `crate::progress`).
+        let mut published = (stats.valid, stats.explored);
         loop {
             let (valid, read) = self.judge(pred);
             stats.explored += 1;
             stats.judged += 1;
+            if stats.judged.is_multiple_of(progress::PUBLISH_EVERY) {
+                published = progress::publish(stats, published);
+            }
             if valid {
                 stats.valid += 1;
                 stats.structures += 1;
                 let lo = self.free_suffix(read);
                 let (structure, free) = self.rec.stack.split_at(lo);
-                if on_valid(&Candidate::found(self.fin, &self.state, structure, free)).is_break() {
-                    return false;
-                }
-                if !self.free_product(lo, on_valid, stats) {
+                if on_valid(&Candidate::found(self.fin, &self.state, structure, free)).is_break()
+                    || !self.free_product(lo, on_valid, stats)
+                {
+                    progress::publish(stats, published);
                     return false;
                 }
             }
             if !self.backtrack(floor) {
+                progress::publish(stats, published);
                 return true;
             }
         }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use ferastrau_artifacts::{Artifact, Mutants, Status};
+use ferastrau_harness::evaluate::budget::{self, Cost};
 
 use super::{OurScope, Survivor};
 
@@ -82,33 +83,24 @@ pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()>
 }
 
 /// An estimate of the seconds that running the survivors at scope s + 1 takes, from the
-/// run's last two scopes: generation grows with the candidates Korat explores; checking grows
-/// with the inputs and is counted twice (the original's run, then the limits check, which runs
-/// the metamutant with no mutant active on every input); and each survivor runs the original
-/// and itself on the inputs it ran at s (all of them without reach selection, those reaching
-/// it with), grown with the inputs (a survivor never stops early), shared by `jobs`
-/// processes. `executions` is the sum over the survivors of the inputs each ran at s. `None`
-/// without two scopes with inputs to extrapolate from.
-///
-/// Only the last ratio is used: ratios wander (BinomialHeap's inputs grow ×9.5, ×16.1, then
-/// ×6.3 to scope 8), so a trend would mislead as often as help. The estimate only decides
-/// whether to try; `reproduce` stops the run at the budget when it is wrong.
+/// run's last two scopes: `evaluate`'s own estimate of a scope
+/// ([`ferastrau_harness::evaluate::budget::estimate_seconds`], the one definition), with
+/// `executions` the sum over the survivors of the inputs each ran at s (a survivor never stops
+/// early), shared by `jobs` processes. `None` without two scopes with inputs to extrapolate
+/// from. The estimate only decides whether to try; `reproduce` stops the run at the budget
+/// when it is wrong.
 pub fn estimate_seconds(scopes: &[OurScope], executions: u64, jobs: usize) -> Option<f64> {
     let [.., prev, last] = scopes else {
         return None;
     };
-    let input_growth = growth(prev.inputs, last.inputs)?;
-    // A run without candidate counts grows its generation with its inputs.
-    let candidate_growth = growth(prev.candidates, last.candidates).unwrap_or(input_growth);
-    let per_input = last.checking_seconds / last.inputs as f64;
-    let fixed =
-        last.generation_seconds * candidate_growth + 2.0 * last.checking_seconds * input_growth;
-    Some(fixed + 2.0 * per_input * executions as f64 * input_growth / jobs.max(1) as f64)
-}
-
-/// `last / prev`, when both are positive.
-fn growth(prev: u64, last: u64) -> Option<f64> {
-    (prev > 0 && last > 0).then(|| last as f64 / prev as f64)
+    let cost = |s: &OurScope| Cost {
+        scope: s.scope,
+        inputs: s.inputs,
+        candidates: s.candidates,
+        generation_seconds: s.generation_seconds,
+        checking_seconds: s.checking_seconds,
+    };
+    budget::estimate_seconds(&cost(prev), &cost(last), executions, jobs)
 }
 
 #[cfg(test)]

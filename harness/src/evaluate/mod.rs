@@ -10,14 +10,16 @@
 //! original in its own child processes, in parallel, each scope stopping at its first killing
 //! input, and the results are checked for the signs of a broken run ([`health`]).
 
+pub mod budget;
 pub mod health;
 pub mod journal;
 pub mod prepare;
 pub mod reach;
 pub mod report;
 
+use std::collections::HashMap;
 use std::ops::RangeInclusive;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -57,6 +59,11 @@ pub struct Options {
     /// Mutants one child process runs in turn (`--mutants-per-process`); `None`: chosen from
     /// the number of mutants and jobs ([`per_process`]).
     pub per_process: Option<usize>,
+    /// `--max-time`: the evaluation's wall-clock budget, from generation to the last mutant
+    /// (building the worker and the metamutant come before and are not counted). Checked
+    /// between scopes: a scope whose estimate does not fit in what is left, or any scope once
+    /// it is spent, is not started, and the run stops as an interrupted one does, resumable.
+    pub max_time: Option<Duration>,
 }
 
 /// At most this many mutants share a process by default: a death after the first costs a
@@ -137,6 +144,12 @@ fn scratch_limit(
 
 /// Runs the evaluation of `mutants` (viable mutant ids) in the metamutant `worker`, writing
 /// the journal into `out`; its scratch goes under `bench`'s target directory.
+///
+/// Without `--max-time` the run is one round over every scope: all scopes generated, then the
+/// limits check, then each mutant over all its scopes in one process (fewest processes). With
+/// it, a round per scope: a scope's mutants are done before the next scope is estimated and
+/// budgeted, so that a stop leaves whole scopes in the journal and the next estimate grows from
+/// the executions the mutants really made. The results are the same either way.
 pub fn evaluate(
     bench: &BenchmarkCrate,
     out: &OutputDir,
@@ -146,6 +159,7 @@ pub fn evaluate(
     mutants: &[u32],
     opts: &Options,
 ) -> Result<EvaluationResults> {
+    let clock = std::time::Instant::now();
     let journal_path = out.path.join("journal.jsonl");
     let (journal, mut recorded) = if opts.resume {
         Journal::resume(&journal_path, fingerprint)?
@@ -156,59 +170,98 @@ pub fn evaluate(
         )
     };
     let scratch = Scratch::new(bench)?;
-    let scopes = generate(
-        worker,
-        methods,
-        opts,
-        &scratch,
-        &journal,
-        &recorded,
-        &journal_path,
-    )?;
     let mut cfg = RunConfig {
         inputs_dir: scratch.path().join("inputs"),
         scratch_dir: scratch.path().to_path_buf(),
         methods: methods.to_vec(),
         limits: opts.limits,
         memory_limit: opts.memory_limit,
-        original_seconds: scopes
-            .iter()
-            .map(|s| (s.scope, s.checking_seconds))
-            .collect(),
+        original_seconds: Vec::new(),
         reach: opts.reach,
         comparison: opts.comparison,
     };
-    crate::stage!(
-        "Checking",
-        "the limits: the metamutant with no mutant active on every input (it must survive)"
-    );
-    control_run(worker, opts.scopes.clone(), &cfg)?;
-    let reach = reach_index(&mut cfg, &scopes, methods.len(), opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()
         .context("cannot start the thread pool")?;
-    crate::stage!(
-        "Running",
-        "{} mutants on the inputs of scopes {}..={} with {} jobs",
-        mutants.len(),
-        opts.scopes.start(),
-        opts.scopes.end(),
-        opts.jobs.max(1)
-    );
-    let phase = std::time::Instant::now();
-    let (mut results, timing) = pool.install(|| {
-        run_all(
-            worker,
-            mutants,
-            &recorded,
-            reach.as_ref(),
-            &cfg,
-            &journal,
-            opts,
-        )
-    })?;
-    let mutant_phase_seconds = phase.elapsed().as_secs_f64();
+    let rounds: Vec<RangeInclusive<u32>> = match opts.max_time {
+        Some(_) => opts.scopes.clone().map(|s| s..=s).collect(),
+        None => vec![opts.scopes.clone()],
+    };
+    let mut scopes: Vec<ScopeRun> = Vec::new();
+    let mut results: Vec<ScopeResult> = Vec::new();
+    let mut timing = Timing::default();
+    let mut mutant_phase_seconds = 0.0;
+    for round in rounds {
+        for scope in round.clone() {
+            let executions = executions_at(&scopes, &results, &recorded, opts);
+            if let Some(why) = budget(scope, &scopes, executions, clock.elapsed(), opts) {
+                let done = match (opts.scopes.start(), scope - 1) {
+                    (a, b) if *a == b => format!("scope {b}"),
+                    (a, b) => format!("scopes {a}..{b}"),
+                };
+                return Err(anyhow::Error::new(Interrupted(format!(
+                    "stopped before scope {scope}: {why}; the results of {done} are in {}; continue with --resume and a larger --max-time",
+                    journal_path.display()
+                ))));
+            }
+            let run = generate(
+                worker,
+                methods,
+                opts,
+                &scratch,
+                scope,
+                &scopes,
+                &journal,
+                &recorded,
+                &journal_path,
+            )?;
+            scopes.push(run);
+        }
+        cfg.original_seconds = scopes
+            .iter()
+            .map(|s| (s.scope, s.checking_seconds))
+            .collect();
+        crate::stage!(
+            "Checking",
+            "the limits: the metamutant with no mutant active on every input (it must survive)"
+        );
+        control_run(worker, round.clone(), &cfg, opts.progress)?;
+        let here: Vec<ScopeRun> = scopes
+            .iter()
+            .filter(|s| round.contains(&s.scope))
+            .cloned()
+            .collect();
+        let reach = reach_index(&mut cfg, &here, methods.len(), round.clone(), opts)?;
+        crate::stage!(
+            "Running",
+            "{} mutants on the inputs of scopes {}..={} with {} jobs",
+            mutants.len(),
+            round.start(),
+            round.end(),
+            opts.jobs.max(1)
+        );
+        let phase = std::time::Instant::now();
+        let (fresh, t) = pool.install(|| {
+            run_all(
+                worker,
+                mutants,
+                &recorded,
+                reach.as_ref(),
+                &here,
+                &cfg,
+                &journal,
+                opts,
+                round.clone(),
+            )
+        })?;
+        mutant_phase_seconds += phase.elapsed().as_secs_f64();
+        results.extend(fresh);
+        timing.add(&t);
+        if interrupt::requested() {
+            break;
+        }
+    }
     results.extend(std::mem::take(&mut recorded.results).into_values());
     results.sort_by_key(|r| (r.mutant, r.scope));
     let matrices = match opts.kill_matrix {
@@ -252,103 +305,156 @@ pub fn evaluate(
     })
 }
 
-/// The first stage: each scope's inputs generated and the original run on them, into the
-/// run's own scratch directory (regenerated when resuming: Korat is deterministic), each new
-/// scope journaled and a resumed one checked against its journal.
+/// The executions the mutants made at the last scope done, for the next scope's estimate,
+/// when they are known: with `--max-time` that scope's mutants are done (this session's
+/// results or the journal's). Without it they have not run yet, and what they will make is
+/// unknown: the mutants die at their first killing input, and every mutant on every input
+/// that reaches it (the bound reach selection gives) was 35 times BinomialHeap's scope 6
+/// (1m 42s estimated, 2.9 s taken). `None` then, and before any scope.
+fn executions_at(
+    done: &[ScopeRun],
+    results: &[ScopeResult],
+    recorded: &Recorded,
+    opts: &Options,
+) -> Option<u64> {
+    let last = done.last()?;
+    opts.max_time?;
+    let ran = |r: &ScopeResult| (r.scope == last.scope).then(|| r.executions.unwrap_or(0));
+    let fresh: u64 = results.iter().filter_map(ran).sum();
+    let journaled: u64 = recorded.results.values().filter_map(ran).sum();
+    Some(fresh + journaled)
+}
+
+/// Before `scope`: its estimate said as a note (from the two scopes before it), and, with
+/// `--max-time`, why there is no time left for it, if there is none. The first scope always
+/// runs. `executions`: what the mutants ran at the scope before ([`executions_at`]); without
+/// them (no `--max-time`: the mutants run after the last scope) the note estimates the
+/// scope's generation and checks only, and says so.
+fn budget(
+    scope: u32,
+    done: &[ScopeRun],
+    executions: Option<u64>,
+    elapsed: Duration,
+    opts: &Options,
+) -> Option<String> {
+    if scope == *opts.scopes.start() {
+        return None;
+    }
+    let estimate = match done {
+        [.., prev, last] => budget::estimate_seconds(
+            &prev.into(),
+            &last.into(),
+            executions.unwrap_or(0),
+            opts.jobs,
+        ),
+        _ => None,
+    };
+    if let (Some(est), [.., prev, last]) = (estimate, done) {
+        crate::note!(
+            "scope {scope}: estimated {} from the growth of scopes {}..{}{}",
+            crate::term::duration(Duration::from_secs_f64(est.clamp(0.0, 1e9))),
+            prev.scope,
+            last.scope,
+            match executions {
+                Some(_) => "",
+                None => " for its inputs and the checks; its mutants run after the last scope",
+            }
+        );
+    }
+    budget::refusal(elapsed, estimate, opts.max_time?)
+}
+
+/// A scope's inputs generated and the original run on them, into the run's own scratch
+/// directory (regenerated when resuming: Korat is deterministic), a new scope journaled and a
+/// resumed one checked against its journal. `done` are the scopes before it, whose growth
+/// says whether it fits the scratch space.
+#[allow(clippy::too_many_arguments)]
 fn generate(
     worker: &Worker,
     methods: &[String],
     opts: &Options,
     scratch: &Scratch,
+    scope: u32,
+    done: &[ScopeRun],
     journal: &Journal,
     recorded: &Recorded,
     journal_path: &std::path::Path,
-) -> Result<Vec<ScopeRun>> {
+) -> Result<ScopeRun> {
+    if interrupt::requested() {
+        return Err(anyhow::Error::new(Interrupted(format!(
+            "interrupted while generating; continue with --resume ({})",
+            journal_path.display()
+        ))));
+    }
+    let (max_bytes, scratch_bound) = scratch_limit(
+        scope,
+        done,
+        opts.max_scratch,
+        free_bytes(scratch.path()),
+        scratch.path(),
+    )?;
+    let used: u64 = done.iter().map(|s| s.bytes).sum();
     let prep = Preparation {
         inputs_dir: scratch.path().join("inputs"),
         scratch_dir: scratch.path().to_path_buf(),
         coverage: true,
         memory_limit: Some(opts.memory_limit),
         original_timeout: opts.original_timeout,
-        max_bytes: opts.max_scratch,
-        scratch_bound: ScratchBound::Option {
-            max: opts.max_scratch,
-            used: 0,
-        },
+        max_bytes,
+        scratch_bound,
         methods: methods.to_vec(),
         reach: opts.reach,
         jobs: prepare::generation_threads(opts.jobs, Some(opts.memory_limit)),
     };
-    let mut scopes: Vec<ScopeRun> = Vec::new();
-    for scope in opts.scopes.clone() {
-        if interrupt::requested() {
-            return Err(anyhow::Error::new(Interrupted(format!(
-                "interrupted while generating; continue with --resume ({})",
-                journal_path.display()
-            ))));
-        }
-        let (max_bytes, scratch_bound) = scratch_limit(
-            scope,
-            &scopes,
-            opts.max_scratch,
-            free_bytes(scratch.path()),
-            scratch.path(),
-        )?;
-        let used: u64 = scopes.iter().map(|s| s.bytes).sum();
-        let prep = Preparation {
-            max_bytes,
-            scratch_bound,
-            ..prep.clone()
-        };
-        crate::stage!(
-            "Generating",
-            "the inputs of scope {scope}, then running the original on them"
-        );
-        let mut run = prep
-            .scope(worker, scope, used)
-            .map_err(|e| resume_hint(e, "interrupted while generating", journal_path))?;
-        if let Some(e) = prepare::broken_original(&run) {
-            return Err(e);
-        }
-        if let Some(old) = recorded.scopes.get(&scope) {
-            if old.inputs != run.inputs {
-                return Err(usage(format!(
-                    "cannot resume: scope {scope} now has {} inputs, the journal {}",
-                    run.inputs, old.inputs
-                )));
-            }
-            let bytes = run.bytes;
-            run = old.clone();
-            run.bytes = bytes;
-        } else {
-            journal.scope(&run)?;
-        }
-        crate::detail!(
-            "scope {scope}: {} inputs generated in {:.2} s, the original checked on them in {:.2} s",
-            run.inputs,
-            run.generation_seconds,
-            run.checking_seconds
-        );
-        scopes.push(run);
+    crate::stage!(
+        "Generating",
+        "the inputs of scope {scope}, then running the original on them"
+    );
+    let mut run = prep
+        .scope(worker, scope, used)
+        .map_err(|e| resume_hint(e, "interrupted while generating", journal_path))?;
+    if let Some(e) = prepare::broken_original(&run) {
+        return Err(e);
     }
-    Ok(scopes)
+    if let Some(old) = recorded.scopes.get(&scope) {
+        if old.inputs != run.inputs {
+            return Err(usage(format!(
+                "cannot resume: scope {scope} now has {} inputs, the journal {}",
+                run.inputs, old.inputs
+            )));
+        }
+        let bytes = run.bytes;
+        run = old.clone();
+        run.bytes = bytes;
+    } else {
+        journal.scope(&run)?;
+    }
+    crate::detail!(
+        "scope {scope}: {} inputs generated in {:.2} s, the original checked on them in {:.2} s",
+        run.inputs,
+        run.generation_seconds,
+        run.checking_seconds
+    );
+    Ok(run)
 }
 
-/// Which inputs reach each mutation point, when reach selection is on. Reach sets that name
-/// no point although the original ran mutated code would make every mutant a survivor
-/// without a process: a metamutant without reach markers cannot be told from code no input
-/// reaches, so such a run takes every input (and `cfg` says so).
+/// Which inputs of `scopes` (`runs`, generated) reach each mutation point, when reach
+/// selection is on. Reach sets that name no point although the original ran mutated code
+/// would make every mutant a survivor without a process: a metamutant without reach markers
+/// cannot be told from code no input reaches, so such a run takes every input (and `cfg`
+/// says so).
 fn reach_index(
     cfg: &mut RunConfig,
-    scopes: &[ScopeRun],
+    runs: &[ScopeRun],
     methods: usize,
+    scopes: RangeInclusive<u32>,
     opts: &Options,
 ) -> Result<Option<reach::ReachIndex>> {
-    if !opts.reach {
+    if !opts.reach || !cfg.reach {
         return Ok(None);
     }
-    let index = reach::ReachIndex::read(&cfg.inputs_dir, opts.scopes.clone(), methods)?;
-    if index.is_empty() && scopes.iter().any(|s| !s.code_probes.is_empty()) {
+    let index = reach::ReachIndex::read(&cfg.inputs_dir, scopes, methods)?;
+    if index.is_empty() && runs.iter().any(|s| !s.code_probes.is_empty()) {
         crate::warning!(
             "the original reached mutated code but no mutation point: running every mutant on every input"
         );
@@ -358,35 +464,115 @@ fn reach_index(
     Ok(Some(index))
 }
 
-/// The mutant stage: every mutant from the first scope the journal has no result for, on
-/// the current rayon pool, each batch in a child process; a mutant no input reaches survives
-/// without one. Every result is journaled as it comes; a kill by a dead process gets its
-/// input rendered. Returns this session's results (not the journal's) and where time went.
+/// The mutant phase's progress: executions done of those expected (the bar and its ETA), and
+/// the mutants done by their verdict at the round's last scope (the line's counts), updated
+/// from whichever thread hears of a result, as it comes.
+struct Tally {
+    bar: indicatif::ProgressBar,
+    /// Inputs each (mutant, scope) due runs on unless killed first: what its result retires.
+    expected: HashMap<(u32, u32), u64>,
+    last: u32,
+    mutants: u64,
+    killed: AtomicU64,
+    survived: AtomicU64,
+    timeout: AtomicU64,
+}
+
+impl Tally {
+    /// Counts `r`: its expected executions done, and, at the last scope, its mutant's verdict.
+    fn result(&self, r: &ScopeResult) {
+        self.bar.inc(
+            self.expected
+                .get(&(r.mutant, r.scope))
+                .copied()
+                .unwrap_or(0),
+        );
+        if r.scope == self.last {
+            self.count(r);
+            self.bar.set_message(self.counts());
+        }
+    }
+
+    fn count(&self, r: &ScopeResult) {
+        let n = match (r.killed(), r.reason) {
+            (true, Some(Reason::Timeout)) => &self.timeout,
+            (true, _) => &self.killed,
+            (false, _) => &self.survived,
+        };
+        n.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// `37/120: 30 killed, 5 survived, 2 timeout` (after the line's `mutants`).
+    fn counts(&self) -> String {
+        let (k, s, t) = (
+            self.killed.load(Ordering::Relaxed),
+            self.survived.load(Ordering::Relaxed),
+            self.timeout.load(Ordering::Relaxed),
+        );
+        format!(
+            "{}/{}: {k} killed, {s} survived, {t} timeout",
+            k + s + t,
+            self.mutants
+        )
+    }
+}
+
+/// The mutant stage over `scopes` (`runs`, generated): every mutant from the first scope the
+/// journal has no result for, on the current rayon pool, each batch in a child process; a
+/// mutant no input reaches survives without one. Every result is journaled as it comes; a kill
+/// by a dead process gets its input rendered. Returns this session's results (not the
+/// journal's) and where time went.
+#[allow(clippy::too_many_arguments)]
 fn run_all(
     worker: &Worker,
     mutants: &[u32],
     recorded: &Recorded,
     reach: Option<&reach::ReachIndex>,
+    runs: &[ScopeRun],
     cfg: &RunConfig,
     journal: &Journal,
     opts: &Options,
+    scopes: RangeInclusive<u32>,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
-    let last = *opts.scopes.end();
+    let last = *scopes.end();
     let todo: Vec<Due> = mutants
         .iter()
         .filter_map(|&m| {
-            opts.scopes
+            scopes
                 .clone()
                 .find(|&s| !recorded.results.contains_key(&(m, s)))
                 .map(|from| Due { mutant: m, from })
         })
         .collect();
-    let bar = crate::term::bar(
-        opts.progress,
-        "mutants",
-        mutants.len() as u64,
-        (mutants.len() - todo.len()) as u64,
-    );
+    // What each (mutant, scope) due will run: the inputs that reach it, or all of them (for
+    // the progress line only).
+    let inputs: HashMap<u32, u64> = runs.iter().map(|s| (s.scope, s.inputs)).collect();
+    let expected: HashMap<(u32, u32), u64> = todo
+        .iter()
+        .filter(|_| opts.progress)
+        .flat_map(|d| (d.from..=last).map(move |s| (d.mutant, s)))
+        .map(|(m, s)| {
+            let all = inputs.get(&s).copied().unwrap_or(0);
+            let n = reach.map_or(all, |r| r.executions(m, s).unwrap_or(all));
+            ((m, s), n)
+        })
+        .collect();
+    let tally = Tally {
+        bar: crate::term::meter(opts.progress, "mutants", expected.values().sum(), ""),
+        expected,
+        last,
+        mutants: mutants.len() as u64,
+        killed: AtomicU64::new(0),
+        survived: AtomicU64::new(0),
+        timeout: AtomicU64::new(0),
+    };
+    // Mutants the journal already has the last scope of count from the start.
+    for r in recorded.results.values().filter(|r| r.scope == last) {
+        tally.count(r);
+    }
+    tally.bar.set_message(tally.counts());
+    let bar = prepare::ClearOnDrop::new(tally.bar.clone());
+    let on_result = |r: &ScopeResult| tally.result(r);
     let mut fresh: Vec<Result<(Vec<ScopeResult>, Timing)>> = Vec::new();
     let mut to_run = Vec::new();
     for d in todo {
@@ -395,8 +581,8 @@ fn run_all(
                 let (rs, timing) = unreached_results(d.mutant, d.from..=last, inputs);
                 for r in &rs {
                     journal.result(r)?;
+                    on_result(r);
                 }
-                bar.inc(1);
                 fresh.push(Ok((rs, timing)));
             }
             None => to_run.push(d),
@@ -412,22 +598,22 @@ fn run_all(
             if interrupt::requested() || failed.load(Ordering::Relaxed) {
                 return Ok((Vec::new(), Timing::default()));
             }
-            let ran = run_mutants(worker, due, last, cfg).and_then(|(mut rs, timing)| {
-                for r in &mut rs {
-                    render_death(worker, cfg, r);
-                    journal.result(r)?;
-                }
-                Ok((rs, timing))
-            });
+            let ran =
+                run_mutants(worker, due, last, cfg, &on_result).and_then(|(mut rs, timing)| {
+                    for r in &mut rs {
+                        render_death(worker, cfg, r);
+                        journal.result(r)?;
+                    }
+                    Ok((rs, timing))
+                });
             if ran.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
-            bar.inc(due.len() as u64);
             ran
         })
         .collect();
     fresh.extend(ran);
-    bar.finish_and_clear();
+    drop(bar);
     let mut results = Vec::new();
     let mut timing = Timing::default();
     for r in fresh {
@@ -492,8 +678,14 @@ fn unreached_results(
 
 /// The metamutant with no mutant active, under the mutants' limits, on every scope: it runs
 /// the original against itself and must survive. If it does not, the limits are ones the
-/// original cannot meet, and every mutant would be "killed" by them.
-fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) -> Result<()> {
+/// original cannot meet, and every mutant would be "killed" by them. One process over every
+/// input: with `progress`, a bar of the inputs done, read from its cursor file.
+fn control_run(
+    worker: &Worker,
+    scopes: RangeInclusive<u32>,
+    cfg: &RunConfig,
+    progress: bool,
+) -> Result<()> {
     // On every input: no mutation point is the original's.
     let full = RunConfig {
         reach: false,
@@ -503,7 +695,21 @@ fn control_run(worker: &Worker, scopes: RangeInclusive<u32>, cfg: &RunConfig) ->
         mutant: NO_MUTANT,
         from: *scopes.start(),
     }];
-    let (results, _) = run_mutants(worker, &due, *scopes.end(), &full)?;
+    let positions = progress
+        .then(|| prepare::Positions::new(&cfg.inputs_dir, scopes.clone(), cfg.methods.len()));
+    let total = positions.as_ref().map_or(0, |p| p.total());
+    let bar = prepare::ClearOnDrop::new(crate::term::meter(
+        progress,
+        "limits check",
+        total,
+        "inputs",
+    ));
+    let poll =
+        positions.and_then(|p| p.follow(bar.bar(), crate::runner::cursor_path(cfg, NO_MUTANT)));
+    let ran = run_mutants(worker, &due, *scopes.end(), &full, &|_| {});
+    drop(poll);
+    drop(bar);
+    let (results, _) = ran?;
     if interrupt::requested() {
         return Ok(());
     }

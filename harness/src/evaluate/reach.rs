@@ -45,6 +45,16 @@ impl ReachIndex {
             .all(|sets| sets.as_ref().is_some_and(|s| s.points() == 0))
     }
 
+    /// How many inputs of `scope` reach `mutant`'s point: what it runs there unless killed
+    /// first. `None` when a method of the scope has no sets (every input reaches then).
+    pub fn executions(&self, mutant: u32, scope: u32) -> Option<u64> {
+        self.scopes
+            .get(&scope)?
+            .iter()
+            .map(|sets| sets.as_ref().map(|s| s.count(mutant)))
+            .sum()
+    }
+
     /// If no input of any scope in `scopes` reaches `mutant`: the executions a run on every
     /// input would make (all inputs of those scopes, since it would survive them all).
     pub fn unreached(&self, mutant: u32, scopes: RangeInclusive<u32>) -> Option<u64> {

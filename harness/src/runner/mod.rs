@@ -209,7 +209,8 @@ pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
 }
 
 /// One child process running the mutants of `due` in turn, each up to scope `last`, under
-/// `limits`; `None` if interrupted.
+/// `limits`, its messages handed to `watch` as they come; `None` if interrupted.
+#[allow(clippy::too_many_arguments)]
 fn spawn(
     worker: &Worker,
     due: &[Due],
@@ -218,6 +219,7 @@ fn spawn(
     cfg: &RunConfig,
     cursor: &Path,
     timing: &mut Timing,
+    watch: &(dyn Fn(&Message) + Sync),
 ) -> Result<Option<crate::process::Finished>> {
     let _ = std::fs::remove_file(cursor);
     let isolation = Isolation {
@@ -235,7 +237,7 @@ fn spawn(
         comparison: cfg.comparison,
     };
     let started = Instant::now();
-    let f = worker.run(&request, &isolation)?;
+    let f = crate::process::run_watched(&worker.exe, &request, &isolation, watch)?;
     timing.children += 1;
     timing.child_seconds += started.elapsed().as_secs_f64();
     Ok((!matches!(f.ending, Ending::Interrupted)).then_some(f))
@@ -281,7 +283,7 @@ fn rerun(
         mutant,
         from: scope,
     }];
-    let Some(f) = spawn(worker, &due, scope, limits, cfg, cursor, timing)? else {
+    let Some(f) = spawn(worker, &due, scope, limits, cfg, cursor, timing, &|_| {})? else {
         return Ok(None);
     };
     for m in &f.messages {
@@ -426,15 +428,29 @@ fn judge_death(
     }
 }
 
+/// Hears of each result of [`run_mutants`] as soon as it is final, while the batch still runs
+/// (on whatever thread learns of it): a progress line counts kills and survivals as they come
+/// instead of a batch at a time. Told exactly once per result returned, and of nothing else.
+pub type OnResult<'a> = &'a (dyn Fn(&ScopeResult) + Sync);
+
+/// Where the child running a batch whose first mutant is `first` keeps its cursor file: one
+/// batch runs each mutant, so the name is unique while it runs. Public for progress, which
+/// reads where a long batch (the limits check's) has got.
+pub fn cursor_path(cfg: &RunConfig, first: u32) -> PathBuf {
+    cfg.scratch_dir.join(format!("mutant-{first}.cursor"))
+}
+
 /// Runs the mutants of `due` (each from its first scope) up to scope `last`, several to a
-/// child process, returning one result per mutant and scope (fewer if interrupted). Kills by a
-/// dead process carry the input's position but not its rendering (see the caller). A clock
-/// timeout counts only once confirmed ([`confirm_clock_timeout`]).
+/// child process, returning one result per mutant and scope (fewer if interrupted), each also
+/// told to `on_result` as soon as it is final. Kills by a dead process carry the input's
+/// position but not its rendering (see the caller). A clock timeout counts only once
+/// confirmed ([`confirm_clock_timeout`]).
 pub fn run_mutants(
     worker: &Worker,
     due: &[Due],
     last: u32,
     cfg: &RunConfig,
+    on_result: OnResult<'_>,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
     let mut timing = Timing::default();
     let mut done: Vec<ScopeResult> = Vec::new();
@@ -444,12 +460,34 @@ pub fn run_mutants(
     let Some(first) = queue.front() else {
         return Ok((done, timing));
     };
-    let cursor = cfg
-        .scratch_dir
-        .join(format!("mutant-{}.cursor", first.mutant));
+    let cursor = cursor_path(cfg, first.mutant);
+    // A finished scope's result is final as the child sends it (one that dies later keeps
+    // it): told at once. Results judged here after the child ends are told below.
+    let watch = |m: &Message| {
+        if let Message::Scope {
+            mutant,
+            scope,
+            kill,
+            executions,
+            ..
+        } = m
+        {
+            on_result(&scope_result(cfg, *mutant, *scope, kill, *executions));
+        }
+    };
     'children: while !queue.is_empty() && !crate::interrupt::requested() {
         let batch: Vec<Due> = queue.iter().copied().collect();
-        let Some(f) = spawn(worker, &batch, last, cfg.limits, cfg, &cursor, &mut timing)? else {
+        let Some(f) = spawn(
+            worker,
+            &batch,
+            last,
+            cfg.limits,
+            cfg,
+            &cursor,
+            &mut timing,
+            &watch,
+        )?
+        else {
             break;
         };
         // Whether the mutant at the head of the queue is still the child's first one.
@@ -483,7 +521,10 @@ pub fn run_mutants(
                     let first =
                         cfg.kill_result(head.mutant, position.scope, clock_kill(position, *limit));
                     match confirm_clock_timeout(worker, first, cfg, &cursor, &mut timing)? {
-                        Some(r) => done.push(r),
+                        Some(r) => {
+                            on_result(&r);
+                            done.push(r)
+                        }
                         None => break 'children,
                     }
                     advance(&mut queue, position.scope + 1, last);
@@ -530,7 +571,10 @@ pub fn run_mutants(
                 &mut timing,
             )?;
             match judged {
-                Some(r) => done.push(r),
+                Some(r) => {
+                    on_result(&r);
+                    done.push(r)
+                }
                 None => break 'children,
             }
             advance(&mut queue, head.from + 1, last);

@@ -40,6 +40,8 @@ pub fn inputs<B: Benchmark>(
     jobs: usize,
 ) -> std::io::Result<bool> {
     ferastrau_probes::take_coverage();
+    // Korat's counts for the harness's progress line while the searches run.
+    let _progress = crate::progress::Publisher::start(crate::progress::path(dir, scope));
     let mut budget = max_bytes;
     for (m, &name) in bench.methods().iter().enumerate() {
         let (fin, fields) = bench.finitize(m, scope);

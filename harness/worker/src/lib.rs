@@ -17,6 +17,7 @@ mod generate;
 mod matrix;
 mod outputs;
 mod parts;
+pub mod progress;
 pub mod reach;
 mod sequences;
 pub mod store;

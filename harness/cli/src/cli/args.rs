@@ -400,6 +400,13 @@ pub struct EvaluateArgs {
     /// the watchdog looks).
     #[arg(long, default_value = "1s", value_parser = parse_positive_duration, value_name = "DURATION")]
     pub timeout_floor: Duration,
+    /// Wall-clock budget of the evaluation (e.g. `90s`, `10m`, `1h`; building the crate is not
+    /// counted): before each scope, the run stops when the scope's estimate (from the growth
+    /// of the two before it) would not fit in what is left, or once the budget is spent. The
+    /// scopes done stay in the journal; `--resume` with a larger budget continues. Each scope's
+    /// mutants then run before the next scope is generated.
+    #[arg(long, value_parser = parse_positive_duration, value_name = "DURATION", conflicts_with = "suite")]
+    pub max_time: Option<Duration>,
     #[command(flatten)]
     pub original: OriginalLimits,
     /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).

@@ -534,6 +534,7 @@ fn options(a: &EvaluateArgs) -> evaluate::Options {
         progress: ferastrau_harness::term::progress(),
         kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
         per_process: a.mutants_per_process.map(usize::from),
+        max_time: a.max_time,
     }
 }
 

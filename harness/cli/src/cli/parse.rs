@@ -29,9 +29,9 @@ pub fn parse_factor(s: &str) -> Result<f64, String> {
     }
 }
 
-/// `250ms`, `1s`, `2.5s`, `1m`.
+/// `250ms`, `1s`, `2.5s`, `1m`, `1h`.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let bad = || format!("{s:?} is not a duration (e.g. 1s, 250ms)");
+    let bad = || format!("{s:?} is not a duration (e.g. 1s, 250ms, 10m)");
     let (num, unit) = s
         .find(|c: char| c.is_ascii_alphabetic())
         .map(|i| s.split_at(i))
@@ -41,6 +41,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "ms" => v / 1000.0,
         "s" => v,
         "m" => v * 60.0,
+        "h" => v * 3600.0,
         _ => return Err(bad()),
     };
     match Duration::try_from_secs_f64(secs) {

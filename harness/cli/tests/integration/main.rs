@@ -29,6 +29,7 @@ mod layers;
 mod matrix;
 mod metamutant;
 mod paper;
+mod progress;
 mod pull_requests;
 mod reach;
 mod readme;
