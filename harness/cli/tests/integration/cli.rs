@@ -257,7 +257,9 @@ fn evaluate_announces_its_stages_and_ends_naming_the_survivors_and_the_page() {
         stdout.contains(&format!("{} mutants survive scope 2:", survivors.len())),
         "{stdout}"
     );
-    let shown = survivors.len().min(ferastrau_harness::html::survivors::SHOWN);
+    let shown = survivors
+        .len()
+        .min(ferastrau_harness::html::survivors::SHOWN);
     for (key, place) in survivors.iter().take(shown) {
         assert!(
             stdout.contains(&format!("  {place}  {key}\n")),
