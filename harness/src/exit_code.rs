@@ -24,7 +24,7 @@ pub enum Exit {
     /// panic, a broken post-state, a postcondition violation in `check`), the limits are ones
     /// the original itself cannot meet, or the results look like an infrastructure failure.
     Broken = 4,
-    /// Stopped by Ctrl-C or SIGTERM; `--resume` continues.
+    /// Stopped by Ctrl-C or SIGTERM, or between scopes by `--max-time`; `--resume` continues.
     Interrupted = 130,
 }
 
