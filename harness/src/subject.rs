@@ -109,13 +109,17 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
         bench.name
     );
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    // Compiling until no mutant breaks the build takes seconds to a minute: on a terminal, a
+    // line that shows it is alive.
+    let ticking = crate::term::spinner(crate::term::progress(), "mutating");
     let meta = ferastrau_mutator::build_metamutant_with(
         &bench.dir,
         &out,
         &bench.runtime.dependency(Package::Probes),
         &Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
-    )
-    .with_context(|| format!("cannot mutate {}", bench.name))?;
+    );
+    ticking.finish_and_clear();
+    let meta = meta.with_context(|| format!("cannot mutate {}", bench.name))?;
     // A cached metamutant took no time now: its first build's seconds would read as this
     // run's.
     let how = match meta.cached {

@@ -183,7 +183,11 @@ impl Worker {
             build_dir(bench).display()
         );
         crate::stage!("Building", "the worker of {} (cargo build)", bench.name);
-        let (exe, hash) = build_and_install(bench, &manifest, &package).map_err(|e| {
+        // A build takes seconds to a minute: on a terminal, a line that shows it is alive.
+        let ticking = crate::term::spinner(crate::term::progress(), "building the worker");
+        let built = build_and_install(bench, &manifest, &package);
+        ticking.finish_and_clear();
+        let (exe, hash) = built.map_err(|e| {
             anyhow::anyhow!(
                 "benchmark crate {} ({}) does not build: {e}",
                 bench.name,

@@ -216,6 +216,9 @@ pub fn evaluate(
                 &recorded,
                 &journal_path,
             )?;
+            if run.inputs == 0 {
+                return Err(prepare::no_input(bench, scope, run.candidates));
+            }
             scopes.push(run);
         }
         cfg.original_seconds = scopes

@@ -600,6 +600,37 @@ impl Preparation {
     }
 }
 
+/// The refusal of a scope with no valid input (status 2): whatever `check` or `evaluate` then
+/// reported about it would be vacuous — "no violation on every input" of none, every mutant
+/// "surviving" nothing. Names what decides validity (the crate's specification functions and
+/// precondition, or its generator program) and how to look at what it accepts.
+pub fn no_input(
+    bench: &crate::locate::BenchmarkCrate,
+    scope: u32,
+    candidates: u64,
+) -> anyhow::Error {
+    let judge = match bench.engine.is_korat() {
+        true => {
+            let names = ferastrau_mutator::Manifest::read(&bench.dir)
+                .map(|m| m.specification)
+                .unwrap_or_default();
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            format!(
+                "the precondition rejected all {candidates} candidates (the crate's invariant: {}; and its finitization)",
+                match names.is_empty() {
+                    true => "its `specification`".to_string(),
+                    false => names.join(", "),
+                }
+            )
+        }
+        false => "its generator program made none".to_string(),
+    };
+    usage(format!(
+        "scope {scope} of {} has no valid input: {judge}; nothing at that scope would be tested. See which inputs the smaller scopes have with `ferastrau generate --scopes 1..{scope} --print 5`, then fix the invariant or the finitization (or start at a larger scope)",
+        bench.name
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::generation_threads;

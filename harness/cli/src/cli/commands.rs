@@ -52,6 +52,13 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     if progress {
         eprint!("\r{:40}\r", "");
     }
+    if let Some(s) = stats.iter().find(|s| s.inputs == 0) {
+        return Err(ferastrau_harness::evaluate::prepare::no_input(
+            &bench,
+            s.scope,
+            s.candidates,
+        ));
+    }
     if json {
         ferastrau_harness::term::print_json(&serde_json::to_value(generate::document(
             &bench, mode, &stats,
@@ -230,6 +237,13 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     for scope in a.scopes {
         ferastrau_harness::stage!("Checking", "the original on every input of scope {scope}");
         let run = prep.scope(&worker, scope, used)?;
+        if run.inputs == 0 {
+            return Err(ferastrau_harness::evaluate::prepare::no_input(
+                &bench,
+                scope,
+                run.candidates,
+            ));
+        }
         used += run.bytes;
         total += run.violation_count;
         let postcondition = run.violation_count - run.invariant_violation_count;

@@ -303,3 +303,45 @@ fn evaluate_announces_its_stages_and_ends_naming_the_survivors_and_the_page() {
         );
     }
 }
+
+/// An invariant that rejects every candidate leaves nothing to test: `check`, `generate` and
+/// `evaluate` refuse such a scope (status 2), naming the invariant and how to look at the
+/// inputs, instead of "no violation on every input" of none, and an evaluation of nothing.
+#[test]
+fn a_scope_without_a_valid_input_is_refused_not_a_vacuous_success() {
+    let tmp = tempfile::tempdir().unwrap();
+    let krate = tmp.path().join("chain");
+    crate::common::copy_fixture("chain", &krate);
+    crate::common::edit(
+        &krate.join("src/lib.rs"),
+        "pub fn rep_ok(v: &mut impl View) -> bool {\n",
+        "pub fn rep_ok(v: &mut impl View) -> bool {\n    if v.size() >= 0 || v.size() < 0 {\n        return false;\n    }\n",
+    );
+    let k = krate.to_str().unwrap();
+    let out = tmp.path().join("out");
+    for args in [
+        vec!["check", "--benchmark-path", k, "--scopes", "1..2"],
+        vec!["generate", "--benchmark-path", k, "--scopes", "1..2"],
+        vec![
+            "evaluate",
+            "--benchmark-path",
+            k,
+            "--scopes",
+            "1..2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ] {
+        let o = ferastrau(&args);
+        let (said, err) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {said}\n{err}");
+        assert!(
+            err.contains("scope 1 of chain has no valid input")
+                && err.contains("`rep_ok`")
+                && err.contains("ferastrau generate --scopes 1..1 --print 5"),
+            "{args:?}: {err}"
+        );
+        assert!(!said.contains("no violation"), "{args:?}: {said}");
+    }
+    assert!(!out.join("evaluation.json").exists());
+}
