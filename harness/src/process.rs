@@ -212,6 +212,13 @@ pub fn run_args(exe: &Path, args: &[&str], isolation: &Isolation) -> Result<Fini
     run_inner(exe, args, isolation, &|_| {})
 }
 
+/// Whether a worker keeps the harness's variable `name`: only `FERASTRAU_*` ones, the tool's
+/// own (the test-only fault hook `FERASTRAU_FAULT`) and those a crate's code reads on purpose
+/// (the test fixtures' switches): a few, which the user sets knowingly.
+fn worker_keeps(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().starts_with(b"FERASTRAU_")
+}
+
 fn run_inner(
     exe: &Path,
     args: &[&str],
@@ -221,6 +228,12 @@ fn run_inner(
     let (reader, writer) = std::io::pipe().context("cannot create a pipe")?;
     let channel_fd = writer.as_raw_fd();
     let mut cmd = Command::new(exe);
+    // The worker gets an environment of its own, not the shell's: the variables are copied
+    // onto its stack, inside `--memory-limit`, so a mutant near the limit lived or died by
+    // how much the user's shell held (at 7 MiB, 12 KB of variables turned a survivor into a
+    // memory kill), and the code under test must not read what the machine happens to set.
+    cmd.env_clear();
+    cmd.envs(std::env::vars_os().filter(|(k, _)| worker_keeps(k)));
     cmd.args(args)
         .env(CHANNEL_ENV, channel_fd.to_string())
         .stdin(Stdio::null())

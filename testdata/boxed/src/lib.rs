@@ -141,8 +141,8 @@ impl Generator for Boxed {
         let s = i64::from(scope);
         let size = g.pick(0..=s)?;
         // For the tests: a generator that panics on one path (a tree of two nodes).
-        if size == 2 && std::env::var_os("BOXED_PANIC").is_some() {
-            panic!("BOXED_PANIC: a tree of two nodes");
+        if size == 2 && std::env::var_os("FERASTRAU_BOXED_PANIC").is_some() {
+            panic!("FERASTRAU_BOXED_PANIC: a tree of two nodes");
         }
         let root = tree(g, size, s)?;
         let tree = Tree {

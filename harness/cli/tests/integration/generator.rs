@@ -73,7 +73,10 @@ fn a_generator_that_panics_stops_the_run_naming_its_choices() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let o = command(&args).env("BOXED_PANIC", "1").output().unwrap();
+    let o = command(&args)
+        .env("FERASTRAU_BOXED_PANIC", "1")
+        .output()
+        .unwrap();
     let err = text(&o.stderr);
     assert!(!o.status.success(), "{err}");
     assert!(

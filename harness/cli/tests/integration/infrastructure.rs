@@ -27,7 +27,7 @@ fn run(out: &Path, env: &[(&str, String)], extra: &[&str]) -> Output {
     args.extend_from_slice(&FAULTY_LIMITS);
     args.extend_from_slice(extra);
     let mut c = command(&args);
-    c.env_remove("FAULTY_ORIGINAL")
+    c.env_remove("FERASTRAU_FAULTY_ORIGINAL")
         .env_remove("FERASTRAU_FAULT");
     for (k, v) in env {
         c.env(k, v);
@@ -164,7 +164,11 @@ fn a_render_that_panics_changes_no_verdict() {
     let o = run(&base, &[], &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = tmp.path().join("render");
-    let o = run(&out, &[("FAULTY_RENDER", "panic".to_string())], &[]);
+    let o = run(
+        &out,
+        &[("FERASTRAU_FAULTY_RENDER", "panic".to_string())],
+        &[],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let verdict = |r: &serde_json::Value| (r["status"].clone(), r["reason"].clone());
     let before: BTreeMap<_, _> = verdicts(&base)

@@ -510,7 +510,7 @@ fn a_stall_in_a_matrix_row_is_not_a_timeout_kill_and_a_loop_still_is() {
     with_matrix.extend_from_slice(&args);
     with_matrix.extend_from_slice(&["--kill-matrix", "--resume"]);
     let o = command(&with_matrix)
-        .env("FAULTY_STALL_ONCE", &marker)
+        .env("FERASTRAU_FAULTY_STALL_ONCE", &marker)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o.stderr));

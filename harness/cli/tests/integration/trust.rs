@@ -49,8 +49,8 @@ fn faulty(mode: Option<&str>, cmd: &str, out: &Path, extra: &[&str]) -> Output {
     args.extend_from_slice(extra);
     let mut c = command(&args);
     match mode {
-        Some(m) => c.env("FAULTY_ORIGINAL", m),
-        None => c.env_remove("FAULTY_ORIGINAL"),
+        Some(m) => c.env("FERASTRAU_FAULTY_ORIGINAL", m),
+        None => c.env_remove("FERASTRAU_FAULTY_ORIGINAL"),
     };
     c.output().expect("ferastrau runs")
 }
@@ -416,8 +416,8 @@ fn a_stall_of_one_run_is_not_a_timeout_kill_and_a_loop_is_confirmed() {
         "--out",
         s(out.path()),
     ])
-    .env("FAULTY_STALL_ONCE", &marker)
-    .env_remove("FAULTY_ORIGINAL")
+    .env("FERASTRAU_FAULTY_STALL_ONCE", &marker)
+    .env_remove("FERASTRAU_FAULTY_ORIGINAL")
     .output()
     .unwrap();
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -886,8 +886,8 @@ fn an_interrupt_during_generation_stops_the_run_at_once() {
         "--out",
         s(out.path()),
     ])
-    .env("FAULTY_ORIGINAL", "slow")
-    .env("FAULTY_SLOW_MARKER", &marker)
+    .env("FERASTRAU_FAULTY_ORIGINAL", "slow")
+    .env("FERASTRAU_FAULTY_SLOW_MARKER", &marker)
     .stdout(Stdio::null())
     .stderr(Stdio::piped())
     .spawn()

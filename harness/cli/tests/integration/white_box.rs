@@ -127,7 +127,7 @@ fn an_original_that_misbehaves_in_the_white_box_search_is_reported_never_passed(
             "--memory-limit",
             "256M",
         ])
-        .env("FAULTY_ORIGINAL", mode)
+        .env("FERASTRAU_FAULTY_ORIGINAL", mode)
         .output()
         .unwrap()
     };
