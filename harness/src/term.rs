@@ -129,6 +129,9 @@ pub fn meter(
         .with_style(style)
         .with_prefix(prefix);
     bar.enable_steady_tick(TICK);
+    // Drawn now, not at the first tick: a phase shorter than a tick still shows its line
+    // once (the test of the progress lines depends on it, whatever the machine's speed).
+    bar.tick();
     bar
 }
 

@@ -372,97 +372,102 @@ pub struct OriginalLimits {
 
 #[derive(Args)]
 pub struct EvaluateArgs {
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "What to run")]
     pub target: Target,
     /// Scopes, both ends included: `3` or `1..7`.
-    #[arg(long, value_parser = parse_scopes, default_value = "1..5")]
+    #[arg(help_heading = "What to run", long, value_parser = parse_scopes, default_value = "1..5")]
     pub scopes: RangeInclusive<u32>,
-    /// Parallel mutant processes (default: every core; at most 256).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
     /// What a mutant's outputs are compared with the original's by: `abstract` (the return
     /// value and the post-state's abstraction, as Java's `equals`) or `structural` (also the
     /// post-state's concrete structure, as Java serialization; the benchmark must define
     /// `Benchmark::structure`).
-    #[arg(long, default_value = "abstract", value_name = "HOW", value_parser = parse_comparison)]
+    #[arg(help_heading = "What to run", long, default_value = "abstract", value_name = "HOW", value_parser = parse_comparison)]
     pub compare: ferastrau_protocol::Comparison,
-    /// Deterministic time limit per input: a mutant may run this many times the original's
-    /// ticks (loop iterations and calls of the mutated code)...
-    #[arg(long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
-    pub tick_factor: u64,
-    /// ...plus this many.
-    #[arg(long, default_value_t = 10_000, value_name = "T", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000_000))]
-    pub tick_floor: u64,
-    /// Wall-clock limit per input, the paper's `10 × T_original + 1 s`: the factor...
-    #[arg(long, default_value_t = 10.0, value_name = "F", value_parser = parse_factor)]
-    pub timeout_factor: f64,
-    /// ...and the floor (e.g. `1s`, `250ms`; not zero: a limit of zero would depend on when
-    /// the watchdog looks).
-    #[arg(long, default_value = "1s", value_parser = parse_positive_duration, value_name = "DURATION")]
-    pub timeout_floor: Duration,
+    /// Measure this Rust test file (its `#[test]` functions, written against the crate's
+    /// public API) instead of Korat's inputs: a mutant dies when a test fails, panics or the
+    /// suite crashes or runs out of time or memory; `suite.json` in the output directory, each
+    /// verdict in `suite-journal.jsonl` as it comes (`--resume` continues it).
+    #[arg(help_heading = "What to run", long, value_name = "FILE", conflicts_with_all = ["scopes", "kill_matrix", "shard", "in_diff", "compare"])]
+    pub suite: Option<PathBuf>,
+    /// Continue an interrupted run from its journal (refused if anything it depends on
+    /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
+    #[arg(help_heading = "What to run", long)]
+    pub resume: bool,
+    /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
+    #[arg(help_heading = "Output", long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
+    #[command(flatten, next_help_heading = "Output")]
+    pub output: Output,
+    /// After the first-kill run, run every mutant on every input of every scope (no
+    /// first-kill stop) and write which inputs kill which mutants to DIR/kill-matrix/
+    /// (for `ferastrau subsets`).
+    #[arg(help_heading = "Output", long)]
+    pub kill_matrix: bool,
+    /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
+    /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
+    #[arg(help_heading = "Output", long, value_name = "N", default_value_t = ferastrau_harness::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub kill_matrix_max_deaths: u32,
+    /// Parallel mutant processes (default: every core; at most 256).
+    #[arg(help_heading = "Limits", long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Wall-clock budget of the evaluation (e.g. `90s`, `10m`, `1h`; building the crate is not
     /// counted): before each scope, the run stops when the scope's estimate (from the growth
     /// of the two before it) would not fit in what is left, or once the budget is spent. The
     /// scopes done stay in the journal; `--resume` with a larger budget continues. Each scope's
     /// mutants then run before the next scope is generated.
-    #[arg(long, value_parser = parse_positive_duration, value_name = "DURATION", conflicts_with = "suite")]
+    #[arg(help_heading = "Limits", long, value_parser = parse_positive_duration, value_name = "DURATION", conflicts_with = "suite")]
     pub max_time: Option<Duration>,
-    #[command(flatten)]
+    /// Deterministic time limit per input: a mutant may run this many times the original's
+    /// ticks (loop iterations and calls of the mutated code)...
+    #[arg(help_heading = "Limits", long, default_value_t = 10, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub tick_factor: u64,
+    /// ...plus this many.
+    #[arg(help_heading = "Limits", long, default_value_t = 10_000, value_name = "T", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000_000))]
+    pub tick_floor: u64,
+    /// Wall-clock limit per input, the paper's `10 × T_original + 1 s`: the factor...
+    #[arg(help_heading = "Limits", long, default_value_t = 10.0, value_name = "F", value_parser = parse_factor)]
+    pub timeout_factor: f64,
+    /// ...and the floor (e.g. `1s`, `250ms`; not zero: a limit of zero would depend on when
+    /// the watchdog looks).
+    #[arg(help_heading = "Limits", long, default_value = "1s", value_parser = parse_positive_duration, value_name = "DURATION")]
+    pub timeout_floor: Duration,
+    #[command(flatten, next_help_heading = "Limits")]
     pub original: OriginalLimits,
-    /// Where reports go (default: ferastrau.out/<benchmark>/ in the current directory).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Evaluate what this unified diff (e.g. `git diff main`) can affect: every mutant of the
-    /// mutated functions it changes (the reports say so, and `gate` compares mutants only),
-    /// every mutant when it changes the specification side (a whole run), nothing when it
-    /// changes nothing the verdicts depend on ("nothing to gate").
-    #[arg(long, value_name = "FILE")]
-    pub in_diff: Option<PathBuf>,
-    /// Evaluate only share k of n of the mutants (1 ≤ k ≤ n), e.g. one job of a CI matrix or
-    /// a Slurm array; `ferastrau merge` combines the n shard directories into the run's
-    /// reports. Every shard regenerates the inputs itself.
-    #[arg(long, value_name = "K/N", value_parser = ferastrau_artifacts::Shard::parse)]
-    pub shard: Option<ferastrau_artifacts::Shard>,
-    /// After the first-kill run, run every mutant on every input of every scope (no
-    /// first-kill stop) and write which inputs kill which mutants to DIR/kill-matrix/
-    /// (for `ferastrau subsets`).
-    #[arg(long)]
-    pub kill_matrix: bool,
-    /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
-    /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
-    #[arg(long, value_name = "N", default_value_t = ferastrau_harness::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub kill_matrix_max_deaths: u32,
-    /// Continue an interrupted run from its journal (refused if anything it depends on
-    /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
-    #[arg(long)]
-    pub resume: bool,
-    /// Run every mutant on every input. By default a mutant runs only on the inputs whose
-    /// original run reaches its mutation point (on the others it cannot differ), and one that
-    /// no input reaches runs no process; the results are the same, only slower without it.
-    #[arg(long)]
-    pub no_reach: bool,
     /// Mutants one child process runs in turn (default: enough for eight processes per job,
     /// at most 32). A process that dies in a mutant after the first is replaced and that
     /// mutant run again first in a fresh one, so deaths are judged alone; 1 isolates every
     /// mutant, for a crate whose code under test keeps state in statics. The results are the
     /// same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(help_heading = "Limits", long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub mutants_per_process: Option<u16>,
-    #[command(flatten)]
+    /// Evaluate what this unified diff (e.g. `git diff main`) can affect: every mutant of the
+    /// mutated functions it changes (the reports say so, and `gate` compares mutants only),
+    /// every mutant when it changes the specification side (a whole run), nothing when it
+    /// changes nothing the verdicts depend on ("nothing to gate").
+    #[arg(help_heading = "Selection", long, value_name = "FILE")]
+    pub in_diff: Option<PathBuf>,
+    /// Evaluate only share k of n of the mutants (1 ≤ k ≤ n), e.g. one job of a CI matrix or
+    /// a Slurm array; `ferastrau merge` combines the n shard directories into the run's
+    /// reports. Every shard regenerates the inputs itself.
+    #[arg(help_heading = "Selection", long, value_name = "K/N", value_parser = ferastrau_artifacts::Shard::parse)]
+    pub shard: Option<ferastrau_artifacts::Shard>,
+    #[command(flatten, next_help_heading = "Selection")]
     pub sampling: Sampling,
     /// Evaluate only these mutants (ids, comma-separated; after sampling), e.g. the survivors
     /// of a run, again at a larger scope. An id the run would not evaluate is refused.
-    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    #[arg(
+        help_heading = "Selection",
+        long,
+        value_name = "ID,...",
+        value_delimiter = ','
+    )]
     pub only_mutants: Vec<u32>,
-    /// Measure this Rust test file (its `#[test]` functions, written against the crate's
-    /// public API) instead of Korat's inputs: a mutant dies when a test fails, panics or the
-    /// suite crashes or runs out of time or memory; `suite.json` in the output directory, each
-    /// verdict in `suite-journal.jsonl` as it comes (`--resume` continues it).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scopes", "kill_matrix", "shard", "in_diff", "compare"])]
-    pub suite: Option<PathBuf>,
-    // Under `gate`, the gate's own output (the evaluation it runs prints nothing then).
-    #[command(flatten)]
-    pub output: Output,
+    /// Run every mutant on every input. By default a mutant runs only on the inputs whose
+    /// original run reaches its mutation point (on the others it cannot differ), and one that
+    /// no input reaches runs no process; the results are the same, only slower without it.
+    #[arg(help_heading = "Selection", long)]
+    pub no_reach: bool,
 }
 
 #[derive(Args)]

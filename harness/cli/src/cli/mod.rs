@@ -86,59 +86,47 @@ impl Program for Cli {
 
 #[derive(Subcommand)]
 pub enum Cmd {
+    // The everyday commands first (`--help` lists them in this order): write a crate,
+    // evaluate it, gate it, check it, look at its inputs and reports; then the rest.
     /// Write a new benchmark crate skeleton (a working example to change into yours).
     Init(InitArgs),
-    /// Generate every valid input per scope with Korat; print inputs, candidates and seconds.
-    Generate(GenerateArgs),
-    /// List the benchmark's mutants (compile-pruned), or show them as diffs.
-    Mutants(MutantsArgs),
+    /// Run the original and every mutant on every input; kill rates and coverage per scope.
+    Evaluate(EvaluateArgs),
+    /// Compare a run with a committed baseline; fail (exit 3) on a weaker kill rate, a mutant
+    /// that used to die and now survives, or lost coverage.
+    Gate(GateArgs),
     /// Check the original against its postconditions on every input (no mutants).
     Check(CheckArgs),
+    /// Generate every valid input per scope with Korat; print inputs, candidates and seconds.
+    Generate(GenerateArgs),
+    /// Write report.html, mutation-testing-report.json and survivors.txt again from an output
+    /// directory's evaluation.json and mutants.json (and the benchmark's source), running
+    /// nothing.
+    Report(ReportArgs),
+    /// List the benchmark's mutants (compile-pruned), or show them as diffs.
+    Mutants(MutantsArgs),
+    /// Combine the directories of `evaluate --shard k/n` runs into the reports one unsharded
+    /// run would have written (refusing shards of different runs, or a share twice or missing).
+    Merge(MergeArgs),
     /// Write the inputs of some scopes as a Rust test file to keep: each input built by calls
     /// of the crate's API, the method called, the original's results asserted.
     ExportTests(ExportTestsArgs),
     /// Build inputs as the JPF paper does: every sequence of the methods' calls up to a length,
     /// states matched by isomorphism or abstraction, against Korat's inputs at the scope.
     Sequences(SequencesArgs),
-    /// Run the original and every mutant on every input; kill rates and coverage per scope.
-    Evaluate(EvaluateArgs),
-    /// Measure what the metamutant's guards cost: the untouched crate versus the metamutant
-    /// with no mutant active, on the same inputs (best of several runs).
-    Overhead(OverheadArgs),
-    /// Compare a run with a committed baseline; fail (exit 3) on a weaker kill rate, a mutant
-    /// that used to die and now survives, or lost coverage.
-    Gate(GateArgs),
-    /// Combine the directories of `evaluate --shard k/n` runs into the reports one unsharded
-    /// run would have written (refusing shards of different runs, or a share twice or missing).
-    Merge(MergeArgs),
-    /// Write report.html and mutation-testing-report.json again from an output directory's
-    /// evaluation.json and mutants.json (and the benchmark's source), running nothing.
-    Report(ReportArgs),
-    /// Print a shell's completion script for this program on stdout.
-    Completions(CompletionsArgs),
     /// From `evaluate --kill-matrix` runs: random subsets of the largest scope against the
     /// scope below (the paper's Table 3) and a greedy test-suite reduction, held out.
     Subsets(SubsetsArgs),
+    /// Measure what the metamutant's guards cost: the untouched crate versus the metamutant
+    /// with no mutant active, on the same inputs (best of several runs).
+    Overhead(OverheadArgs),
+    /// Print a shell's completion script for this program on stdout.
+    Completions(CompletionsArgs),
 }
 
 /// Runs one of `ferastrau`'s commands in the program `P` (whose completions `completions`
 /// prints: `ferastrau-paper`'s name its commands too).
 pub fn dispatch<P: Program>(cmd: Cmd) -> Result<()> {
-    let output = match &cmd {
-        Cmd::Merge(a) => Some(a.output),
-        Cmd::Overhead(a) => Some(a.output),
-        Cmd::Generate(a) => Some(a.output),
-        Cmd::Mutants(a) => Some(a.output),
-        Cmd::Check(a) => Some(a.output),
-        Cmd::Sequences(a) => Some(a.output),
-        Cmd::Evaluate(a) => Some(a.output),
-        _ => None,
-    };
-    if output.is_some_and(|o| o.ci()) {
-        return Err(ferastrau_harness::exit_code::usage(
-            "--format github and --format gitlab are the gate's (its regressions as a CI service shows them)",
-        ));
-    }
     match cmd {
         Cmd::Init(a) => commands::cmd_init(a),
         Cmd::Generate(a) => commands::cmd_generate(a),

@@ -40,9 +40,27 @@ pub fn command<P: Program>(color: ColorWhen) -> clap::Command {
         .collect();
     for name in names {
         let help = examples::help(P::examples(&name));
-        cmd = cmd.mut_subcommand(name, |c| c.after_help(help));
+        let ci_formats = name == "gate";
+        cmd = cmd.mut_subcommand(name, |c| {
+            let c = c.after_help(help);
+            // `--format github` and `gitlab` are the gate's: elsewhere they are neither
+            // listed nor taken (clap's error names the values that are).
+            let has_format = c.get_arguments().any(|a| a.get_id() == "format");
+            match has_format && !ci_formats {
+                true => c.mut_arg("format", |a| a.value_parser(general_formats())),
+                false => c,
+            }
+        });
     }
     cmd
+}
+
+/// `--format`'s values on every command but `gate`: `table` and `json`.
+fn general_formats() -> impl clap::builder::TypedValueParser<Value = super::args::Format> {
+    use clap::builder::TypedValueParser as _;
+    use clap::ValueEnum as _;
+    clap::builder::PossibleValuesParser::new(["table", "json"])
+        .map(|v| super::args::Format::from_str(&v, false).expect("a value listed above"))
 }
 
 /// Parses `args` (the program's name first) with [`command`].

@@ -120,8 +120,14 @@ fn bad_arguments_give_one_error_and_no_panic() {
             "cannot be used with",
         ),
         (vec!["--color", "sometimes", "generate"], "invalid value"),
-        (vec!["evaluate", "--format", "github"], "the gate's"),
-        (vec!["check", "--format", "gitlab"], "the gate's"),
+        (
+            vec!["evaluate", "--format", "github"],
+            "[possible values: table, json]",
+        ),
+        (
+            vec!["check", "--format", "gitlab"],
+            "[possible values: table, json]",
+        ),
         (
             vec!["gate", "--baseline", "b.json", "--code-quality", "q.json"],
             "add --format gitlab",
@@ -344,4 +350,46 @@ fn a_scope_without_a_valid_input_is_refused_not_a_vacuous_success() {
         assert!(!said.contains("no violation"), "{args:?}: {said}");
     }
     assert!(!out.join("evaluation.json").exists());
+}
+
+/// `--help` reads in the order a user needs it: the everyday commands first, and `evaluate`'s
+/// options under headings (what to run, output, limits, selection), not one list of thirty;
+/// `--format`'s CI values are listed only where they work (the gate).
+#[test]
+fn help_lists_the_everyday_commands_first_and_groups_evaluate_s_options() {
+    let top = text(&ferastrau(&["--help"]).stdout);
+    let at = |what: &str| {
+        top.find(&format!("\n  {what} "))
+            .unwrap_or_else(|| panic!("{what}: {top}"))
+    };
+    assert!(at("init") < at("evaluate") && at("evaluate") < at("gate") && at("gate") < at("check"));
+    assert!(
+        at("check") < at("mutants") && at("report") < at("overhead"),
+        "{top}"
+    );
+    let help = text(&ferastrau(&["evaluate", "--help"]).stdout);
+    let heading = |h: &str| {
+        help.find(&format!("\n{h}:\n"))
+            .unwrap_or_else(|| panic!("{h}: {help}"))
+    };
+    let (run, output, limits, selection) = (
+        heading("What to run"),
+        heading("Output"),
+        heading("Limits"),
+        heading("Selection"),
+    );
+    assert!(
+        run < output && output < limits && limits < selection,
+        "{help}"
+    );
+    let option = |o: &str| {
+        help.find(&format!(" --{o}"))
+            .unwrap_or_else(|| panic!("{o}: {help}"))
+    };
+    assert!(run < option("scopes") && option("scopes") < output);
+    assert!(limits < option("memory-limit") && option("memory-limit") < selection);
+    assert!(selection < option("in-diff") && selection < option("max-mutants"));
+    assert!(!help.contains("github"), "{help}");
+    let gate = text(&ferastrau(&["gate", "--help"]).stdout);
+    assert!(gate.contains("github") && gate.contains("gitlab"), "{gate}");
 }
