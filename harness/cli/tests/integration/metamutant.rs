@@ -101,9 +101,10 @@ fn plain_outputs(w: &Worker, scope: u32, limit: Duration) -> (Vec<String>, bool)
 #[test]
 fn each_switch_behaves_like_its_single_mutant_crate() {
     let (bench, meta) = metamutant();
-    // Four mutants per family: each is a release build of its own crate, the test's cost.
-    let chosen = sample(&meta.catalog, 16, 2024);
-    assert_eq!(chosen.mutants.len(), 16);
+    // Two mutants per family: each is a build of its own crate, the test's cost (about a
+    // CPU-second each; sixteen made it the CLI tests' most expensive after the pull requests).
+    let chosen = sample(&meta.catalog, 8, 2024);
+    assert_eq!(chosen.mutants.len(), 8);
     let mm = worker(&meta.dir, "metamutant");
     let (mut same, mut looping) = (0, 0);
     for m in &chosen.mutants {
@@ -132,7 +133,7 @@ fn each_switch_behaves_like_its_single_mutant_crate() {
         }
     }
     eprintln!("{same} mutants with identical outputs, {looping} looping in both builds");
-    assert!(same + looping == 16 && same >= 10);
+    assert!(same + looping == 8 && same >= 5);
 }
 
 /// The cold start's shape: `evaluate` (`subject::prepare`) compiles the metamutant once, in the
