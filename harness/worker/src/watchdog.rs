@@ -28,8 +28,25 @@ pub struct Watchdog {
 }
 
 /// The nanoseconds `tid` (of this process) has waited on a run queue, if the kernel says.
+///
+/// Without the heap: the watchdog thread calls it every few milliseconds, and a thread's first
+/// allocation gives it a malloc arena of its own — 64 MiB of address space, inside
+/// `--memory-limit` — created whenever that first look happens. A mutant that needed most of
+/// the limit (the `faulty` fixture's 128 MiB of 256) then lived or died by whether the arena
+/// came before its allocation: a flaky memory kill. The path is formatted on the stack (std
+/// opens short paths without allocating) and the file read into a stack buffer.
 fn run_queue_wait(tid: i32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/self/task/{tid}/schedstat")).ok()?;
+    use std::io::{Read, Write};
+    let mut path = [0u8; 64];
+    let len = {
+        let mut rest = &mut path[..];
+        write!(rest, "/proc/self/task/{tid}/schedstat").ok()?;
+        64 - rest.len()
+    };
+    let path = std::str::from_utf8(&path[..len]).ok()?;
+    let mut buf = [0u8; 128];
+    let n = std::fs::File::open(path).ok()?.read(&mut buf).ok()?;
+    let text = std::str::from_utf8(&buf[..n]).ok()?;
     text.split_whitespace().nth(1)?.parse().ok()
 }
 
@@ -141,6 +158,45 @@ mod tests {
         let mut x = 0u64;
         while clock() - start < cpu {
             x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+        }
+    }
+
+    /// Counts the allocations of the thread that asks, so that a test can say a function
+    /// made none (see [`run_queue_wait`]).
+    struct Counting;
+
+    std::thread_local! {
+        static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    unsafe impl std::alloc::GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+            unsafe { std::alloc::System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+            unsafe { std::alloc::System.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static COUNTING: Counting = Counting;
+
+    #[test]
+    fn reading_the_run_queue_wait_allocates_nothing() {
+        let tid = unsafe { libc::gettid() };
+        let before = ALLOCATIONS.with(|n| n.get());
+        let mut seen = None;
+        for _ in 0..100 {
+            seen = run_queue_wait(tid);
+        }
+        assert_eq!(
+            ALLOCATIONS.with(|n| n.get()),
+            before,
+            "run_queue_wait allocated"
+        );
+        if std::path::Path::new("/proc/self/schedstat").exists() {
+            assert!(seen.is_some(), "the kernel keeps schedstat: it is read");
         }
     }
 
