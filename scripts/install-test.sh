@@ -82,7 +82,7 @@ if command -v rustup >/dev/null; then
   RUSTUP_HOME=$(rustup show home)
   export RUSTUP_HOME
 fi
-unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS
+unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 # Workers unoptimised, as in the tests: the figures do not depend on the optimiser. The
 # crate's own `cargo test` without debug info or incremental state, which nothing here reads:
 # CI's time is tight, and the compiled code is the same.
