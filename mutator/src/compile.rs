@@ -185,8 +185,8 @@ impl Compiler {
 pub fn cargo() -> Command {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    // A lint run of the caller's workspace (`cargo clippy`'s compiler wrapper, which CI sets
-    // for the whole test build) is not for the crates Ferastrau generates and builds.
+    // A lint run of the caller's workspace (`cargo clippy`'s compiler wrapper, when a harness
+    // runs under it) is not for the crates Ferastrau generates and builds.
     cmd.env_remove("RUSTC_WORKSPACE_WRAPPER")
         .env_remove("CLIPPY_ARGS");
     cmd.env_remove("RUSTFLAGS");
