@@ -217,3 +217,21 @@ pub fn processes_tagged(tag: &str) -> Vec<String> {
     }
     found
 }
+
+/// The shell command `line` run on a pseudo-terminal (util-linux's `script`), as a user's
+/// terminal runs it: a colour terminal, colour off only with `no_color` (`NO_COLOR`), the tests'
+/// worker builds.
+pub fn on_a_terminal(line: &str, no_color: bool) -> Output {
+    let mut c = Command::new("script");
+    c.args(["-qec", line, "/dev/null"])
+        .env(OPT_LEVEL_VAR, FAST_BUILDS)
+        .env("CARGO_TARGET_DIR", shared_target())
+        .env("TERM", "xterm-256color")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    if no_color {
+        c.env("NO_COLOR", "1");
+    }
+    c.output().expect("util-linux's script runs")
+}

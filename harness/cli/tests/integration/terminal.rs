@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{command, fixture, json, text, FAST_BUILDS, OPT_LEVEL_VAR};
+use crate::common::{command, fixture, json, text};
 use serde_json::Value;
 
 const USAGE: i32 = 2;
@@ -391,18 +391,7 @@ fn a_terminal_gets_colour_unless_no_color() {
         s(&buggy)
     );
     let on_a_terminal = |no_color: bool| {
-        let mut c = Command::new("script");
-        c.args(["-qec", &line, "/dev/null"])
-            .env(OPT_LEVEL_VAR, FAST_BUILDS)
-            .env("CARGO_TARGET_DIR", crate::common::shared_target())
-            .env("TERM", "xterm-256color")
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR")
-            .env_remove("CLICOLOR_FORCE");
-        if no_color {
-            c.env("NO_COLOR", "1");
-        }
-        let o = c.output().expect("util-linux's script runs");
+        let o = crate::common::on_a_terminal(&line, no_color);
         assert_eq!(o.status.code(), Some(BROKEN), "{}", text(&o.stdout));
         assert!(text(&o.stdout).contains("remove(1) on [1]"));
         o.stdout
