@@ -132,12 +132,10 @@ fn links(text: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// The Markdown files whose links must resolve: the README, every file of the book, and the
-/// reports' documents at `reports/*.md`.
-fn documents() -> Vec<PathBuf> {
-    let root = repo();
-    let mut files = vec![root.join("README.md")];
-    let mut dirs = vec![root.join(BOOK)];
+/// Every Markdown file under `dir`, at any depth.
+fn markdown_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -148,6 +146,15 @@ fn documents() -> Vec<PathBuf> {
             }
         }
     }
+    files
+}
+
+/// The Markdown files whose links must resolve: the README, every file of the book, and the
+/// reports' documents at `reports/*.md`.
+fn documents() -> Vec<PathBuf> {
+    let root = repo();
+    let mut files = vec![root.join("README.md")];
+    files.extend(markdown_under(&root.join(BOOK)));
     for entry in std::fs::read_dir(root.join("reports")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "md") {
@@ -366,25 +373,16 @@ fn the_summary_lists_every_chapter_once_under_its_title() {
         );
         listed.push(target.to_string());
     }
-    let mut files = Vec::new();
-    let mut dirs = vec![book.clone()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                let relative = path
-                    .strip_prefix(&book)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                if relative != "SUMMARY.md" {
-                    files.push(relative);
-                }
-            }
-        }
-    }
+    let mut files: Vec<String> = markdown_under(&book)
+        .iter()
+        .map(|path| {
+            path.strip_prefix(&book)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|relative| relative != "SUMMARY.md")
+        .collect();
     files.sort();
     let mut sorted = listed.clone();
     sorted.sort();
