@@ -29,9 +29,15 @@
 //! integer (null or an integer) is a value; `Vec<X>` in the structure is the arena of class
 //! `X`; `Vec` of a value or a link is a Java array (`int[] xs`): a reference to an object of an
 //! array class, read as `xs()`, `xs_len(a)` and `xs_at(a, i)` through [`ArrayFields`], decoded
-//! to its elements (a null array to an empty `Vec`); anything else (and a field marked
+//! to its elements; anything else (and a field marked
 //! `#[korat(skip)]`) is not Korat's and decodes to its `Default`. A type with an arena or an
 //! array field is a structure (Korat's root), one without is a node type.
+//!
+//! What cannot be null reads as a value, not an `Option`: a link `XId`, a `Box`, an array (a
+//! `Vec`) and a listed arena's slot are `u32`s. The field ids' lookup ([`typed_field`],
+//! [`array`], [`listed`]) refuses a finitization that gives them null, once, so that
+//! [`non_null`] never fails on a candidate and an invariant carries no null check that no input
+//! can take (it would cap the specification's branch coverage).
 //!
 //! A structure linked by `Box` (`Option<Box<Node>>`, no arena) names its classes' pools on
 //! itself (`#[korat(pool(Node, n))]`); a `Box` field is a link that owns its object. Its view
@@ -48,7 +54,7 @@
 use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
 
-use crate::{Candidate, ClassId, FieldId, Finitization, FinitizationBuilder, Part, ROOT};
+use crate::{Candidate, ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Part, ROOT};
 
 /// A candidate seen through a derived view: every first read is recorded by Korat.
 pub struct View<'c, 'a, F> {
@@ -514,14 +520,73 @@ pub fn array_opt(fin: &Finitization, class: ClassId, name: &str) -> Option<Array
     })
 }
 
-/// The array field of `class` called `name`; panics if `fin` has none.
+/// The array field of `class` called `name`, which a `Vec` holds; panics if `fin` has none,
+/// or if its domain has null or its length a negative integer: a `Vec` is never null and
+/// never shorter than empty, so the derived view reads the array object and its length as
+/// `u32`, and decoding null as an empty `Vec` would make two candidates one input.
 pub fn array(fin: &Finitization, class: ClassId, name: &str) -> ArrayFields {
-    array_opt(fin, class, name).unwrap_or_else(|| {
+    let fields = array_opt(fin, class, name).unwrap_or_else(|| {
         panic!(
             "class {} has no array field {name:?}",
             fin.class_name(class)
         )
-    })
+    });
+    let refuse = |what: &str| -> ! {
+        panic!(
+            "array field `{name}` of class {}: {what}; a `Vec` is never null and never \
+             shorter than empty (leave null out of the field's domain, and negative integers \
+             out of the length's)",
+            fin.class_name(class)
+        )
+    };
+    if has_null(fin, fields.field) {
+        refuse("the finitization's domain has null");
+    }
+    if domain_of(fin, fields.length)
+        .0
+        .iter()
+        .any(|p| matches!(p, Part::Ints(lo, _) if *lo < 0))
+    {
+        refuse("the finitization gives its length negative integers");
+    }
+    fields
+}
+
+/// The root's array that lists the objects of an arena (DisjSet's `Record[] elements`), if
+/// `fin` declares one: [`array_opt`], checked as [`array`] checks an array and, since the
+/// derived view reads its elements as `u32` (the arena's objects, never null), refused if an
+/// element's domain has null.
+pub fn listed(fin: &Finitization, class: ClassId, name: &str) -> Option<ArrayFields> {
+    array_opt(fin, class, name)?;
+    let fields = array(fin, class, name);
+    if (0..fields.max).any(|i| has_null(fin, fields.element(i))) {
+        panic!(
+            "array `{name}` lists the objects of an arena, never null, but the finitization \
+             gives its elements null"
+        );
+    }
+    Some(fields)
+}
+
+fn domain_of(fin: &Finitization, field: FieldId) -> &Domain {
+    &fin.classes[field.class as usize].fields[field.offset as usize].1
+}
+
+fn has_null(fin: &Finitization, field: FieldId) -> bool {
+    domain_of(fin, field)
+        .0
+        .iter()
+        .any(|p| matches!(p, Part::Null))
+}
+
+/// A never-null link's object: a field whose finitization domain has no null (checked once
+/// per finitization by [`typed_field`], [`array`] and [`listed`]) always reads as an object.
+#[inline(always)]
+pub fn non_null(object: Option<u32>) -> u32 {
+    match object {
+        Some(o) => o,
+        None => unreachable!("a never-null field read null: its finitization was not checked"),
+    }
 }
 
 /// The memo of a derived decoder: which arena index each decoded candidate object got, and
@@ -579,6 +644,72 @@ mod tests {
         assert_eq!(extras.get("x"), Some(fin.field(ROOT, "x")));
         assert_eq!(extras.get("head"), None);
         assert_eq!(extras.get("otherSize"), None);
+    }
+
+    /// A root with an `int[]` field `xs` (length over `length`) and a `Node[]` field `nodes`
+    /// listing two nodes (elements over `element`), the array fields' domains `xs` and `nodes`.
+    fn with_arrays(xs: Domain, length: Domain, nodes: Domain, element: Domain) -> Finitization {
+        let mut b = FinitizationBuilder::new("Root");
+        let node = b.class("Node", 2);
+        b.field(node, "v", Domain::ints(0, 1));
+        let ints = b.array("int[]", 1, length, 2, &[("v", Domain::ints(0, 1))]);
+        let listed = b.array("Node[]", 1, Domain::ints(2, 2), 2, &[("e", element)]);
+        b.field(ROOT, "xs", xs.or(Domain::objects(ints)));
+        b.field(ROOT, "nodes", nodes.or(Domain::objects(listed)));
+        b.build()
+    }
+
+    #[test]
+    fn arrays_whose_domains_hold_no_null_are_read_as_objects() {
+        let node = ClassId(1);
+        let fin = with_arrays(
+            Domain::default(),
+            Domain::ints(0, 2),
+            Domain::default(),
+            Domain::objects(node),
+        );
+        assert_eq!(array(&fin, ROOT, "xs").max, 2);
+        assert_eq!(listed(&fin, ROOT, "nodes").map(|a| a.max), Some(2));
+        assert!(listed(&fin, ROOT, "absent").is_none());
+        assert_eq!(non_null(Some(3)), 3);
+    }
+
+    /// A `Vec` cannot be null: a finitization that gives the array field null would have the
+    /// derived view read null as an object (and decode it as an empty `Vec`).
+    #[test]
+    #[should_panic(expected = "array field `xs` of class Root: the finitization's domain has null")]
+    fn an_array_field_whose_domain_has_null_is_refused() {
+        let fin = with_arrays(
+            Domain::null(),
+            Domain::ints(0, 2),
+            Domain::default(),
+            Domain::objects(ClassId(1)),
+        );
+        array(&fin, ROOT, "xs");
+    }
+
+    #[test]
+    #[should_panic(expected = "gives its length negative integers")]
+    fn an_array_whose_length_can_be_negative_is_refused() {
+        let fin = with_arrays(
+            Domain::default(),
+            Domain::ints(-1, 2),
+            Domain::default(),
+            Domain::objects(ClassId(1)),
+        );
+        array(&fin, ROOT, "xs");
+    }
+
+    #[test]
+    #[should_panic(expected = "lists the objects of an arena, never null")]
+    fn a_listed_arena_whose_elements_can_be_null_is_refused() {
+        let fin = with_arrays(
+            Domain::default(),
+            Domain::ints(0, 2),
+            Domain::default(),
+            Domain::nullable(ClassId(1)),
+        );
+        listed(&fin, ROOT, "nodes");
     }
 
     #[test]

@@ -16,14 +16,14 @@ pub trait SetView: DisjSetView {
     /// `elements.length`.
     #[inline(always)]
     fn length(&mut self) -> i64 {
-        let a = self.elements().expect("elements is never null");
-        self.elements_len(a)
+        let a = self.elements();
+        i64::from(self.elements_len(a))
     }
     /// The record in slot `i` of the array (`i < length`).
     #[inline(always)]
     fn element(&mut self, i: u32) -> u32 {
-        let a = self.elements().expect("elements is never null");
-        self.elements_at(a, i).expect("array slots are never null")
+        let a = self.elements();
+        self.elements_at(a, i)
     }
 }
 

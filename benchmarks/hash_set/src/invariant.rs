@@ -57,10 +57,10 @@ pub fn threshold_for(length: i64) -> i64 {
 /// key only in bucket 0, any other key in bucket `hash mod length`; no key twice (at most one
 /// null); `count` = the number of entries; `count` ≤ the threshold.
 pub fn rep_ok(v: &mut impl Cached) -> bool {
-    let Some(table) = v.table() else {
-        return false;
-    };
-    let length = v.table_len(table);
+    // Java's `if (table == null) return false`: a `Vec` is never null, so the derived view
+    // reads the table as an object, and the check would be a branch no input takes.
+    let table = v.table();
+    let length = i64::from(v.table_len(table));
     if length < 1 {
         return false;
     }

@@ -564,12 +564,14 @@ fn read(kind: &Kind, fid: &Tokens, obj: &Tokens, value: &Tokens) -> Option<[Toke
             quote!(self.c.obj(#fid, #obj)),
             quote!(#value.map(|i| #k::view::Id::index(i) as u32)),
         ],
+        // Never null: the finitization's domain has no null (`typed_field` refuses one), so
+        // the view reads a `u32`, and an invariant has no null branch that no input can take.
         Kind::Link {
             nullable: false, ..
         } => [
-            quote!(Option<u32>),
-            quote!(self.c.obj(#fid, #obj)),
-            quote!(Some(#k::view::Id::index(#value) as u32)),
+            quote!(u32),
+            quote!(#k::view::non_null(self.c.obj(#fid, #obj))),
+            quote!(#k::view::Id::index(#value) as u32),
         ],
         Kind::Int(_) => [
             quote!(i64),
@@ -600,9 +602,9 @@ fn read(kind: &Kind, fid: &Tokens, obj: &Tokens, value: &Tokens) -> Option<[Toke
         Kind::Boxed {
             nullable: false, ..
         } => [
-            quote!(Option<u32>),
-            quote!(self.c.obj(#fid, #obj)),
-            quote!(self.id(Some(&*#value))),
+            quote!(u32),
+            quote!(#k::view::non_null(self.c.obj(#fid, #obj))),
+            quote!(#k::view::non_null(self.id(Some(&*#value)))),
         ],
         Kind::Array(_) | Kind::Arena(_) | Kind::Skip => return None,
     })
@@ -650,6 +652,11 @@ fn methods(
 /// real structure, its owner's index `obj`); `name_len(a)`, `real_len` on a real one; and
 /// `name_at(a, i)`, `element`'s `[type, candidate read, real read]`. `arr` is its
 /// `ArrayFields`, `n` the object parameter (or nothing, for the root).
+///
+/// The array object is a `u32`, never null: a `Vec` cannot be null, and `korat::view::array`
+/// refuses a finitization that gives the field null, so an invariant has no null branch that
+/// no input takes (it would cap the specification's coverage). The length and the index are
+/// both `u32`, so that `for i in 0..v.xs_len(a) { v.xs_at(a, i) }` needs no conversion.
 fn array_methods(
     name: &Ident,
     n: &Tokens,
@@ -658,18 +665,19 @@ fn array_methods(
     real_len: &Tokens,
     element: [Tokens; 3],
 ) -> Vec<Method> {
+    let k = korat();
     let (len, at) = (format_ident!("{}_len", name), format_ident!("{}_at", name));
     let [ret, candidate, real] = element;
     vec![
         Method {
-            sig: quote!(fn #name(&mut self, #n) -> Option<u32>),
-            candidate: quote!(self.c.obj(#arr.field, #obj)),
-            real: quote!(Some(#obj)),
+            sig: quote!(fn #name(&mut self, #n) -> u32),
+            candidate: quote!(#k::view::non_null(self.c.obj(#arr.field, #obj))),
+            real: quote!(#obj),
         },
         Method {
-            sig: quote!(fn #len(&mut self, a: u32) -> i64),
-            candidate: quote!(self.c.int(#arr.length, a)),
-            real: quote!(#real_len as i64),
+            sig: quote!(fn #len(&mut self, a: u32) -> u32),
+            candidate: quote!(self.c.int(#arr.length, a) as u32),
+            real: quote!(#real_len as u32),
         },
         Method {
             sig: quote!(fn #at(&mut self, a: u32, i: u32) -> #ret),
@@ -686,10 +694,13 @@ fn listed_methods(arena: &Ident, ids: &Tokens) -> Vec<Method> {
     let listed = format_ident!("{}_listed", arena);
     let msg = format!("the finitization's root has no array `{arena}`");
     let arr = quote!(#ids.#listed.expect(#msg));
+    // The arena's objects, never null (`korat::view::listed` refuses a finitization that
+    // gives an element null).
+    let k = korat();
     let element = [
-        quote!(Option<u32>),
-        quote!(self.c.obj(#arr.element(i), a)),
-        quote!(Some(i)),
+        quote!(u32),
+        quote!(#k::view::non_null(self.c.obj(#arr.element(i), a))),
+        quote!(i),
     ];
     array_methods(
         arena,
@@ -763,19 +774,14 @@ fn decode_value(
         Kind::Names { ty, .. } => quote!(#fid.read(c, #obj) as #ty),
         Kind::NullableInt(t) => quote!(c.get(#fid, #obj).int().map(|v| v as #t)),
         Kind::Bool => quote!(c.int(#fid, #obj) != 0),
-        // A null array decodes as an empty one (a `Vec` cannot be null; an invariant that
-        // needs the array rejects null candidates).
+        // `korat::view::array` refused a finitization that gives the array null (a `Vec`
+        // cannot be), so the array is always there.
         Kind::Array(elem) => {
             let e = decode_value(elem, &quote!(arr.element(i)), &quote!(a), l, boxed, name);
             quote! {{
                 let arr = #fid;
-                let mut out = Vec::new();
-                if let Some(a) = c.obj(arr.field, #obj) {
-                    for i in 0..c.int(arr.length, a) as u32 {
-                        out.push(#e);
-                    }
-                }
-                out
+                let a = #k::view::non_null(c.obj(arr.field, #obj));
+                (0..c.int(arr.length, a) as u32).map(|i| #e).collect::<Vec<_>>()
             }}
         }
         Kind::Arena(_) | Kind::Skip => quote!(::core::default::Default::default()),
@@ -1296,7 +1302,7 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
         let doc = format!("The root's array of the arena's objects (Java's `{class}[] {field}`), if the finitization declares one.");
         let name = field.to_string();
         members.push(quote!(#[doc = #doc] pub #listed: Option<#k::view::ArrayFields>));
-        lookups.push(quote!(#listed: #k::view::array_opt(fin, #k::ROOT, #name)));
+        lookups.push(quote!(#listed: #k::view::listed(fin, #k::ROOT, #name)));
     }
     let owned_classes: Vec<&Ident> = owned.iter().map(|p| &p.class).collect();
     let owned_fields: Vec<Ident> = owned
