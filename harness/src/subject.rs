@@ -14,7 +14,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use ferastrau_mutator::{Compiler, Metamutant};
+use ferastrau_mutator::{Compiler, Metamutant, Verdict};
 
 use crate::locate::BenchmarkCrate;
 use crate::runtime::Package;
@@ -112,11 +112,16 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
     // Compiling until no mutant breaks the build takes seconds to a minute: on a terminal, a
     // line that shows it is alive.
     let ticking = crate::term::spinner(crate::term::progress(), "mutating");
-    let meta = ferastrau_mutator::build_metamutant_with(
+    let equivalence = match ferastrau_mutator::equivalence::enabled() {
+        true => Some(equivalence_setup(bench)?),
+        false => None,
+    };
+    let meta = ferastrau_mutator::build_metamutant_compared(
         &bench.dir,
         &out,
         &bench.runtime.dependency(Package::Probes),
         &Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
+        equivalence.as_ref(),
     );
     ticking.finish_and_clear();
     let meta = meta.with_context(|| format!("cannot mutate {}", bench.name))?;
@@ -138,7 +143,52 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
         meta.catalog.viable().count(),
     );
     crate::detail!("metamutant crate: {}", meta.dir.display());
+    if let Some(e) = &meta.equivalence {
+        let count = |dup: bool| {
+            e.verdicts
+                .values()
+                .filter(|v| matches!(v, Verdict::Duplicate { .. }) == dup)
+                .count()
+        };
+        match &e.failed {
+            Some(error) => crate::stage!(
+                "Compared",
+                "no mutant by its compiled code: the copies did not compile ({error})"
+            ),
+            None => crate::stage!(
+                "Compared",
+                "{} mutants by their compiled code: {} equivalent, {} duplicate{}",
+                e.compared.len(),
+                count(false),
+                count(true),
+                match e.not_compared.len() {
+                    0 => String::new(),
+                    n => format!(" ({n} function(s) not compared)"),
+                }
+            ),
+        }
+    }
     Ok(meta)
+}
+
+/// Where trivial compiler equivalence compiles its copy of the metamutant
+/// (`<identity>/equivalence`) and the worker crate it is built through
+/// (`worker-equivalence`): that worker is never built, it gives `cargo rustc -p` the
+/// metamutant worker's dependency graph, so the copy's one compile finds every dependency
+/// built (see [`ferastrau_mutator::compile::Compiler::emit_ir`]).
+fn equivalence_setup(bench: &BenchmarkCrate) -> Result<ferastrau_mutator::equivalence::Setup> {
+    let dir = scratch_dir(bench, "equivalence");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let copy = BenchmarkCrate {
+        dir: dir.canonicalize()?,
+        skips: Vec::new(),
+        ..bench.clone()
+    };
+    let worker = WorkerCrate::write(&copy, &work_dir(bench, "equivalence"))?;
+    Ok(ferastrau_mutator::equivalence::Setup {
+        dir: copy.dir,
+        compiler: Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
+    })
 }
 
 /// Builds (or reuses) the compile-pruned metamutant of `bench`.

@@ -175,6 +175,36 @@ impl Compiler {
     }
 }
 
+impl Compiler {
+    /// The command that compiles the library of the crate in `dir` (package `package`) once,
+    /// writing its optimised LLVM IR to `out`: what trivial compiler equivalence reads
+    /// ([`crate::equivalence`]). Through a worker manifest it is `cargo rustc -p <package>`
+    /// of that worker's dependency graph, so that every dependency is the one the worker
+    /// builds compiled (same profile, same features, same directory: fresh); the extra flags
+    /// reach this crate alone. `-C opt-level=3` whatever the profile says (at `0` the
+    /// comparison would see unfolded switches) and one codegen unit (every copy sees the same
+    /// inlining candidates); the dependencies keep the profile's level.
+    pub fn emit_ir(&self, dir: &Path, package: &str, out: &Path) -> anyhow::Result<Command> {
+        let mut cmd = cargo();
+        cmd.args(["rustc", "--profile", PROFILE])
+            .args(profile_args()?);
+        match &self.mode {
+            Mode::Build {
+                through: Some(manifest),
+            } => cmd.args(["-p", package, "--manifest-path"]).arg(manifest),
+            _ => cmd
+                .args(["--lib", "--manifest-path"])
+                .arg(dir.join("Cargo.toml")),
+        };
+        cmd.args(["--message-format=json", "--"])
+            .arg(format!("--emit=llvm-ir={}", out.display()))
+            .args(["-C", "opt-level=3", "-C", "codegen-units=1"])
+            .current_dir(self.home.as_deref().unwrap_or(dir))
+            .env("CARGO_TARGET_DIR", &self.target_dir);
+        Ok(cmd)
+    }
+}
+
 /// `cargo` (the one that runs us, if any), without the caller's `RUSTFLAGS`: generated code is
 /// full of warnings that a `-D warnings` must not turn into pruned mutants, and a worker and
 /// the pruning build that precedes it must pass rustc the same flags to share artifacts.

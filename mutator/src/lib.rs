@@ -30,6 +30,7 @@ mod catalog;
 pub mod compile;
 mod content_hash;
 mod diff;
+pub mod equivalence;
 #[cfg(test)]
 mod generator;
 mod items;
@@ -51,10 +52,12 @@ pub use catalog::{Catalog, Counts, Edit, Family, Mutant, Pos, Probe};
 pub use compile::Compiler;
 pub use content_hash::ContentHash;
 pub use diff::{diff, diff_text, mutate_text, mutated_source, single_mutant_crate};
+pub use equivalence::{Equivalence, Verdict};
 pub use key::keys;
 pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{
-    build_metamutant, build_metamutant_with, Metamutant, PruneRound, MUTANTS_FILE, PROBES_FILE,
+    build_metamutant, build_metamutant_compared, build_metamutant_with, Metamutant, PruneRound,
+    MUTANTS_FILE, PROBES_FILE,
 };
 pub use places::{mutated_functions, untested_public, FnPlace};
 pub use sample::sample;

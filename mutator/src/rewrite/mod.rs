@@ -187,7 +187,7 @@ fn tick_stmt() -> Stmt {
 /// probes then test a register instead of loading a static each time. (The worker switches
 /// mutants and coverage only between runs.) Code inside closures reads the statics instead,
 /// so that no closure captures these locals.
-const ACTIVE_LOCAL: &str = "__ferastrau_active";
+pub(crate) const ACTIVE_LOCAL: &str = "__ferastrau_active";
 const COVERAGE_LOCAL: &str = "__ferastrau_cov";
 
 fn local(name: &str) -> Ident {

@@ -3,5 +3,6 @@
 mod common;
 
 mod catalog;
+mod equivalence;
 mod inference;
 mod pruning;

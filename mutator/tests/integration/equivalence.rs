@@ -1,0 +1,94 @@
+//! Trivial compiler equivalence on a small crate written inline: which mutants the compiler
+//! finds equal to the original or to each other, and what it leaves alone.
+
+use ferastrau_mutator::compile::Compiler;
+use ferastrau_mutator::equivalence::Setup;
+use ferastrau_mutator::{build_metamutant_compared, Verdict};
+
+use crate::common::krate;
+
+/// `c` is a copy of `a`, so reading one for the other changes nothing; `x + 1` has three
+/// mutants that compute `x` (`x * 1`, `x / 1`, `x + 0`); `h` is generic.
+const LIB: &str = r#"
+pub fn f(a: u32, b: u32) -> u32 {
+    let c = a;
+    if c < b {
+        c
+    } else {
+        b
+    }
+}
+
+pub fn g(x: u32) -> u32 {
+    x + 1
+}
+
+pub fn h<T: Into<u32>>(x: T) -> u32 {
+    x.into() + 1
+}
+"#;
+
+#[test]
+fn the_compiler_finds_equivalent_and_duplicate_mutants_and_skips_generic_functions() {
+    let dir = krate(LIB, &["f", "g", "h"], &[]);
+    let work = tempfile::tempdir().unwrap();
+    let target = work.path().join("target");
+    let setup = Setup {
+        dir: work.path().join("equivalence"),
+        compiler: Compiler::check(&target),
+    };
+    let m = build_metamutant_compared(
+        dir.path(),
+        &work.path().join("metamutant"),
+        &crate::common::probes(),
+        &Compiler::check(&target),
+        Some(&setup),
+    )
+    .unwrap();
+    let e = m.equivalence.as_ref().unwrap();
+    assert_eq!(e.failed, None);
+    let change = |id: u32| {
+        let x = m.catalog.get(id).unwrap();
+        format!("{} {} -> {}", x.function, x.original, x.replacement)
+    };
+    let judged: Vec<(String, Verdict)> =
+        e.verdicts.iter().map(|(&id, &v)| (change(id), v)).collect();
+    // Reading `a` for `c` (or `c` for `a`) anywhere in `f` is the same program.
+    assert!(
+        judged
+            .iter()
+            .any(|(c, v)| c == "f c -> a" && *v == Verdict::Equivalent),
+        "{judged:?}"
+    );
+    let identity: Vec<u32> = m
+        .catalog
+        .mutants
+        .iter()
+        .filter(|x| x.function == "g")
+        .filter(|x| ["*", "/"].contains(&x.replacement.as_str()) || x.replacement == "0")
+        .map(|x| x.id)
+        .collect();
+    assert_eq!(identity.len(), 3, "{:?}", m.catalog.mutants);
+    // The first computes `x`, which is not `x + 1`; the others are its duplicates.
+    assert_eq!(e.verdict(identity[0]), None);
+    for &id in &identity[1..] {
+        assert_eq!(
+            e.verdict(id),
+            Some(Verdict::Duplicate { of: identity[0] }),
+            "{}",
+            change(id)
+        );
+    }
+    // `c <= b` still takes the smaller (the compiler knows it: equivalent), `c > b` takes the
+    // larger; no mutant of the generic `h` is compared.
+    let le = judged.iter().find(|(c, _)| c == "f < -> <=");
+    assert_eq!(le.map(|(_, v)| *v), Some(Verdict::Equivalent), "{judged:?}");
+    for x in &m.catalog.mutants {
+        if x.function == "h" || x.function == "f" && x.replacement == ">" {
+            assert_eq!(e.verdict(x.id), None, "{}", change(x.id));
+            assert_eq!(e.compared.contains(&x.id), x.function != "h");
+        }
+    }
+    assert_eq!(e.not_compared.len(), 1);
+    assert_eq!(e.not_compared[0].function, "h");
+}
