@@ -52,7 +52,7 @@
 //! array field has no derived serialization (Java writes arrays in a form not modelled here).
 
 use std::any::{Any, TypeId};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::{Candidate, ClassId, Domain, FieldId, Finitization, FinitizationBuilder, Part, ROOT};
 
@@ -591,26 +591,87 @@ pub fn non_null(object: Option<u32>) -> u32 {
 
 /// The memo of a derived decoder: which arena index each decoded candidate object got, and
 /// which objects a `Box` link owns ([`Linker::own`]).
+///
+/// Every mutant's run decodes its input again (the runner executes more than a million
+/// inputs a minute), and the links are most of a decode: so a class's objects are a dense
+/// table indexed by the candidate object (objects are numbered from 0 within their class's
+/// small pool), found by the class name's address before its text (the decoder passes the
+/// class's `NAME` constant). A hash map keyed by the name's text cost 38% of a BinomialHeap
+/// worker's time, hashing the name at every link.
 #[derive(Default)]
-pub struct Memo(
-    HashMap<(&'static str, u32), usize>,
-    HashSet<(&'static str, u32)>,
-);
+pub struct Memo {
+    classes: Vec<Memoed>,
+}
+
+/// One class's part of a [`Memo`].
+struct Memoed {
+    class: &'static str,
+    /// By candidate object: its arena index, [`Memoed::NONE`] if not met yet.
+    index: Vec<usize>,
+    /// By candidate object: whether a `Box` link owns it.
+    owned: Vec<bool>,
+}
+
+impl Memoed {
+    const NONE: usize = usize::MAX;
+}
 
 impl Memo {
+    /// The part of `class`, if it has one.
+    #[inline]
+    fn find(&self, class: &'static str) -> Option<&Memoed> {
+        self.classes
+            .iter()
+            .find(|m| std::ptr::eq(m.class, class) || m.class == class)
+    }
+
+    /// The part of `class`, made on its first use.
+    fn find_mut(&mut self, class: &'static str) -> &mut Memoed {
+        let at = match self
+            .classes
+            .iter()
+            .position(|m| std::ptr::eq(m.class, class) || m.class == class)
+        {
+            Some(at) => at,
+            None => {
+                // Room for a typical pool at once: growing a table one object at a time
+                // reallocated it several times per decode.
+                self.classes.push(Memoed {
+                    class,
+                    index: Vec::with_capacity(16),
+                    owned: Vec::new(),
+                });
+                self.classes.len() - 1
+            }
+        };
+        &mut self.classes[at]
+    }
+
     /// The index `obj` of `class` got, if it was met before.
+    #[inline]
     pub fn get(&self, class: &'static str, obj: u32) -> Option<usize> {
-        self.0.get(&(class, obj)).copied()
+        let &i = self.find(class)?.index.get(obj as usize)?;
+        (i != Memoed::NONE).then_some(i)
     }
 
     /// Records that `obj` of `class` is at `index`.
     pub fn insert(&mut self, class: &'static str, obj: u32, index: usize) {
-        self.0.insert((class, obj), index);
+        let m = self.find_mut(class);
+        let o = obj as usize;
+        if m.index.len() <= o {
+            m.index.resize(o + 1, Memoed::NONE);
+        }
+        m.index[o] = index;
     }
 
     /// [`Linker::own`]: panics when `obj` of `class` was owned before.
     pub fn own(&mut self, class: &'static str, obj: u32) {
-        if !self.1.insert((class, obj)) {
+        let m = self.find_mut(class);
+        let o = obj as usize;
+        if m.owned.len() <= o {
+            m.owned.resize(o + 1, false);
+        }
+        if std::mem::replace(&mut m.owned[o], true) {
             panic!(
                 "object {class}#{obj} is reached twice through Box links: a Box-linked structure \
                  is a tree, so the invariant must reject candidates that share an object or \

@@ -446,19 +446,21 @@ pub(crate) struct Trial<B: Benchmark> {
 
 /// Runs the original, then `mutant` under its tick budget and clock limit, on the decoded
 /// input `pre` of method `m`, and judges the mutant: the one definition of a kill, shared by
-/// the first-kill run and the kill matrix.
+/// the first-kill run and the kill matrix. `pre` is taken, not borrowed: the original runs on
+/// it and the mutant on one copy (a copy per side was an allocation and a copy more per
+/// execution, for an input that is needed again only to render a kill, which decodes it anew).
 pub(crate) fn trial<B: Benchmark>(
     bench: &B,
     m: usize,
     mutant: u32,
-    pre: &B::Input,
+    pre: B::Input,
     original_nanos: u64,
     judging: Judging,
     stops: &Stops,
 ) -> Trial<B> {
     let limits = judging.limits;
     let mut input = pre.clone();
-    let mut original_post = pre.clone();
+    let mut original_post = pre;
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
     let (expected, ticks) = execute(bench, m, &mut original_post, u64::MAX, false);
     ferastrau_probes::set_active(mutant);
@@ -579,9 +581,9 @@ fn run_scope<B: Benchmark>(
             };
             at = index + 1;
             let original_nanos = times.next_time()?;
-            let input = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+            let decode = || bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
             executions += 1;
-            if let Some(kill) = judge(bench, run, m, index, input, original_nanos) {
+            if let Some(kill) = judge(bench, run, m, index, decode, original_nanos) {
                 return Ok((Some(kill), executions, full + index + 1 - executions));
             }
         }
@@ -590,14 +592,15 @@ fn run_scope<B: Benchmark>(
     Ok((None, executions, full - executions))
 }
 
-/// Runs the original and then the mutant on one input ([`trial`]); the kill, if the mutant
-/// differs.
+/// Runs the original and then the mutant on one input, which `decode` gives ([`trial`]); the
+/// kill, if the mutant differs (its input rendered from a second decoding: the code is
+/// deterministic, and kills are one per mutant and scope where executions are millions).
 fn judge<B: Benchmark>(
     bench: &B,
     run: &Run<'_>,
     m: usize,
     index: u64,
-    pre: B::Input,
+    decode: impl Fn() -> B::Input,
     original_nanos: u64,
 ) -> Option<Kill> {
     cursor::set(cursor::INDEX, index as u32);
@@ -612,7 +615,7 @@ fn judge<B: Benchmark>(
         bench,
         m,
         run.mutant,
-        &pre,
+        decode(),
         original_nanos,
         run.judging,
         run.stops,
@@ -643,7 +646,7 @@ fn judge<B: Benchmark>(
         limit,
         method: m,
         index,
-        input: Some(render_input(bench, m, &pre)),
+        input: Some(render_input(bench, m, &decode())),
         detail,
     })
 }
