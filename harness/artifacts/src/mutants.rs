@@ -158,3 +158,16 @@ impl Serialize for NextScope {
         m.end()
     }
 }
+
+/// What a mark says, in the words of the terminal's survivor list and the page.
+impl std::fmt::Display for NextScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NextScope::Survived { scope } => write!(f, "survives scope {scope} too"),
+            NextScope::Killed { scope, reason } => {
+                write!(f, "killed at scope {scope} ({})", reason.as_str())
+            }
+            NextScope::NotRun { scope, why } => write!(f, "scope {scope} not run ({why})"),
+        }
+    }
+}

@@ -84,16 +84,9 @@ pub fn scopes(dir: &Path) -> Result<(Vec<OurScope>, Option<String>)> {
     Ok((ev.scopes.iter().map(OurScope::from).collect(), ev.broken))
 }
 
-/// A mutant that survived the run's largest scope, with what scope + 1 said.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Survivor {
-    pub id: u32,
-    pub key: String,
-    pub next_scope: Option<NextScope>,
-    /// Inputs it ran at the largest scope (fewer than the scope's inputs under reach
-    /// selection): what its run at scope + 1 grows from.
-    pub executions: u64,
-}
+/// A survivor of the largest scope, with its next-scope mark: the harness's, which
+/// `evaluate --next-scope` uses too.
+pub use next_scope::Survivor;
 
 /// Everything the reports say about one benchmark.
 #[derive(Clone, Debug)]

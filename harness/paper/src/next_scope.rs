@@ -3,17 +3,13 @@
 //! (`"next_scope": {"status": "survived" | "killed" | "not_run", "scope": s + 1, ...}`), so
 //! that an argument that a survivor is equivalent rests on one more scope than the run.
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
-use anyhow::Result;
-use ferastrau_artifacts::{Artifact, Mutants, Status};
 use ferastrau_harness::evaluate::budget::{self, Cost};
 
-use super::{OurScope, Survivor};
+use super::OurScope;
 
-/// What scope + 1 said about a survivor of the largest scope (`mutants.json`'s `next_scope`).
-pub use ferastrau_artifacts::NextScope;
+/// The marks and their reading and writing, shared with `evaluate --next-scope`.
+pub use ferastrau_harness::evaluate::next_scope::{mark, not_run, outcomes, survivors};
+pub use ferastrau_harness::evaluate::next_scope::{NextScope, Survivor};
 
 /// A mark's label, for tables and documents.
 pub trait Label {
@@ -29,57 +25,6 @@ impl Label for NextScope {
             NextScope::NotRun { .. } => "s+1 not run",
         }
     }
-}
-
-/// The survivors of `largest` in a `mutants.json`, with their `next_scope` marks if any.
-pub fn survivors(mutants_json: &Path, largest: u32) -> Result<Vec<Survivor>> {
-    let mut out = Vec::new();
-    for m in Mutants::read(mutants_json)?.mutants {
-        let Some(o) = m
-            .scopes
-            .get(&largest)
-            .filter(|o| o.status == Status::Survived)
-        else {
-            continue;
-        };
-        out.push(Survivor {
-            executions: o.executions.unwrap_or_default(),
-            id: m.id,
-            key: m.key.unwrap_or_default(),
-            next_scope: m.next_scope,
-        });
-    }
-    Ok(out)
-}
-
-/// The outcome at `scope` of each mutant in a `mutants.json` (the run at scope + 1).
-pub fn outcomes(mutants_json: &Path, scope: u32) -> Result<BTreeMap<u32, NextScope>> {
-    let mut out = BTreeMap::new();
-    for m in Mutants::read(mutants_json)?.mutants {
-        let mark = match m.scopes.get(&scope) {
-            Some(o) if o.status == Status::Survived => NextScope::Survived { scope },
-            Some(o) if o.status == Status::Killed => NextScope::Killed {
-                scope,
-                // A kill without a reason is not something the journal writes: a crash is
-                // what it would have to be (as `report.html` shows it).
-                reason: o.reason.unwrap_or(ferastrau_artifacts::Reason::Crash),
-            },
-            _ => continue,
-        };
-        out.insert(m.id, mark);
-    }
-    Ok(out)
-}
-
-/// Writes `marks` into `mutants.json` as each mutant's `next_scope` (others untouched).
-pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()> {
-    let mut doc = Mutants::read(mutants_json)?;
-    for m in &mut doc.mutants {
-        if let Some(mark) = marks.get(&m.id) {
-            m.next_scope = Some(mark.clone());
-        }
-    }
-    doc.write(mutants_json)
 }
 
 /// An estimate of the seconds that running the survivors at scope s + 1 takes, from the
@@ -105,6 +50,8 @@ pub fn estimate_seconds(scopes: &[OurScope], executions: u64, jobs: usize) -> Op
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     fn scope(scope: u32, inputs: u64, seconds: f64) -> OurScope {
@@ -145,43 +92,5 @@ mod tests {
         s[1].candidates = 1000;
         // Generation 10 s × 100 (candidates), checking twice 10 s × 10 (inputs), no survivor.
         assert_eq!(estimate_seconds(&s, 0, 2), Some(1000.0 + 200.0));
-    }
-
-    #[test]
-    fn marks_round_trip_through_mutants_json() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("mutants.json");
-        let entry = |id: u32, key: &str, status: &str| {
-            serde_json::json!({
-                "column": 1, "family": "operator", "file": "src/lib.rs", "function": "f",
-                "id": id, "key": key, "line": 1, "original": "<", "replacement": "<=",
-                "viable": true,
-                "edit": { "start": { "line": 1, "column": 1 }, "end": { "line": 1, "column": 2 },
-                          "old": "<", "new": "<=" },
-                "scopes": { "2": if status == "killed" {
-                    serde_json::json!({ "status": "killed", "reason": "output" })
-                } else {
-                    serde_json::json!({ "status": status })
-                } },
-            })
-        };
-        let doc = serde_json::json!({
-            "benchmark": "b", "mutants": [entry(1, "a", "survived"), entry(2, "b", "killed")],
-        });
-        std::fs::write(&path, doc.to_string()).unwrap();
-        let marks = BTreeMap::from([(
-            1,
-            NextScope::Killed {
-                scope: 3,
-                reason: ferastrau_artifacts::Reason::Invariant,
-            },
-        )]);
-        mark(&path, &marks).unwrap();
-        let s = survivors(&path, 2).unwrap();
-        assert_eq!(s.len(), 1);
-        assert_eq!(s[0].next_scope, Some(marks[&1].clone()));
-        assert_eq!(s[0].next_scope.as_ref().unwrap().label(), "killed at s+1");
-        let o = outcomes(&path, 2).unwrap();
-        assert_eq!(o[&1], NextScope::Survived { scope: 2 });
     }
 }

@@ -13,6 +13,7 @@
 pub mod budget;
 pub mod health;
 pub mod journal;
+pub mod next_scope;
 pub mod prepare;
 pub mod reach;
 pub mod report;

@@ -178,7 +178,7 @@ fn survivor_list(report: &Report, last: u32) -> Markup {
 fn survivor_tags(m: &Listed, report: &Report, last: u32) -> Markup {
     html! {
         @if m.reached(last) == Some(false) { span.tag.no-reach { "no input reaches it" } " " }
-        @if let Some(next) = &m.next_scope { span class=(format!("tag next {}", next_class(next))) { (next_text(next)) } " " }
+        @if let Some(next) = &m.next_scope { span class=(format!("tag next {}", next_class(next))) { (next.to_string()) } " " }
         @match report.argument(m) {
             None => {}
             Some(None) => { span.tag.verdict.none { "no entry in EQUIVALENT.md" } }
@@ -197,17 +197,6 @@ fn next_class(next: &NextScope) -> &'static str {
         NextScope::Survived { .. } => "survived",
         NextScope::Killed { .. } => "killed",
         NextScope::NotRun { .. } => "not-run",
-    }
-}
-
-/// What scope + 1 said, for people.
-fn next_text(next: &NextScope) -> String {
-    match next {
-        NextScope::Survived { scope } => format!("survives scope {scope} too"),
-        NextScope::Killed { scope, reason } => {
-            format!("killed at scope {scope} ({})", reason.as_str())
-        }
-        NextScope::NotRun { scope, why } => format!("scope {scope} not run ({why})"),
     }
 }
 
@@ -478,7 +467,7 @@ fn survivor_notes(m: &Listed, report: &Report, last: u32) -> Markup {
                 p.why { b { "Why it survived: " } (super::survivors::why(m, report, last)) "." }
             }
             @if let Some(next) = &m.next_scope {
-                p.next { "Scope + 1: " span class=(format!("tag {}", next_class(next))) { (next_text(next)) } }
+                p.next { "Scope + 1: " span class=(format!("tag {}", next_class(next))) { (next.to_string()) } }
             }
             @match report.argument(m) {
                 None => {}

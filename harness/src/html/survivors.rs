@@ -31,6 +31,9 @@ pub struct Survivor {
     pub mutated_line: Option<String>,
     /// Why it survived, in words ([`why`]).
     pub why: String,
+    /// What scope + 1 said of it (`evaluate --next-scope`), if it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_scope: Option<super::model::NextScope>,
 }
 
 /// The survivors of `scope` in `report`, in source order.
@@ -49,6 +52,7 @@ pub fn at_scope(report: &Report, scope: u32) -> Vec<Survivor> {
             column: m.mutant.column as u32,
             mutated_line: report.mutated_line(m),
             why: why(m, report, scope),
+            next_scope: m.next_scope.clone(),
         })
         .collect()
 }
@@ -119,7 +123,10 @@ impl fmt::Display for Listing<'_> {
             if let Some(l) = &s.mutated_line {
                 writeln!(f, "      {}", clip(l, 90))?;
             }
-            writeln!(f, "      why: {}", s.why)?;
+            match &s.next_scope {
+                Some(next) => writeln!(f, "      why: {}; {next}", s.why)?,
+                None => writeln!(f, "      why: {}", s.why)?,
+            }
         }
         if n > SHOWN {
             writeln!(
@@ -154,6 +161,7 @@ mod tests {
             column: 1,
             mutated_line: Some(format!("x + {id}")),
             why: format!("why {id}"),
+            next_scope: None,
         }
     }
 

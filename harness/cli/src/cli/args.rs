@@ -173,7 +173,7 @@ pub struct OverheadArgs {
 }
 
 /// Which benchmark crate to work on.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct Target {
     /// One of the paper's benchmarks (a directory under a Ferastrau checkout's benchmarks/).
     /// Without it or --benchmark-path: the crate in the current directory when its Cargo.toml
@@ -275,7 +275,7 @@ pub struct GenerateArgs {
 }
 
 /// A deterministic sample of the mutants.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct Sampling {
     /// Keep at most N mutants: a family-stratified sample (the paper used 200–300).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -370,7 +370,7 @@ pub struct OriginalLimits {
     pub max_scratch: u64,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct EvaluateArgs {
     #[command(flatten, next_help_heading = "What to run")]
     pub target: Target,
@@ -389,6 +389,12 @@ pub struct EvaluateArgs {
     /// verdict in `suite-journal.jsonl` as it comes (`--resume` continues it).
     #[arg(help_heading = "What to run", long, value_name = "FILE", conflicts_with_all = ["scopes", "kill_matrix", "shard", "in_diff", "compare"])]
     pub suite: Option<PathBuf>,
+    /// Then run the survivors of the largest scope s again at s + 1 and say, for each, whether
+    /// it survives that scope too or how it dies there (the evidence between a missing input
+    /// and an equivalent mutant); `mutants.json` and the page record it. Without it, the run
+    /// offers this when the estimate is under a minute.
+    #[arg(help_heading = "What to run", long, conflicts_with_all = ["suite", "shard"])]
+    pub next_scope: bool,
     /// Continue an interrupted run from its journal (refused if anything it depends on
     /// changed: the benchmark's source, the tool, the mutants, the limits or the scopes).
     #[arg(help_heading = "What to run", long)]

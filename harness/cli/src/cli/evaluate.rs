@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 
 use super::args::*;
 use super::commands::sampled;
+use super::next_scope;
 use ferastrau_harness::evaluate::{self, report};
 use ferastrau_harness::exit_code::{broken, usage};
 use ferastrau_harness::fingerprint::{tree_hash, Fingerprint, Hasher};
@@ -374,6 +375,17 @@ fn run(
     }
     write_matrices(out_dir, &ev.matrices)?;
     let last_scope = *a.scopes.end();
+    let next = match (&broken_why, a.shard) {
+        (None, None) => {
+            next_scope::after(a, bench, out_dir, &ev.scopes, opts.jobs, started.elapsed())?
+        }
+        _ => next_scope::Step::Nothing,
+    };
+    // The marks of --next-scope are in mutants.json now: the page and survivors.txt again.
+    let page = match next {
+        next_scope::Step::Ran { .. } => ferastrau_harness::html::write(out_dir, &sources)?,
+        _ => page,
+    };
     let survivors = ferastrau_harness::html::survivors::at_scope(&page, last_scope);
     if let Some(shard) = a.shard {
         ferastrau_harness::shard::write(
@@ -422,6 +434,7 @@ fn run(
                 "scope": last_scope,
                 "mutants": survivors,
             });
+            doc["next_scope"] = next.json();
             doc["report_html"] = serde_json::json!(out_dir.join("report.html"));
             ferastrau_harness::term::print_json(&doc)?;
         }
@@ -441,6 +454,9 @@ fn run(
                         file: &out_dir.join(ferastrau_harness::html::survivors::FILE),
                     }
                 );
+                if let Some(line) = next.line() {
+                    println!("{line}");
+                }
             }
             println!("report: {}", out_dir.join("report.html").display());
             println!(

@@ -9,6 +9,7 @@ mod commands;
 mod evaluate;
 pub mod examples;
 mod merge;
+mod next_scope;
 pub mod parse;
 mod program;
 mod report;

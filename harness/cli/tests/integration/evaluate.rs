@@ -223,8 +223,10 @@ fn a_worker_replaced_for_its_leaks_between_scopes_changes_no_verdict() {
 }
 
 /// A user's run says why each survivor survived (on the terminal, the page and in its JSON),
-/// lists every survivor in `survivors.txt`, and the page shows the verdicts the crate records
-/// in its own `EQUIVALENT.md`; a broken run lists no survivors (they mean nothing).
+/// lists every survivor in `survivors.txt`, offers the next scope's evidence when it is cheap
+/// and, with `--next-scope`, says of each survivor whether it survives scope + 1 too; the page
+/// shows the verdicts the crate records in its own `EQUIVALENT.md`; a broken run lists no
+/// survivors (they mean nothing).
 #[test]
 fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
     let tmp = tempfile::tempdir().unwrap();
@@ -265,6 +267,12 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
         "{said}"
     );
     assert_eq!(said.contains("every survivor is in"), n > 20, "{said}");
+    assert!(
+        said.contains(&format!(
+            "next: --next-scope runs the {n} survivor(s) at scope 3 (about "
+        )),
+        "{said}"
+    );
     let listed = std::fs::read_to_string(out.join("survivors.txt")).unwrap();
     assert_eq!(listed.lines().count(), n, "{listed}");
     assert!(
@@ -282,10 +290,33 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
             o,
             "--format",
             "json",
+            "--next-scope",
         ])
         .stdout,
     )
     .unwrap();
+    // Every survivor ran at scope 3: it survives it too or dies there, and mutants.json (which
+    // the page is drawn from) records the same.
+    assert_eq!(report["next_scope"]["scope"], 3, "{report}");
+    let survivors = report["survivors"]["mutants"].as_array().unwrap();
+    assert_eq!(survivors.len(), n);
+    let mutants: Value =
+        serde_json::from_slice(&std::fs::read(out.join("mutants.json")).unwrap()).unwrap();
+    for s in survivors {
+        let mark = &s["next_scope"];
+        assert_eq!(mark["scope"], 3, "{s}");
+        assert!(
+            mark["status"] == "survived" || mark["status"] == "killed",
+            "{s}"
+        );
+        let recorded = mutants["mutants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == s["id"])
+            .unwrap();
+        assert_eq!(&recorded["next_scope"], mark);
+    }
     let first = &report["survivors"]["mutants"][0];
     assert_eq!(
         first["why"].as_str(),
@@ -307,6 +338,10 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
         "the crate's verdict is not on the page"
     );
     assert!(page.contains("Why it survived: "), "no reason on the page");
+    assert!(
+        page.contains("survives scope 3 too") || page.contains("killed at scope 3"),
+        "no next-scope mark on the page"
+    );
     // Only `last`, which nothing calls, mutated: 0% coverage, a broken run, no survivor list.
     crate::common::edit(
         &krate.join("Cargo.toml"),

@@ -232,7 +232,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
                             seconds(est)
                         );
                         println!("== {name}: scope {next} {why}");
-                        not_run(&ids, next, why)
+                        next_scope::not_run(&ids, next, &why)
                     }
                     Err(e)
                         if e.downcast_ref::<ferastrau_harness::exit_code::Interrupted>()
@@ -240,19 +240,19 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
                     {
                         return Err(e)
                     }
-                    Err(e) => not_run(&ids, next, format!("the run failed: {e:#}")),
+                    Err(e) => next_scope::not_run(&ids, next, &format!("the run failed: {e:#}")),
                 }
             }
-            Some(est) => not_run(
+            Some(est) => next_scope::not_run(
                 &ids,
                 next,
-                format!(
+                &format!(
                     "estimated {}, over the {} budget",
                     seconds(est),
                     seconds(budget)
                 ),
             ),
-            None => not_run(&ids, next, "no two scopes to estimate from".into()),
+            None => next_scope::not_run(&ids, next, "no two scopes to estimate from"),
         }
     };
     if !marks.is_empty() {
@@ -376,20 +376,6 @@ fn seconds(x: f64) -> String {
     } else {
         format!("{:.1} ms", x * 1000.0)
     }
-}
-
-fn not_run(ids: &[u32], scope: u32, why: String) -> BTreeMap<u32, NextScope> {
-    ids.iter()
-        .map(|id| {
-            (
-                *id,
-                NextScope::NotRun {
-                    scope,
-                    why: why.clone(),
-                },
-            )
-        })
-        .collect()
 }
 
 #[cfg(test)]
