@@ -16,10 +16,14 @@
 # - `generate --benchmark search_tree --scopes 7 --jobs 1`: Korat's search of the paper's
 #   largest SearchTree scope, one run to build or find the worker, then 3 measured;
 # - `evaluate --benchmark search_tree --scopes 1..6`: one run to build or find the metamutant,
-#   then 3 measured.
-# Each figure is the median of its 3 runs. Cost, warm: about 5 CPU-seconds, 4 s of wall time
-# on 2 cores (the first run on a checkout also builds the worker and its dependencies at
-# opt-level 0).
+#   then 3 measured;
+# - `evaluate --benchmark binomial_heap --scopes 5`: the same, for the runner's executions per
+#   CPU-second (420,000 executions of a mutant on an input, most of the command's CPU time), so
+#   that a change that makes each execution dearer shows the day it lands.
+# Each figure is the median of its 3 runs. Cost, warm: about 17 CPU-seconds, 12 s of wall time
+# on 2 cores (the first run on a checkout also builds the workers and their dependencies at
+# opt-level 0). With --check, one run each and no unmeasured one first (about 5 CPU-seconds in
+# CI, where the gate has built these workers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,9 +37,10 @@ case $mode in
 esac
 doc=docs/src/speed.md
 # The median of 3 runs for the figures written; --check compares ids, units and commands, not
-# values, so one run serves (CI's time is tight).
-runs=3
-[[ $mode == --check ]] && runs=1
+# values, so one run serves (CI's time is tight), and it needs no unmeasured run first (in CI
+# the gate has built the workers; elsewhere the one run builds what it needs).
+runs=3 warm=1
+[[ $mode == --check ]] && runs=1 warm=0
 
 # The machine, before anything runs.
 load_before=$(awk '{ print $1 ", " $2 ", " $3 }' /proc/loadavg)
@@ -56,13 +61,13 @@ trap 'rm -rf "$work"' EXIT
 tick=$(getconf CLK_TCK)
 cpu() { awk -v t="$tick" '{ printf "%.2f", ($16 + $17) / t }' "/proc/$$/stat"; }
 
-# run NAME ARGS...: ferastrau ARGS once unmeasured (it builds or finds what it needs), then
-# $runs times, each run's stdout in $work/NAME-i.json and its wall and CPU seconds in
-# $work/NAME-i.time. A failure prints the command's stderr.
+# run NAME ARGS...: ferastrau ARGS once unmeasured (it builds or finds what it needs; not with
+# --check), then $runs times, each run's stdout in $work/NAME-i.json and its wall and CPU
+# seconds in $work/NAME-i.time. A failure prints the command's stderr.
 run() {
   local name=$1 i t c
   shift
-  if ! "$bin" "$@" >/dev/null 2>"$work/$name.err"; then
+  if ((warm)) && ! "$bin" "$@" >/dev/null 2>"$work/$name.err"; then
     echo "speed-figures: ferastrau $* failed:" >&2
     cat "$work/$name.err" >&2
     exit 1
@@ -80,13 +85,17 @@ run() {
 
 generate=(--quiet generate --benchmark search_tree --scopes 7 --jobs 1 --format json)
 evaluate=(--quiet evaluate --benchmark search_tree --scopes 1..6 --out target/speed/search_tree --format json)
+# BinomialHeap's scope 5: the runner's executions per CPU-second (see the figure's text).
+runner=(--quiet evaluate --benchmark binomial_heap --scopes 5 --out target/speed/binomial_heap --format json)
 run generate "${generate[@]}"
 run evaluate "${evaluate[@]}"
+run runner "${runner[@]}"
 load_after=$(awk '{ print $1 ", " $2 ", " $3 }' /proc/loadavg)
 
 export work runs doc mode date commit cores cpu_model load_before load_after
 export generate_cmd="FERASTRAU_OPT_LEVEL=0 ferastrau ${generate[*]}"
 export evaluate_cmd="FERASTRAU_OPT_LEVEL=0 ferastrau ${evaluate[*]}"
+export runner_cmd="FERASTRAU_OPT_LEVEL=0 ferastrau ${runner[*]}"
 python3 - <<'EOF'
 import json, os, re, statistics, sys
 
@@ -111,7 +120,7 @@ def median(values):
 
 def number(v, unit):
     """Three significant digits for seconds and shares, whole numbers for rates."""
-    if unit.endswith("/s"):
+    if unit.endswith("/s") or unit.endswith("/CPU-s"):
         return f"{round(v):,d}"
     return f"{v:.3g}"
 
@@ -159,6 +168,16 @@ figure("evaluate.reach_skipped", "%", cmd,
        "mutant (`runner.skipped` over `runner.skipped` + `runner.executions`)",
        [100 * doc["runner"]["skipped"] / (doc["runner"]["skipped"] + doc["runner"]["executions"])
         for doc, _, _ in ev])
+
+rn = runs_of("runner")
+cmd = env["runner_cmd"]
+executions = rn[0][0]["runner"]["executions"]
+figure("runner.executions_per_cpu_second", "executions/CPU-s", cmd,
+       f"BinomialHeap's scope 5, warm: the mutant phase's {executions:,} executions of a mutant on "
+       "an input (`runner.executions`) over the CPU time (user and system) of the whole command "
+       "and every process it started; mostly the mutant phase's, so a change that makes each "
+       "execution dearer (decoding, the original's run, comparing, bookkeeping) lowers it",
+       [doc["runner"]["executions"] / cpu for doc, _, cpu in rn])
 
 machine = (f"{env['date']} (UTC), {env['cores']} cores (`nproc`), {env['cpu_model']} "
            f"(`/proc/cpuinfo`), load average {env['load_before']} before the runs and "
