@@ -124,11 +124,23 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
         equivalence.as_ref(),
     );
     ticking.finish_and_clear();
-    let meta = meta.with_context(|| format!("cannot mutate {}", bench.name))?;
+    let mut meta = meta.with_context(|| format!("cannot mutate {}", bench.name))?;
+    if equivalence.is_none() {
+        // Switched off: no verdicts at all, not a cached run's (a run's reports must not depend
+        // on what ran before it).
+        meta.equivalence = None;
+    }
     // A cached metamutant took no time now: its first build's seconds would read as this
     // run's.
     let how = match meta.cached {
         true => "reused from the cache (the sources did not change)".to_string(),
+        false if meta.carried > 0 => format!(
+            "after {} pruning round(s) in {:.1} s; {} that no longer compiled kept out, from \
+             functions the edit did not touch",
+            meta.rounds.len(),
+            meta.seconds,
+            meta.carried
+        ),
         false => format!(
             "after {} pruning round(s) in {:.1} s",
             meta.rounds.len(),

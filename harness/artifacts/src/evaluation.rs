@@ -46,6 +46,11 @@ pub struct Evaluation {
     /// for Korat's search, the default.
     #[serde(default, skip_serializing_if = "crate::common::Engine::is_korat")]
     pub engine: crate::common::Engine,
+    /// Set when the kill rate counts the mutants the compiler found equivalent or duplicate
+    /// (`evaluate --count-equivalents`, the paper's reproduction); left out for the default
+    /// rule, which leaves them out of `mutants` (and duplicates out of `killed`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub equivalents_counted: bool,
     /// See the crate's "Versions" (0 when absent: a file of the tool before versions).
     #[serde(default)]
     pub schema_version: u32,
@@ -121,6 +126,13 @@ pub struct EvaluationScope {
     pub candidates: u64,
     /// Seconds the original took on the scope's inputs (the checking run).
     pub checking_seconds: f64,
+    /// The evaluated mutants the compiler found duplicates of a lower-numbered mutant
+    /// (`mutants.json`'s `compiler`), counted or not by the rule (`equivalents_counted`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compiler_duplicate: u32,
+    /// The evaluated mutants the compiler found equivalent to the original.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compiler_equivalent: u32,
     /// Seconds Korat took to generate them.
     pub generation_seconds: f64,
     /// Valid inputs, over every target method.
@@ -135,7 +147,8 @@ pub struct EvaluationScope {
     pub killed_memory: u32,
     pub killed_output: u32,
     pub killed_timeout: u32,
-    /// The evaluated mutants (viable, sampled, not skipped): the kill rate's denominator.
+    /// The evaluated mutants (viable, sampled, not skipped): the kill rate's denominator; by
+    /// default without those the compiler found equivalent or duplicate.
     pub mutants: u32,
     /// The same over the paper's three families (operator, variable, call).
     pub paper_kill_rate: f64,
@@ -186,4 +199,8 @@ impl KilledBy {
             Crash => self.crash,
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

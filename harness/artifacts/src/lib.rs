@@ -101,7 +101,7 @@ pub use gate_baseline::{BenchmarkBaseline, GateBaseline, MutantPlace, Region, Sc
 pub use generators::{Example, Generators, MethodStats, Saved, ScopeStats, Search};
 pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
 pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};
-pub use mutants::{Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};
+pub use mutants::{CompilerVerdict, Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};
 pub use reduced_suite::{ReducedSuite, SuiteInput};
 pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
 pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};

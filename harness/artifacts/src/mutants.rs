@@ -63,6 +63,11 @@ pub struct Edit {
 #[serde(deny_unknown_fields)]
 pub struct MutantEntry {
     pub column: u32,
+    /// Trivial compiler equivalence: set when the mutant's function compiles to the
+    /// original's code (`equivalent`) or to a lower-numbered mutant's (`duplicate`, `of` it).
+    /// Absent for every other mutant, and in reports older than the comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compiler: Option<CompilerVerdict>,
     pub edit: Edit,
     pub family: Family,
     /// Relative to the crate directory.
@@ -119,6 +124,43 @@ pub struct ScopeOutcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
     pub status: Status,
+}
+
+/// What the compiler says of a mutant (`mutants.json`'s `compiler`): its function compiles
+/// to the original's optimised code, or to the code of mutant `of` (the lowest-numbered
+/// mutant of that code). The kill rate leaves such mutants out by default
+/// (`evaluation.json`'s `equivalents_counted`).
+///
+/// Read as an internally tagged enum (`verdict`); written with its keys sorted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(tag = "verdict", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CompilerVerdict {
+    Equivalent,
+    Duplicate { of: u32 },
+}
+
+impl CompilerVerdict {
+    /// How the survivor list and the page say it: `equivalent (compiler)`, `duplicate of #17`.
+    pub fn words(self) -> String {
+        match self {
+            CompilerVerdict::Equivalent => "equivalent (compiler)".into(),
+            CompilerVerdict::Duplicate { of } => format!("duplicate of #{of}"),
+        }
+    }
+}
+
+impl Serialize for CompilerVerdict {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        match self {
+            CompilerVerdict::Equivalent => m.serialize_entry("verdict", "equivalent")?,
+            CompilerVerdict::Duplicate { of } => {
+                m.serialize_entry("of", of)?;
+                m.serialize_entry("verdict", "duplicate")?;
+            }
+        }
+        m.end()
+    }
 }
 
 /// What scope + 1 said about a survivor of the run's largest scope (`reproduce`).

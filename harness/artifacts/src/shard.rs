@@ -58,6 +58,10 @@ pub struct Facts {
     /// the ids). Absent in records older than skip lists.
     #[serde(default)]
     pub skipped: BTreeMap<u32, String>,
+    /// The compiler's verdicts on the listed mutants (JSON keys: the ids): equivalent to the
+    /// original or duplicate of another. Absent in records older than the comparison.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub compiler: BTreeMap<u32, crate::CompilerVerdict>,
 }
 
 /// The marks every shard's `evaluation.json` gets (a `serde_json::Map` in the harness, which
@@ -85,6 +89,9 @@ pub struct Marks {
     /// See [`crate::Evaluation::untested`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub untested: Vec<String>,
+    /// See [`crate::Evaluation::equivalents_counted`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub equivalents_counted: bool,
 }
 
 /// A run that evaluated a sample of the crate's mutants (`--max-mutants N --seed S`, when N is

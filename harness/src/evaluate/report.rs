@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{
-    Artifact, Construct, Evaluation, EvaluationScope, KilledBy, ListedMutant, MutantEntry, Mutants,
-    Probe, ProbeKind, ProbeRole, ShardLabel,
+    Artifact, CompilerVerdict, Construct, Evaluation, EvaluationScope, KilledBy, ListedMutant,
+    MutantEntry, Mutants, Probe, ProbeKind, ProbeRole, ShardLabel,
 };
 use serde::Serialize;
 
@@ -121,6 +121,28 @@ pub fn listed(m: &ferastrau_mutator::Mutant, key: Option<String>) -> ListedMutan
     }
 }
 
+/// The compiler's verdicts on the mutants of `catalog` (the run's listed ones), as the reports
+/// hold them: a duplicate names the lowest mutant of its code.
+pub fn compiler_verdicts(
+    meta: &ferastrau_mutator::Metamutant,
+    catalog: &ferastrau_mutator::Catalog,
+) -> BTreeMap<u32, CompilerVerdict> {
+    let Some(e) = &meta.equivalence else {
+        return BTreeMap::new();
+    };
+    catalog
+        .mutants
+        .iter()
+        .filter_map(|m| {
+            let v = match e.verdict(m.id)? {
+                ferastrau_mutator::Verdict::Equivalent => CompilerVerdict::Equivalent,
+                ferastrau_mutator::Verdict::Duplicate { of } => CompilerVerdict::Duplicate { of },
+            };
+            Some((m.id, v))
+        })
+        .collect()
+}
+
 /// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with the
 /// marks of `extra`; returns the rows. (The HTML page is drawn from them afterwards, by
 /// [`crate::html`]: the reports do not know who reads them.)
@@ -143,9 +165,57 @@ pub fn publish(
                 .map(|&m| ScopeResult::skipped(m, s.scope)),
         );
     }
-    let rows = rows(scopes, &all, evaluated.len(), &classic, &facts.probes);
+    let marked: BTreeMap<u32, CompilerVerdict> = facts
+        .compiler
+        .iter()
+        .filter(|(id, _)| mine.contains(id))
+        // A duplicate counts as one only beside its representative (a sample may leave that
+        // out).
+        .filter(|(_, v)| match v {
+            CompilerVerdict::Duplicate { of } => mine.contains(of),
+            CompilerVerdict::Equivalent => true,
+        })
+        .map(|(&id, &v)| (id, v))
+        .collect();
+    let rule = Rule {
+        marked: &marked,
+        counted: facts.marks.equivalents_counted,
+    };
+    let rows = rows(
+        scopes,
+        &all,
+        evaluated.len(),
+        &classic,
+        &facts.probes,
+        &rule,
+    );
     write(dir, facts, &rows, &all, extra)?;
     Ok(rows)
+}
+
+/// Which mutants the kill rate leaves out: by default those the compiler found equivalent to
+/// the original (no input can kill them) or duplicates of a lower-numbered mutant (the same
+/// program counted again), from the denominator and, for a duplicate that is killed, from the
+/// numerator; with `counted` (`--count-equivalents`, the paper's tables) every evaluated
+/// mutant counts, as before the comparison.
+pub struct Rule<'a> {
+    /// The compiler's verdicts on the evaluated mutants.
+    pub marked: &'a BTreeMap<u32, CompilerVerdict>,
+    pub counted: bool,
+}
+
+impl Rule<'_> {
+    /// Whether mutant `id` is left out of the kill rate.
+    fn leaves_out(&self, id: u32) -> bool {
+        !self.counted && self.marked.contains_key(&id)
+    }
+
+    fn count(&self, equivalent: bool) -> usize {
+        self.marked
+            .values()
+            .filter(|v| (**v == CompilerVerdict::Equivalent) == equivalent)
+            .count()
+    }
 }
 
 /// One row of the evaluation (a scope).
@@ -177,6 +247,15 @@ pub struct Row {
     pub violations: u64,
     /// Mutants the crate's `skip` list names: not run, not counted in `mutants`.
     pub skipped: usize,
+    /// The evaluated mutants the compiler found equivalent, and duplicates (counted in
+    /// `mutants` only under `--count-equivalents`; JSON only).
+    #[serde(skip)]
+    pub compiler_equivalent: usize,
+    #[serde(skip)]
+    pub compiler_duplicate: usize,
+    /// Whether `mutants` counts them (see [`Rule`]).
+    #[serde(skip)]
+    pub equivalents_counted: bool,
     /// The code probes the original did not reach at this scope (JSON only: which statement
     /// or branch outcome a coverage short of 100% misses).
     #[serde(skip)]
@@ -239,13 +318,21 @@ pub fn rows(
     mutants: usize,
     classic: &BTreeSet<u32>,
     probes: &[Probe],
+    rule: &Rule<'_>,
 ) -> Vec<Row> {
+    let left_out =
+        |ids: &mut dyn Iterator<Item = u32>| ids.filter(|&id| rule.leaves_out(id)).count();
+    let mutants = mutants - left_out(&mut rule.marked.keys().copied());
+    let classic_count = classic.len() - left_out(&mut classic.iter().copied());
     scopes
         .iter()
         .map(|s| {
             let spec: BTreeSet<u32> = s.spec_probes.iter().copied().collect();
             let code: BTreeSet<u32> = s.code_probes.iter().copied().collect();
-            let here: Vec<&ScopeResult> = results.iter().filter(|r| r.scope == s.scope).collect();
+            let here: Vec<&ScopeResult> = results
+                .iter()
+                .filter(|r| r.scope == s.scope && !rule.leaves_out(r.mutant))
+                .collect();
             let by = |reason: Reason| {
                 here.iter()
                     .filter(|r| r.killed() && r.reason == Some(reason))
@@ -279,9 +366,9 @@ pub fn rows(
                 killed_timeout: by(Reason::Timeout),
                 killed_memory: by(Reason::Memory),
                 killed_crash: by(Reason::Crash),
-                paper_mutants: classic.len(),
+                paper_mutants: classic_count,
                 paper_killed,
-                paper_kill_rate: rate(paper_killed, classic.len()),
+                paper_kill_rate: rate(paper_killed, classic_count),
                 violations: s.violation_count,
                 skipped: here
                     .iter()
@@ -289,6 +376,9 @@ pub fn rows(
                     .count(),
                 uncovered: unreached(probes, ProbeRole::Code, &code),
                 uncovered_spec: unreached(probes, ProbeRole::Spec, &spec),
+                compiler_equivalent: rule.count(true),
+                compiler_duplicate: rule.count(false),
+                equivalents_counted: rule.counted,
             }
         })
         .collect()
@@ -375,6 +465,17 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
                 reasons.join(", ")
             ));
         }
+        if r.compiler_equivalent + r.compiler_duplicate > 0 {
+            t.push_str(&format!(
+                "{} equivalent and {} duplicate mutant(s) by their compiled code: {}\n",
+                r.compiler_equivalent,
+                r.compiler_duplicate,
+                match r.equivalents_counted {
+                    false => "left out of the kill rate (--count-equivalents counts them)",
+                    true => "counted in the kill rate (--count-equivalents)",
+                }
+            ));
+        }
         if r.skipped > 0 {
             t.push_str(&format!(
                 "{} mutant(s) skipped by the crate's skip list (not counted)\n",
@@ -405,6 +506,8 @@ impl Row {
             branch_coverage: self.branch_coverage,
             candidates: self.candidates,
             checking_seconds: self.checking_seconds,
+            compiler_duplicate: self.compiler_duplicate as u32,
+            compiler_equivalent: self.compiler_equivalent as u32,
             generation_seconds: self.generation_seconds,
             inputs: self.inputs,
             kill_rate: self.kill_rate,
@@ -458,6 +561,7 @@ pub fn write(
         sample: facts.marks.sample,
         comparison: facts.marks.comparison,
         engine: facts.marks.engine,
+        equivalents_counted: facts.marks.equivalents_counted,
         schema_version: Evaluation::SCHEMA_VERSION,
         scopes: rows.iter().map(Row::evaluation_scope).collect(),
         shard: extra.shard.map(ShardLabel),
@@ -483,6 +587,7 @@ pub fn write(
             .iter()
             .map(|m| MutantEntry {
                 column: m.column,
+                compiler: facts.compiler.get(&m.id).copied(),
                 edit: m.edit.clone(),
                 family: m.family,
                 file: m.file.clone(),

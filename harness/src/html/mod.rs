@@ -63,7 +63,7 @@ pub fn check(dir: &Path) -> Result<()> {
 /// scope: the page and the schema JSON show the former, the tables the latter.
 fn agree(report: &Report) -> Result<()> {
     for row in &report.evaluation.scopes {
-        let counts = report.counts(row.scope);
+        let counts = report.counts_in_rate(row.scope);
         let n = |f: Fate| counts.get(&f).copied().unwrap_or(0);
         let mut listed: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         for r in Reason::ALL {

@@ -35,6 +35,8 @@ pub struct Listed {
     pub scopes: BTreeMap<u32, Outcome>,
     /// A survivor of the largest scope run again at scope + 1 (`reproduce` only).
     pub next_scope: Option<NextScope>,
+    /// What the compiler says of it (equivalent, duplicate of another), if anything.
+    pub compiler: Option<ferastrau_artifacts::CompilerVerdict>,
 }
 
 impl From<MutantEntry> for Listed {
@@ -72,6 +74,7 @@ impl From<MutantEntry> for Listed {
             skipped: m.skipped,
             scopes: m.scopes,
             next_scope: m.next_scope,
+            compiler: m.compiler,
         }
     }
 }
@@ -474,6 +477,31 @@ impl Report {
     pub fn counts(&self, scope: u32) -> BTreeMap<Fate, usize> {
         let mut n = BTreeMap::new();
         for m in &self.mutants {
+            *n.entry(m.fate(scope)).or_insert(0) += 1;
+        }
+        n
+    }
+
+    /// [`Report::counts`] over the mutants `evaluation.json`'s kill rate counts at `scope`:
+    /// without those the compiler marked, unless the run counted them
+    /// (`equivalents_counted`; the rule of `evaluate::report::Rule`).
+    pub fn counts_in_rate(&self, scope: u32) -> BTreeMap<Fate, usize> {
+        let ran = |id: u32| {
+            self.mutants.iter().any(|x| {
+                x.mutant.id == id && matches!(x.fate(scope), Fate::Killed(_) | Fate::Survived)
+            })
+        };
+        let left_out = |m: &Listed| {
+            !self.evaluation.equivalents_counted
+                && ran(m.mutant.id)
+                && match m.compiler {
+                    None => false,
+                    Some(ferastrau_artifacts::CompilerVerdict::Equivalent) => true,
+                    Some(ferastrau_artifacts::CompilerVerdict::Duplicate { of }) => ran(of),
+                }
+        };
+        let mut n = BTreeMap::new();
+        for m in self.mutants.iter().filter(|m| !left_out(m)) {
             *n.entry(m.fate(scope)).or_insert(0) += 1;
         }
         n

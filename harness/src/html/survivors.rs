@@ -60,8 +60,17 @@ pub fn at_scope(report: &Report, scope: u32) -> Vec<Survivor> {
 /// Why `m` survived `scope`, in a line under 90 characters: no input reached its mutation
 /// point, or every input that did gave the original's results under what the run compares
 /// (the return value, the abstraction of the post-state, the structure too with `--compare
-/// structural`; the invariant held and the limits too).
+/// structural`; the invariant held and the limits too). The compiler's verdict comes first
+/// (`equivalent (compiler)`, `duplicate of #17`): it explains the survivor outright.
 pub fn why(m: &Listed, report: &Report, scope: u32) -> String {
+    match m.compiler {
+        Some(v) => format!("{}; {}", v.words(), reached(m, report, scope)),
+        None => reached(m, report, scope),
+    }
+}
+
+/// [`why`] without the compiler's verdict.
+fn reached(m: &Listed, report: &Report, scope: u32) -> String {
     let compared = match report.evaluation.comparison {
         ferastrau_protocol::Comparison::Abstract => "return value, abstraction, invariant",
         ferastrau_protocol::Comparison::Structural => {

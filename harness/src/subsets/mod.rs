@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Result;
-use ferastrau_artifacts::{Artifact, Evaluation, Family, Mutants};
+use ferastrau_artifacts::{Artifact, CompilerVerdict, Evaluation, Family, Mutants};
 use roaring::RoaringBitmap;
 
 use crate::exit_code::{broken, usage};
@@ -144,35 +144,53 @@ pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
             s.saturating_sub(1)
         ))
     })?;
-    if here.inputs != m.header.inputs || u64::from(here.mutants) != m.rows.len() as u64 {
+    let listed = read::<Mutants>(&dir.join("mutants.json"))?.mutants;
+    let families: BTreeMap<u32, Family> = listed.iter().map(|x| (x.id, x.family)).collect();
+    // The matrix has a row per evaluated mutant; the kill rate's `mutants` leaves out those
+    // the compiler marked (a duplicate beside its representative), unless the run counted
+    // them; the subsets count as the run's kill rate does.
+    let rows: BTreeSet<u32> = m.rows.iter().map(|r| r.mutant).collect();
+    let left_out: BTreeSet<u32> = listed
+        .iter()
+        .filter(|x| !eval.equivalents_counted && rows.contains(&x.id))
+        .filter(|x| match x.compiler {
+            None => false,
+            Some(CompilerVerdict::Equivalent) => true,
+            Some(CompilerVerdict::Duplicate { of }) => rows.contains(&of),
+        })
+        .map(|x| x.id)
+        .collect();
+    if here.inputs != m.header.inputs
+        || u64::from(here.mutants) + left_out.len() as u64 != m.rows.len() as u64
+    {
         return Err(usage(format!(
             "{}: the kill matrix of scope {s} ({} inputs, {} mutants) is not of this run's evaluation ({} inputs, {} mutants)",
-            dir.display(), m.header.inputs, m.rows.len(), here.inputs, here.mutants
+            dir.display(), m.header.inputs, m.rows.len(), here.inputs, u64::from(here.mutants) + left_out.len() as u64
         )));
     }
-    let families: BTreeMap<u32, Family> = read::<Mutants>(&dir.join("mutants.json"))?
-        .mutants
-        .into_iter()
-        .map(|x| (x.id, x.family))
-        .collect();
     let classic_ids: BTreeSet<u32> = m
         .rows
         .iter()
         .map(|r| r.mutant)
         .filter(|id| families.get(id).is_some_and(|&f| f != Family::Constant))
         .collect();
-    if classic_ids.len() as u64 != u64::from(here.paper_mutants) {
+    if classic_ids.difference(&left_out).count() as u64 != u64::from(here.paper_mutants) {
         return Err(usage(format!(
             "{}: mutants.json gives {} mutants of the three classic families, evaluation.json {}",
             dir.display(),
-            classic_ids.len(),
+            classic_ids.difference(&left_out).count(),
             here.paper_mutants
         )));
     }
-    let all: Vec<&Row> = m.rows.iter().collect();
-    let three: Vec<&Row> = m
+    // The mutants the run's kill rates count (see `left_out`).
+    let all: Vec<&Row> = m
         .rows
         .iter()
+        .filter(|r| !left_out.contains(&r.mutant))
+        .collect();
+    let three: Vec<&Row> = all
+        .iter()
+        .copied()
         .filter(|r| classic_ids.contains(&r.mutant))
         .collect();
     let n = m.header.inputs;

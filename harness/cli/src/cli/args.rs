@@ -414,6 +414,10 @@ pub struct EvaluateArgs {
     /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
     #[arg(help_heading = "Output", long, value_name = "N", default_value_t = ferastrau_harness::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub kill_matrix_max_deaths: u32,
+    /// Count the mutants the compiler finds equivalent or duplicate in the kill rate, as
+    /// before the comparison (the paper's tables); by default they leave it.
+    #[arg(help_heading = "Output", long)]
+    pub count_equivalents: bool,
     /// Parallel mutant processes (default: every core; at most 256).
     #[arg(help_heading = "Limits", long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,

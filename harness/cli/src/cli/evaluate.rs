@@ -628,6 +628,7 @@ fn facts(
         comparison: a.compare,
         engine: bench.engine,
         untested: ferastrau_mutator::untested_public(&bench.dir)?,
+        equivalents_counted: a.count_equivalents,
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;
@@ -656,6 +657,7 @@ fn facts(
             .viable()
             .filter_map(|m| Some((m.id, skipped.get(&m.id)?.clone())))
             .collect(),
+        compiler: report::compiler_verdicts(&subject.meta, catalog),
     })
 }
 

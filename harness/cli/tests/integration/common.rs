@@ -40,9 +40,16 @@ pub fn command(args: &[&str]) -> Command {
     let mut c = Command::new(crate::BIN);
     c.args(args)
         .env(OPT_LEVEL_VAR, FAST_BUILDS)
+        .env(EQUIVALENCE_VAR, "0")
         .env("CARGO_TARGET_DIR", shared_target());
     c
 }
+
+/// Trivial compiler equivalence is off in these tests (`FERASTRAU_COMPILER_EQUIVALENCE=0`):
+/// its one compile per metamutant (about 0.6 CPU-s at this size) times the hundred-odd crates
+/// the tests mutate would cost CI a minute. The tests of the comparison switch it on
+/// (`matrix::compiler_verdicts_agree_with_the_kill_matrix`).
+pub use ferastrau_mutator::equivalence::SWITCH_VAR as EQUIVALENCE_VAR;
 
 /// The target directory every crate these tests evaluate builds in (`CARGO_TARGET_DIR`): the
 /// workspace's. A crate's builds go to its own target directory, and the fixtures and the
@@ -69,6 +76,7 @@ pub fn fast_builds_in_process() {
     static SET: std::sync::Once = std::sync::Once::new();
     SET.call_once(|| {
         std::env::set_var(OPT_LEVEL_VAR, FAST_BUILDS);
+        std::env::set_var(EQUIVALENCE_VAR, "0");
         std::env::set_var("CARGO_TARGET_DIR", shared_target());
     });
 }
@@ -225,6 +233,7 @@ pub fn on_a_terminal(line: &str, no_color: bool) -> Output {
     let mut c = Command::new("script");
     c.args(["-qec", line, "/dev/null"])
         .env(OPT_LEVEL_VAR, FAST_BUILDS)
+        .env(EQUIVALENCE_VAR, "0")
         .env("CARGO_TARGET_DIR", shared_target())
         .env("TERM", "xterm-256color")
         .env_remove("NO_COLOR")

@@ -25,12 +25,30 @@ fn chain_matrix(out: &Path, extra: &[&str]) {
     evaluate(&args, out);
 }
 
-/// One `chain` run at scopes 1..3 with the matrix, shared by the tests (read-only).
+/// One `chain` run at scopes 1..3 with the matrix, shared by the tests (read-only), with
+/// the compiler's comparison on (off in the other tests: see [`EQUIVALENCE_VAR`]; `chain`'s
+/// metamutant is cached between runs, so it is compiled once more only after the mutator
+/// changes).
 fn chain_run() -> &'static Path {
     static RUN: OnceLock<tempfile::TempDir> = OnceLock::new();
     RUN.get_or_init(|| {
         let tmp = tempfile::tempdir().unwrap();
-        chain_matrix(&tmp.path().join("chain"), &[]);
+        let out = tmp.path().join("chain");
+        let path = fixture("chain");
+        let o = command(&[
+            "evaluate",
+            "--benchmark-path",
+            path.to_str().unwrap(),
+            "--scopes",
+            "1..3",
+            "--kill-matrix",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env(EQUIVALENCE_VAR, "1")
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "evaluate failed: {}", text(&o.stderr));
         tmp
     })
     .path()
@@ -70,7 +88,22 @@ fn every_row_agrees_with_the_first_kill_run() {
         let m = file::read(&out, scope).expect("a readable matrix");
         let line = &evaluation["scopes"][(scope - 1) as usize];
         assert_eq!(m.header.inputs, line["inputs"].as_u64().unwrap());
-        assert_eq!(m.rows.len() as u64, line["mutants"].as_u64().unwrap());
+        // The kill rate leaves out what the compiler marked (and counts no marked kill).
+        let marked = |k: &str| line[k].as_u64().unwrap_or(0);
+        assert_eq!(
+            m.rows.len() as u64,
+            line["mutants"].as_u64().unwrap()
+                + marked("compiler_equivalent")
+                + marked("compiler_duplicate")
+        );
+        let counted = |id: u32| {
+            mutants["mutants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["id"] == id)
+                .is_some_and(|x| x.get("compiler").is_none())
+        };
         assert!(
             m.header.disagreements.is_empty(),
             "{:?}",
@@ -83,7 +116,7 @@ fn every_row_agrees_with_the_first_kill_run() {
             let r = &statuses[&(u64::from(row.mutant), scope.to_string())];
             match r["status"].as_str().unwrap() {
                 "killed" => {
-                    killed += 1;
+                    killed += u64::from(counted(row.mutant));
                     let method = r["method"].as_str().unwrap();
                     let range = m.header.methods.iter().find(|x| x.name == method).unwrap();
                     let first = row.first.expect("a killed mutant has a first kill");
@@ -105,6 +138,151 @@ fn every_row_agrees_with_the_first_kill_run() {
         killed_somewhere += m.rows.iter().filter(|r| r.kills.len() > 1).count();
     }
     assert!(killed_somewhere > 0);
+}
+
+/// Trivial compiler equivalence claims nothing an input refutes: on `chain`'s matrices no
+/// input kills a mutant the compiler found equivalent, and a duplicate is killed by exactly
+/// the inputs that kill the mutant it duplicates, at every scope. (The ten benchmarks' runs
+/// are checked the same way by `scripts/compiler-equivalence.sh`.)
+#[test]
+fn compiler_verdicts_agree_with_the_kill_matrix() {
+    let out = chain_out();
+    let mutants = json(&out.join("mutants.json"));
+    let verdicts: Vec<(u32, serde_json::Value)> = mutants["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| Some((m["id"].as_u64()? as u32, m.get("compiler")?.clone())))
+        .collect();
+    // Not vacuous: chain's `+ 1`s have duplicates (its mutants `x * 1`, `x / 1`, `x + 0`).
+    assert!(verdicts.len() >= 10, "{verdicts:?}");
+    for scope in 1..=3u32 {
+        let m = file::read(&out, scope).expect("a readable matrix");
+        let row = |id: u32| {
+            m.rows
+                .iter()
+                .find(|r| r.mutant == id)
+                .expect("a row per mutant")
+        };
+        for (id, v) in &verdicts {
+            let r = row(*id);
+            assert!(r.complete() && r.unknown.is_empty(), "mutant {id}");
+            match v["verdict"].as_str().unwrap() {
+                "equivalent" => assert!(r.kills.is_empty(), "equivalent {id} killed at {scope}"),
+                "duplicate" => {
+                    let of = v["of"].as_u64().unwrap() as u32;
+                    assert!(of < *id);
+                    assert_eq!(r.kills, row(of).kills, "{id} duplicates {of} at {scope}");
+                }
+                other => panic!("verdict {other}"),
+            }
+        }
+    }
+}
+
+/// The ten benchmarks' runs of `scripts/compiler-equivalence.sh` (`evaluate --scopes 1..3
+/// --kill-matrix` each, into `$FERASTRAU_TCE_RUNS/<benchmark>`, default `target/tce`): the
+/// compiler's verdicts checked against their kill matrices as on `chain` above (no marked
+/// mutant killed by any input; a duplicate killed where its representative is), and a
+/// Markdown row per benchmark on stdout for the book (`docs/src/compiler-equivalence.md`).
+/// A measurement, not a CI test: the runs take minutes.
+#[test]
+#[ignore = "reads the ten benchmarks' runs: bash scripts/compiler-equivalence.sh"]
+fn compiler_verdicts_agree_with_the_ten_benchmarks_kill_matrices() {
+    use ferastrau_artifacts::{Artifact, CompilerVerdict, Mutants, Status};
+    use ferastrau_harness::html::equivalent;
+    let runs = std::env::var_os("FERASTRAU_TCE_RUNS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/tce"));
+    println!("| benchmark | mutants | equivalent | duplicate | survivors at 3 | explained: equivalent | explained: duplicate | EQUIVALENT.md's equivalent | of them marked | marked but killed |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut total = [0usize; 9];
+    for name in [
+        "search_tree",
+        "sorted_list",
+        "linked_list",
+        "heap_array",
+        "disj_set",
+        "binomial_heap",
+        "fibonacci_heap",
+        "hash_set",
+        "tree_map",
+        "av_tree",
+    ] {
+        let dir = runs.join(name);
+        let mutants = Mutants::read(&dir.join("mutants.json")).unwrap().mutants;
+        let evaluated: Vec<_> = mutants.iter().filter(|m| !m.scopes.is_empty()).collect();
+        let last = *evaluated[0].scopes.keys().max().unwrap();
+        let mut killed_marked = 0;
+        for scope in 1..=last {
+            let m = file::read(&dir, scope).expect("a readable matrix");
+            let row = |id: u32| m.rows.iter().find(|r| r.mutant == id).unwrap();
+            for x in &evaluated {
+                let wrong = match x.compiler {
+                    None => false,
+                    Some(CompilerVerdict::Equivalent) => !row(x.id).kills.is_empty(),
+                    Some(CompilerVerdict::Duplicate { of }) => row(x.id).kills != row(of).kills,
+                };
+                if wrong {
+                    eprintln!(
+                        "{name}: mutant {} ({:?}) refuted at scope {scope}",
+                        x.id, x.compiler
+                    );
+                    killed_marked += 1;
+                }
+            }
+        }
+        let count = |f: &dyn Fn(&&&ferastrau_artifacts::MutantEntry) -> bool| {
+            evaluated.iter().filter(f).count()
+        };
+        let is_eq =
+            |x: &ferastrau_artifacts::MutantEntry| x.compiler == Some(CompilerVerdict::Equivalent);
+        let is_dup = |x: &ferastrau_artifacts::MutantEntry| {
+            matches!(x.compiler, Some(CompilerVerdict::Duplicate { .. }))
+        };
+        let survived =
+            |x: &ferastrau_artifacts::MutantEntry| x.scopes[&last].status == Status::Survived;
+        // The committed reports' arguments (at the paper's scopes), matched by key.
+        let argued: Vec<String> = equivalent::read(&workspace_root().join("reports").join(name))
+            .unwrap()
+            .map(|d| {
+                d.arguments
+                    .iter()
+                    .filter(|(_, a)| {
+                        equivalent::Verdict::of(a) == Some(equivalent::Verdict::Equivalent)
+                    })
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let marked_argued = argued
+            .iter()
+            .filter(|k| {
+                evaluated
+                    .iter()
+                    .any(|x| x.key.as_ref() == Some(k) && is_eq(x))
+            })
+            .count();
+        let figures = [
+            evaluated.len(),
+            count(&|x| is_eq(x)),
+            count(&|x| is_dup(x)),
+            count(&|x| survived(x)),
+            count(&|x| survived(x) && is_eq(x)),
+            count(&|x| survived(x) && is_dup(x)),
+            argued.len(),
+            marked_argued,
+            killed_marked,
+        ];
+        for (t, f) in total.iter_mut().zip(figures) {
+            *t += f;
+        }
+        let cells: Vec<String> = figures.iter().map(usize::to_string).collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+    let cells: Vec<String> = total.iter().map(usize::to_string).collect();
+    println!("| **all ten** | {} |", cells.join(" | "));
+    assert_eq!(total[8], 0, "marked mutants killed by some input");
 }
 
 #[test]
@@ -224,8 +402,20 @@ fn table3_and_reduction_are_deterministic_and_as_expected() {
             .inputs
             .min(file::read(&a, 2).unwrap().header.inputs)
     );
-    let plain: f64 = m
+    // Over the mutants the kill rate counts: not those the compiler marked.
+    let marked: Vec<u64> = json(&a.join("mutants.json"))["mutants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x.get("compiler").is_some())
+        .map(|x| x["id"].as_u64().unwrap())
+        .collect();
+    let counted: Vec<_> = m
         .rows
+        .iter()
+        .filter(|row| !marked.contains(&u64::from(row.mutant)))
+        .collect();
+    let plain: f64 = counted
         .iter()
         .map(|row| {
             let survive: f64 = (0..row.kills.len())
@@ -235,7 +425,7 @@ fn table3_and_reduction_are_deterministic_and_as_expected() {
         })
         .sum::<f64>()
         * 100.0
-        / m.rows.len() as f64;
+        / counted.len() as f64;
     let all = &t["rows"][0];
     assert_eq!(all["families"], "all");
     let got = all["expected"]["kill_rate"].as_f64().unwrap();
