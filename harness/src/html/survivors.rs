@@ -63,9 +63,12 @@ pub fn at_scope(report: &Report, scope: u32) -> Vec<Survivor> {
 /// structural`; the invariant held and the limits too). The compiler's verdict comes first
 /// (`equivalent (compiler)`, `duplicate of #17`): it explains the survivor outright.
 pub fn why(m: &Listed, report: &Report, scope: u32) -> String {
-    match m.compiler {
-        Some(v) => format!("{}; {}", v.words(), reached(m, report, scope)),
-        None => reached(m, report, scope),
+    // With a verdict, what reached it in short: the line stays under 90 characters.
+    match (m.compiler, m.scopes.get(&scope).and_then(|o| o.executions)) {
+        (Some(v), Some(0)) => format!("{}; no input of scope {scope} reaches it", v.words()),
+        (Some(v), Some(n)) => format!("{}; {n} input(s) reach it", v.words()),
+        (Some(v), None) => v.words(),
+        (None, _) => reached(m, report, scope),
     }
 }
 
