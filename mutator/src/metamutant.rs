@@ -12,7 +12,7 @@ use crate::catalog::{Catalog, Mutant, Probe};
 use crate::compile::Compiler;
 use crate::content_hash::ContentHash;
 use crate::equivalence::{Equivalence, Setup};
-use crate::items::{build_index, Selection};
+use crate::items::{build_index, each_fn_mut, Role, Selection};
 use crate::manifest::Manifest;
 use crate::prune::{compile_errors, ArmMap, CompileError};
 use crate::rewrite::{rewrite_file, Shared};
@@ -75,6 +75,54 @@ impl Loaded {
             files,
             mutants: sh.mutants,
             probes: sh.probes,
+        }
+    }
+
+    /// The crate's [`Shape`]: the skeleton (every file with the mutated functions' bodies
+    /// emptied, the manifest, the probes' dependency and the mutator's own digest) and each
+    /// mutated function's hash.
+    fn shape(&self, probes: &str) -> Shape {
+        let mut skeleton = ContentHash::default();
+        skeleton.feed(env!("CARGO_PKG_VERSION").as_bytes());
+        skeleton.feed(GENERATOR_DIGEST.as_bytes());
+        skeleton.feed(probes.as_bytes());
+        for t in &self.manifest.texts {
+            skeleton.feed(t.as_bytes());
+        }
+        let mut functions = BTreeMap::new();
+        // Two mutated functions of one name (in two modules) are one catalog name: neither
+        // carries anything.
+        let mut twice = BTreeSet::new();
+        for f in &self.sources.files {
+            let mut items = f.ast.items.clone();
+            each_fn_mut(&mut items, &f.module, &mut |site, parts| {
+                if self.selection.role(site) != Some(Role::Code) {
+                    return;
+                }
+                let (attrs, sig, block) = (&*parts.attrs, parts.sig, &*parts.block);
+                let whole = quote::quote!(#(#attrs)* #sig #block).to_string();
+                let mut h = ContentHash::default();
+                h.feed(whole.as_bytes());
+                if functions.insert(site.display(), h.hex()).is_some() {
+                    twice.insert(site.display());
+                }
+                *parts.block = syn::parse_quote!({});
+            });
+            skeleton.feed(f.rel.as_bytes());
+            let file = syn::File {
+                items,
+                ..f.ast.clone()
+            };
+            skeleton.feed(
+                quote::ToTokens::to_token_stream(&file)
+                    .to_string()
+                    .as_bytes(),
+            );
+        }
+        functions.retain(|name, _| !twice.contains(name));
+        Shape {
+            skeleton: skeleton.hex(),
+            functions,
         }
     }
 
@@ -146,6 +194,10 @@ pub struct Metamutant {
     /// The probe table (also in `dir/ferastrau-probes.json`).
     pub probes: Vec<Probe>,
     pub rounds: Vec<PruneRound>,
+    /// Mutants left out from the first round because the last build of the crate dropped them
+    /// and the edit since touched neither their function nor the skeleton (see `Shape`).
+    #[serde(default)]
+    pub carried: usize,
     /// Generation and pruning, in seconds (of the run that built it, when cached).
     pub seconds: f64,
     /// Whether this came from the cache, untouched sources and mutator.
@@ -167,7 +219,24 @@ pub struct Metamutant {
 #[derive(Serialize, Deserialize)]
 struct BuildRecord {
     fingerprint: String,
+    /// What the next build of the crate may carry from this one (absent in older records).
+    #[serde(default)]
+    shape: Shape,
     metamutant: Metamutant,
+}
+
+/// The crate as compile-pruning sees it, to carry what an edit did not touch from one build to
+/// the next: everything but the mutated functions' bodies (the skeleton), and each mutated
+/// function whole. A mutant's compile error depends on its own function and on what type
+/// checking reads outside it (signatures, types, traits, constants: the skeleton), not on the
+/// bodies of other functions, so when the skeleton is the same a function whose text is the
+/// same keeps its mutants' viability. Hashed over tokens, so an edit that moves a function or
+/// changes only comments and layout changes neither.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Shape {
+    skeleton: String,
+    /// Each mutated function's hash (attributes, signature and body), by its catalog name.
+    functions: BTreeMap<String, String>,
 }
 
 /// Builds (or reuses) the metamutant of the crate at `crate_dir` in `out_dir`.
@@ -216,6 +285,7 @@ pub fn build_metamutant_compared(
             m.equivalence = Some(compare(&loaded, &m, setup)?);
             let record = BuildRecord {
                 fingerprint,
+                shape: loaded.shape(probes),
                 metamutant: m.clone(),
             };
             std::fs::write(out_dir.join(BUILD_FILE), serde_json::to_string(&record)?)?;
@@ -226,11 +296,17 @@ pub fn build_metamutant_compared(
         });
     }
     let name = loaded.manifest.name.clone();
+    let shape = loaded.shape(probes);
+    let carried = carried_drops(out_dir, &shape, &loaded.catalog().mutants);
+    let carried_count = carried.len();
     prepare_copy(&loaded.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
 
     let all: Vec<u32> = loaded.catalog().mutants.iter().map(|m| m.id).collect();
-    let mut dropped: BTreeSet<u32> = BTreeSet::new();
+    // The mutants the last build dropped, in functions the edit did not touch: left out from
+    // the first round, so that an edit costs the pruning of what it changed only (a
+    // from-scratch build drops the same ones; the compiler still checks every other).
+    let mut dropped: BTreeSet<u32> = carried;
     let mut rounds = Vec::new();
     let mut pruner = Pruner {
         loaded: &loaded,
@@ -277,6 +353,7 @@ pub fn build_metamutant_compared(
         catalog,
         probes: rewritten.probes,
         rounds,
+        carried: carried_count,
         seconds: started.elapsed().as_secs_f64(),
         cached: false,
         equivalence: None,
@@ -292,6 +369,7 @@ pub fn build_metamutant_compared(
     )?;
     let record = BuildRecord {
         fingerprint,
+        shape,
         metamutant: result.clone(),
     };
     std::fs::write(out_dir.join(BUILD_FILE), serde_json::to_string(&record)?)?;
@@ -334,6 +412,51 @@ pub(crate) fn copy_generated(from: &Path, to: &Path) -> Result<()> {
         format!("generated by ferastrau-mutator from {}\n", from.display()),
     )?;
     Ok(())
+}
+
+/// The ids of the mutants in `mutants` (the new catalog) that the last build in `out_dir`
+/// dropped and whose function neither the edit nor the skeleton around it changed (see
+/// [`Shape`]): a function's mutants are matched in order, and only when their count and their
+/// edits are the same. Empty when there is no last build, or its skeleton differs.
+fn carried_drops(out_dir: &Path, shape: &Shape, mutants: &[Mutant]) -> BTreeSet<u32> {
+    let Some(last) = std::fs::read_to_string(out_dir.join(BUILD_FILE))
+        .ok()
+        .and_then(|text| serde_json::from_str::<BuildRecord>(&text).ok())
+    else {
+        return BTreeSet::new();
+    };
+    if last.shape.skeleton.is_empty() || last.shape.skeleton != shape.skeleton {
+        return BTreeSet::new();
+    }
+    let by_function = |list: &[Mutant]| -> BTreeMap<String, Vec<Mutant>> {
+        let mut map: BTreeMap<String, Vec<Mutant>> = BTreeMap::new();
+        for m in list {
+            map.entry(m.function.clone()).or_default().push(m.clone());
+        }
+        map
+    };
+    let before = by_function(&last.metamutant.catalog.mutants);
+    let mut carried = BTreeSet::new();
+    for (function, now) in by_function(mutants) {
+        let same_text = shape.functions.contains_key(&function)
+            && shape.functions.get(&function) == last.shape.functions.get(&function);
+        let Some(then) = before.get(&function).filter(|_| same_text) else {
+            continue;
+        };
+        let same_edits = then.len() == now.len()
+            && then.iter().zip(&now).all(|(a, b)| {
+                (a.family, &a.original, &a.replacement) == (b.family, &b.original, &b.replacement)
+            });
+        if same_edits {
+            carried.extend(
+                then.iter()
+                    .zip(&now)
+                    .filter(|(a, _)| a.viable == Some(false))
+                    .map(|(_, b)| b.id),
+            );
+        }
+    }
+    carried
 }
 
 fn cached(out_dir: &Path, fingerprint: &str) -> Option<Metamutant> {

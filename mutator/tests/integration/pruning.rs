@@ -309,3 +309,62 @@ fn a_directory_not_made_by_the_mutator_is_never_wiped() {
     assert!(single_mutant_crate(dir.path(), &c.mutants[0], &precious).is_err());
     assert!(Path::new(&precious.join("notes.txt")).exists());
 }
+
+/// An edit costs the pruning of what it changed: a rebuild after an edit to one function keeps
+/// out, from the first round, the mutants the last build dropped in functions the edit did not
+/// touch, and ends with the viability a build from scratch finds. An edit to the function of a
+/// dropped mutant, or to what type checking reads around the functions (the skeleton), carries
+/// nothing of it.
+#[test]
+fn a_rebuild_after_an_edit_carries_the_drops_of_untouched_functions_and_equals_a_fresh_build() {
+    let source = format!(
+        "{BORROWS}\nimpl S {{\n    pub fn bump(&self) -> u32 {{\n        self.k + 1\n    }}\n}}\n"
+    );
+    let mutate = ["S::shared", "S::twice", "S::bump"];
+    let dir = krate(&source, &mutate, &[]);
+    let work = tempfile::tempdir().unwrap();
+    let (out, fresh) = (work.path().join("metamutant"), work.path().join("fresh"));
+    let probes = crate::common::probes();
+    let first = build_metamutant(dir.path(), &out, &probes).unwrap();
+    let dropped_in = |m: &ferastrau_mutator::Metamutant, f: &str| {
+        m.catalog
+            .mutants
+            .iter()
+            .filter(|x| x.function == f && x.viable == Some(false))
+            .count()
+    };
+    let (shared, twice) = (
+        dropped_in(&first, "S::shared"),
+        dropped_in(&first, "S::twice"),
+    );
+    assert!(shared > 0 && twice > 0 && !first.rounds.is_empty());
+    assert_eq!(first.carried, 0);
+
+    // Each edit, then the same crate built from scratch elsewhere: the same mutants, the same
+    // viability.
+    let edit_and_compare = |from: &str, to: &str| {
+        let path = dir.path().join("src/lib.rs");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let edited = build_metamutant(dir.path(), &out, &probes).unwrap();
+        let _ = std::fs::remove_dir_all(&fresh);
+        let scratch = build_metamutant(dir.path(), &fresh, &probes).unwrap();
+        assert_eq!(scratch.carried, 0);
+        assert_eq!(edited.catalog, scratch.catalog);
+        edited
+    };
+    // `bump` only: both functions' drops carried, no pruning round left to run.
+    let edited = edit_and_compare("self.k + 1", "1 + self.k");
+    assert_eq!(edited.carried, shared + twice);
+    assert!(edited.rounds.is_empty(), "{:?}", edited.rounds);
+    // `twice` itself: only `shared`'s drops are carried.
+    let edited = edit_and_compare("*a + *b", "*b + *a");
+    assert_eq!(edited.carried, shared);
+    // A layout and comment edit changes no token: everything carried.
+    let edited = edit_and_compare("pub k: u32,", "pub k: u32, // the key");
+    assert_eq!(edited.carried, shared + twice);
+    // The skeleton (a field's type, which every body type-checks against): nothing carried.
+    let edited = edit_and_compare("pub k: u32,", "pub k: u32,\n    pub extra: u64,");
+    assert_eq!(edited.carried, 0);
+}
