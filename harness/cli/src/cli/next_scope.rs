@@ -50,8 +50,7 @@ impl Step {
                 scope,
                 seconds,
             } => Some(format!(
-                "next: --next-scope runs the {survivors} survivor(s) at scope {scope} (about {}) \
-                 to see whether they survive it too",
+                "next: --next-scope runs the {survivors} survivor(s) at scope {scope} too (about {})",
                 duration(Duration::from_secs_f64(seconds.max(1.0)))
             )),
             Step::Ran { scope, marks } => {

@@ -269,7 +269,7 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
     assert_eq!(said.contains("every survivor is in"), n > 20, "{said}");
     assert!(
         said.contains(&format!(
-            "next: --next-scope runs the {n} survivor(s) at scope 3 (about "
+            "next: --next-scope runs the {n} survivor(s) at scope 3 too (about "
         )),
         "{said}"
     );

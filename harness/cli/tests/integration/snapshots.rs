@@ -62,6 +62,8 @@ fn the_evaluation_table_without_timings() {
     insta::with_settings!({filters => vec![
         // The runner's and the run's summary lines (the table itself has no timings).
         (r"in \d+\.\d+ s", "in [s]"),
+        // The next scope's estimate.
+        (r"\(about [^)]*\)", "(about [t])"),
         (r"report: .*", "report: [out]/report.html"),
         (r"reports in .*", "reports in [out]"),
     ]}, {
