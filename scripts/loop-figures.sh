@@ -2,7 +2,8 @@
 # Figures of long runs, measured on this machine: what docs/src/speed.md's script cannot afford
 # (it runs in CI, in seconds). Not run by CI.
 #
-# Usage: bash scripts/loop-figures.sh
+# Usage: bash scripts/loop-figures.sh [--write] [FIGURE...]   (edit_loop, fresh_clone, binomial_heap_7)
+#   --write also puts what it prints into docs/src/speed.md, between its loop-figures markers.
 #   Prints the machine, then one line per figure, `id: value unit (command)`, as
 #   scripts/speed-figures.sh does.
 #
@@ -18,6 +19,16 @@
 #   built in a git worktree under target/loop-figures/ (kept for the next run). Cost: about 160
 #   CPU-seconds, 3 minutes of wall time on 2 cores once both are built (the first run also
 #   builds ecf9328 and both workers, a few minutes more).
+# - edit_loop: a user's everyday loop on a small crate (testdata/leftist, a leftist heap of 235
+#   lines, copied out of the checkout as a user's crate): `evaluate --scopes 1..4` once to build
+#   everything, then one line of `merge` edited and `evaluate --scopes 1..4` timed (mutation,
+#   the compiler's comparison, the worker's build and the evaluation), beside the evaluation's
+#   own time (the same command with the metamutant and worker cached, no report kept). Cost:
+#   about 45 CPU-seconds the first time (the crate's dependencies at opt-level 3), 10 after.
+# - fresh_clone: the README's main job on a clean clone of this checkout's HEAD, `cargo run
+#   --release -- evaluate --benchmark search_tree --scopes 1..7`, building the CLI and every
+#   worker from nothing (crates from cargo's registry cache, no network). Cost: about 150
+#   CPU-seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -81,6 +92,76 @@ figure_binomial_heap_7() {
   echo "binomial_heap_7.cpu_ratio: $(awk -v a="$cpu_s" -v b="$base_cpu" 'BEGIN { printf "%.2f", a / b }') x ($cmd, this checkout over commit $base)"
 }
 
+figure_edit_loop() {
+  local crate=$work/leftist cmd="ferastrau evaluate --scopes 1..4"
+  cp -r "$root/testdata/leftist" "$crate"
+  rm -rf "$crate/target" "$crate/ferastrau.out"
+  sed -i "s|path = \"../../harness/sdk\"|path = \"$root/harness/sdk\"|" "$crate/Cargo.toml"
+  cp "$root/Cargo.lock" "$crate/"
+  local line='            x.rank = rank(&x.right) + 1;' edited='            x.rank = 1 + rank(&x.right);'
+  grep -qF "$line" "$crate/src/heap.rs" || {
+    echo "loop-figures: testdata/leftist/src/heap.rs no longer has the line the edit changes" >&2
+    exit 1
+  }
+  run_in() { (cd "$crate" && "$root/target/release/ferastrau" --quiet evaluate --scopes 1..4 --out "$1") >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }; }
+  run_in "$work/warm"
+  local t c
+  t=$EPOCHREALTIME c=$(cpu)
+  python3 -c 'import sys; p, a, b = sys.argv[1:]; t = open(p).read(); open(p, "w").write(t.replace(a, b, 1))' \
+    "$crate/src/heap.rs" "$line" "$edited"
+  run_in "$work/edited"
+  local edit_wall edit_cpu
+  edit_wall=$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+  edit_cpu=$(awk -v a="$c" -v b="$(cpu)" 'BEGIN { printf "%.1f", b - a }')
+  t=$EPOCHREALTIME
+  run_in "$work/again"
+  local own
+  own=$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+  echo "edit_loop.wall_seconds: $edit_wall s ($cmd in a copy of testdata/leftist after a one-line edit of merge)"
+  echo "edit_loop.cpu_seconds: $edit_cpu CPU-s ($cmd in a copy of testdata/leftist after a one-line edit of merge)"
+  echo "edit_loop.evaluation_seconds: $own s ($cmd, the metamutant and worker cached: the evaluation's own time)"
+  echo "edit_loop.ratio: $(awk -v a="$edit_wall" -v b="$own" 'BEGIN { printf "%.1f", a / b }') x (the edit's run over the evaluation's own time)"
+}
+
+figure_fresh_clone() {
+  local clone=$work/clone cmd="cargo run --release -- evaluate --benchmark search_tree --scopes 1..7"
+  git clone --quiet "$root" "$clone"
+  local t c
+  t=$EPOCHREALTIME c=$(cpu)
+  (cd "$clone" && env -u CARGO_TARGET_DIR cargo run --release --quiet -- --quiet evaluate --benchmark search_tree --scopes 1..7) >/dev/null 2>"$work/err" || {
+    cat "$work/err" >&2
+    exit 1
+  }
+  echo "fresh_clone.wall_seconds: $(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s ($cmd in a fresh clone)"
+  echo "fresh_clone.cpu_seconds: $(awk -v a="$c" -v b="$(cpu)" 'BEGIN { printf "%.1f", b - a }') CPU-s ($cmd in a fresh clone)"
+}
+
+write=0
+if [[ ${1:-} == --write ]]; then
+  write=1
+  shift
+fi
+exec 3>&1
+out=$work/figures
+exec >"$out"
 echo "# measured on $(date -u +%Y-%m-%d) (UTC), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs, at commit $(git describe --always --dirty)"
-figure_binomial_heap_7
+# A figure's name as argument runs that one only (`bash scripts/loop-figures.sh edit_loop`).
+for f in "${@:-edit_loop fresh_clone binomial_heap_7}"; do
+  for one in $f; do "figure_$one"; done
+done
 echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs"
+exec >&3
+cat "$out"
+# --write: the figures into docs/src/speed.md, between its loop-figures markers, as printed.
+if ((write)); then
+  python3 - "$out" docs/src/speed.md <<'PY'
+import sys
+figures, page = sys.argv[1:]
+text = open(page).read()
+begin = "<!-- loop-figures: written by `bash scripts/loop-figures.sh --write`; not run by CI -->"
+end = "<!-- /loop-figures -->"
+start, stop = text.index(begin) + len(begin), text.index(end)
+block = "\n```text\n" + open(figures).read() + "```\n"
+open(page, "w").write(text[:start] + block + text[stop:])
+PY
+fi
