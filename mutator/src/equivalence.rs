@@ -11,8 +11,8 @@
 //! folding then leaves exactly the code the metamutant runs with that mutant active, budget
 //! ticks included: a mutant that loops longer, ticks more, and its code differs. Taking the
 //! metamutant's code rather than the plain source keeps the comparison on what the runs
-//! execute, and every callee of a copy is the metamutant's ordinary function, the one both
-//! the original's and the mutant's run call.
+//! execute. Every callee of a copy is the crate's ordinary function, folded to the original
+//! once the copies are made ([`ordinary`]): the same callee for every copy of a function.
 //!
 //! **Why equal code means equal behaviour.** A copy's calls go to the ordinary functions, so
 //! two copies with equal code compute the same for any behaviour of their callees. With the
@@ -275,6 +275,7 @@ impl Copier<'_> {
                                 }
                             }
                         }
+                        ordinary(&mut f.block);
                     }
                 }
                 Item::Impl(imp) => {
@@ -313,6 +314,11 @@ impl Copier<'_> {
                                         }
                                     }
                                 }
+                            }
+                        }
+                        if let ImplItem::Fn(f) = &mut imp.items[j] {
+                            if dispatch(&f.block).is_some() {
+                                ordinary(&mut f.block);
                             }
                         }
                         let n = extra.len();
@@ -458,6 +464,15 @@ fn fix(
     attrs.push(parse_quote!(#[allow(dead_code, non_snake_case, clippy::all)]));
     *vis = syn::Visibility::Inherited;
     Fixer { id }.visit_block_mut(block);
+}
+
+/// Makes a mutated function of the copied crate its original (the switch read as mutant 0),
+/// once its copies are made: the copies' callees. Any one body would do for soundness (every
+/// copy of a function calls the same callees, and equal code computes the same whatever they
+/// do); the original's is the smallest, so the compile no longer optimises every mutant's arm
+/// a second time, and a callee small enough is inlined into the copies the same way in each.
+fn ordinary(block: &mut syn::Block) {
+    Fixer { id: 0 }.visit_block_mut(block);
 }
 
 /// Replaces the reads of the switch by constants, and folds on the syntax tree what the
