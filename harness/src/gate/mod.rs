@@ -173,6 +173,25 @@ pub fn gate(
             )));
         }
     }
+    // Kill rates under two rules (the compiler's equivalent and duplicate mutants left out or
+    // counted) differ with no test changed: such a run is compared with nothing, but refused,
+    // unless it becomes the baseline.
+    if let Some(b) = base.as_ref().filter(|b| {
+        !update && b.leaves_out_compiler_verdicts != run.figures.leaves_out_compiler_verdicts
+    }) {
+        let (then, now) = match b.leaves_out_compiler_verdicts {
+            true => ("leave out", "counts them"),
+            false => ("count", "leaves them out"),
+        };
+        return Err(usage(format!(
+            "the baseline's kill rates {then} the mutants the compiler finds equivalent or duplicate, and the run in {} {now}: rates under two rules are not comparable (gate a run made {}, or record the baseline again with --update-baseline)",
+            dir.display(),
+            match b.leaves_out_compiler_verdicts {
+                true => "with the comparison on and without --count-equivalents",
+                false => "with --count-equivalents",
+            }
+        )));
+    }
     let empty = BenchmarkBaseline::default();
     // The baseline's mutants under the run's keys, matched through the change between the
     // two sources; those on lines the change edited are compared with nothing.

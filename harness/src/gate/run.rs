@@ -70,9 +70,14 @@ impl GatedRun {
         let partial = evaluation
             .in_diff
             .map(|diff| format!("evaluated only the mutants of a diff (--in-diff {diff})"));
+        let marked = evaluation
+            .scopes
+            .iter()
+            .any(|s| s.compiler_equivalent + s.compiler_duplicate > 0);
         let mut figures = BenchmarkBaseline {
             sample: evaluation.sample,
             untested: Some(evaluation.untested.clone()),
+            leaves_out_compiler_verdicts: marked && !evaluation.equivalents_counted,
             ..BenchmarkBaseline::default()
         };
         for s in &evaluation.scopes {

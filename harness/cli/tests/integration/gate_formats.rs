@@ -447,3 +447,72 @@ fn a_broken_run_tells_the_ci_job_its_reason() {
         "{said}"
     );
 }
+
+/// Kill rates under two rules (the compiler's equivalent and duplicate mutants left out, the
+/// default, or counted, `--count-equivalents`, as every baseline before the comparison counted
+/// them) differ with no test changed: a run under the other rule than its baseline's is
+/// refused (status 2) naming both ways out, never failed or passed on that difference.
+#[test]
+fn a_run_and_a_baseline_of_two_counting_rules_are_refused_not_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("chain");
+    copy_fixture("chain", &krate);
+    let evaluate = |out: &str, extra: &[&str]| {
+        let mut args = vec!["evaluate", "--benchmark-path", "chain", "--scopes", "1..3"];
+        args.extend_from_slice(&["--out", out]);
+        args.extend_from_slice(extra);
+        // The comparison on, as a user's run has it (the tests switch it off).
+        let o = command(&args)
+            .env(crate::common::EQUIVALENCE_VAR, "1")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        dir.path().join(out)
+    };
+    // The shared baseline counts every mutant (made with the comparison off).
+    let leaves_out = evaluate("leaves-out", &[]);
+    let refused = gate_current(dir.path(), &leaves_out, &[]);
+    assert_eq!(
+        refused.status.code(),
+        Some(USAGE),
+        "{}",
+        text(&refused.stderr)
+    );
+    let said = text(&refused.stderr);
+    assert!(
+        said.contains("the baseline's kill rates count the mutants the compiler finds equivalent or duplicate")
+            && said.contains("rates under two rules are not comparable")
+            && said.contains("--count-equivalents")
+            && said.contains("--update-baseline"),
+        "{said}"
+    );
+    let counts = evaluate("counts", &["--count-equivalents"]);
+    let passed = gate_current(dir.path(), &counts, &[]);
+    assert!(passed.status.success(), "{}", text(&passed.stderr));
+    // A baseline recorded under the default rule refuses a run that counts them.
+    let baseline = dir.path().join("baseline.json");
+    std::fs::copy(chain_baseline(), &baseline).unwrap();
+    let (b, l) = (baseline.to_str().unwrap(), leaves_out.to_str().unwrap());
+    let recorded = command(&["gate", "--current", l, "--baseline", b, "--update-baseline"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(recorded.status.success(), "{}", text(&recorded.stderr));
+    let c = counts.to_str().unwrap();
+    let refused = command(&["gate", "--current", c, "--baseline", b])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        refused.status.code(),
+        Some(USAGE),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(
+        text(&refused.stderr).contains("the baseline's kill rates leave out"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
