@@ -292,6 +292,12 @@ fn class_opt(fin: &Finitization, name: &str) -> Option<ClassId> {
         .find(|&c| fin.class_name(c) == name)
 }
 
+/// The number of objects of the class called `name` in `fin` (0 if it has none): how large a
+/// derived decoder makes the arena it stages that class's objects in.
+pub fn objects(fin: &Finitization, name: &str) -> usize {
+    class_opt(fin, name).map_or(0, |c| fin.count(c) as usize)
+}
+
 /// The class called `name` in `fin`; panics with the known names if there is none.
 pub fn class(fin: &Finitization, name: &str) -> ClassId {
     class_opt(fin, name).unwrap_or_else(|| {
@@ -597,10 +603,36 @@ pub fn non_null(object: Option<u32>) -> u32 {
 /// table indexed by the candidate object (objects are numbered from 0 within their class's
 /// small pool), found by the class name's address before its text (the decoder passes the
 /// class's `NAME` constant). A hash map keyed by the name's text cost 38% of a BinomialHeap
-/// worker's time, hashing the name at every link.
-#[derive(Default)]
+/// worker's time, hashing the name at every link. Its tables are reused from one decode to the
+/// next on the same thread ([`SPARE_MEMO`]): made anew, they were two allocations and two
+/// frees per decode.
 pub struct Memo {
     classes: Vec<Memoed>,
+}
+
+thread_local! {
+    /// The tables of this thread's last finished [`Memo`], emptied, for its next one.
+    static SPARE_MEMO: std::cell::Cell<Vec<Memoed>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            classes: SPARE_MEMO.take(),
+        }
+    }
+}
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        let mut classes = std::mem::take(&mut self.classes);
+        for m in &mut classes {
+            m.index.clear();
+            m.owned.clear();
+        }
+        // Whatever an inner decode left there goes: one set of tables is enough.
+        SPARE_MEMO.set(classes);
+    }
 }
 
 /// One class's part of a [`Memo`].

@@ -1509,7 +1509,8 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
                         }
                         let f = self.f;
                         #(
-                            if class == <#classes as #k::view::Class>::NAME {
+                            // The decoder passes `NAME` itself: its address decides before its text.
+                            if ::core::ptr::eq(class, <#classes as #k::view::Class>::NAME) || class == <#classes as #k::view::Class>::NAME {
                                 let i = self.#staging.len();
                                 self.#staging.push(None);
                                 self.memo.insert(class, obj, i);
@@ -1524,7 +1525,13 @@ fn root(input: &DeriveInput, fields: &[Field], owned: &[Pool], opaque: &[Pool]) 
                         self.memo.own(class, obj);
                     }
                 }
-                let mut d = #decoder { f, memo: Default::default(), #(#staging: Vec::new(),)* };
+                // Each arena's staging as large as its pool: grown by `push` from empty, it was
+                // reallocated a few times per decode, for every input before every mutant's run.
+                let mut d = #decoder {
+                    f,
+                    memo: Default::default(),
+                    #(#staging: Vec::with_capacity(#k::view::objects(c.finitization(), <#classes as #k::view::Class>::NAME)),)*
+                };
                 #(#listings)*
                 #(#lets)*
                 let mut linked = Vec::with_capacity(args.len());
