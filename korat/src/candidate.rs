@@ -197,7 +197,7 @@ pub struct Candidate<'a> {
     /// While searching: each slot's value and whether it is listed, kept in step with `state`
     /// by the search, so that reading a listed slot is one bounds-checked load. Empty for a
     /// stored state vector: the same bounds check fails, and the read is then a table load
-    /// ([`Candidate::stored`]) where a search's first read of a slot goes out of line to
+    /// ([`Candidate::unlisted`]) where a search's first read of a slot goes out of line to
     /// [`Candidate::first_read`].
     cells: &'a mut [Cell],
     rec: Option<&'a mut Recorder>,
@@ -279,18 +279,25 @@ impl<'a> Candidate<'a> {
         let s = f.slot(obj);
         match self.cells.get(s).and_then(|c| c.listed_value()) {
             Some(v) => v,
-            None if self.cells.is_empty() => self.stored(s),
-            None => self.first_read(s),
+            None => self.unlisted(s),
         }
     }
 
-    /// A read of a stored state vector (no cells: [`Candidate::new`], a decoder's reads, or
-    /// `on_valid`'s), inline: one table load. Through [`Candidate::first_read`] it was an
-    /// out-of-line call per field (two for an integer), about a tenth of a worker's time
-    /// decoding each input before each mutant's run. Nothing is recorded without a search.
-    #[inline(always)]
-    fn stored(&self, s: usize) -> Value {
-        self.fin.tables[s][self.state[s] as usize].value
+    /// A read of a slot that is not listed: of a stored state vector (no cells:
+    /// [`Candidate::new`], a decoder's reads, or `on_valid`'s), one table load, inline; during
+    /// a search, [`Candidate::first_read`], out of line. A stored state's reads all went out of
+    /// line once, a call per field (two for an integer), about a tenth of a worker's time
+    /// decoding each input before each mutant's run. `#[inline]`, not `#[inline(always)]`: at
+    /// opt-level 0, where nothing else is inlined, a read site stays one call, as large as it
+    /// was (the workers' address space is under `--memory-limit`, and a tight limit is
+    /// tested).
+    #[inline]
+    fn unlisted(&mut self, s: usize) -> Value {
+        if self.cells.is_empty() {
+            self.fin.tables[s][self.state[s] as usize].value
+        } else {
+            self.first_read(s)
+        }
     }
 
     /// A read that is not of a listed slot during a search: a first read, recorded on the
@@ -376,10 +383,8 @@ impl<'a> Candidate<'a> {
             if c.tag == LISTED | NULL {
                 return None;
             }
-        } else if self.cells.is_empty() {
-            return self.stored(s).obj();
         }
-        self.first_read(s).obj()
+        self.unlisted(s).obj()
     }
 
     /// An integer-valued field. Panics if the slot holds null or an object: the finitization
@@ -392,8 +397,17 @@ impl<'a> Candidate<'a> {
             if c.tag == LISTED | INT {
                 return i64::from(c.payload as i32);
             }
-        } else if self.cells.is_empty() {
-            if let Value::Int(v) = self.stored(s) {
+        }
+        self.int_unlisted(f, obj)
+    }
+
+    /// [`Candidate::int`] on a slot that is not listed: a stored state's integer inline, as
+    /// [`Candidate::unlisted`] reads it; anything else through [`Candidate::int_slow`].
+    #[inline]
+    fn int_unlisted(&mut self, f: FieldId, obj: u32) -> i64 {
+        if self.cells.is_empty() {
+            let s = f.slot(obj);
+            if let Value::Int(v) = self.fin.tables[s][self.state[s] as usize].value {
                 return v;
             }
         }
