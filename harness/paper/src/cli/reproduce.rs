@@ -260,6 +260,11 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
     };
     if !marks.is_empty() {
         next_scope::mark(&mutants_json, &marks)?;
+        // The evaluation drew the page before scope + 1 ran: drawn again, it shows each
+        // survivor's mark, as `ferastrau report` draws it.
+        let out_dir = ferastrau_harness::outdir::OutputDir::take(&out, &bench.name, &bench.dir)?;
+        let sources = ferastrau_harness::html::Sources::Disk(bench.dir.clone());
+        ferastrau_harness::html::write(&out_dir.path, &sources)?;
     }
 
     // The crate's subject (cached: the evaluation above built it), for what follows and for
