@@ -127,9 +127,10 @@ struct Copied {
     symbols: BTreeMap<u32, String>,
 }
 
-/// Compares the mutants of the metamutant at `metamutant` (package `package`) whose viable
-/// mutants are `viable`, in a copy of it written to `setup.dir` where the generated files
-/// `files` (paths relative to the crate) get the copies. A compile that fails gives
+/// Compares the mutants `viable` of the metamutant at `metamutant` (package `package`): its
+/// viable mutants, less those whose verdicts the last comparison gave (a function none of whose
+/// mutants is in `viable` is not copied at all), in a copy of it written to `setup.dir` where
+/// the generated files `files` (paths relative to the crate) get the copies. A compile that fails gives
 /// no verdicts, not an error: the comparison is a refinement of the report, never a reason to
 /// refuse a run.
 pub(crate) fn compare(
@@ -363,6 +364,11 @@ impl Copier<'_> {
     /// The copies to make of the function `name` whose mutants are `range`: the original
     /// and each viable mutant, with their names.
     fn plan(&mut self, name: &str, (lo, hi): (u32, u32)) -> Vec<(Ident, u32)> {
+        // None of its mutants to compare (their verdicts come from the last comparison): no
+        // copy, not even the original's.
+        if !(lo..=hi).any(|id| self.viable.contains(&id)) {
+            return Vec::new();
+        }
         let k = self.copied.len();
         let ids: Vec<u32> = std::iter::once(0)
             .chain((lo..=hi).filter(|id| self.viable.contains(id)))

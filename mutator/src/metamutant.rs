@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::{Catalog, Mutant, Probe};
 use crate::compile::Compiler;
 use crate::content_hash::ContentHash;
-use crate::equivalence::{Equivalence, Setup};
+use crate::equivalence::{Equivalence, Setup, Verdict};
 use crate::items::{build_index, each_fn_mut, Role, Selection};
 use crate::manifest::Manifest;
 use crate::prune::{compile_errors, ArmMap, CompileError};
@@ -282,7 +282,7 @@ pub fn build_metamutant_compared(
     let fingerprint = loaded.fingerprint(probes);
     if let Some(mut m) = cached(out_dir, &fingerprint) {
         if let (Some(setup), None) = (equivalence, &m.equivalence) {
-            m.equivalence = Some(compare(&loaded, &m, setup)?);
+            m.equivalence = Some(compare(&loaded, &m, setup, Default::default())?);
             let record = BuildRecord {
                 fingerprint,
                 shape: loaded.shape(probes),
@@ -297,7 +297,8 @@ pub fn build_metamutant_compared(
     }
     let name = loaded.manifest.name.clone();
     let shape = loaded.shape(probes);
-    let carried = carried_drops(out_dir, &shape, &loaded.catalog().mutants);
+    let last = last_build(out_dir);
+    let carried = carried_drops(last.as_ref(), &shape, &loaded.catalog().mutants);
     let carried_count = carried.len();
     prepare_copy(&loaded.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
@@ -360,7 +361,8 @@ pub fn build_metamutant_compared(
         sources: loaded.texts(),
     };
     if let Some(setup) = equivalence {
-        result.equivalence = Some(compare(&loaded, &result, setup)?);
+        let carried = carried_verdicts(last.as_ref(), &shape, &result.catalog);
+        result.equivalence = Some(compare(&loaded, &result, setup, carried)?);
     }
     std::fs::write(out_dir.join(MUTANTS_FILE), result.catalog.to_json())?;
     std::fs::write(
@@ -378,7 +380,12 @@ pub fn build_metamutant_compared(
 
 /// The compiler's comparison of `m`'s viable mutants (its generated files are on disk in
 /// `m.dir`, as the last pruning round wrote them).
-fn compare(loaded: &Loaded, m: &Metamutant, setup: &Setup) -> Result<Equivalence> {
+fn compare(
+    loaded: &Loaded,
+    m: &Metamutant,
+    setup: &Setup,
+    (carried, carried_compared): (BTreeMap<u32, Verdict>, BTreeSet<u32>),
+) -> Result<Equivalence> {
     let viable: BTreeSet<u32> = m.catalog.viable().map(|x| x.id).collect();
     let files: Vec<String> = loaded
         .rewrite(&|id| viable.contains(&id))
@@ -386,8 +393,14 @@ fn compare(loaded: &Loaded, m: &Metamutant, setup: &Setup) -> Result<Equivalence
         .iter()
         .map(|(i, _)| loaded.sources.files[*i].rel.clone())
         .collect();
-    let e = crate::equivalence::compare(&m.dir, &files, &viable, &loaded.manifest.name, setup)
+    // The functions whose verdicts the last build's comparison gave are not copied again.
+    let wanted: BTreeSet<u32> = viable.difference(&carried_compared).copied().collect();
+    let mut e = crate::equivalence::compare(&m.dir, &files, &wanted, &loaded.manifest.name, setup)
         .with_context(|| format!("comparing the mutants of `{}`", loaded.manifest.name))?;
+    if e.failed.is_none() {
+        e.verdicts.extend(carried);
+        e.compared.extend(carried_compared);
+    }
     crate::equivalence::check(&e)?;
     Ok(e)
 }
@@ -404,33 +417,39 @@ pub(crate) fn copy_generated(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The ids of the mutants in `mutants` (the new catalog) that the last build in `out_dir`
-/// dropped and whose function neither the edit nor the skeleton around it changed (see
-/// [`Shape`]): a function's mutants are matched in order, and only when their count and their
-/// edits are the same. Empty when there is no last build, or its skeleton differs.
-fn carried_drops(out_dir: &Path, shape: &Shape, mutants: &[Mutant]) -> BTreeSet<u32> {
-    let Some(last) = std::fs::read_to_string(out_dir.join(BUILD_FILE))
-        .ok()
-        .and_then(|text| serde_json::from_str::<BuildRecord>(&text).ok())
+/// The last build recorded in `out_dir`, if it can be read.
+fn last_build(out_dir: &Path) -> Option<BuildRecord> {
+    let text = std::fs::read_to_string(out_dir.join(BUILD_FILE)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The mutants of the functions that neither the edit nor the skeleton around them changed
+/// since the `last` build (see [`Shape`]), as (then, now) pairs: a function's mutants are
+/// matched in order, and only when their count and their edits are the same. None when
+/// there is no last build, or its skeleton differs.
+fn unchanged<'a>(
+    last: Option<&'a BuildRecord>,
+    shape: &Shape,
+    mutants: &'a [Mutant],
+) -> Vec<(&'a Mutant, &'a Mutant)> {
+    let Some(last) =
+        last.filter(|l| !l.shape.skeleton.is_empty() && l.shape.skeleton == shape.skeleton)
     else {
-        return BTreeSet::new();
+        return Vec::new();
     };
-    if last.shape.skeleton.is_empty() || last.shape.skeleton != shape.skeleton {
-        return BTreeSet::new();
-    }
-    let by_function = |list: &[Mutant]| -> BTreeMap<String, Vec<Mutant>> {
-        let mut map: BTreeMap<String, Vec<Mutant>> = BTreeMap::new();
+    let by_function = |list: &'a [Mutant]| -> BTreeMap<&'a str, Vec<&'a Mutant>> {
+        let mut map: BTreeMap<&str, Vec<&Mutant>> = BTreeMap::new();
         for m in list {
-            map.entry(m.function.clone()).or_default().push(m.clone());
+            map.entry(m.function.as_str()).or_default().push(m);
         }
         map
     };
     let before = by_function(&last.metamutant.catalog.mutants);
-    let mut carried = BTreeSet::new();
+    let mut pairs = Vec::new();
     for (function, now) in by_function(mutants) {
-        let same_text = shape.functions.contains_key(&function)
-            && shape.functions.get(&function) == last.shape.functions.get(&function);
-        let Some(then) = before.get(&function).filter(|_| same_text) else {
+        let same_text = shape.functions.contains_key(function)
+            && shape.functions.get(function) == last.shape.functions.get(function);
+        let Some(then) = before.get(function).filter(|_| same_text) else {
             continue;
         };
         let same_edits = then.len() == now.len()
@@ -438,15 +457,74 @@ fn carried_drops(out_dir: &Path, shape: &Shape, mutants: &[Mutant]) -> BTreeSet<
                 (a.family, &a.original, &a.replacement) == (b.family, &b.original, &b.replacement)
             });
         if same_edits {
-            carried.extend(
-                then.iter()
-                    .zip(&now)
-                    .filter(|(a, _)| a.viable == Some(false))
-                    .map(|(_, b)| b.id),
-            );
+            pairs.extend(then.iter().copied().zip(now.iter().copied()));
         }
     }
-    carried
+    pairs
+}
+
+/// The ids of the mutants in `mutants` (the new catalog) that the `last` build dropped, in
+/// functions the edit did not touch ([`unchanged`]).
+fn carried_drops(last: Option<&BuildRecord>, shape: &Shape, mutants: &[Mutant]) -> BTreeSet<u32> {
+    unchanged(last, shape, mutants)
+        .into_iter()
+        .filter(|(then, _)| then.viable == Some(false))
+        .map(|(_, now)| now.id)
+        .collect()
+}
+
+/// The compiler's verdicts the `last` build found for the functions the edit did not touch
+/// ([`unchanged`]), under the new catalog's ids, with the mutants they cover: a function is
+/// carried whole, when its mutants' viability is the same as then and the last comparison
+/// compared them all. A verdict is sound whatever the other functions became (a copy's
+/// callees are the same for every copy of its function), so only the functions an edit
+/// changed are copied and compiled again.
+fn carried_verdicts(
+    last: Option<&BuildRecord>,
+    shape: &Shape,
+    catalog: &Catalog,
+) -> (BTreeMap<u32, Verdict>, BTreeSet<u32>) {
+    let Some(then) = last
+        .and_then(|l| l.metamutant.equivalence.as_ref())
+        .filter(|e| e.failed.is_none())
+    else {
+        return Default::default();
+    };
+    let mut by_function: BTreeMap<&str, Vec<(&Mutant, &Mutant)>> = BTreeMap::new();
+    for (a, b) in unchanged(last, shape, &catalog.mutants) {
+        by_function
+            .entry(b.function.as_str())
+            .or_default()
+            .push((a, b));
+    }
+    let (mut verdicts, mut compared) = (BTreeMap::new(), BTreeSet::new());
+    for pairs in by_function.values() {
+        let viable = |m: &Mutant| m.viable == Some(true);
+        let whole = pairs
+            .iter()
+            .all(|(a, b)| viable(a) == viable(b) && (!viable(a) || then.compared.contains(&a.id)));
+        if !whole || !pairs.iter().any(|(a, _)| viable(a)) {
+            continue;
+        }
+        let id_now: BTreeMap<u32, u32> = pairs.iter().map(|(a, b)| (a.id, b.id)).collect();
+        let mut these = BTreeMap::new();
+        let mapped =
+            pairs
+                .iter()
+                .filter(|(a, _)| viable(a))
+                .all(|(a, b)| match then.verdict(a.id) {
+                    None => true,
+                    Some(Verdict::Equivalent) => these.insert(b.id, Verdict::Equivalent).is_none(),
+                    Some(Verdict::Duplicate { of }) => id_now
+                        .get(&of)
+                        .is_some_and(|&of| these.insert(b.id, Verdict::Duplicate { of }).is_none()),
+                });
+        if mapped {
+            verdicts.extend(these);
+            compared.extend(pairs.iter().filter(|(a, _)| viable(a)).map(|(_, b)| b.id));
+        }
+    }
+    (verdicts, compared)
 }
 
 fn cached(out_dir: &Path, fingerprint: &str) -> Option<Metamutant> {

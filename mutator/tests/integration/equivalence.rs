@@ -92,3 +92,66 @@ fn the_compiler_finds_equivalent_and_duplicate_mutants_and_skips_generic_functio
     assert_eq!(e.not_compared.len(), 1);
     assert_eq!(e.not_compared[0].function, "h");
 }
+
+/// After an edit, only the functions it changed are copied and compiled again: the others'
+/// verdicts come from the last comparison, under the new ids, and equal what a comparison
+/// from scratch finds.
+#[test]
+fn a_rebuild_after_an_edit_compares_only_what_the_edit_changed() {
+    let dir = krate(LIB, &["f", "g", "h"], &[]);
+    let work = tempfile::tempdir().unwrap();
+    let target = work.path().join("target");
+    let build = |metamutant: &str, equivalence: &str| {
+        let setup = Setup {
+            dir: work.path().join(equivalence),
+            compiler: Compiler::check(&target),
+        };
+        build_metamutant_compared(
+            dir.path(),
+            &work.path().join(metamutant),
+            &crate::common::probes(),
+            &Compiler::check(&target),
+            Some(&setup),
+        )
+        .unwrap()
+    };
+    let first = build("metamutant", "equivalence");
+    // `g` gains a statement (and mutants); `f` is unchanged.
+    let lib = dir.path().join("src/lib.rs");
+    let edited = LIB.replace("    x + 1\n}", "    let y = x;\n    y + 1\n}");
+    assert_ne!(edited, LIB);
+    std::fs::write(&lib, &edited).unwrap();
+    let again = build("metamutant", "equivalence");
+    let copied = std::fs::read_to_string(work.path().join("equivalence/src/lib.rs")).unwrap();
+    // Only `g` was copied this time: its original and one copy per viable mutant.
+    let g_viable = again
+        .catalog
+        .mutants
+        .iter()
+        .filter(|x| x.function == "g" && x.viable == Some(true))
+        .count();
+    assert_eq!(
+        copied.matches("fn ferastrau_tce_").count(),
+        1 + g_viable,
+        "{copied}"
+    );
+    let fresh = build("fresh", "fresh-equivalence");
+    let (e, f) = (
+        again.equivalence.as_ref().unwrap(),
+        fresh.equivalence.as_ref().unwrap(),
+    );
+    assert_eq!(e.verdicts, f.verdicts);
+    assert_eq!(e.compared, f.compared);
+    // `f`'s verdicts were carried: some exist, under ids that are `f`'s now.
+    let f_ids: Vec<u32> = again
+        .catalog
+        .mutants
+        .iter()
+        .filter(|x| x.function == "f")
+        .map(|x| x.id)
+        .collect();
+    assert!(f_ids
+        .iter()
+        .any(|id| e.verdict(*id) == Some(Verdict::Equivalent)));
+    assert!(first.equivalence.is_some());
+}
