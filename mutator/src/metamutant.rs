@@ -82,13 +82,7 @@ impl Loaded {
     /// emptied, the manifest, the probes' dependency and the mutator's own digest) and each
     /// mutated function's hash.
     fn shape(&self, probes: &str) -> Shape {
-        let mut skeleton = ContentHash::default();
-        skeleton.feed(env!("CARGO_PKG_VERSION").as_bytes());
-        skeleton.feed(GENERATOR_DIGEST.as_bytes());
-        skeleton.feed(probes.as_bytes());
-        for t in &self.manifest.texts {
-            skeleton.feed(t.as_bytes());
-        }
+        let mut skeleton = self.hash_beside_sources(probes);
         let mut functions = BTreeMap::new();
         // Two mutated functions of one name (in two modules) are one catalog name: neither
         // carries anything.
@@ -147,8 +141,11 @@ impl Loaded {
             .collect()
     }
 
-    /// FNV-1a over everything the result depends on.
-    fn fingerprint(&self, probes: &str) -> String {
+    /// What a build depends on besides the sources, hashed: the mutator (its version and its
+    /// generator's digest), the probes' dependency and the manifests. The one start of the
+    /// fingerprint and of the shape's skeleton, so that whatever invalidates the cache also
+    /// stops the next build from carrying anything over.
+    fn hash_beside_sources(&self, probes: &str) -> ContentHash {
         let mut h = ContentHash::default();
         h.feed(env!("CARGO_PKG_VERSION").as_bytes());
         h.feed(GENERATOR_DIGEST.as_bytes());
@@ -156,6 +153,12 @@ impl Loaded {
         for t in &self.manifest.texts {
             h.feed(t.as_bytes());
         }
+        h
+    }
+
+    /// FNV-1a over everything the result depends on.
+    fn fingerprint(&self, probes: &str) -> String {
+        let mut h = self.hash_beside_sources(probes);
         for f in &self.sources.files {
             h.feed(f.rel.as_bytes());
             h.feed(f.text.as_bytes());
@@ -298,12 +301,14 @@ pub fn build_metamutant_compared(
     let name = loaded.manifest.name.clone();
     let shape = loaded.shape(probes);
     let last = last_build(out_dir);
-    let carried = carried_drops(last.as_ref(), &shape, &loaded.catalog().mutants);
+    // Every mutant, before pruning: each `catalog()` rewrites the whole crate.
+    let unpruned = loaded.catalog();
+    let carried = carried_drops(last.as_ref(), &shape, &unpruned.mutants);
     let carried_count = carried.len();
     prepare_copy(&loaded.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
 
-    let all: Vec<u32> = loaded.catalog().mutants.iter().map(|m| m.id).collect();
+    let all: Vec<u32> = unpruned.mutants.iter().map(|m| m.id).collect();
     // The mutants the last build dropped, in functions the edit did not touch: left out from
     // the first round, so that an edit costs the pruning of what it changed only (a
     // from-scratch build drops the same ones; the compiler still checks every other).
@@ -344,7 +349,7 @@ pub fn build_metamutant_compared(
         });
     }
     let rewritten = loaded.rewrite(&|id| !dropped.contains(&id));
-    let mut catalog = loaded.catalog();
+    let mut catalog = unpruned;
     catalog.pruned = true;
     for m in &mut catalog.mutants {
         m.viable = Some(!dropped.contains(&m.id));
