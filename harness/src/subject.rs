@@ -90,14 +90,21 @@ fn metamutant_worker(bench: &BenchmarkCrate) -> Result<(BenchmarkCrate, WorkerCr
         std::fs::remove_dir_all(&stale)
             .with_context(|| format!("cannot remove {}", stale.display()))?;
     }
-    let out = scratch_dir(bench, "metamutant");
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    generated_copy(bench, "metamutant")
+}
+
+/// A generated copy of the benchmark's crate in its scratch directory `leaf` (the benchmark's
+/// name, that directory; no skip list), and the worker crate that links it, written in the
+/// work directory of variant `leaf`.
+fn generated_copy(bench: &BenchmarkCrate, leaf: &str) -> Result<(BenchmarkCrate, WorkerCrate)> {
+    let dir = scratch_dir(bench, leaf);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let copy = BenchmarkCrate {
-        dir: out.canonicalize()?,
+        dir: dir.canonicalize()?,
         skips: Vec::new(),
         ..bench.clone()
     };
-    let worker = WorkerCrate::write(&copy, &work_dir(bench, "metamutant"))?;
+    let worker = WorkerCrate::write(&copy, &work_dir(bench, leaf))?;
     Ok((copy, worker))
 }
 
@@ -189,14 +196,7 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
 /// metamutant worker's dependency graph, so the copy's one compile finds every dependency
 /// built (see [`ferastrau_mutator::compile::Compiler::emit_ir`]).
 fn equivalence_setup(bench: &BenchmarkCrate) -> Result<ferastrau_mutator::equivalence::Setup> {
-    let dir = scratch_dir(bench, "equivalence");
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let copy = BenchmarkCrate {
-        dir: dir.canonicalize()?,
-        skips: Vec::new(),
-        ..bench.clone()
-    };
-    let worker = WorkerCrate::write(&copy, &work_dir(bench, "equivalence"))?;
+    let (copy, worker) = generated_copy(bench, "equivalence")?;
     Ok(ferastrau_mutator::equivalence::Setup {
         dir: copy.dir,
         compiler: Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
