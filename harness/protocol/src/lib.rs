@@ -9,6 +9,11 @@
 //! [`Message::Done`]; a worker that ends without it did not finish, whatever its exit status
 //! (an `exit(0)` in the code under test cannot pass for success).
 
+pub mod cursor;
+pub mod progress;
+pub mod reach;
+pub mod store;
+
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;

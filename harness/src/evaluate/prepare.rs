@@ -194,8 +194,8 @@ impl Positions {
         for scope in scopes {
             for m in 0..methods {
                 starts.insert((scope, m as u32), total);
-                let path = ferastrau_worker::store::inputs_path(inputs_dir, scope, m);
-                total += ferastrau_worker::store::StateReader::count(&path).unwrap_or(0);
+                let path = ferastrau_protocol::store::inputs_path(inputs_dir, scope, m);
+                total += ferastrau_protocol::store::StateReader::count(&path).unwrap_or(0);
             }
         }
         Positions { starts, total }
@@ -209,7 +209,7 @@ impl Positions {
     /// Inputs done before the one the cursor file at `cursor` names; `None` before the worker
     /// has written it.
     pub(crate) fn done(&self, cursor: &Path) -> Option<u64> {
-        let w = ferastrau_worker::cursor::read_file(cursor)?;
+        let w = ferastrau_protocol::cursor::read_file(cursor)?;
         Some(self.starts.get(&(w.scope, w.method))? + u64::from(w.index))
     }
 
@@ -233,14 +233,14 @@ impl Positions {
 }
 
 /// Shows what the worker generating `scope` has found so far (its progress file under
-/// `inputs_dir`, [`ferastrau_worker::progress`]) on a spinner line: inputs found, candidates
+/// `inputs_dir`, [`ferastrau_protocol::progress`]) on a spinner line: inputs found, candidates
 /// explored and candidates a second, redrawn every [`crate::term::TICK`]. The line goes when the returned
 /// pair is dropped; `None` without a terminal.
 fn search_progress(inputs_dir: &Path, scope: u32) -> Option<(crate::term::Poll, ClearOnDrop)> {
     if !crate::term::progress() {
         return None;
     }
-    let file = ferastrau_worker::progress::path(inputs_dir, scope);
+    let file = ferastrau_protocol::progress::path(inputs_dir, scope);
     // An earlier session's numbers must not show as this one's.
     let _ = std::fs::remove_file(&file);
     let line = crate::term::spinner(true, format!("scope {scope}:"));
@@ -248,7 +248,7 @@ fn search_progress(inputs_dir: &Path, scope: u32) -> Option<(crate::term::Poll, 
     let started = std::time::Instant::now();
     let shown = line.clone();
     let poll = crate::term::Poll::start(crate::term::TICK, move || {
-        if let Some(c) = ferastrau_worker::progress::read(&file) {
+        if let Some(c) = ferastrau_protocol::progress::read(&file) {
             let secs = started.elapsed().as_secs_f64();
             shown.set_message(search_figures(c.valid, c.explored, secs));
         }
@@ -563,7 +563,7 @@ impl Preparation {
         if let Some(e) = f.error() {
             bail!("the worker could not run the original at scope {scope}: {e}");
         }
-        let pos = ferastrau_worker::cursor::read_file(&cursor)
+        let pos = ferastrau_protocol::cursor::read_file(&cursor)
             .filter(|w| w.scope == scope)
             .map(|w| w.position());
         let death = f.death();

@@ -1,7 +1,7 @@
 //! Which mutants no input reaches: the harness's side of reach selection.
 //!
 //! The original's checking run writes, per scope and method, the inputs that reach each
-//! mutation point (`ferastrau_worker::reach`). A mutant process reads its own point's sets and
+//! mutation point (`ferastrau_protocol::reach`). A mutant process reads its own point's sets and
 //! runs only those inputs; a mutant that no input reaches at any of its remaining scopes needs
 //! no process at all: it survives each of them, since on every input it does what the original
 //! does. This module finds those mutants, and how many executions they would have cost.
@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use ferastrau_worker::reach::ReachSets;
+use ferastrau_protocol::reach::ReachSets;
 
 /// The reach sets of every scope and method of a run.
 pub struct ReachIndex {

@@ -229,7 +229,7 @@ pub fn row(
         }
         let death = f.death();
         let position = clock.or_else(|| {
-            ferastrau_worker::cursor::read_file(&cursor)
+            ferastrau_protocol::cursor::read_file(&cursor)
                 .filter(|w| w.scope == scope)
                 .map(|w| w.position())
         });
@@ -359,8 +359,8 @@ pub fn matrices(
             .iter()
             .enumerate()
             .map(|(m, name)| {
-                let path = ferastrau_worker::store::inputs_path(&cfg.inputs_dir, s.scope, m);
-                let n = ferastrau_worker::store::StateReader::count(&path)
+                let path = ferastrau_protocol::store::inputs_path(&cfg.inputs_dir, s.scope, m);
+                let n = ferastrau_protocol::store::StateReader::count(&path)
                     .with_context(|| format!("cannot count {}", path.display()))?;
                 Ok((name.clone(), n))
             })

@@ -96,7 +96,7 @@ impl RunConfig {
     /// names.
     fn death_result(&self, mutant: u32, scope: u32, death: &Death, cursor: &Path) -> ScopeResult {
         let (reason, limit, detail) = classify(death);
-        let pos = ferastrau_worker::cursor::read_file(cursor)
+        let pos = ferastrau_protocol::cursor::read_file(cursor)
             .filter(|w| w.scope == scope && w.mutant == mutant)
             .map(|w| w.position());
         ScopeResult {

@@ -48,8 +48,8 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
         })
         .context("cannot regenerate the scope's inputs")?;
     for (i, r) in m.header.methods.iter().enumerate() {
-        let n = ferastrau_worker::store::StateReader::count(
-            &ferastrau_worker::store::inputs_path(&dir, scope, i),
+        let n = ferastrau_protocol::store::StateReader::count(
+            &ferastrau_protocol::store::inputs_path(&dir, scope, i),
         )?;
         if n != r.inputs {
             bail!(

@@ -41,7 +41,7 @@ pub fn inputs<B: Benchmark>(
 ) -> std::io::Result<bool> {
     ferastrau_probes::take_coverage();
     // Korat's counts for the harness's progress line while the searches run.
-    let _progress = crate::progress::Publisher::start(crate::progress::path(dir, scope));
+    let _progress = crate::progress::Publisher::start(crate::protocol::progress::path(dir, scope));
     let mut budget = max_bytes;
     for (m, &name) in bench.methods().iter().enumerate() {
         let (fin, fields) = bench.finitize(m, scope);
@@ -86,7 +86,7 @@ fn sequential<B: Benchmark>(
     path: &Path,
     budget: u64,
 ) -> std::io::Result<(korat::Stats, Stored)> {
-    let mut w = StateWriter::create(path, fin, budget)?;
+    let mut w = StateWriter::create(path, crate::parts::layout(fin), budget)?;
     let mut err = Ok(());
     let stats = korat::search(
         fin,

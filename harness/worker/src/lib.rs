@@ -9,7 +9,6 @@
 
 pub mod abandon;
 mod channel;
-pub mod cursor;
 mod evaluate;
 mod export;
 pub mod fault;
@@ -17,16 +16,15 @@ mod generate;
 mod matrix;
 mod outputs;
 mod parts;
-pub mod progress;
-pub mod reach;
+mod progress;
 mod sequences;
-pub mod store;
 mod watchdog;
 mod white_box;
 
 pub use ferastrau_protocol as protocol;
 use ferastrau_sdk::axioms::WithAxioms;
 use ferastrau_sdk::{panics, Benchmark};
+use protocol::{cursor, reach, store};
 
 use protocol::{Message, Request};
 

@@ -16,7 +16,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use korat::{Candidate, Finitization, Stats};
 
-use crate::store::{encode, vector_bytes, wide, StateWriter, HEADER};
+use crate::store::{encode, Layout, StateWriter, HEADER};
+
+/// How the inputs file of `fin` stores its state vectors.
+pub fn layout(fin: &Finitization) -> Layout {
+    Layout::of((0..fin.slots()).map(|s| fin.domain_size(s)))
+}
 
 /// Bytes a part buffers before it appends them to its spill file.
 const SPILL: usize = 256 << 10;
@@ -116,8 +121,8 @@ where
 {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let wide = wide(fin);
-    let per_input = vector_bytes(fin.slots(), wide);
+    let layout = layout(fin);
+    let (wide, per_input) = (layout.wide, layout.vector_bytes());
     let used = AtomicU64::new(HEADER);
     let over = AtomicBool::new(false);
     let (stats, parts) = korat::search_parallel(
@@ -148,7 +153,7 @@ where
     if let Some(e) = parts.iter_mut().find_map(|p| p.error.take()) {
         return Err(e);
     }
-    let mut w = StateWriter::create(path, fin, max_bytes)?;
+    let mut w = StateWriter::create(path, layout, max_bytes)?;
     // Each part is dropped (its spill file deleted) once appended, so the disk holds the
     // inputs about once, not twice, while they move into the inputs file.
     for p in parts {
@@ -205,7 +210,7 @@ mod tests {
         pred: impl Fn(&mut Candidate<'_>) -> bool,
         path: &Path,
     ) -> Stats {
-        let mut w = StateWriter::create(path, fin, u64::MAX).unwrap();
+        let mut w = StateWriter::create(path, layout(fin), u64::MAX).unwrap();
         let stats = korat::search(fin, pred, |c| {
             w.push(c.state()).unwrap();
             ControlFlow::Continue(())

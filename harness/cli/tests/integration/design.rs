@@ -229,3 +229,25 @@ fn the_published_cli_does_not_depend_on_the_paper() {
         .iter()
         .any(|d| d == "ferastrau"));
 }
+
+/// The `ferastrau` binary builds workers; it never runs Korat or a benchmark itself. It reads
+/// what workers leave behind (stored inputs, reach sets, the cursor, progress) through the
+/// protocol crate, which defines those files, and links neither the worker runtime nor what
+/// the runtime links: building the binary compiles no Korat, no derive and no SDK.
+#[test]
+fn the_cli_does_not_link_the_worker_runtime() {
+    let deps = normal_dependencies("ferastrau");
+    assert!(deps.iter().any(|d| d == "ferastrau-protocol"), "{deps:?}");
+    for runtime in [
+        "ferastrau-worker",
+        "ferastrau-sdk",
+        "korat",
+        "korat-derive",
+        "korat-choice",
+    ] {
+        assert!(
+            !deps.iter().any(|d| d == runtime),
+            "the CLI links {runtime}: {deps:?}"
+        );
+    }
+}

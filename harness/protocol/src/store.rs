@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"FRS1";
 /// Bytes before the first state vector.
-pub(crate) const HEADER: u64 = 12;
+pub const HEADER: u64 = 12;
 
 /// The inputs file of `method` at `scope` under `dir`.
 pub fn inputs_path(dir: &Path, scope: u32, method: usize) -> PathBuf {
@@ -38,15 +38,15 @@ pub struct StateWriter {
 impl StateWriter {
     /// Creates the file; [`StateWriter::push`] fails once more than `max_bytes` would be
     /// written (a scope too large for the scratch disk stops early instead of filling it).
-    pub fn create(path: &Path, fin: &korat::Finitization, max_bytes: u64) -> std::io::Result<Self> {
+    pub fn create(path: &Path, layout: Layout, max_bytes: u64) -> std::io::Result<Self> {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
-        let wide = wide(fin);
+        let Layout { slots, wide } = layout;
         let mut out = BufWriter::new(File::create(path)?);
         out.write_all(MAGIC)?;
         out.write_all(&[if wide { 2 } else { 1 }, 0, 0, 0])?;
-        out.write_all(&(fin.slots() as u32).to_le_bytes())?;
+        out.write_all(&(slots as u32).to_le_bytes())?;
         Ok(StateWriter {
             out,
             wide,
@@ -58,7 +58,13 @@ impl StateWriter {
 
     /// Appends one state vector.
     pub fn push(&mut self, state: &[u32]) -> std::io::Result<()> {
-        self.reserve(vector_bytes(state.len(), self.wide))?;
+        self.reserve(
+            Layout {
+                slots: state.len(),
+                wide: self.wide,
+            }
+            .vector_bytes(),
+        )?;
         self.scratch.clear();
         encode(state, self.wide, &mut self.scratch);
         self.out.write_all(&self.scratch)
@@ -106,14 +112,32 @@ impl StateWriter {
     }
 }
 
-/// Whether the inputs of `fin` take two bytes per slot (some domain has over 256 values).
-pub fn wide(fin: &korat::Finitization) -> bool {
-    (0..fin.slots()).any(|s| fin.domain_size(s) > 256)
+/// The shape of a finitization's state vectors in an inputs file: how many slots, and whether
+/// a slot takes two bytes. Given by the domains' sizes alone, so the file's readers need
+/// nothing of Korat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Slots per state vector.
+    pub slots: usize,
+    /// Two bytes per slot (some domain has over 256 values), else one.
+    pub wide: bool,
 }
 
-/// Bytes one state vector of `slots` slots takes in an inputs file.
-pub fn vector_bytes(slots: usize, wide: bool) -> u64 {
-    slots as u64 * if wide { 2 } else { 1 }
+impl Layout {
+    /// The layout of state vectors whose slots have these domain sizes, in slot order.
+    pub fn of(domain_sizes: impl IntoIterator<Item = usize>) -> Layout {
+        let (mut slots, mut wide) = (0, false);
+        for size in domain_sizes {
+            slots += 1;
+            wide |= size > 256;
+        }
+        Layout { slots, wide }
+    }
+
+    /// Bytes one state vector takes in an inputs file.
+    pub fn vector_bytes(self) -> u64 {
+        self.slots as u64 * if self.wide { 2 } else { 1 }
+    }
 }
 
 /// Appends one state vector to `out` as an inputs file stores it: one byte per slot, or two
@@ -284,5 +308,54 @@ impl TimesReader {
         let mut b = [0u8; 8];
         self.0.read_exact(&mut b)?;
         Ok(u64::from_le_bytes(b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vectors_round_trip_in_either_width_and_a_damaged_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for (domains, top) in [(vec![3, 256, 2], 255), (vec![3, 257, 2], 256)] {
+            let layout = Layout::of(domains);
+            assert_eq!(layout.wide, top > 255);
+            let path = inputs_path(dir.path(), 2, usize::from(layout.wide));
+            let mut w = StateWriter::create(&path, layout, u64::MAX).unwrap();
+            let states = [[0, top, 1], [2, 0, 0], [1, 7, 1]];
+            for s in &states {
+                w.push(s).unwrap();
+            }
+            let bytes = w.finish().unwrap();
+            assert_eq!(bytes, HEADER + 3 * layout.vector_bytes());
+            assert_eq!(StateReader::count(&path).unwrap(), 3);
+            let mut r = StateReader::open(&path).unwrap();
+            r.seek_to(1).unwrap();
+            assert_eq!(r.next_state().unwrap(), Some(&states[1][..]));
+            assert_eq!(r.next_state().unwrap(), Some(&states[2][..]));
+            assert_eq!(r.next_state().unwrap(), None);
+
+            // A file cut in the middle of an input is refused, not read as fewer inputs.
+            let whole = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &whole[..whole.len() - 1]).unwrap();
+            assert!(StateReader::count(&path).is_err());
+            // Another file's bytes are not inputs.
+            std::fs::write(&path, b"FRR1\0\0\0\0\0\0\0\0").unwrap();
+            assert!(StateReader::open(&path).is_err());
+        }
+    }
+
+    #[test]
+    fn the_budget_stops_a_writer_before_the_disk_fills() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = inputs_path(dir.path(), 1, 0);
+        let layout = Layout::of([2, 2]);
+        let mut w = StateWriter::create(&path, layout, HEADER + 2 * 2).unwrap();
+        w.push(&[0, 1]).unwrap();
+        w.push(&[1, 0]).unwrap();
+        assert!(!w.over_budget());
+        assert!(w.push(&[1, 1]).is_err());
+        assert!(w.over_budget());
     }
 }

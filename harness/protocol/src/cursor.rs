@@ -37,8 +37,8 @@ pub struct Where {
 
 impl Where {
     /// The input this position names.
-    pub fn position(&self) -> crate::protocol::Position {
-        crate::protocol::Position {
+    pub fn position(&self) -> crate::Position {
+        crate::Position {
             scope: self.scope,
             method: self.method as usize,
             index: u64::from(self.index),
