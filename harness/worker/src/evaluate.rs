@@ -23,7 +23,7 @@ use crate::protocol::{
 use crate::reach::{reach_path, ReachRecorder, ReachSets};
 use crate::store::{inputs_path, times_path, StateReader, StateWriter, TimesReader};
 use crate::watchdog::Watchdog;
-use ferastrau_sdk::exec::{execute, Outcome};
+use ferastrau_sdk::exec::{execute, execute_checked_original, Outcome};
 use ferastrau_sdk::panics;
 use ferastrau_sdk::Benchmark;
 
@@ -462,7 +462,7 @@ pub(crate) fn trial<B: Benchmark>(
     let mut input = pre.clone();
     let mut original_post = pre;
     ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-    let (expected, ticks) = execute(bench, m, &mut original_post, u64::MAX, false);
+    let (expected, ticks) = execute_checked_original(bench, m, &mut original_post);
     ferastrau_probes::set_active(mutant);
     let clock = Duration::from_nanos(original_nanos)
         .mul_f64(limits.timeout_factor)
