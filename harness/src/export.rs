@@ -14,7 +14,7 @@ use anyhow::{bail, Result};
 use ferastrau_artifacts::ReducedSuite;
 use ferastrau_protocol::{Message, Request, Sequence};
 
-use crate::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 
 use crate::locate::BenchmarkCrate;
 use crate::worker::Worker;

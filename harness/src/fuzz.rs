@@ -9,9 +9,9 @@
 //! The readers: `--in-diff`'s parser (`in_diff.rs`), the journal `--resume` reads
 //! (`evaluate/journal.rs`), and here a gate baseline, `evaluation.json` and `mutants.json`
 //! through their artifact readers (`Artifact::from_bytes`: what `read`, and so
-//! `gate::baseline::read_baseline`, does with a file's bytes). In-process, from the bytes on
-//! (a file per case spent more time on the disk than in the readers), so that they fit CI's
-//! time.
+//! `ferastrau-report`'s `gate::baseline::read_baseline`, does with a file's bytes).
+//! In-process, from the bytes on (a file per case spent more time on the disk than in the
+//! readers), so that they fit CI's time.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -218,7 +218,7 @@ pub(crate) fn no_panic(
 
 mod tests {
     use super::*;
-    use crate::gate::baseline::Baseline;
+    use ferastrau_artifacts::GateBaseline as Baseline;
     use ferastrau_artifacts::{Artifact, Evaluation, Mutants};
 
     /// A committed report, every array in it cut to its first two elements (a small, valid

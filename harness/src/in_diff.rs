@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use ferastrau_mutator::Mutant;
 
-use crate::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 
 /// The new-side lines a diff touches, per file path as the diff names it.
 #[derive(Debug, Default)]
@@ -996,7 +996,10 @@ fn [-b-]{+c+}() {}
                 message.contains("takes the output of `git diff`"),
                 "{message}"
             );
-            assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
+            assert_eq!(
+                ferastrau_console::exit_code::of(&e),
+                ferastrau_console::exit_code::Exit::Usage
+            );
         }
     }
 

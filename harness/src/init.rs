@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 
 /// Where the new crate's `ferastrau-sdk` comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -454,7 +454,10 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("keep.txt"), "mine").unwrap();
         let e = init(d.path(), "x", &SdkSource::this_version(), Style::Korat).unwrap_err();
-        assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
+        assert_eq!(
+            ferastrau_console::exit_code::of(&e),
+            ferastrau_console::exit_code::Exit::Usage
+        );
         assert!(format!("{e:#}").contains("is not empty"), "{e:#}");
         assert_eq!(
             std::fs::read_to_string(d.path().join("keep.txt")).unwrap(),

@@ -1,18 +1,16 @@
 //! Ferastrau's pipeline: locating a benchmark crate, building its worker processes and
 //! metamutant, generating inputs, running the original and the mutants, kill matrices, shards
-//! and their merge, the gate, and the reports. Stages import downward only: the report and the
-//! gate read the artifacts (`ferastrau-artifacts`) that the runs wrote. The `ferastrau` binary
-//! (`harness/cli`) drives it.
+//! and their merge, and the files each run writes (`ferastrau-artifacts`). Stages import
+//! downward only. What reads those files back for people and CI (the report page, the Stryker
+//! JSON, the gate) is `ferastrau-report`, which never depends on this crate, nor this crate on
+//! it; the `ferastrau` binary (`harness/cli`) drives both.
 
 pub mod evaluate;
-pub mod exit_code;
 pub mod export;
 pub mod fingerprint;
 #[cfg(test)]
 mod fuzz;
-pub mod gate;
 pub mod generate;
-pub mod html;
 pub mod in_diff;
 pub mod init;
 pub mod interrupt;
@@ -29,6 +27,5 @@ pub mod subject;
 pub mod subsets;
 pub mod suite;
 pub mod target_dir;
-pub mod term;
 pub mod white_box;
 pub mod worker;

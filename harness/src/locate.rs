@@ -6,8 +6,8 @@ use anyhow::{Context, Result};
 
 use ferastrau_protocol::Engine;
 
-use crate::exit_code::usage;
 use crate::runtime::Runtime;
+use ferastrau_console::exit_code::usage;
 
 /// A usage error (exit status 2): the crate given is not one Ferastrau can take.
 macro_rules! refuse {

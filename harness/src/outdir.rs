@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, Evaluation};
 
-use crate::exit_code::usage;
 use crate::locate::BenchmarkCrate;
 use crate::target_dir::ferastrau_target;
+use ferastrau_console::exit_code::usage;
 
 const LOCK: &str = ".ferastrau.lock";
 const OWNER: &str = ".ferastrau-owner";
@@ -149,7 +149,7 @@ fn wait_for_readers(f: &std::fs::File, path: &Path) {
         // Let go at once: two runs waiting here, each holding it shared, would wait forever.
         let _ = f.unlock();
         if !std::mem::replace(&mut said, true) {
-            crate::stage!(
+            ferastrau_console::stage!(
                 "Waiting",
                 "for the commands reading {} to finish",
                 path.display()

@@ -202,7 +202,7 @@ pub fn run_watched(
     watch: &(dyn Fn(&Message) + Sync),
 ) -> Result<Finished> {
     let encoded = serde_json::to_string(request).context("cannot encode a request")?;
-    crate::detail!("worker: {} '{encoded}'", exe.display());
+    ferastrau_console::detail!("worker: {} '{encoded}'", exe.display());
     run_inner(exe, &[encoded.as_str()], isolation, watch)
 }
 

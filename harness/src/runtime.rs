@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 
 /// The version of this binary, and so of the SDK, worker runtime and probes its workers link.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -19,11 +19,11 @@ use anyhow::Result;
 
 use ferastrau_artifacts::Artifact;
 
-use crate::exit_code::{broken, usage};
 use crate::fingerprint::Fingerprint;
 use ferastrau_artifacts::Facts;
 use ferastrau_artifacts::ScopeResult;
 use ferastrau_artifacts::ScopeRun;
+use ferastrau_console::exit_code::{broken, usage};
 
 /// The file a shard writes beside its reports.
 pub const RECORD: &str = "shard.json";

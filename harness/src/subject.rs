@@ -61,7 +61,7 @@ impl std::fmt::Display for BuildTimes {
 pub(crate) fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
     let home = cache_dir(bench);
     if !home.exists() {
-        crate::stage!(
+        ferastrau_console::stage!(
             "Caching",
             "builds of {} in {} (first run of this crate; its workers share compiled dependencies in {})",
             bench.name,
@@ -71,7 +71,7 @@ pub(crate) fn build_lock(bench: &BenchmarkCrate) -> Result<std::fs::File> {
     }
     let path = scratch_dir(bench, "build.lock");
     lock_file(&path, || {
-        crate::stage!(
+        ferastrau_console::stage!(
             "Waiting",
             "for another ferastrau run that is building {} (it holds {})",
             bench.name,
@@ -110,7 +110,7 @@ fn generated_copy(bench: &BenchmarkCrate, leaf: &str) -> Result<(BenchmarkCrate,
 
 fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
     let out = scratch_dir(bench, "metamutant");
-    crate::stage!(
+    ferastrau_console::stage!(
         "Mutating",
         "{} (compiling it until no mutant breaks the build; cached when its sources did not change)",
         bench.name
@@ -118,7 +118,7 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     // Compiling until no mutant breaks the build takes seconds to a minute: on a terminal, a
     // line that shows it is alive.
-    let ticking = crate::term::spinner(crate::term::progress(), "mutating");
+    let ticking = ferastrau_console::term::spinner(ferastrau_console::term::progress(), "mutating");
     let equivalence = match ferastrau_mutator::equivalence::enabled() {
         true => Some(equivalence_setup(bench)?),
         false => None,
@@ -154,14 +154,14 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
             meta.seconds
         ),
     };
-    crate::stage!(
+    ferastrau_console::stage!(
         "Mutated",
         "{}: {} mutants, {} viable, {how}",
         bench.name,
         meta.catalog.mutants.len(),
         meta.catalog.viable().count(),
     );
-    crate::detail!("metamutant crate: {}", meta.dir.display());
+    ferastrau_console::detail!("metamutant crate: {}", meta.dir.display());
     if let Some(e) = &meta.equivalence {
         let count = |dup: bool| {
             e.verdicts
@@ -170,11 +170,11 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
                 .count()
         };
         match &e.failed {
-            Some(error) => crate::stage!(
+            Some(error) => ferastrau_console::stage!(
                 "Compared",
                 "no mutant by its compiled code: the copies did not compile ({error})"
             ),
-            None => crate::stage!(
+            None => ferastrau_console::stage!(
                 "Compared",
                 "{} mutants by their compiled code: {} equivalent, {} duplicate{}",
                 e.compared.len(),
@@ -225,7 +225,7 @@ pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
         worker: built - mutated,
         describe: built.elapsed(),
     };
-    crate::detail!("ready: {times}");
+    ferastrau_console::detail!("ready: {times}");
     Ok(Subject {
         meta,
         worker,

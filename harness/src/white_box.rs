@@ -11,9 +11,9 @@ use anyhow::Result;
 use ferastrau_protocol::{FoundCounterexample, Message, Request, SearchCost};
 use serde::Serialize;
 
-use crate::exit_code::{broken, Interrupted};
 use crate::process::{Ending, Isolation};
 use crate::worker::Worker;
+use ferastrau_console::exit_code::{broken, Interrupted};
 
 /// One method at one scope.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -153,7 +153,7 @@ pub(crate) fn build_and_install(
 /// instead of looking stuck; set once per process, before anything is built.
 pub fn announce_lock_waits() {
     compile::on_lock_wait(|line| {
-        crate::stage!(
+        ferastrau_console::stage!(
             "Waiting",
             "for another cargo build to release the build directory ({})",
             line.trim_start_matches("Blocking").trim()
@@ -176,15 +176,18 @@ impl Worker {
     /// own freshness check). The caller holds the crate's build lock.
     pub fn build_for(bench: &BenchmarkCrate, work_dir: &Path) -> Result<Worker> {
         let WorkerCrate { package, manifest } = WorkerCrate::write(bench, work_dir)?;
-        crate::detail!(
+        ferastrau_console::detail!(
             "building the worker: cargo build --profile {} --manifest-path {} (CARGO_TARGET_DIR={})",
             compile::PROFILE,
             manifest.display(),
             build_dir(bench).display()
         );
-        crate::stage!("Building", "the worker of {} (cargo build)", bench.name);
+        ferastrau_console::stage!("Building", "the worker of {} (cargo build)", bench.name);
         // A build takes seconds to a minute: on a terminal, a line that shows it is alive.
-        let ticking = crate::term::spinner(crate::term::progress(), "building the worker");
+        let ticking = ferastrau_console::term::spinner(
+            ferastrau_console::term::progress(),
+            "building the worker",
+        );
         let built = build_and_install(bench, &manifest, &package);
         ticking.finish_and_clear();
         let (exe, hash) = built.map_err(|e| {
@@ -194,7 +197,7 @@ impl Worker {
                 bench.dir.display()
             )
         })?;
-        crate::detail!("worker binary: {}", exe.display());
+        ferastrau_console::detail!("worker binary: {}", exe.display());
         Ok(Worker {
             exe,
             hash,

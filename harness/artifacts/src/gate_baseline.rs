@@ -1,9 +1,9 @@
 //! `reports/gate-baseline.json`: per benchmark, each gated scope's figures and each mutant's
 //! key with the scopes that killed it — what `ferastrau gate` compares a run with.
 //!
-//! Written by `harness/src/gate/baseline.rs` (`write_baseline`, through `render`) by hand, one
-//! line per mutant so that a change of baseline reads as a short diff; [`GateBaseline::to_text`]
-//! writes the same bytes. Read by `gate::baseline::read_baseline`.
+//! Written by `harness/report/src/gate/baseline.rs` (`write_baseline`, through `render`) by
+//! hand, one line per mutant so that a change of baseline reads as a short diff;
+//! [`GateBaseline::to_text`] writes the same bytes. Read by `gate::baseline::read_baseline`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -38,7 +38,7 @@ pub struct BenchmarkBaseline {
     /// Every evaluated mutant's key, with the scopes that killed it (empty: it survived all).
     pub mutants: BTreeMap<String, Vec<u32>>,
     /// Where each mutant of `mutants` was, by key: what a later run's mutants are matched
-    /// through, with `regions` (`harness/src/gate/identity.rs`).
+    /// through, with `regions` (`harness/report/src/gate/identity.rs`).
     #[serde(default)]
     pub places: BTreeMap<String, MutantPlace>,
     /// Each mutated function's lines from its first mutant to its last, by

@@ -6,7 +6,7 @@
 //! Here each file has one definition, so a writer and its readers cannot drift apart, and a
 //! file that is not what this build writes is refused instead of half-read.
 //!
-//! | file | type | written by (today, in `harness/src`) |
+//! | file | type | written by (today, in `harness/src`; the gate's in `harness/report/src`) |
 //! |---|---|---|
 //! | `evaluation.json` | [`Evaluation`] | `evaluate::report::write` |
 //! | `mutants.json` | [`Mutants`] | `evaluate::report::write`, `reproduce::next_scope::mark` |

@@ -37,7 +37,7 @@ pub struct SuiteRun {
     pub verdicts: Vec<SuiteVerdict>,
     /// Where each evaluated mutant is, by key, and each mutated function's lines (by
     /// `"<file> <function>"`): what `gate --suite` matches a later run's mutants through, when
-    /// this file is its baseline (`harness/src/gate/identity.rs`).
+    /// this file is its baseline (`harness/report/src/gate/identity.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub places: BTreeMap<String, MutantPlace>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

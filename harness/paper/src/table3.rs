@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use ferastrau_harness::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
 use ferastrau_harness::subsets::{PaperLine, Report};
 

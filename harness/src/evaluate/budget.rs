@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use ferastrau_artifacts::ScopeRun;
 
-use crate::term::duration;
+use ferastrau_console::term::duration;
 
 /// The figures of a scope that the next one's cost grows from.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

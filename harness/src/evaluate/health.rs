@@ -1,6 +1,7 @@
 //! Broken-run detection: results that say more about the machine or the limits than about the
-//! test suite. Such a run exits with [`Exit::Broken`](crate::exit_code::Exit::Broken) and never
-//! reads as a pass, whatever its kill rate.
+//! test suite. Such a run exits with
+//! [`Exit::Broken`](ferastrau_console::exit_code::Exit::Broken) and never reads as a pass,
+//! whatever its kill rate.
 //!
 //! The first line of defence is the control run (the metamutant with no mutant active, under
 //! the mutants' limits, must survive every scope); these checks catch what it cannot.

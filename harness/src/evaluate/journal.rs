@@ -22,10 +22,10 @@ use ferastrau_artifacts::ReadError;
 use roaring::RoaringBitmap;
 
 use super::ScopeRun;
-use crate::exit_code::usage;
 use crate::fingerprint::Fingerprint;
 use crate::matrix::Row;
 use ferastrau_artifacts::ScopeResult;
+use ferastrau_console::exit_code::usage;
 
 /// A kill-matrix row as a journal line: its bitmaps in roaring's portable serialization,
 /// base64-encoded.
@@ -282,7 +282,10 @@ mod tests {
                 && !message.contains("no journal"),
             "{message}"
         );
-        assert_eq!(crate::exit_code::of(&e), crate::exit_code::Exit::Usage);
+        assert_eq!(
+            ferastrau_console::exit_code::of(&e),
+            ferastrau_console::exit_code::Exit::Usage
+        );
         // Torn inside `é` (two bytes): the rest resumes.
         let torn = [
             WRITTEN.as_bytes(),

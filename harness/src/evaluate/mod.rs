@@ -27,7 +27,6 @@ use anyhow::{Context, Result};
 use ferastrau_protocol::{Due, Position, Reason, NO_MUTANT};
 use rayon::prelude::*;
 
-use crate::exit_code::{broken, usage, Interrupted};
 use crate::fingerprint::Fingerprint;
 use crate::interrupt;
 use crate::locate::BenchmarkCrate;
@@ -35,6 +34,7 @@ use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::runner::{run_mutants, RunConfig, Timing};
 use crate::worker::Worker;
 use ferastrau_artifacts::ScopeResult;
+use ferastrau_console::exit_code::{broken, usage, Interrupted};
 use journal::{Journal, Recorded};
 pub use prepare::{render_at, Preparation, ScopeRun, ScratchBound, Violation, DISK_MARGIN};
 
@@ -130,10 +130,10 @@ fn scratch_limit(
             if estimate > left as f64 {
                 return Err(usage(format!(
                     "scope {scope} would need about {} of scratch space for its inputs (scope {} took {}, growing {growth:.1}x per scope), more than the {} left ({}); {}",
-                    crate::term::size(estimate as u64),
+                    ferastrau_console::term::size(estimate as u64),
                     b.scope,
-                    crate::term::size(b.bytes),
-                    crate::term::size(left),
+                    ferastrau_console::term::size(b.bytes),
+                    ferastrau_console::term::size(left),
                     bound.describe(),
                     bound.remedy()
                 )));
@@ -226,7 +226,7 @@ pub fn evaluate(
             .iter()
             .map(|s| (s.scope, s.checking_seconds))
             .collect();
-        crate::stage!(
+        ferastrau_console::stage!(
             "Checking",
             "the limits: the metamutant with no mutant active on every input (it must survive)"
         );
@@ -237,7 +237,7 @@ pub fn evaluate(
             .cloned()
             .collect();
         let reach = reach_index(&mut cfg, &here, methods.len(), round.clone(), opts)?;
-        crate::stage!(
+        ferastrau_console::stage!(
             "Running",
             "{} mutants on the inputs of scopes {}..={} with {} jobs",
             mutants.len(),
@@ -354,9 +354,9 @@ fn budget(
         _ => None,
     };
     if let (Some(est), [.., prev, last]) = (estimate, done) {
-        crate::note!(
+        ferastrau_console::note!(
             "scope {scope}: estimated {} from the growth of scopes {}..{}{}",
-            crate::term::duration(Duration::from_secs_f64(est.clamp(0.0, 1e9))),
+            ferastrau_console::term::duration(Duration::from_secs_f64(est.clamp(0.0, 1e9))),
             prev.scope,
             last.scope,
             match executions {
@@ -410,7 +410,7 @@ fn generate(
         reach: opts.reach,
         jobs: prepare::generation_threads(opts.jobs, Some(opts.memory_limit)),
     };
-    crate::stage!(
+    ferastrau_console::stage!(
         "Generating",
         "the inputs of scope {scope}, then running the original on them"
     );
@@ -433,7 +433,7 @@ fn generate(
     } else {
         journal.scope(&run)?;
     }
-    crate::detail!(
+    ferastrau_console::detail!(
         "scope {scope}: {} inputs generated in {:.2} s, the original checked on them in {:.2} s",
         run.inputs,
         run.generation_seconds,
@@ -459,7 +459,7 @@ fn reach_index(
     }
     let index = reach::ReachIndex::read(&cfg.inputs_dir, scopes, methods)?;
     if index.is_empty() && runs.iter().any(|s| !s.code_probes.is_empty()) {
-        crate::warning!(
+        ferastrau_console::warning!(
             "the original reached mutated code but no mutation point: running every mutant on every input"
         );
         cfg.reach = false;
@@ -562,7 +562,7 @@ fn run_all(
         })
         .collect();
     let tally = Tally {
-        bar: crate::term::meter(opts.progress, "mutants", expected.values().sum(), ""),
+        bar: ferastrau_console::term::meter(opts.progress, "mutants", expected.values().sum(), ""),
         expected,
         last,
         mutants: mutants.len() as u64,
@@ -702,7 +702,7 @@ fn control_run(
     let positions = progress
         .then(|| prepare::Positions::new(&cfg.inputs_dir, scopes.clone(), cfg.methods.len()));
     let total = positions.as_ref().map_or(0, |p| p.total());
-    let bar = prepare::ClearOnDrop::new(crate::term::meter(
+    let bar = prepare::ClearOnDrop::new(ferastrau_console::term::meter(
         progress,
         "limits check",
         total,

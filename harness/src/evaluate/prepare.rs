@@ -2,8 +2,8 @@
 //! isolated worker processes under the run's memory limit, the original under a clock limit
 //! per input of its own. Any misbehaviour of the benchmark here — a panic, a crash, a loop, a
 //! broken post-state, output on stdout, a limit the original cannot meet — stops the run with
-//! [`Exit::Broken`](crate::exit_code::Exit::Broken), naming the method, the input and what
-//! happened: mutants cannot be judged against an original that fails.
+//! [`Exit::Broken`](ferastrau_console::exit_code::Exit::Broken), naming the method, the input
+//! and what happened: mutants cannot be judged against an original that fails.
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -12,10 +12,10 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use ferastrau_protocol::{Clause, Fault, Message, Position, Request};
 
-use crate::exit_code::{broken, usage, Interrupted};
 use crate::process::{Death, Ending, Finished, Isolation};
-use crate::term::size;
 use crate::worker::Worker;
+use ferastrau_console::exit_code::{broken, usage, Interrupted};
+use ferastrau_console::term::size;
 
 /// One scope's generation and original run (as the journal and `shard.json` hold it), and a
 /// postcondition violation of the original.
@@ -213,41 +213,47 @@ impl Positions {
         Some(self.starts.get(&(w.scope, w.method))? + u64::from(w.index))
     }
 
-    /// Redraws `bar` from the cursor file at `cursor` every [`crate::term::TICK`] until the
-    /// returned poll is dropped; nothing when the bar is hidden.
+    /// Redraws `bar` from the cursor file at `cursor` every [`ferastrau_console::term::TICK`]
+    /// until the returned poll is dropped; nothing when the bar is hidden.
     pub(crate) fn follow(
         self,
         bar: &indicatif::ProgressBar,
         cursor: PathBuf,
-    ) -> Option<crate::term::Poll> {
+    ) -> Option<ferastrau_console::term::Poll> {
         if bar.is_hidden() {
             return None;
         }
         let bar = bar.clone();
-        Some(crate::term::Poll::start(crate::term::TICK, move || {
-            if let Some(done) = self.done(&cursor) {
-                bar.set_position(done);
-            }
-        }))
+        Some(ferastrau_console::term::Poll::start(
+            ferastrau_console::term::TICK,
+            move || {
+                if let Some(done) = self.done(&cursor) {
+                    bar.set_position(done);
+                }
+            },
+        ))
     }
 }
 
 /// Shows what the worker generating `scope` has found so far (its progress file under
 /// `inputs_dir`, [`ferastrau_protocol::progress`]) on a spinner line: inputs found, candidates
-/// explored and candidates a second, redrawn every [`crate::term::TICK`]. The line goes when the returned
-/// pair is dropped; `None` without a terminal.
-fn search_progress(inputs_dir: &Path, scope: u32) -> Option<(crate::term::Poll, ClearOnDrop)> {
-    if !crate::term::progress() {
+/// explored and candidates a second, redrawn every [`ferastrau_console::term::TICK`]. The line
+/// goes when the returned pair is dropped; `None` without a terminal.
+fn search_progress(
+    inputs_dir: &Path,
+    scope: u32,
+) -> Option<(ferastrau_console::term::Poll, ClearOnDrop)> {
+    if !ferastrau_console::term::progress() {
         return None;
     }
     let file = ferastrau_protocol::progress::path(inputs_dir, scope);
     // An earlier session's numbers must not show as this one's.
     let _ = std::fs::remove_file(&file);
-    let line = crate::term::spinner(true, format!("scope {scope}:"));
+    let line = ferastrau_console::term::spinner(true, format!("scope {scope}:"));
     line.set_message("searching");
     let started = std::time::Instant::now();
     let shown = line.clone();
-    let poll = crate::term::Poll::start(crate::term::TICK, move || {
+    let poll = ferastrau_console::term::Poll::start(ferastrau_console::term::TICK, move || {
         if let Some(c) = ferastrau_protocol::progress::read(&file) {
             let secs = started.elapsed().as_secs_f64();
             shown.set_message(search_figures(c.valid, c.explored, secs));
@@ -261,9 +267,9 @@ fn search_progress(inputs_dir: &Path, scope: u32) -> Option<(crate::term::Poll, 
 fn search_figures(inputs: u64, candidates: u64, seconds: f64) -> String {
     format!(
         "{} inputs of {} candidates, {}/s",
-        crate::term::count(inputs),
-        crate::term::count(candidates),
-        crate::term::count((candidates as f64 / seconds.max(1e-3)) as u64)
+        ferastrau_console::term::count(inputs),
+        ferastrau_console::term::count(candidates),
+        ferastrau_console::term::count((candidates as f64 / seconds.max(1e-3)) as u64)
     )
 }
 
@@ -466,10 +472,10 @@ impl Preparation {
             reach: self.reach,
         };
         // The original's run over every input, as inputs done of the total.
-        let show = crate::term::progress();
+        let show = ferastrau_console::term::progress();
         let positions =
             show.then(|| Positions::new(&self.inputs_dir, scope..=scope, self.methods.len()));
-        let bar = ClearOnDrop::new(crate::term::meter(
+        let bar = ClearOnDrop::new(ferastrau_console::term::meter(
             show,
             format!("scope {scope}: the original"),
             positions.as_ref().map_or(0, Positions::total),
@@ -567,7 +573,7 @@ impl Preparation {
             .filter(|w| w.scope == scope)
             .map(|w| w.position());
         let death = f.death();
-        crate::detail!(
+        ferastrau_console::detail!(
             "the original's worker at scope {scope}: {death}; its stderr:\n{}",
             f.stderr
         );

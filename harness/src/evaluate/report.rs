@@ -394,7 +394,7 @@ pub const POOR_KILL_RATE: f64 = 60.0;
 /// A kill rate's cell, coloured by [`GOOD_KILL_RATE`] and [`POOR_KILL_RATE`] (the escapes go
 /// around the padded text, so columns stay aligned).
 pub fn rate_cell(rate: f64, mutants: usize, text: String) -> String {
-    use crate::term::{paint, style};
+    use ferastrau_console::term::{paint, style};
     match rate {
         _ if mutants == 0 => text,
         r if r >= GOOD_KILL_RATE => paint(style::GOOD, text),
@@ -410,9 +410,9 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
     let mutants = rows.first().map_or(0, |r| r.mutants);
     let mut t = format!(
         "{}: {mutants} mutants\n{}\n",
-        crate::term::paint(crate::term::style::HEAD, benchmark),
-        crate::term::paint(
-            crate::term::style::HEAD,
+        ferastrau_console::term::paint(ferastrau_console::term::style::HEAD, benchmark),
+        ferastrau_console::term::paint(
+            ferastrau_console::term::style::HEAD,
             format!(
                 "{:>5} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9} {:>10} {:>10}",
                 "scope",
@@ -614,7 +614,7 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::style;
+    use ferastrau_console::term::style;
 
     #[test]
     fn kill_rates_are_coloured_by_the_documented_thresholds() {

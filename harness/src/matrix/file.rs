@@ -16,8 +16,8 @@ use ferastrau_artifacts::{Artifact, KillMatrixHeader};
 use roaring::RoaringBitmap;
 
 use super::{Header, KillMatrix, Row};
-use crate::exit_code::usage;
 use crate::fingerprint::Hasher;
+use ferastrau_console::exit_code::usage;
 
 const MAGIC: &[u8; 4] = b"FKM1";
 /// The header's `format`: bumped when the layout changes.

@@ -23,13 +23,13 @@ use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
 use super::{FirstKill, Header, KillMatrix, MethodRange, Row};
-use crate::exit_code::Interrupted;
 use crate::fingerprint::Fingerprint;
 use crate::process::{Death, Ending, Isolation};
 use crate::runner::{classify, confirming, RunConfig};
 use crate::worker::Worker;
 use ferastrau_artifacts::ScopeResult;
 use ferastrau_artifacts::ScopeRun;
+use ferastrau_console::exit_code::Interrupted;
 
 /// A matrix child runs every input, where a first-kill child usually stops early, and a
 /// mutant that times out by ticks on every input takes many times the original's time: its
@@ -315,7 +315,7 @@ fn rows(
     let (mut rows, todo) = reusable(journal.done, mutants, scope, total, max_deaths);
     let resumed = rows.len() as u64;
     let what = format!("kill matrix, scope {scope}, mutants");
-    let bar = crate::term::bar(progress, &what, mutants.len() as u64, resumed);
+    let bar = ferastrau_console::term::bar(progress, &what, mutants.len() as u64, resumed);
     // One mutant per rayon task: rows differ in cost by orders of magnitude (a mutant that
     // dies on every input restarts its process up to `max_deaths` times), and a run of
     // expensive rows inside one unsplit range would leave the other threads idle.

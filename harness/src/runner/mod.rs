@@ -22,10 +22,10 @@ use anyhow::{bail, Context, Result};
 use ferastrau_protocol::Limits;
 use ferastrau_protocol::{Due, Kill, Limit, Message, Reason, Request};
 
-use crate::exit_code::broken;
 use crate::process::{Death, Ending, Isolation};
 use crate::worker::Worker;
 use ferastrau_artifacts::{ScopeResult, Status};
+use ferastrau_console::exit_code::broken;
 
 /// Limits and places shared by every mutant of a run.
 #[derive(Clone, Debug)]

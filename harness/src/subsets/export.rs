@@ -13,9 +13,9 @@ use anyhow::{bail, Context, Result};
 use ferastrau_artifacts::Artifact;
 use ferastrau_protocol::{Message, Request};
 
-use crate::exit_code::usage;
 use crate::matrix::KillMatrix;
 use crate::process::Isolation;
+use ferastrau_console::exit_code::usage;
 
 /// One input of the reduced suite, and the reduced suite's file (`reduced-suite.json`).
 pub use ferastrau_artifacts::{ReducedSuite as SuiteFile, SuiteInput};

@@ -24,8 +24,8 @@ use anyhow::Result;
 use ferastrau_artifacts::{Artifact, CompilerVerdict, Evaluation, Family, Mutants};
 use roaring::RoaringBitmap;
 
-use crate::exit_code::{broken, usage};
 use crate::matrix::{KillMatrix, Row};
+use ferastrau_console::exit_code::{broken, usage};
 use sample::{Compare as _, Comparison};
 
 /// The comparison and the reduction of a run, as JSON.

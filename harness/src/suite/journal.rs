@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::Verdict;
-use crate::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 
 /// What a suite's run is: a resumed run must be the same one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

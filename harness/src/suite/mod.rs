@@ -11,9 +11,7 @@
 //! from outside (a signal no code under test sends itself) is run again, never counted.
 
 pub mod journal;
-pub mod page;
 pub mod program;
-pub mod report;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -22,12 +20,12 @@ use anyhow::{Context, Result};
 use ferastrau_protocol::Reason;
 use rayon::prelude::*;
 
-use crate::exit_code::{broken, usage, Interrupted};
 use crate::locate::BenchmarkCrate;
 use crate::process::{Death, Ending, Finished, Isolation};
 use crate::runtime::Package;
 use crate::target_dir::{identity, scratch_dir};
 use crate::worker::{build_and_install, seed_lock, write_if_changed};
+use ferastrau_console::exit_code::{broken, usage, Interrupted};
 
 /// The limits and parallelism of a suite's run.
 #[derive(Clone, Debug)]
@@ -45,21 +43,6 @@ pub struct Options {
 }
 
 pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict as Verdict};
-
-/// Kills by reason, reasons in alphabetical order, zeros left out.
-pub fn killed_by(run: &SuiteRun) -> Vec<(Reason, u32)> {
-    let mut by: Vec<(Reason, u32)> = Vec::new();
-    for v in &run.verdicts {
-        if let Some(r) = v.reason {
-            match by.iter_mut().find(|(q, _)| *q == r) {
-                Some((_, n)) => *n += 1,
-                None => by.push((r, 1)),
-            }
-        }
-    }
-    by.sort_by_key(|(r, _)| format!("{r:?}"));
-    by
-}
 
 /// The runner of `suite` for `bench`, built: its binary.
 fn build_runner(bench: &BenchmarkCrate, metamutant: &Path, text: &str) -> Result<PathBuf> {
@@ -86,7 +69,7 @@ fn build_runner(bench: &BenchmarkCrate, metamutant: &Path, text: &str) -> Result
     write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
     write_if_changed(&dir.join("src/main.rs"), text)?;
     seed_lock(bench, &dir)?;
-    crate::stage!(
+    ferastrau_console::stage!(
         "Building",
         "the suite's runner for {} (cargo build)",
         bench.name
@@ -207,7 +190,7 @@ pub fn evaluate(
     let exe = build_runner(bench, metamutant, &text)?;
     let scratch = tempfile::tempdir_in(crate::target_dir::cache_dir(bench))
         .context("cannot create a scratch directory")?;
-    crate::stage!(
+    ferastrau_console::stage!(
         "Running",
         "the suite's {} tests on the original (they must all pass)",
         tests.len()
@@ -255,7 +238,7 @@ pub fn evaluate(
         .copied()
         .filter(|id| !recorded.verdicts.contains_key(id))
         .collect();
-    crate::stage!(
+    ferastrau_console::stage!(
         "Running",
         "{} mutants on the suite's {} tests with {} jobs{}",
         left.len(),
@@ -379,7 +362,7 @@ mod tests {
         // Killed from outside every time: no verdict at all, a broken run.
         let e = verdict("kill -KILL $$").unwrap_err();
         assert!(
-            crate::exit_code::of(&e) == crate::exit_code::Exit::Broken,
+            ferastrau_console::exit_code::of(&e) == ferastrau_console::exit_code::Exit::Broken,
             "{e:#}"
         );
         assert!(e.to_string().contains("from outside"), "{e:#}");

@@ -218,7 +218,7 @@ impl Target {
                 (Some(DEFAULT_BENCHMARK), None)
             }
             (None, None) => {
-                return Err(ferastrau_harness::exit_code::usage(
+                return Err(ferastrau_console::exit_code::usage(
                     "the current directory holds no benchmark crate (a Cargo.toml with a \
                      [package.metadata.ferastrau] table): run in your crate's directory, give \
                      --benchmark-path DIR, or create one with `cargo ferastrau init DIR`",

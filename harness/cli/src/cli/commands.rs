@@ -6,12 +6,12 @@ use anyhow::{Context, Result};
 
 use super::args::*;
 use super::evaluate::Show;
+use ferastrau_console::exit_code::{broken, usage};
+use ferastrau_console::term::{paint, style};
 use ferastrau_harness::evaluate::Preparation;
-use ferastrau_harness::exit_code::{broken, usage};
 use ferastrau_harness::generate;
 use ferastrau_harness::outdir::Scratch;
 use ferastrau_harness::subject;
-use ferastrau_harness::term::{paint, style};
 use ferastrau_protocol::{Message, Request};
 
 pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
@@ -25,7 +25,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         )));
     }
     let worker = subject::original_worker(&bench)?;
-    let progress = ferastrau_harness::term::progress();
+    let progress = ferastrau_console::term::progress();
     let json = a.output.json();
     let mode = generate::Mode {
         jobs: a
@@ -39,7 +39,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         if progress {
             eprint!("\rscope {} done ({} inputs)   ", s.scope, s.inputs);
         }
-        ferastrau_harness::detail!(
+        ferastrau_console::detail!(
             "scope {}: {} inputs in {:.2} s",
             s.scope,
             s.inputs,
@@ -60,7 +60,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
         ));
     }
     if json {
-        ferastrau_harness::term::print_json(&serde_json::to_value(generate::document(
+        ferastrau_console::term::print_json(&serde_json::to_value(generate::document(
             &bench, mode, &stats,
         ))?)?;
     } else {
@@ -136,7 +136,7 @@ pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
         let text = exploration.test_file(&bench)?;
         std::fs::write(file, &text)
             .map_err(|e| usage(format!("cannot write {}: {e}", file.display())))?;
-        ferastrau_harness::stage!(
+        ferastrau_console::stage!(
             "Wrote",
             "{} tests of {}'s calls to {}",
             text.matches("#[test]").count(),
@@ -146,7 +146,7 @@ pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
     }
     let report = exploration.report;
     if a.output.json() {
-        ferastrau_harness::term::print_json(&serde_json::to_value(&report)?)?;
+        ferastrau_console::term::print_json(&serde_json::to_value(&report)?)?;
     } else {
         print!("{}", ferastrau_harness::sequences::render_table(&report));
     }
@@ -235,7 +235,7 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     let mut total = 0;
     let mut rows = Vec::new();
     for scope in a.scopes {
-        ferastrau_harness::stage!("Checking", "the original on every input of scope {scope}");
+        ferastrau_console::stage!("Checking", "the original on every input of scope {scope}");
         let run = prep.scope(&worker, scope, used)?;
         if run.inputs == 0 {
             return Err(ferastrau_harness::evaluate::prepare::no_input(
@@ -313,7 +313,7 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
                 "message": v.message, "test": test,
             })
         });
-        ferastrau_harness::term::print_json(&serde_json::json!({
+        ferastrau_console::term::print_json(&serde_json::json!({
             "benchmark": bench.name,
             "scopes": rows,
             "violations": total,
@@ -383,7 +383,7 @@ fn check_white_box(
     let benchmark = bench.name.as_str();
     let mut scopes = Vec::new();
     for scope in a.scopes.clone() {
-        ferastrau_harness::stage!("Searching", "the failure predicate at scope {scope}");
+        ferastrau_console::stage!("Searching", "the failure predicate at scope {scope}");
         scopes.push(white_box::search(
             worker,
             scope,
@@ -401,7 +401,7 @@ fn check_white_box(
         ferastrau_harness::export::counterexample_test(bench, worker, scope, method, &c.input)
     });
     if a.output.json() {
-        ferastrau_harness::term::print_json(&serde_json::json!({
+        ferastrau_console::term::print_json(&serde_json::json!({
             "benchmark": benchmark,
             "white_box": true,
             "scopes": scopes,
@@ -467,7 +467,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
     if !a.run.only_mutants.is_empty() {
         return Err(usage(format!(
             "gate --only-mutants: a run of chosen mutants is {}",
-            ferastrau_harness::gate::run::ONLY_MUTANTS
+            ferastrau_report::gate::run::ONLY_MUTANTS
         )));
     }
     if a.run.compare != ferastrau_protocol::Comparison::Abstract {
@@ -495,7 +495,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
         }
         None => None,
     };
-    use ferastrau_harness::gate::{github::Github, gitlab::Gitlab, Print};
+    use ferastrau_report::gate::{github::Github, gitlab::Gitlab, Print};
     let (benchmark, print) = match (json, annotated) {
         (true, _) => (None, Print::Json),
         (false, Some((name, crate_dir))) if a.run.output.github() => {
@@ -508,7 +508,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
                 code_quality: a
                     .code_quality
                     .clone()
-                    .unwrap_or_else(|| ferastrau_harness::gate::gitlab::DEFAULT_FILE.into()),
+                    .unwrap_or_else(|| ferastrau_report::gate::gitlab::DEFAULT_FILE.into()),
             }),
         ),
         (false, _) => (None, Print::Table),
@@ -534,25 +534,28 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
             // runs' do (the status stays the evaluation's).
             Err(e) => {
                 if let Some(name) = benchmark.as_deref().filter(|_| {
-                    ferastrau_harness::exit_code::of(&e)
-                        == ferastrau_harness::exit_code::Exit::Broken
+                    ferastrau_console::exit_code::of(&e)
+                        == ferastrau_console::exit_code::Exit::Broken
                 }) {
                     if let Err(w) = print.broken(name, &format!("{e:#}")) {
-                        ferastrau_harness::warning!("{w:#}");
+                        ferastrau_console::warning!("{w:#}");
                     }
                 }
                 return Err(e);
             }
         },
     };
-    let thresholds = ferastrau_harness::gate::Thresholds {
+    let thresholds = ferastrau_report::gate::Thresholds {
         min_kill_rate: a.min_kill_rate,
         min_kill_rate_scope: a.min_kill_rate_scope,
         tolerance: a.tolerance,
         fail_on_new_survivors: a.fail_on_new_survivors,
         accept_unmatched: a.accept_unmatched,
     };
-    ferastrau_harness::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, &print)
+    // Held while the gate reads the reports: a run that has taken the directory is clearing
+    // them.
+    let _reading = ferastrau_harness::outdir::OutputDir::read(&dir)?;
+    ferastrau_report::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, &print)
 }
 
 /// The crate whose reports `dir` holds (its name and directory), when `needed` (for
@@ -636,7 +639,7 @@ fn crate_of_reports(
 }
 
 /// `gate --suite FILE`: the suite's run against a baseline that is an earlier run's
-/// `suite.json` (`ferastrau_harness::gate::suite`).
+/// `suite.json` (`ferastrau_report::gate::suite`).
 fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
     let refused = [
         (a.current.is_some(), "--current"),
@@ -657,14 +660,14 @@ fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
     let run = <ferastrau_harness::suite::SuiteRun as ferastrau_artifacts::Artifact>::read(
         &dir.join("suite.json"),
     )?;
-    let thresholds = ferastrau_harness::gate::Thresholds {
+    let thresholds = ferastrau_report::gate::Thresholds {
         min_kill_rate: a.min_kill_rate,
         min_kill_rate_scope: None,
         tolerance: a.tolerance,
         fail_on_new_survivors: false,
         accept_unmatched: false,
     };
-    ferastrau_harness::gate::suite::gate(&run, &a.baseline, &thresholds, a.update_baseline)
+    ferastrau_report::gate::suite::gate(&run, &a.baseline, &thresholds, a.update_baseline)
 }
 
 pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
@@ -705,7 +708,7 @@ pub(super) fn cmd_overhead(a: OverheadArgs) -> Result<()> {
     let (executions, plain) = replay(&original)?;
     let (_, meta) = replay(&subject.worker)?;
     if a.output.json() {
-        ferastrau_harness::term::print_json(&serde_json::json!({
+        ferastrau_console::term::print_json(&serde_json::json!({
             "benchmark": bench.name,
             "scope": a.scope,
             "repeat": a.repeat,

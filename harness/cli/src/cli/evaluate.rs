@@ -8,8 +8,8 @@ use anyhow::{Context, Result};
 use super::args::*;
 use super::commands::sampled;
 use super::next_scope;
+use ferastrau_console::exit_code::{broken, usage};
 use ferastrau_harness::evaluate::{self, report};
-use ferastrau_harness::exit_code::{broken, usage};
 use ferastrau_harness::fingerprint::{tree_hash, Fingerprint, Hasher};
 use ferastrau_harness::in_diff::Selection;
 use ferastrau_harness::locate::BenchmarkCrate;
@@ -216,7 +216,7 @@ pub(super) fn run_evaluation(a: EvaluateArgs, show: Show) -> Result<Option<PathB
             // Failed after some reports were written (the page, the kill matrices, a shard's
             // record): a part of a run is no run.
             if let Err(c) = clear_reports(&out.path) {
-                ferastrau_harness::warning!("{c:#}");
+                ferastrau_console::warning!("{c:#}");
             }
             Err(e)
         }
@@ -246,7 +246,7 @@ fn forget_reports(a: &EvaluateArgs) {
         }
         if let Ok(out) = OutputDir::lock(&dir) {
             if let Err(e) = clear_reports(&out.path) {
-                ferastrau_harness::warning!("{e:#}");
+                ferastrau_console::warning!("{e:#}");
             }
         }
     }
@@ -265,7 +265,7 @@ fn run(
     match &diff {
         Some(Selection::Nothing { why }) => {
             match show {
-                Show::Json => ferastrau_harness::term::print_json(&serde_json::json!({
+                Show::Json => ferastrau_console::term::print_json(&serde_json::json!({
                     "benchmark": bench.name,
                     "evaluated": false,
                     "why": why,
@@ -281,9 +281,9 @@ fn run(
             });
         }
         Some(Selection::Everything { why }) => {
-            ferastrau_harness::note!("--in-diff: every mutant is evaluated: {why}")
+            ferastrau_console::note!("--in-diff: every mutant is evaluated: {why}")
         }
-        Some(Selection::Functions(functions)) => ferastrau_harness::note!(
+        Some(Selection::Functions(functions)) => ferastrau_console::note!(
             "--in-diff: the mutants of {} function(s) are evaluated: {}",
             functions.len(),
             functions
@@ -303,7 +303,7 @@ fn run(
     }
     // The source as the mutator read it to build the metamutant: what the page shows,
     // whatever happens to the crate during the run (an edit while it was mutating included).
-    let sources = ferastrau_harness::html::Sources::of_metamutant(&bench.dir, &subject.meta)?;
+    let sources = ferastrau_report::html::Sources::of_metamutant(&bench.dir, &subject.meta)?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
@@ -345,7 +345,7 @@ fn run(
     )?;
     if ev.interrupted {
         return Err(anyhow::Error::new(
-            ferastrau_harness::exit_code::Interrupted(format!(
+            ferastrau_console::exit_code::Interrupted(format!(
                 "interrupted; the results so far are in {}; continue with --resume",
                 out_dir.join("journal.jsonl").display()
             )),
@@ -365,10 +365,10 @@ fn run(
     };
     let rows = report::publish(out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
-    let page = ferastrau_harness::html::write(out_dir, &sources)?;
+    let page = ferastrau_report::html::write(out_dir, &sources)?;
     let changed = sources.changed_since(&bench.dir);
     if !changed.is_empty() {
-        ferastrau_harness::warning!(
+        ferastrau_console::warning!(
             "the crate changed during the run ({}): the results and the page are of its source as the run read it to mutate; run again to measure the change",
             changed.join(", ")
         );
@@ -383,10 +383,10 @@ fn run(
     };
     // The marks of --next-scope are in mutants.json now: the page and survivors.txt again.
     let page = match next {
-        next_scope::Step::Ran { .. } => ferastrau_harness::html::write(out_dir, &sources)?,
+        next_scope::Step::Ran { .. } => ferastrau_report::html::write(out_dir, &sources)?,
         _ => page,
     };
-    let survivors = ferastrau_harness::html::survivors::at_scope(&page, last_scope);
+    let survivors = ferastrau_report::html::survivors::at_scope(&page, last_scope);
     if let Some(shard) = a.shard {
         ferastrau_harness::shard::write(
             out_dir,
@@ -416,7 +416,7 @@ fn run(
         None => bench.name.clone(),
     };
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
-        ferastrau_harness::warning!(
+        ferastrau_console::warning!(
             "the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
             s.violation_count,
             s.scope
@@ -436,22 +436,22 @@ fn run(
             });
             doc["next_scope"] = next.json();
             doc["report_html"] = serde_json::json!(out_dir.join("report.html"));
-            ferastrau_harness::term::print_json(&doc)?;
+            ferastrau_console::term::print_json(&doc)?;
         }
         Show::Table => {
             anstream::print!("{}", report::table(&title, &rows));
-            if let Some(r) = runner.filter(|_| ferastrau_harness::term::notes()) {
+            if let Some(r) = runner.filter(|_| ferastrau_console::term::notes()) {
                 println!("{r}");
-                ferastrau_harness::detail!("{r:#}");
+                ferastrau_console::detail!("{r:#}");
             }
             // A broken run's survivors mean nothing: the error says why instead.
             if broken_why.is_none() {
                 print!(
                     "{}",
-                    ferastrau_harness::html::survivors::Listing {
+                    ferastrau_report::html::survivors::Listing {
                         survivors: &survivors,
                         scope: last_scope,
-                        file: &out_dir.join(ferastrau_harness::html::survivors::FILE),
+                        file: &out_dir.join(ferastrau_report::html::survivors::FILE),
                     }
                 );
                 if let Some(line) = next.line() {
@@ -547,7 +547,7 @@ fn options(a: &EvaluateArgs) -> evaluate::Options {
         resume: a.resume,
         reach: !a.no_reach,
         comparison: a.compare,
-        progress: ferastrau_harness::term::progress(),
+        progress: ferastrau_console::term::progress(),
         kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
         per_process: a.mutants_per_process.map(usize::from),
         max_time: a.max_time,
@@ -562,7 +562,7 @@ fn write_matrices(
 ) -> Result<()> {
     for m in matrices {
         let bytes = ferastrau_harness::matrix::file::write(out_dir, m)?;
-        ferastrau_harness::note!(
+        ferastrau_console::note!(
             "kill matrix, scope {}: {} mutants x {} inputs in {:.1} s, {} bytes in {}",
             m.header.scope,
             m.rows.len(),
@@ -572,7 +572,7 @@ fn write_matrices(
             ferastrau_harness::matrix::file::dir(out_dir).display()
         );
         for d in &m.header.disagreements {
-            ferastrau_harness::warning!(
+            ferastrau_console::warning!(
                 "kill matrix at scope {} disagrees with the first-kill run: {d}",
                 m.header.scope
             );
@@ -664,7 +664,7 @@ fn facts(
 /// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no
 /// report behind that could be read as its own.
 pub fn clear_reports(dir: &Path) -> Result<()> {
-    let all = report::FILES.iter().chain(&ferastrau_harness::html::FILES);
+    let all = report::FILES.iter().chain(&ferastrau_report::html::FILES);
     for f in all.chain(&[ferastrau_harness::shard::RECORD]) {
         match std::fs::remove_file(dir.join(f)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

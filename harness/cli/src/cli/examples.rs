@@ -7,7 +7,7 @@ use clap::CommandFactory as _;
 
 use super::program::{command, parse_from, Program};
 use super::Cli;
-use ferastrau_harness::term::ColorWhen;
+use ferastrau_console::term::ColorWhen;
 
 /// One example: what it does, and the command line (a shell redirection may follow it).
 pub struct Example {

@@ -4,8 +4,8 @@ use anyhow::Result;
 
 use super::args::MergeArgs;
 use super::evaluate::verdict;
+use ferastrau_console::exit_code::{broken, usage};
 use ferastrau_harness::evaluate::{health, report};
-use ferastrau_harness::exit_code::{broken, usage};
 use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::shard;
 
@@ -68,12 +68,12 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
         &extra,
     )?;
     let crate_dir = std::path::Path::new(&m.run.crate_dir);
-    let sources = ferastrau_harness::html::Sources::Disk(crate_dir.to_path_buf());
-    ferastrau_harness::html::write(&out.path, &sources)?;
+    let sources = ferastrau_report::html::Sources::Disk(crate_dir.to_path_buf());
+    ferastrau_report::html::write(&out.path, &sources)?;
     if a.output.json() {
         let mut doc = report::json_document(&out.path, m.evaluated.len())?;
         doc["shards"] = serde_json::json!(a.shards.len());
-        ferastrau_harness::term::print_json(&doc)?;
+        ferastrau_console::term::print_json(&doc)?;
     } else {
         anstream::print!("{}", report::table(&m.facts.benchmark, &rows));
         println!(

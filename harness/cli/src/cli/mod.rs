@@ -25,7 +25,7 @@ pub use parse::*;
 pub use program::{command, main, parse_from, Program};
 pub use subsets::cmd_subsets;
 
-use ferastrau_harness::term::{ColorWhen, Verbosity};
+use ferastrau_console::term::{ColorWhen, Verbosity};
 
 /// Measures how good bounded-exhaustive test suites are: Korat generates every
 /// non-isomorphic input up to a scope, mutants show what those inputs catch.

@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use anyhow::Result;
 use ferastrau_artifacts::ScopeRun;
+use ferastrau_console::exit_code::Interrupted;
+use ferastrau_console::term::duration;
 use ferastrau_harness::evaluate::budget;
 use ferastrau_harness::evaluate::next_scope::{self, NextScope};
-use ferastrau_harness::exit_code::Interrupted;
 use ferastrau_harness::locate::BenchmarkCrate;
-use ferastrau_harness::term::duration;
 
 use super::args::EvaluateArgs;
 use super::evaluate::{run_evaluation, Show};
@@ -121,7 +121,7 @@ pub(super) fn after(
     let marks = match refused {
         Some(why) => next_scope::not_run(&ids, next, &why),
         None => {
-            ferastrau_harness::stage!(
+            ferastrau_console::stage!(
                 "Next scope",
                 "running the {} survivor(s) at scope {next}{} (--next-scope)",
                 ids.len(),

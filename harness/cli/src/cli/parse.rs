@@ -86,8 +86,8 @@ pub fn parse_memory_limit(s: &str) -> Result<u64, String> {
     if bytes < MIN_MEMORY_LIMIT {
         return Err(format!(
             "{s:?} ({}) is less address space than any worker starts under: give at least {} (the default is 1G)",
-            ferastrau_harness::term::size(bytes),
-            ferastrau_harness::term::size(MIN_MEMORY_LIMIT)
+            ferastrau_console::term::size(bytes),
+            ferastrau_console::term::size(MIN_MEMORY_LIMIT)
         ));
     }
     Ok(bytes)

@@ -12,8 +12,8 @@ use clap::Parser;
 
 use super::examples::{self, Example};
 use super::Global;
-use ferastrau_harness::exit_code::{self, Exit};
-use ferastrau_harness::term::{paint, style, ColorWhen};
+use ferastrau_console::exit_code::{self, Exit};
+use ferastrau_console::term::{paint, style, ColorWhen};
 
 /// A command line built on `ferastrau`'s commands.
 pub trait Program: Parser {
@@ -101,7 +101,7 @@ fn color_before_parsing(args: &[OsString]) -> ColorWhen {
 /// Runs a parsed command line: the global options first, then the command.
 fn run<P: Program>(program: P) -> Result<()> {
     let global = program.global();
-    ferastrau_harness::term::set(global.verbosity(), global.color);
+    ferastrau_console::term::set(global.verbosity(), global.color);
     ferastrau_harness::worker::announce_lock_waits();
     program.run_command()
 }
@@ -136,7 +136,7 @@ fn arguments(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
 }
 
 /// The main routine of a binary: parses the process's arguments as `P`, runs them, and maps
-/// the outcome to an exit status (`ferastrau_harness::exit_code`).
+/// the outcome to an exit status (`ferastrau_console::exit_code`).
 pub fn main<P: Program>() -> ExitCode {
     // `ferastrau ... | head`: end quietly when stdout closes, as a Unix filter does, instead
     // of panicking on the failed write. (No pipe the harness writes to is at risk: it never

@@ -8,7 +8,7 @@ use anyhow::Result;
 use ferastrau_artifacts::{Artifact, Evaluation};
 
 use super::args::ReportArgs;
-use ferastrau_harness::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 use ferastrau_harness::locate::locate_declared;
 use ferastrau_harness::outdir::{recorded_owner, OutputDir};
 
@@ -38,8 +38,8 @@ pub(super) fn cmd_report(a: ReportArgs) -> Result<()> {
         None => locate_declared(Some(a.benchmark.as_deref().unwrap_or(&name)), None)?,
     };
     let out = OutputDir::take(&a.dir, &bench.name, &bench.dir)?;
-    let sources = ferastrau_harness::html::Sources::Disk(bench.dir.clone());
-    let report = ferastrau_harness::html::write(&out.path, &sources)?;
+    let sources = ferastrau_report::html::Sources::Disk(bench.dir.clone());
+    let report = ferastrau_report::html::write(&out.path, &sources)?;
     let last = report.last_scope().unwrap_or(0);
     let counts = report.counts(last);
     let summary: Vec<String> = counts
@@ -51,8 +51,8 @@ pub(super) fn cmd_report(a: ReportArgs) -> Result<()> {
         report.evaluation.benchmark,
         report.mutants.len(),
         summary.join(", "),
-        out.path.join(ferastrau_harness::html::FILES[0]).display(),
-        out.path.join(ferastrau_harness::html::FILES[1]).display()
+        out.path.join(ferastrau_report::html::FILES[0]).display(),
+        out.path.join(ferastrau_report::html::FILES[1]).display()
     );
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use ferastrau_artifacts::Artifact;
-use ferastrau_harness::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::subject;
 use ferastrau_harness::suite::{self, Status, SuiteRun};
@@ -27,7 +27,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let meta = subject::metamutant(&bench)?;
     // The sources as the mutator read them to build the metamutant, for the report: whatever
     // happens to the crate during the run, the report shows the code that ran.
-    let sources = ferastrau_harness::html::model::mutated_sources(&meta);
+    let sources = ferastrau_report::html::model::mutated_sources(&meta);
     let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     // The mutants `evaluate` would run: sampled, `--only-mutants`, the skipped left out.
@@ -55,8 +55,8 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     }
     let mut report = suite::evaluate(&bench, &meta.dir, file, &ids, &opts, &journal, a.resume)
         .map_err(|e| {
-            if e.is::<ferastrau_harness::exit_code::Interrupted>() {
-                anyhow::Error::new(ferastrau_harness::exit_code::Interrupted(format!(
+            if e.is::<ferastrau_console::exit_code::Interrupted>() {
+                anyhow::Error::new(ferastrau_console::exit_code::Interrupted(format!(
                     "interrupted; the verdicts so far are in {}; continue with --resume",
                     journal.display()
                 )))
@@ -65,7 +65,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
             }
         })?;
     // Keys, places and regions: what a later `gate --suite` matches this run's mutants by.
-    ferastrau_harness::gate::suite::identify(&mut report, &meta.catalog, &sources);
+    ferastrau_report::gate::suite::identify(&mut report, &meta.catalog, &sources);
     let path = out.path.join("suite.json");
     report
         .write(&path)
@@ -73,21 +73,24 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let stryker = out.path.join("mutation-testing-report.json");
     std::fs::write(
         &stryker,
-        serde_json::to_string_pretty(&suite::report::document(&report, &meta.catalog, &sources))?
-            + "\n",
+        serde_json::to_string_pretty(&ferastrau_report::suite::schema::document(
+            &report,
+            &meta.catalog,
+            &sources,
+        ))? + "\n",
     )
     .with_context(|| format!("cannot write {}", stryker.display()))?;
     let html = out.path.join("report.html");
     std::fs::write(
         &html,
-        suite::page::page(&report, &meta.catalog, &sources).into_string(),
+        ferastrau_report::suite::page::page(&report, &meta.catalog, &sources).into_string(),
     )
     .with_context(|| format!("cannot write {}", html.display()))?;
     match show {
         Show::Json => {
             let mut doc = serde_json::to_value(&report)?;
             doc["reports"] = out.path.display().to_string().into();
-            ferastrau_harness::term::print_json(&doc)?;
+            ferastrau_console::term::print_json(&doc)?;
         }
         Show::Table | Show::Summary => print!("{}", table(&report, &meta.catalog, &path)),
         Show::Nothing => {}
@@ -105,7 +108,7 @@ fn table(r: &SuiteRun, catalog: &ferastrau_mutator::Catalog, path: &Path) -> Str
         r.original_seconds,
         r.mutants
     );
-    let by: Vec<String> = suite::killed_by(r)
+    let by: Vec<String> = ferastrau_report::suite::killed_by(r)
         .iter()
         .map(|(reason, n)| format!("{reason} {n}"))
         .collect();

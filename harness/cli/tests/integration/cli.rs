@@ -265,7 +265,7 @@ fn evaluate_announces_its_stages_and_ends_naming_the_survivors_and_the_page() {
     );
     let shown = survivors
         .len()
-        .min(ferastrau_harness::html::survivors::SHOWN);
+        .min(ferastrau_report::html::survivors::SHOWN);
     for (key, place) in survivors.iter().take(shown) {
         assert!(
             stdout.contains(&format!("  {place}  {key}\n")),

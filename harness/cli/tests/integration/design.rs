@@ -111,6 +111,9 @@ fn design_md_names_every_source_file_of_korat_the_mutator_and_the_harness() {
         "harness/worker",
         "harness/sdk",
         "harness/protocol",
+        "harness/artifacts",
+        "harness/console",
+        "harness/report",
     ] {
         assert!(packages.iter().any(|p| p == expected), "{packages:?}");
     }
@@ -249,5 +252,38 @@ fn the_cli_does_not_link_the_worker_runtime() {
             !deps.iter().any(|d| d == runtime),
             "the CLI links {runtime}: {deps:?}"
         );
+    }
+}
+
+/// The readers (`ferastrau-report`: the page, the Stryker JSON, the gate, a suite's page) read
+/// what runs wrote and never run anything: they depend on the files' types and not on the run
+/// code, nor on what only a worker links, and the run code does not depend on them: the
+/// binary calls both.
+#[test]
+fn the_readers_do_not_depend_on_the_run_code_nor_it_on_them() {
+    let readers = normal_dependencies("ferastrau-report");
+    assert!(
+        readers.iter().any(|d| d == "ferastrau-artifacts"),
+        "{readers:?}"
+    );
+    for run in [
+        "ferastrau-harness",
+        "ferastrau-worker",
+        "ferastrau-sdk",
+        "korat",
+    ] {
+        assert!(
+            !readers.iter().any(|d| d == run),
+            "ferastrau-report depends on {run}: {readers:?}"
+        );
+    }
+    let harness = normal_dependencies("ferastrau-harness");
+    assert!(
+        !harness.iter().any(|d| d == "ferastrau-report"),
+        "ferastrau-harness depends on the readers: {harness:?}"
+    );
+    let cli = normal_dependencies("ferastrau");
+    for both in ["ferastrau-harness", "ferastrau-report"] {
+        assert!(cli.iter().any(|d| d == both), "{cli:?}");
     }
 }

@@ -463,7 +463,7 @@ fn readers_of_an_output_directory_take_its_lock() {
         .join(benchmark);
     for f in ferastrau_harness::evaluate::report::FILES
         .iter()
-        .chain(&ferastrau_harness::html::FILES)
+        .chain(&ferastrau_report::html::FILES)
     {
         std::fs::copy(committed.join(f), dir.join(f)).unwrap();
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::workspace_root;
 use crate::common::{self, ferastrau, json, text};
-use ferastrau_harness::html::equivalent::{self, Verdict};
+use ferastrau_report::html::equivalent::{self, Verdict};
 
 /// A copy of the committed reports of `benchmark` (its evaluation, not re-run), with its
 /// `EQUIVALENT.md`.
@@ -402,7 +402,7 @@ fn the_committed_pages_are_what_report_writes() {
         let dir = committed(&name, tmp.path());
         let o = report(&dir);
         assert!(o.status.success(), "{name}: {}", text(&o.stderr));
-        for f in ferastrau_harness::html::FILES {
+        for f in ferastrau_report::html::FILES {
             let want = std::fs::read(entry.path().join(f))
                 .unwrap_or_else(|e| panic!("reports/{name}/{f}: {e} (run `ferastrau report`)"));
             assert!(

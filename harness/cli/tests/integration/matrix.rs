@@ -190,7 +190,7 @@ fn compiler_verdicts_agree_with_the_kill_matrix() {
 #[ignore = "reads the ten benchmarks' runs: bash scripts/compiler-equivalence.sh"]
 fn compiler_verdicts_agree_with_the_ten_benchmarks_kill_matrices() {
     use ferastrau_artifacts::{Artifact, CompilerVerdict, Mutants, Status};
-    use ferastrau_harness::html::equivalent;
+    use ferastrau_report::html::equivalent;
     let runs = std::env::var_os("FERASTRAU_TCE_RUNS")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target/tce"));

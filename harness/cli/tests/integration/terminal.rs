@@ -364,7 +364,7 @@ fn completions_name_every_command() {
     let o = ok(run(&["completions", "bash"]));
     let script = text(&o.stdout);
     let cmd =
-        ferastrau::cli::command::<ferastrau::cli::Cli>(ferastrau_harness::term::ColorWhen::Never);
+        ferastrau::cli::command::<ferastrau::cli::Cli>(ferastrau_console::term::ColorWhen::Never);
     let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
     assert!(names.len() >= 9, "{names:?}");
     for name in names {

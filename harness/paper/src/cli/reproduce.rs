@@ -11,7 +11,7 @@ use clap::Parser;
 
 use super::ReproduceArgs;
 use ferastrau::cli::{cmd_evaluate, Cli, Cmd};
-use ferastrau_harness::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 use ferastrau_harness::interrupt;
 use ferastrau_harness::locate::{checkout_root, locate_declared};
 use ferastrau_paper::code::{CodeFacts, Sample};
@@ -238,7 +238,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
                         next_scope::not_run(&ids, next, &why)
                     }
                     Err(e)
-                        if e.downcast_ref::<ferastrau_harness::exit_code::Interrupted>()
+                        if e.downcast_ref::<ferastrau_console::exit_code::Interrupted>()
                             .is_some() =>
                     {
                         return Err(e)
@@ -263,8 +263,8 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         // The evaluation drew the page before scope + 1 ran: drawn again, it shows each
         // survivor's mark, as `ferastrau report` draws it.
         let out_dir = ferastrau_harness::outdir::OutputDir::take(&out, &bench.name, &bench.dir)?;
-        let sources = ferastrau_harness::html::Sources::Disk(bench.dir.clone());
-        ferastrau_harness::html::write(&out_dir.path, &sources)?;
+        let sources = ferastrau_report::html::Sources::Disk(bench.dir.clone());
+        ferastrau_report::html::write(&out_dir.path, &sources)?;
     }
 
     // The crate's subject (cached: the evaluation above built it), for what follows and for

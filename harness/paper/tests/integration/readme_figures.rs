@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use ferastrau_artifacts::{CodeFacts, Evaluation, EvaluationScope, Mutants, NextScope};
-use ferastrau_harness::html::equivalent::{parse, Verdict};
 use ferastrau_paper::paper::{Paper, Table4Row};
+use ferastrau_report::html::equivalent::{parse, Verdict};
 
 /// Where the generated block starts (the whole line).
 const BEGIN: &str = "<!-- figures: generated from reports/ by harness/paper/tests/integration/readme_figures.rs; \

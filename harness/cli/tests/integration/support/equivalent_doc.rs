@@ -16,12 +16,12 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use ferastrau_artifacts::{Artifact as _, Evaluation, Mutants, Status};
-use ferastrau_harness::html::model::Listed;
 use ferastrau_mutator::{mutated_source, Mutant};
+use ferastrau_report::html::model::Listed;
 
 // The document's format and its parser live in the harness (the page reads the verdicts
 // with it); this module renders and checks documents against a run.
-pub use ferastrau_harness::html::equivalent::{
+pub use ferastrau_report::html::equivalent::{
     parse, Doc, Verdict, FILE, KEY_PREFIX, PLACEHOLDER, SUMMARY, SURVIVORS,
 };
 

@@ -19,12 +19,12 @@ use ferastrau_mutator::Catalog;
 use ferastrau_protocol::Reason;
 use serde_json::{json, Value};
 
-use super::{Status, SuiteRun};
 use crate::html::schema::SCHEMA_VERSION;
+use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict};
 
 /// The document for `run` over `catalog`, with the crate's `sources` (file → text).
 pub fn document(run: &SuiteRun, catalog: &Catalog, sources: &BTreeMap<String, String>) -> Value {
-    let verdicts: BTreeMap<u32, &super::Verdict> = run.verdicts.iter().map(|v| (v.id, v)).collect();
+    let verdicts: BTreeMap<u32, &SuiteVerdict> = run.verdicts.iter().map(|v| (v.id, v)).collect();
     let keys: BTreeMap<u32, String> = catalog
         .mutants
         .iter()

@@ -71,7 +71,7 @@ impl Github {
             .open(path)
             .and_then(|mut f| std::io::Write::write_all(&mut f, markdown.as_bytes()));
         if let Err(e) = written {
-            crate::warning!(
+            ferastrau_console::warning!(
                 "cannot append the gate's summary to {} ($GITHUB_STEP_SUMMARY): {e}",
                 path.display()
             );

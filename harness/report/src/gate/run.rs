@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 use ferastrau_artifacts::{Artifact, Evaluation, Mutants, Status};
 
 use super::baseline::{BenchmarkBaseline, ScopeFigures};
-use crate::exit_code::usage;
 use ferastrau_artifacts::MutantPlace;
+use ferastrau_console::exit_code::usage;
 
 /// Why a run of `--only-mutants` is refused, by the gate given its reports and by the gate
 /// asked to run one.

@@ -348,7 +348,7 @@ pub fn paint(style: Style, text: impl std::fmt::Display) -> String {
 macro_rules! note {
     ($($t:tt)*) => {
         if $crate::term::notes() {
-            anstream::eprintln!($($t)*);
+            $crate::anstream::eprintln!($($t)*);
         }
     };
 }
@@ -361,7 +361,7 @@ macro_rules! note {
 macro_rules! stage {
     ($verb:expr, $($t:tt)*) => {
         if $crate::term::notes() {
-            anstream::eprintln!(
+            $crate::anstream::eprintln!(
                 "{} {}",
                 $crate::term::paint($crate::term::style::STAGE, format_args!("{:>12}", $verb)),
                 format_args!($($t)*)
@@ -375,7 +375,7 @@ macro_rules! stage {
 macro_rules! warning {
     ($($t:tt)*) => {
         if $crate::term::notes() {
-            anstream::eprintln!(
+            $crate::anstream::eprintln!(
                 "{} {}",
                 $crate::term::paint($crate::term::style::WARN, "warning:"),
                 format_args!($($t)*)
@@ -389,7 +389,7 @@ macro_rules! warning {
 macro_rules! detail {
     ($($t:tt)*) => {
         if $crate::term::verbose() {
-            anstream::eprintln!($($t)*);
+            $crate::anstream::eprintln!($($t)*);
         }
     };
 }

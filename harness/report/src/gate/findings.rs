@@ -342,7 +342,8 @@ pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::gate::{compare, ScopeFigures};
+    use crate::gate::baseline::ScopeFigures;
+    use crate::gate::compare;
 
     /// A run of `mutants` (key → the scopes that kill it) at scopes 1..3, each mutant at its
     /// own line of `src/lib.rs`, with the kill rate `rate` at every scope.

@@ -15,8 +15,8 @@ use ferastrau_mutator::Catalog;
 
 use super::compare::Thresholds;
 use super::identity;
-use crate::exit_code::{usage, GateFailed};
-use crate::suite::{Status, SuiteRun};
+use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status};
+use ferastrau_console::exit_code::{usage, GateFailed};
 
 /// Fills in `run`'s keys, places and regions from the catalog it ran and the crate's `sources`
 /// (file → text, as the metamutant was built from them), so that it can serve as a baseline.

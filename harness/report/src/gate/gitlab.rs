@@ -49,7 +49,7 @@ pub fn fingerprint(f: &Finding, benchmark: &str) -> String {
         .place
         .as_ref()
         .map_or(("", ""), |p| (p.file.as_str(), p.function.as_str()));
-    crate::fingerprint::Hasher::default()
+    ferastrau_mutator::ContentHash::default()
         .feed(f.check.name().as_bytes())
         .feed(benchmark.as_bytes())
         .feed(file.as_bytes())
@@ -110,7 +110,7 @@ pub fn write(g: &Gitlab, findings: &[Finding], benchmark: &str) -> Result<()> {
     tmp.persist(path)
         .map_err(|e| e.error)
         .with_context(cannot)?;
-    crate::stage!(
+    ferastrau_console::stage!(
         "Wrote",
         "{} finding(s) to the Code Quality report {}",
         findings.len(),

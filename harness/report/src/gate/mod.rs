@@ -5,39 +5,41 @@
 //! texts and occurrence) with the scopes that killed it, its place, and each mutated
 //! function's lines. A run's mutants are matched to the baseline's through the change between
 //! the two sources ([`identity`]): a mutant on an unchanged line keeps its identity wherever
-//! the line moved; one on a line the change edited is new. The gate fails ([`Exit::GateFailed`](crate::exit_code::Exit)) when
-//! at some scope the kill rate falls under `--min-kill-rate` or more than `--tolerance` points
-//! under the baseline's, a mutant the baseline killed now survives, or code coverage drops; a
-//! broken run fails with its own status and never becomes a baseline. Mutants the baseline does
-//! not know (new code) are reported apart and fail only with `--fail-on-new-survivors`.
+//! the line moved; one on a line the change edited is new. The gate fails
+//! ([`Exit::GateFailed`](ferastrau_console::exit_code::Exit)) when at some scope the kill rate
+//! falls under `--min-kill-rate` or more than `--tolerance` points under the baseline's, a
+//! mutant the baseline killed now survives, or code coverage drops; a broken run fails with its
+//! own status and never becomes a baseline. Mutants the baseline does not know (new code) are
+//! reported apart and fail only with `--fail-on-new-survivors`.
 
 //!
 //! The baseline file's format is in [`baseline`], the reading of a run's reports in [`run`],
 //! the comparison in [`compare`], what the gate prints in [`table`], what it found as one
 //! ordered list in [`findings`], which [`github`] and [`gitlab`] write for a CI job.
 
-pub mod baseline;
-pub mod compare;
-pub mod findings;
+mod baseline;
+mod compare;
+mod findings;
 pub mod github;
 pub mod gitlab;
-pub mod identity;
+mod identity;
 pub mod run;
 pub mod suite;
-pub mod table;
+mod table;
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
 
-pub use baseline::{read_baseline, write_baseline, Baseline, BenchmarkBaseline, ScopeFigures};
-pub use compare::{compare, Basis, Changes, Comparison, Failure, Thresholds};
-pub use run::GatedRun;
-pub use table::{describe, report, table};
+pub use compare::Thresholds;
 
-use crate::exit_code::{broken, usage, GateFailed};
-use baseline::VERSION;
+use baseline::{read_baseline, write_baseline, BenchmarkBaseline, VERSION};
+use compare::{compare, Basis, Comparison, Failure};
+use run::GatedRun;
+use table::{describe, report};
+
+use ferastrau_console::exit_code::{broken, usage, GateFailed};
 
 /// What the gate prints on stdout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +103,9 @@ impl Print {
 }
 
 /// Gates the run in `dir` against the baseline file `baseline` (or, with `update`, makes the
-/// run the baseline of its benchmark), printing as `print` says.
+/// run the baseline of its benchmark), printing as `print` says. The caller holds `dir` for
+/// reading (`OutputDir::read`) across the call: a run that has taken the directory is clearing
+/// the reports read here.
 pub fn gate(
     dir: &Path,
     baseline: &Path,
@@ -110,8 +114,6 @@ pub fn gate(
     print: &Print,
 ) -> Result<()> {
     let json = *print == Print::Json;
-    // Held while the reports are read: a run that has taken the directory is clearing them.
-    let _reading = crate::outdir::OutputDir::read(dir)?;
     let mut run = GatedRun::read(dir)?;
     // Reports that disagree with each other (a merge or a run that failed half-way, a file
     // edited by hand) are refused, as `report` refuses them; a broken run never passes. The
@@ -131,7 +133,7 @@ pub fn gate(
     if let Some(why) = unsound {
         // The status stays a broken run's, whatever becomes of the annotation.
         if let Err(e) = print.broken(&run.benchmark, &why) {
-            crate::warning!("{e:#}");
+            ferastrau_console::warning!("{e:#}");
         }
         return Err(broken(why));
     }
@@ -300,9 +302,11 @@ pub fn gate(
         write_baseline(baseline, &file)?;
     }
     if json {
-        crate::term::print_json(&document(&run, baseline, reference, &c, &notes, verdict))?;
+        ferastrau_console::term::print_json(&document(
+            &run, baseline, reference, &c, &notes, verdict,
+        ))?;
     } else {
-        use crate::term::{paint, style};
+        use ferastrau_console::term::{paint, style};
         anstream::println!(
             "{} against {}",
             paint(style::HEAD, &run.benchmark),
@@ -521,7 +525,7 @@ fn document(
 
 #[cfg(test)]
 mod tests {
-    use super::baseline::render;
+    use super::baseline::{render, Baseline, ScopeFigures};
     use super::*;
 
     fn figures(rate: f64, st: f64, mutants: &[(&str, &[u32])]) -> BenchmarkBaseline {

@@ -7,11 +7,11 @@
 //! benchmark's source: `evaluate` and `merge` write them after those, and `ferastrau report
 //! DIR` writes them again for a directory that already holds a run (a committed report).
 
-pub mod chart;
+mod chart;
 pub mod equivalent;
 pub mod model;
-pub mod page;
-pub mod schema;
+mod page;
+pub(crate) mod schema;
 pub mod survivors;
 
 use std::collections::BTreeMap;

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use ferastrau_mutator::{Catalog, Mutant};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use super::{killed_by, Status, SuiteRun};
+use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status};
+
+use super::killed_by;
 
 const CSS: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em}\
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}\

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use ferastrau_artifacts::Artifact;
 
-use crate::exit_code::usage;
+use ferastrau_console::exit_code::usage;
 
 /// A baseline file: every gated benchmark (`reports/gate-baseline.json`).
 pub use ferastrau_artifacts::GateBaseline as Baseline;
