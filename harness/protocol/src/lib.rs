@@ -106,6 +106,13 @@ pub enum Request {
         /// What the mutant's outputs are compared with the original's by.
         #[serde(default)]
         comparison: Comparison,
+        /// Run consecutive mutants that take the same inputs (the same first scope and reach
+        /// sets) as a cohort: each input decoded and the original run once for all of them.
+        /// The results are the same either way, but a process that dies or times out inside
+        /// a cohort cannot say which of its mutants did it, so the harness turns this off
+        /// for the rest of a list after such an end.
+        #[serde(default)]
+        cohorts: bool,
     },
     /// Runs `mutant` against the original on the stored inputs of `scope` that `spans` name,
     /// **without** stopping at a kill (the kill matrix): [`Message::MatrixChunk`] lines, in

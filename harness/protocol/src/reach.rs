@@ -229,6 +229,12 @@ impl ReachSets {
         (mutant <= e.last).then_some(e)
     }
 
+    /// The mutation point `mutant` belongs to, as the first and last mutant ids of its
+    /// entry, if some input reaches it: two mutants of one point have the same set.
+    pub fn point(&self, mutant: u32) -> Option<(u32, u32)> {
+        self.entry(mutant).map(|e| (e.first, e.last))
+    }
+
     /// How many points some input reaches.
     pub fn points(&self) -> usize {
         self.points.len()

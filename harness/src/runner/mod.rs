@@ -209,13 +209,15 @@ pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
 }
 
 /// One child process running the mutants of `due` in turn, each up to scope `last`, under
-/// `limits`, its messages handed to `watch` as they come; `None` if interrupted.
+/// `limits` (in cohorts when `cohorts`: `Request::Mutants`), its messages handed to `watch`
+/// as they come; `None` if interrupted.
 #[allow(clippy::too_many_arguments)]
 fn spawn(
     worker: &Worker,
     due: &[Due],
     last: u32,
     limits: Limits,
+    cohorts: bool,
     cfg: &RunConfig,
     cursor: &Path,
     timing: &mut Timing,
@@ -235,6 +237,7 @@ fn spawn(
         limits,
         reach: cfg.reach,
         comparison: cfg.comparison,
+        cohorts,
     };
     let started = Instant::now();
     let f = crate::process::run_watched(&worker.exe, &request, &isolation, watch)?;
@@ -283,7 +286,18 @@ fn rerun(
         mutant,
         from: scope,
     }];
-    let Some(f) = spawn(worker, &due, scope, limits, cfg, cursor, timing, &|_| {})? else {
+    let Some(f) = spawn(
+        worker,
+        &due,
+        scope,
+        limits,
+        false,
+        cfg,
+        cursor,
+        timing,
+        &|_| {},
+    )?
+    else {
         return Ok(None);
     };
     for m in &f.messages {
@@ -475,6 +489,10 @@ pub fn run_mutants(
             on_result(&scope_result(cfg, *mutant, *scope, kill, *executions));
         }
     };
+    // Mutants that take the same inputs run as cohorts ([`Request::Mutants`]) until a child
+    // ends inside one, which cannot say which of its mutants ended it: from then on, one
+    // mutant after another, so that a death or a timeout names its mutant.
+    let mut cohorts = cohorts_wanted();
     'children: while !queue.is_empty() && !crate::interrupt::requested() {
         let batch: Vec<Due> = queue.iter().copied().collect();
         let Some(f) = spawn(
@@ -482,6 +500,7 @@ pub fn run_mutants(
             &batch,
             last,
             cfg.limits,
+            cohorts,
             cfg,
             &cursor,
             &mut timing,
@@ -490,6 +509,31 @@ pub fn run_mutants(
         else {
             break;
         };
+        if cohorts && !f.completed() && !recycled_by(&f) {
+            // Whatever it reported is final (whole cohorts and lone mutants, in order);
+            // the rest runs again, alone.
+            for m in &f.messages {
+                match m {
+                    Message::Scope {
+                        mutant,
+                        scope,
+                        kill,
+                        executions,
+                        skipped,
+                        seconds,
+                    } => {
+                        head_at(&queue, *mutant, *scope)?;
+                        timing.scope(*seconds, *executions, *skipped);
+                        done.push(scope_result(cfg, *mutant, *scope, kill, *executions));
+                        advance(&mut queue, scope + 1, last);
+                    }
+                    Message::Error { message } => bail!("the worker failed: {message}"),
+                    _ => {}
+                }
+            }
+            cohorts = false;
+            continue;
+        }
         // Whether the mutant at the head of the queue is still the child's first one.
         let mut fresh = true;
         let mut clock_timeout = false;
@@ -584,6 +628,23 @@ pub fn run_mutants(
     }
     let _ = std::fs::remove_file(&cursor);
     Ok((done, timing))
+}
+
+/// `FERASTRAU_COHORTS=0` runs every mutant alone, one after another, as before cohorts: the
+/// tests compare the two, whose results must be the same. Anything else, or unset, runs
+/// cohorts.
+pub const COHORTS_VAR: &str = "FERASTRAU_COHORTS";
+
+fn cohorts_wanted() -> bool {
+    std::env::var_os(COHORTS_VAR).is_none_or(|v| v != "0")
+}
+
+/// Whether the child ended on purpose, between two scopes or cohorts, to be replaced
+/// ([`Message::Recycle`]).
+fn recycled_by(f: &crate::process::Finished) -> bool {
+    f.messages
+        .iter()
+        .any(|m| matches!(m, Message::Recycle { .. }))
 }
 
 /// Checks that the head of the queue is `mutant` due at `scope`: the worker reports each

@@ -345,10 +345,12 @@ fn find_printer<B: Benchmark>(
 /// `mutants`: runs each mutant of `due` in turn against the original on the stored inputs of
 /// each of its scopes up to `to` (with `reach`, only those that reach the mutant's point),
 /// sending one [`Message::Scope`] per scope: killed (with the reason and the first killing
-/// input) or survived. Nothing carries over from one mutant to the next but the process: the
-/// switch, the tick budget and the probes are set for every call. Returns `false` when it
-/// stopped early, after a scope, with a [`Message::Recycle`] (abandoned calls leaked too
-/// much: a fresh process takes the rest).
+/// input) or survived. With `cohorts`, mutants that take the same inputs run together
+/// ([`crate::cohort`]), with the same results. Nothing carries over from one mutant to the
+/// next but the process: the switch, the tick budget and the probes are set for every call.
+/// Returns `false` when it stopped early, after a scope or a cohort, with a
+/// [`Message::Recycle`] (abandoned calls leaked too much: a fresh process takes the rest).
+#[allow(clippy::too_many_arguments)]
 pub fn mutants<B: Benchmark>(
     bench: &B,
     due: &[Due],
@@ -357,10 +359,27 @@ pub fn mutants<B: Benchmark>(
     cursor_file: &Path,
     judging: Judging,
     reach: bool,
+    cohorts: bool,
 ) -> std::io::Result<bool> {
     cursor::open(cursor_file)?;
     let stops = Stops::start()?;
-    for d in due {
+    let mut rest = due;
+    while let Some(d) = rest.first() {
+        let n = if cohorts {
+            crate::cohort::len(bench, rest, to, dir, reach)?
+        } else {
+            1
+        };
+        if n > 1 {
+            crate::cohort::run(bench, &rest[..n], to, dir, judging, reach, &stops)?;
+            rest = &rest[n..];
+            if stops.calls.must_recycle() {
+                send(&stops.calls.recycle_message())?;
+                return Ok(false);
+            }
+            continue;
+        }
+        rest = &rest[1..];
         cursor::set(cursor::MUTANT, d.mutant);
         for scope in d.from..=to {
             cursor::set(cursor::SCOPE, scope);
@@ -431,12 +450,39 @@ impl Judging {
     }
 }
 
-/// One input judged: the original's and the mutant's outcomes, the original's ticks, the
-/// mutant's tick budget, and the kill reason if the mutant is killed.
-pub(crate) struct Trial<B: Benchmark> {
+/// The original's run on one input: what every mutant judged on the input is compared with.
+/// Made once per input however many mutants are judged on it ([`crate::cohort`]).
+pub(crate) struct OriginalRun<B: Benchmark> {
+    /// Its outcome.
     pub expected: Outcome<B>,
-    pub got: Outcome<B>,
+    /// The ticks it took: the mutants' budget is a multiple of them.
     pub ticks: u64,
+    /// Its post-state, for a structural comparison.
+    post: B::Input,
+    /// The post-state's structure, computed for the first mutant that needs it.
+    structure: Option<String>,
+}
+
+impl<B: Benchmark> OriginalRun<B> {
+    /// Runs the original of method `m` on `pre` (taken: the original's post-state is left in
+    /// it), with no budget.
+    pub fn on(bench: &B, m: usize, pre: B::Input) -> OriginalRun<B> {
+        let mut post = pre;
+        ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
+        let (expected, ticks) = execute_checked_original(bench, m, &mut post);
+        OriginalRun {
+            expected,
+            ticks,
+            post,
+            structure: None,
+        }
+    }
+}
+
+/// One input judged: the mutant's outcome, its tick budget, and the kill reason if the
+/// mutant is killed.
+pub(crate) struct Trial<B: Benchmark> {
+    pub got: Outcome<B>,
     pub budget: u64,
     pub reason: Option<Reason>,
     /// Under [`Comparison::Structural`], the original's and the mutant's structures when
@@ -445,10 +491,10 @@ pub(crate) struct Trial<B: Benchmark> {
 }
 
 /// Runs the original, then `mutant` under its tick budget and clock limit, on the decoded
-/// input `pre` of method `m`, and judges the mutant: the one definition of a kill, shared by
-/// the first-kill run and the kill matrix. `pre` is taken, not borrowed: the original runs on
-/// it and the mutant on one copy (a copy per side was an allocation and a copy more per
-/// execution, for an input that is needed again only to render a kill, which decodes it anew).
+/// input `pre` of method `m`, and judges the mutant ([`against`]). `pre` is taken, not
+/// borrowed: the original runs on it and the mutant on one copy (a copy per side was an
+/// allocation and a copy more per execution, for an input that is needed again only to
+/// render a kill, which decodes it anew).
 pub(crate) fn trial<B: Benchmark>(
     bench: &B,
     m: usize,
@@ -457,17 +503,43 @@ pub(crate) fn trial<B: Benchmark>(
     original_nanos: u64,
     judging: Judging,
     stops: &Stops,
+) -> (OriginalRun<B>, Trial<B>) {
+    let input = pre.clone();
+    let mut original = OriginalRun::on(bench, m, pre);
+    let t = against(
+        bench,
+        m,
+        mutant,
+        input,
+        &mut original,
+        original_nanos,
+        judging,
+        stops,
+    );
+    (original, t)
+}
+
+/// Runs `mutant` on `input` (a copy of the input `original` ran on) under its tick budget
+/// and clock limit, and judges it against the original's run: the one definition of a kill,
+/// shared by the first-kill run, a cohort's run and the kill matrix.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn against<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    mutant: u32,
+    mut input: B::Input,
+    original: &mut OriginalRun<B>,
+    original_nanos: u64,
+    judging: Judging,
+    stops: &Stops,
 ) -> Trial<B> {
     let limits = judging.limits;
-    let mut input = pre.clone();
-    let mut original_post = pre;
-    ferastrau_probes::set_active(ferastrau_probes::ORIGINAL);
-    let (expected, ticks) = execute_checked_original(bench, m, &mut original_post);
     ferastrau_probes::set_active(mutant);
     let clock = Duration::from_nanos(original_nanos)
         .mul_f64(limits.timeout_factor)
         .saturating_add(limits.timeout_floor);
-    let budget = ticks
+    let budget = original
+        .ticks
         .saturating_mul(limits.tick_factor)
         .saturating_add(limits.tick_floor);
     stops.watchdog.arm(clock);
@@ -489,7 +561,7 @@ pub(crate) fn trial<B: Benchmark>(
     let mut reason = match &got {
         Outcome::OverBudget => Some(Reason::Timeout),
         Outcome::Broken { .. } => Some(Reason::Invariant),
-        g if !g.same_as(&expected) => Some(Reason::Output),
+        g if !g.same_as(&original.expected) => Some(Reason::Output),
         _ => None,
     };
     let mut structures = None;
@@ -498,19 +570,18 @@ pub(crate) fn trial<B: Benchmark>(
             && judging.comparison == Comparison::Structural
             && matches!(got, Outcome::Normal(..))
     }) {
-        let (a, b) = (
-            structure_of(bench, &original_post),
-            structure_of(bench, post),
-        );
+        let a = original
+            .structure
+            .get_or_insert_with(|| structure_of(bench, &original.post))
+            .clone();
+        let b = structure_of(bench, post);
         if a != b {
             reason = Some(Reason::Output);
             structures = Some((a, b));
         }
     }
     Trial {
-        expected,
         got,
-        ticks,
         budget,
         reason,
         structures,
@@ -593,8 +664,7 @@ fn run_scope<B: Benchmark>(
 }
 
 /// Runs the original and then the mutant on one input, which `decode` gives ([`trial`]); the
-/// kill, if the mutant differs (its input rendered from a second decoding: the code is
-/// deterministic, and kills are one per mutant and scope where executions are millions).
+/// kill, if the mutant differs.
 fn judge<B: Benchmark>(
     bench: &B,
     run: &Run<'_>,
@@ -604,14 +674,7 @@ fn judge<B: Benchmark>(
     original_nanos: u64,
 ) -> Option<Kill> {
     cursor::set(cursor::INDEX, index as u32);
-    let Trial {
-        expected,
-        got,
-        ticks,
-        budget,
-        reason,
-        structures,
-    } = trial(
+    let (original, t) = trial(
         bench,
         m,
         run.mutant,
@@ -620,11 +683,32 @@ fn judge<B: Benchmark>(
         run.judging,
         run.stops,
     );
+    kill_of(bench, m, index, &original, t, decode)
+}
+
+/// The kill a judged input is, if the mutant differs: its input rendered from a second
+/// decoding (the code is deterministic, and kills are one per mutant and scope where
+/// executions are millions).
+pub(crate) fn kill_of<B: Benchmark>(
+    bench: &B,
+    m: usize,
+    index: u64,
+    original: &OriginalRun<B>,
+    t: Trial<B>,
+    decode: impl Fn() -> B::Input,
+) -> Option<Kill> {
+    let Trial {
+        got,
+        budget,
+        reason,
+        structures,
+    } = t;
     let reason = reason?;
+    let expected = &original.expected;
     let (limit, detail) = if reason == Reason::Timeout {
         (
             Some(Limit::Ticks),
-            format!("over {budget} ticks (the original used {ticks})"),
+            format!("over {budget} ticks (the original used {})", original.ticks),
         )
     } else if let Some((a, b)) = structures {
         (

@@ -9,6 +9,7 @@
 
 pub mod abandon;
 mod channel;
+mod cohort;
 mod evaluate;
 mod export;
 pub mod fault;
@@ -143,9 +144,10 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
             limits,
             reach,
             comparison,
+            cohorts,
         } => {
             let judging = evaluate::Judging::new::<WithAxioms<B>>(limits, comparison)?;
-            return evaluate::mutants(bench, &mutants, to, &dir, &cursor, judging, reach);
+            return evaluate::mutants(bench, &mutants, to, &dir, &cursor, judging, reach, cohorts);
         }
         Request::Matrix {
             mutant,

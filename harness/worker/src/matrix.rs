@@ -85,7 +85,7 @@ pub fn matrix<B: Benchmark>(
                 cursor::set(cursor::INDEX, index as u32);
                 let original_nanos = times.next_time()?;
                 let pre = bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-                let t = trial(bench, m, mutant, pre, original_nanos, judging, &stops);
+                let (_, t) = trial(bench, m, mutant, pre, original_nanos, judging, &stops);
                 if let Some(reason) = t.reason {
                     match kills.last_mut() {
                         Some(r) if r.reason == reason && r.index + r.len == index => r.len += 1,

@@ -60,7 +60,10 @@ fn executions(mutants: &Value) -> BTreeMap<(u64, String), u64> {
         .collect()
 }
 
-/// Both modes on `args`; returns (executions with selection, executions without).
+/// Both modes on `args`; returns (executions with selection, executions without). The run
+/// without selection also runs each mutant alone (`FERASTRAU_COHORTS=0`), as every run did
+/// before cohorts: the run with selection, in cohorts of a mutation point's mutants, must
+/// give the same verdicts, executions included.
 fn same_both_ways(args: &[&str], root: &Path, name: &str) -> (Value, Value) {
     same_both_ways_in(args, root, name, &[])
 }
@@ -75,7 +78,8 @@ fn same_both_ways_in(
     let (ev_on, mu_on, run_on) = evaluate_in(args, &root.join(format!("{name}-reach")), env);
     let mut no = args.to_vec();
     no.push("--no-reach");
-    let (ev_off, mu_off, run_off) = evaluate(&no, &root.join(format!("{name}-all")));
+    let alone = [("FERASTRAU_COHORTS", "0".to_string())];
+    let (ev_off, mu_off, run_off) = evaluate_in(&no, &root.join(format!("{name}-all")), &alone);
     let (on, off) = (results(&mu_on), results(&mu_off));
     let differ: Vec<_> = off
         .iter()
@@ -279,4 +283,30 @@ fn reach_bookkeeping_does_not_eat_the_memory_limit() {
     let big = |c: char| std::iter::repeat_n(c, 6000).collect::<String>();
     let env = [("BULK_1", big('x')), ("BULK_2", big('y'))];
     same_both_ways_in(&args, root.path(), "binomial_heap", &env);
+}
+
+/// Cohorts under a structural comparison, where a cohort computes the original's structure
+/// once for all of its mutants: the verdicts, their evidence and the executions of each
+/// mutant are those it gets alone. And under `--no-reach`, where every mutant of a process
+/// takes every input and one cohort holds them all.
+#[test]
+fn a_cohort_judges_each_mutant_as_it_is_judged_alone() {
+    let root = tempfile::tempdir().unwrap();
+    for (name, extra) in [
+        ("search_tree", &["--compare", "structural"][..]),
+        ("binomial_heap", &["--no-reach"][..]),
+    ] {
+        let mut args = vec!["--benchmark", name, "--scopes", "1..3"];
+        args.extend_from_slice(extra);
+        let (_, together, run_together) = evaluate(&args, &root.path().join(format!("{name}-c")));
+        let alone = [("FERASTRAU_COHORTS", "0".to_string())];
+        let (_, apart, run_apart) =
+            evaluate_in(&args, &root.path().join(format!("{name}-a")), &alone);
+        assert_eq!(statuses(&together), statuses(&apart), "{name} {extra:?}");
+        // Not `processes`: a process that dies inside a cohort (a mutant's crash) is one
+        // process more, the rest of its list then run alone.
+        for k in ["executions", "skipped"] {
+            assert_eq!(run_together[k], run_apart[k], "{name} {extra:?}: {k}");
+        }
+    }
 }
