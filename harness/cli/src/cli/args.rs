@@ -414,8 +414,8 @@ pub struct EvaluateArgs {
     /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
     #[arg(help_heading = "Output", long, value_name = "N", default_value_t = ferastrau_harness::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub kill_matrix_max_deaths: u32,
-    /// Count the mutants the compiler finds equivalent or duplicate in the kill rate, as
-    /// before the comparison (the paper's tables); by default they leave it.
+    /// Run the mutants the compiler finds equivalent or duplicate and count them in the kill
+    /// rate, as before the comparison (the paper's tables); by default they leave it unrun.
     #[arg(help_heading = "Output", long)]
     pub count_equivalents: bool,
     /// Parallel mutant processes (default: every core; at most 256).

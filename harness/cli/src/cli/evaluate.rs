@@ -323,14 +323,24 @@ fn run(
         .collect();
     // A shard evaluates its share of what the whole run evaluates, sampled the same way.
     let share = a.shard.map_or_else(|| viable.clone(), |s| s.share(&viable));
-    let opts = options(a);
+    let mut opts = options(a);
+    opts.not_run = not_run(a, &subject.meta, &catalog, &share);
     let limits = opts.limits;
     if a.kill_matrix && (a.shard.is_some() || a.in_diff.is_some()) {
         return Err(usage(
             "--kill-matrix needs the whole run: it cannot be combined with --shard or --in-diff",
         ));
     }
-    let fingerprint = fingerprint(bench, &subject, &catalog, &viable, &skipped, a, limits)?;
+    // What is not run is part of what the results depend on: a resumed run under the other
+    // counting rule would read a skipped mutant's record as its result.
+    let mut left_out = skipped.clone();
+    for &id in &opts.not_run {
+        left_out.insert(
+            id,
+            "not run: equivalent or duplicate by the compiler".into(),
+        );
+    }
+    let fingerprint = fingerprint(bench, &subject, &catalog, &viable, &left_out, a, limits)?;
     if a.resume {
         evaluate::journal::Journal::check_resumable(&out_dir.join("journal.jsonl"), &fingerprint)?;
     }
@@ -551,7 +561,37 @@ fn options(a: &EvaluateArgs) -> evaluate::Options {
         kill_matrix: a.kill_matrix.then_some(a.kill_matrix_max_deaths),
         per_process: a.mutants_per_process.map(usize::from),
         max_time: a.max_time,
+        not_run: BTreeSet::new(),
     }
+}
+
+/// The mutants of `share` (what this run evaluates) that it leaves out without running them
+/// ([`evaluate::Options::not_run`]): the compiler's equivalent mutants and duplicates of a
+/// mutant the run evaluates, which the kill rate leaves out by default. None when their
+/// results are needed: `--count-equivalents` counts them, `--kill-matrix` checks every row.
+fn not_run(
+    a: &EvaluateArgs,
+    meta: &ferastrau_mutator::Metamutant,
+    catalog: &ferastrau_mutator::Catalog,
+    share: &[u32],
+) -> BTreeSet<u32> {
+    if a.count_equivalents || a.kill_matrix {
+        return BTreeSet::new();
+    }
+    let evaluated: BTreeSet<u32> = share.iter().copied().collect();
+    report::compiler_verdicts(meta, catalog)
+        .into_iter()
+        .filter(|(id, v)| {
+            evaluated.contains(id)
+                && match v {
+                    ferastrau_artifacts::CompilerVerdict::Equivalent => true,
+                    ferastrau_artifacts::CompilerVerdict::Duplicate { of } => {
+                        evaluated.contains(of)
+                    }
+                }
+        })
+        .map(|(id, _)| id)
+        .collect()
 }
 
 /// Writes the run's kill matrices into `out_dir`, saying where and warning of every row that

@@ -737,3 +737,52 @@ fn a_stall_in_a_matrix_row_is_not_a_timeout_kill_and_a_loop_still_is() {
         assert_eq!(spin.reasons.keys().collect::<Vec<_>>(), [&Reason::Timeout]);
     }
 }
+
+/// By default the mutants the compiler finds equivalent or duplicate, which the kill rate
+/// leaves out, are not run (they can only repeat what is known): each is `skipped` at every
+/// scope, with no execution, and the kill rates are those of the run that ran them
+/// (`--kill-matrix` runs every mutant). The other mutants' results are the same.
+#[test]
+fn the_compilers_marked_mutants_are_not_run_and_the_kill_rates_stay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("chain");
+    let path = fixture("chain");
+    let o = command(&[
+        "evaluate",
+        "--benchmark-path",
+        path.to_str().unwrap(),
+        "--scopes",
+        "1..3",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .env(EQUIVALENCE_VAR, "1")
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "evaluate failed: {}", text(&o.stderr));
+    let ran = chain_out();
+    assert_eq!(
+        untimed(&json(&out.join("evaluation.json"))),
+        untimed(&json(&ran.join("evaluation.json")))
+    );
+    let (mine, theirs) = (
+        json(&out.join("mutants.json")),
+        json(&ran.join("mutants.json")),
+    );
+    let (now, before) = (statuses(&mine), statuses(&theirs));
+    let mut not_run = 0;
+    for m in mine["mutants"].as_array().unwrap() {
+        let id = m["id"].as_u64().unwrap();
+        for scope in 1..=3u32 {
+            let k = (id, scope.to_string());
+            if m.get("compiler").is_some() {
+                assert_eq!(now[&k]["status"], "skipped", "mutant {id}: {:?}", now[&k]);
+                assert!(now[&k].get("executions").is_none(), "mutant {id} ran");
+                not_run += 1;
+            } else {
+                assert_eq!(now[&k], before[&k], "mutant {id} at scope {scope}");
+            }
+        }
+    }
+    assert!(not_run > 0, "chain has mutants the compiler marks");
+}

@@ -486,9 +486,17 @@ impl Report {
     /// without those the compiler marked, unless the run counted them
     /// (`equivalents_counted`; the rule of `evaluate::report::Rule`).
     pub fn counts_in_rate(&self, scope: u32) -> BTreeMap<Fate, usize> {
+        // In the run: judged, or left out by the run unrun for the compiler's verdict (a
+        // mutant of the crate's skip list carries its reason, and one outside the run has
+        // no result).
         let ran = |id: u32| {
             self.mutants.iter().any(|x| {
-                x.mutant.id == id && matches!(x.fate(scope), Fate::Killed(_) | Fate::Survived)
+                x.mutant.id == id
+                    && match x.fate(scope) {
+                        Fate::Killed(_) | Fate::Survived => true,
+                        Fate::Skipped => x.skipped.is_none() && x.compiler.is_some(),
+                        _ => false,
+                    }
             })
         };
         let left_out = |m: &Listed| {
