@@ -31,45 +31,8 @@ pub enum Selection {
 
 /// The test file for `bench`'s inputs in `selection`, from its original worker.
 pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection) -> Result<String> {
-    let (scopes, what) = match selection {
-        Selection::Scopes(s) => (
-            s.clone(),
-            format!(
-                "Every input of `{}` at scopes {}..{}",
-                bench.name,
-                s.start(),
-                s.end()
-            ),
-        ),
-        Selection::Reduced(r) => {
-            if r.benchmark != bench.name {
-                return Err(usage(format!(
-                    "the reduced suite is {}'s, not {}'s",
-                    r.benchmark, bench.name
-                )));
-            }
-            (
-                r.scope..=r.scope,
-                format!(
-                    "The reduced suite of `{}` at scope {} ({} of its {} inputs, which kill every mutant they all kill)",
-                    bench.name,
-                    r.scope,
-                    r.inputs.len(),
-                    r.of
-                ),
-            )
-        }
-    };
-    // The reduced suite's inputs by (method, index), each with its rendering in the run.
-    let chosen: Option<HashMap<(&str, u64), &str>> = match selection {
-        Selection::Scopes(_) => None,
-        Selection::Reduced(r) => Some(
-            r.inputs
-                .iter()
-                .map(|i| ((i.method.as_str(), i.index), i.input.as_str()))
-                .collect(),
-        ),
-    };
+    let (scopes, what) = described(bench, selection)?;
+    let chosen = chosen(selection);
     let mut text = format!(
         "//! {what}, written by `ferastrau export-tests`:\n\
          //! each built by calls of the crate's API, the method called, and what the original\n\
@@ -136,6 +99,56 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
         );
     }
     Ok(text)
+}
+
+/// The scopes a selection exports, and the file's first words on what they are.
+fn described(
+    bench: &BenchmarkCrate,
+    selection: &Selection,
+) -> Result<(RangeInclusive<u32>, String)> {
+    Ok(match selection {
+        Selection::Scopes(s) => (
+            s.clone(),
+            format!(
+                "Every input of `{}` at scopes {}..{}",
+                bench.name,
+                s.start(),
+                s.end()
+            ),
+        ),
+        Selection::Reduced(r) => {
+            if r.benchmark != bench.name {
+                return Err(usage(format!(
+                    "the reduced suite is {}'s, not {}'s",
+                    r.benchmark, bench.name
+                )));
+            }
+            (
+                r.scope..=r.scope,
+                format!(
+                    "The reduced suite of `{}` at scope {} ({} of its {} inputs, which kill every mutant they all kill)",
+                    bench.name,
+                    r.scope,
+                    r.inputs.len(),
+                    r.of
+                ),
+            )
+        }
+    })
+}
+
+/// The reduced suite's inputs by (method, index), each with its rendering in the run; `None`
+/// for whole scopes.
+fn chosen(selection: &Selection) -> Option<HashMap<(&str, u64), &str>> {
+    match selection {
+        Selection::Scopes(_) => None,
+        Selection::Reduced(r) => Some(
+            r.inputs
+                .iter()
+                .map(|i| ((i.method.as_str(), i.index), i.input.as_str()))
+                .collect(),
+        ),
+    }
 }
 
 /// The counterexample `check` found (the input of `method` rendered as `input`, at `scope`) as

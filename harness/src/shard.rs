@@ -127,36 +127,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
     for dir in dirs {
         let r = read(dir)?;
         if let Some((d0, r0)) = &first {
-            if r.shard.count != r0.shard.count {
-                return Err(usage(format!(
-                    "{} is shard {} but {} is shard {}: the shards of one run are split the same way",
-                    dir.display(),
-                    r.shard,
-                    d0.display(),
-                    r0.shard
-                )));
-            }
-            let differences =
-                Fingerprint::from(r.run.clone()).differences(&Fingerprint::from(r0.run.clone()));
-            if !differences.is_empty() {
-                return Err(usage(format!(
-                    "{} (shard {}) is not of the same run as {} (shard {}): {}",
-                    dir.display(),
-                    r.shard,
-                    d0.display(),
-                    r0.shard,
-                    differences.join("; ")
-                )));
-            }
-            if r.facts != r0.facts || r.evaluated != r0.evaluated {
-                return Err(broken(format!(
-                    "{} (shard {}) and {} (shard {}) have the same fingerprint but list different mutants, probes or marks",
-                    dir.display(),
-                    r.shard,
-                    d0.display(),
-                    r0.shard
-                )));
-            }
+            same_run(dir, &r, d0, r0)?;
         } else {
             first = Some((dir.clone(), r.clone()));
         }
@@ -184,31 +155,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
         )));
     }
     for (dir, r) in records.values() {
-        let scopes: BTreeSet<u32> = r.scopes.iter().map(|s| s.scope).collect();
-        let scopes0: BTreeSet<u32> = r0.scopes.iter().map(|s| s.scope).collect();
-        if scopes != scopes0 {
-            return Err(usage(format!(
-                "{} (shard {}) holds scopes {scopes:?}, {} (shard {}) {scopes0:?}: the records were edited",
-                dir.display(),
-                r.shard,
-                d0.display(),
-                r0.shard
-            )));
-        }
-        for (a, b) in r.scopes.iter().zip(&r0.scopes) {
-            let d = scope_differences(a, b);
-            if !d.is_empty() {
-                return Err(broken(format!(
-                    "shards {} ({}) and {} ({}) disagree at scope {} on {}: they did not generate or run the same thing; the merge would mean nothing",
-                    r.shard,
-                    dir.display(),
-                    r0.shard,
-                    d0.display(),
-                    a.scope,
-                    d.join(", ")
-                )));
-            }
-        }
+        same_scopes(dir, r, &d0, &r0)?;
     }
     let mut results: Vec<ScopeResult> = records
         .values()
@@ -225,6 +172,73 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
         scopes: one.scopes.clone(),
         results,
     })
+}
+
+/// Checks that shard `r` (in `dir`) is of the same run as shard `r0` (in `d0`): split the same
+/// way, of the same fingerprint, listing the same mutants, probes and marks.
+fn same_run(dir: &Path, r: &ShardRecord, d0: &Path, r0: &ShardRecord) -> Result<()> {
+    if r.shard.count != r0.shard.count {
+        return Err(usage(format!(
+            "{} is shard {} but {} is shard {}: the shards of one run are split the same way",
+            dir.display(),
+            r.shard,
+            d0.display(),
+            r0.shard
+        )));
+    }
+    let differences =
+        Fingerprint::from(r.run.clone()).differences(&Fingerprint::from(r0.run.clone()));
+    if !differences.is_empty() {
+        return Err(usage(format!(
+            "{} (shard {}) is not of the same run as {} (shard {}): {}",
+            dir.display(),
+            r.shard,
+            d0.display(),
+            r0.shard,
+            differences.join("; ")
+        )));
+    }
+    if r.facts != r0.facts || r.evaluated != r0.evaluated {
+        return Err(broken(format!(
+            "{} (shard {}) and {} (shard {}) have the same fingerprint but list different mutants, probes or marks",
+            dir.display(),
+            r.shard,
+            d0.display(),
+            r0.shard
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that shard `r` (in `dir`) generated and ran at every scope what shard `r0` (in `d0`)
+/// did.
+fn same_scopes(dir: &Path, r: &ShardRecord, d0: &Path, r0: &ShardRecord) -> Result<()> {
+    let scopes: BTreeSet<u32> = r.scopes.iter().map(|s| s.scope).collect();
+    let scopes0: BTreeSet<u32> = r0.scopes.iter().map(|s| s.scope).collect();
+    if scopes != scopes0 {
+        return Err(usage(format!(
+            "{} (shard {}) holds scopes {scopes:?}, {} (shard {}) {scopes0:?}: the records were edited",
+            dir.display(),
+            r.shard,
+            d0.display(),
+            r0.shard
+        )));
+    }
+    for (a, b) in r.scopes.iter().zip(&r0.scopes) {
+        let d = scope_differences(a, b);
+        if !d.is_empty() {
+            return Err(broken(format!(
+                "shards {} ({}) and {} ({}) disagree at scope {} on {}: they did not generate or run the same thing; the merge would mean nothing",
+                r.shard,
+                dir.display(),
+                r0.shard,
+                d0.display(),
+                a.scope,
+                d.join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

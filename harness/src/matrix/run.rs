@@ -16,15 +16,16 @@
 //! confirms, does not have).
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use ferastrau_protocol::{Message, Reason, Request, Span};
+use ferastrau_protocol::{Limits, Message, Reason, Request, Span};
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
 use super::{FirstKill, Header, KillMatrix, MethodRange, Row};
 use crate::fingerprint::Fingerprint;
-use crate::process::{Death, Ending, Isolation};
+use crate::process::{Death, Ending, Finished, Isolation};
 use crate::runner::{classify, confirming, RunConfig};
 use crate::worker::Worker;
 use ferastrau_artifacts::ScopeResult;
@@ -90,29 +91,26 @@ pub fn row(
     if total > u64::from(u32::MAX) {
         bail!("scope {scope} has {total} inputs, more than a kill matrix indexes (2^32)");
     }
-    let cursor = cfg
-        .scratch_dir
-        .join(format!("matrix-{mutant}-{scope}.cursor"));
-    let mut row = Row {
+    let mut run = RowRun {
+        worker,
+        cfg,
+        methods,
         mutant,
-        kills: RoaringBitmap::new(),
-        unknown: RoaringBitmap::new(),
-        reasons: BTreeMap::new(),
-        deaths: 0,
-        recycles: 0,
-        first: None,
-    };
-    // Inputs whose outcome is settled: killing, surviving or unknown.
-    let mut known = RoaringBitmap::new();
-    // Pairs the children settled without a run (reach selection).
-    let mut skipped = 0;
-    // Records `len` killing inputs from global index `g`.
-    let kill = |row: &mut Row, g: u64, len: u64, reason: Reason| {
-        row.kills.insert_range(g as u32..(g + len) as u32);
-        *row.reasons.entry(reason).or_default() += len;
-        if row.first.is_none_or(|f| g < f.index) {
-            row.first = Some(FirstKill { index: g, reason });
-        }
+        scope,
+        cursor: cfg
+            .scratch_dir
+            .join(format!("matrix-{mutant}-{scope}.cursor")),
+        row: Row {
+            mutant,
+            kills: RoaringBitmap::new(),
+            unknown: RoaringBitmap::new(),
+            reasons: BTreeMap::new(),
+            deaths: 0,
+            recycles: 0,
+            first: None,
+        },
+        known: RoaringBitmap::new(),
+        skipped: 0,
     };
     // An input whose clock timeout awaits confirmation: the next child runs it alone, under
     // wider clock limits.
@@ -123,36 +121,126 @@ pub fn row(
             Some(g) => vec![span_of(methods, g).with_context(|| {
                 format!("mutant {mutant}: a clock timeout at input {g}, outside scope {scope}")
             })?],
-            None => remaining(methods, &known),
+            None => remaining(methods, &run.known),
         };
         if spans.is_empty() {
             break;
         }
         if crate::interrupt::requested() {
-            return Err(anyhow::Error::new(Interrupted(
-                "interrupted while computing the kill matrix".into(),
-            )));
+            return Err(interrupted());
         }
         // A confirmation rides on the death it judges: it runs even at the cap.
-        if confirm.is_none() && row.deaths >= max_deaths {
-            for s in &spans {
-                let o = methods[s.method].offset;
-                row.unknown
-                    .insert_range((o + s.from) as u32..(o + s.to) as u32);
-            }
+        if confirm.is_none() && run.row.deaths >= max_deaths {
+            run.give_up(&spans);
             break;
         }
-        let _ = std::fs::remove_file(&cursor);
         let limits = match confirm {
             Some(_) => confirming(&cfg.limits),
             None => cfg.limits,
         };
+        let f = run.child(spans, limits)?;
+        let told = run.take_chunks(&f)?;
+        if let (Some(g), true) = (confirm, f.completed()) {
+            // The input ran to its end under the wider limits: its chunk says what it does.
+            if !run.known.contains(g as u32) {
+                bail!("the worker confirmed mutant {mutant}'s input {g} without a result");
+            }
+            continue;
+        }
+        if f.completed() {
+            let left = remaining(methods, &run.known);
+            if !left.is_empty() {
+                bail!("the worker finished mutant {mutant}'s kill matrix without {left:?}");
+            }
+            break;
+        }
+        if told.recycled {
+            run.row.recycles += 1;
+            // Ended on purpose after its last chunk, to be replaced (its abandoned calls'
+            // leaks at their allowance): not a death, and no input to blame.
+            continue;
+        }
+        // A confirming child's end is the same death judged again, not another one.
+        if confirm.is_none() {
+            run.row.deaths += 1;
+        }
+        let Some(g) = run.blamed(told.clock) else {
+            // No input to blame: the rest stays to be run by the next child (the deaths
+            // bound how often).
+            continue;
+        };
+        if told.clock.is_some() && confirm.is_none() {
+            unconfirmed = Some(g);
+            continue;
+        }
+        run.judge(g, &f.death(), told.clock.is_some());
+    }
+    let _ = std::fs::remove_file(&run.cursor);
+    Ok((run.row, run.skipped))
+}
+
+/// The error of a row stopped by an interruption.
+fn interrupted() -> anyhow::Error {
+    anyhow::Error::new(Interrupted(
+        "interrupted while computing the kill matrix".into(),
+    ))
+}
+
+/// One mutant's row being computed at one scope, child after child.
+struct RowRun<'a> {
+    worker: &'a Worker,
+    cfg: &'a RunConfig,
+    methods: &'a [MethodRange],
+    mutant: u32,
+    scope: u32,
+    /// The cursor file every child of the row writes.
+    cursor: PathBuf,
+    row: Row,
+    /// Inputs whose outcome is settled: killing, surviving or unknown.
+    known: RoaringBitmap,
+    /// Pairs the children settled without a run (reach selection).
+    skipped: u64,
+}
+
+/// What a child's messages say besides its chunks.
+struct Told {
+    /// Where its watchdog saw an input run past the clock limit.
+    clock: Option<ferastrau_protocol::Position>,
+    /// Whether it ended on purpose after its last chunk, to be replaced.
+    recycled: bool,
+}
+
+impl RowRun<'_> {
+    /// Records `len` killing inputs from global index `g`.
+    fn kill(&mut self, g: u64, len: u64, reason: Reason) {
+        let row = &mut self.row;
+        row.kills.insert_range(g as u32..(g + len) as u32);
+        *row.reasons.entry(reason).or_default() += len;
+        if row.first.is_none_or(|f| g < f.index) {
+            row.first = Some(FirstKill { index: g, reason });
+        }
+    }
+
+    /// Marks the inputs of `spans` unknown: the row stops at its cap of deaths.
+    fn give_up(&mut self, spans: &[Span]) {
+        for s in spans {
+            let o = self.methods[s.method].offset;
+            self.row
+                .unknown
+                .insert_range((o + s.from) as u32..(o + s.to) as u32);
+        }
+    }
+
+    /// A child running the inputs of `spans` under `limits`, to its end.
+    fn child(&self, spans: Vec<Span>, limits: Limits) -> Result<Finished> {
+        let cfg = self.cfg;
+        let _ = std::fs::remove_file(&self.cursor);
         let request = Request::Matrix {
-            mutant,
-            scope,
+            mutant: self.mutant,
+            scope: self.scope,
             spans,
             dir: cfg.inputs_dir.clone(),
-            cursor: cursor.clone(),
+            cursor: self.cursor.clone(),
             limits,
             reach: cfg.reach,
             comparison: cfg.comparison,
@@ -161,18 +249,24 @@ pub fn row(
             memory_limit: Some(cfg.memory_limit),
             stdout: None,
             guard: Some(
-                cfg.guard(&(scope..=scope), &limits)
+                cfg.guard(&(self.scope..=self.scope), &limits)
                     .saturating_mul(GUARD_FACTOR),
             ),
         };
-        let f = worker.run(&request, &isolation)?;
+        let f = self.worker.run(&request, &isolation)?;
         if matches!(f.ending, Ending::Interrupted) {
-            return Err(anyhow::Error::new(Interrupted(
-                "interrupted while computing the kill matrix".into(),
-            )));
+            return Err(interrupted());
         }
-        let mut clock = None;
-        let mut recycled = false;
+        Ok(f)
+    }
+
+    /// Takes the chunks a child reported: their inputs become known, their kills recorded.
+    fn take_chunks(&mut self, f: &Finished) -> Result<Told> {
+        let mutant = self.mutant;
+        let mut told = Told {
+            clock: None,
+            recycled: false,
+        };
         for m in &f.messages {
             match m {
                 Message::MatrixChunk {
@@ -182,82 +276,58 @@ pub fn row(
                     kills,
                     skipped: settled,
                 } => {
-                    skipped += settled;
-                    let o = methods
+                    self.skipped += settled;
+                    let o = self
+                        .methods
                         .get(*method)
                         .with_context(|| format!("a chunk of unknown method {method}"))?
                         .offset;
-                    known.insert_range((o + from) as u32..(o + to) as u32);
+                    self.known.insert_range((o + from) as u32..(o + to) as u32);
                     for k in kills {
                         if k.index < *from || k.index + k.len > *to {
                             bail!("mutant {mutant}: a kill outside its chunk ({k:?})");
                         }
-                        kill(&mut row, o + k.index, k.len, k.reason);
+                        self.kill(o + k.index, k.len, k.reason);
                     }
                 }
-                Message::ClockTimeout { position, .. } => clock = Some(*position),
-                Message::Recycle { .. } => recycled = true,
+                Message::ClockTimeout { position, .. } => told.clock = Some(*position),
+                Message::Recycle { .. } => told.recycled = true,
                 Message::Error { message } => {
                     bail!("the worker failed on the kill matrix of mutant {mutant}: {message}")
                 }
                 _ => {}
             }
         }
-        if let (Some(g), true) = (confirm, f.completed()) {
-            // The input ran to its end under the wider limits: its chunk says what it does.
-            if !known.contains(g as u32) {
-                bail!("the worker confirmed mutant {mutant}'s input {g} without a result");
-            }
-            continue;
-        }
-        if f.completed() {
-            let left = remaining(methods, &known);
-            if !left.is_empty() {
-                bail!("the worker finished mutant {mutant}'s kill matrix without {left:?}");
-            }
-            break;
-        }
-        if recycled {
-            row.recycles += 1;
-            // Ended on purpose after its last chunk, to be replaced (its abandoned calls'
-            // leaks at their allowance): not a death, and no input to blame.
-            continue;
-        }
-        // A confirming child's end is the same death judged again, not another one.
-        if confirm.is_none() {
-            row.deaths += 1;
-        }
-        let death = f.death();
+        Ok(told)
+    }
+
+    /// The input a dead child's end blames, by global index: where its watchdog saw the clock
+    /// limit passed, or else where its cursor file says it was; none if that is known already.
+    fn blamed(&self, clock: Option<ferastrau_protocol::Position>) -> Option<u64> {
         let position = clock.or_else(|| {
-            ferastrau_protocol::cursor::read_file(&cursor)
-                .filter(|w| w.scope == scope)
+            ferastrau_protocol::cursor::read_file(&self.cursor)
+                .filter(|w| w.scope == self.scope)
                 .map(|w| w.position())
         });
-        let Some(g) = position
-            .and_then(|p| methods.get(p.method).map(|r| r.offset + p.index))
-            .filter(|g| !known.contains(*g as u32))
-        else {
-            // No input to blame: the rest stays to be run by the next child (the deaths
-            // bound how often).
-            continue;
-        };
-        if clock.is_some() && confirm.is_none() {
-            unconfirmed = Some(g);
-            continue;
-        }
-        known.insert(g as u32);
-        match (&death, clock) {
-            (_, Some(_)) => kill(&mut row, g, 1, Reason::Timeout),
+        position
+            .and_then(|p| self.methods.get(p.method).map(|r| r.offset + p.index))
+            .filter(|g| !self.known.contains(*g as u32))
+    }
+
+    /// Settles input `g`, which a child died at of `death` (at a confirmed clock timeout
+    /// when `timed_out`).
+    fn judge(&mut self, g: u64, death: &Death, timed_out: bool) {
+        self.known.insert(g as u32);
+        match (death, timed_out) {
+            (_, true) => self.kill(g, 1, Reason::Timeout),
             // The guard says the child as a whole was slow; a death from outside (SIGKILL,
             // SIGBUS, ...) says nothing of the mutant: neither blames the input.
-            (d, None) if *d == Death::Guard || d.is_from_outside() => {
-                row.unknown.insert(g as u32);
+            (d, false) if *d == Death::Guard || d.is_from_outside() => {
+                self.row.unknown.insert(g as u32);
             }
-            (d, None) => kill(&mut row, g, 1, classify(d).0),
+            (d, false) => self.kill(g, 1, classify(d).0),
         }
     }
-    let _ = std::fs::remove_file(&cursor);
-    Ok((row, skipped))
 }
 
 /// Where rows come from besides this run's children, and where they go as they are done: the

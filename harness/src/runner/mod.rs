@@ -6,7 +6,7 @@
 //! dies in a later mutant, nothing is recorded: a new child runs that mutant first, so that a
 //! death is only ever judged in a fresh process (never one an earlier mutant could have left
 //! short of memory). If it dies (stack overflow, abort, memory limit, `exit`, the guard timer)
-//! in the first mutant it ran, the death is evidence, not yet a verdict ([`judge_death`]): the
+//! in the first mutant it ran, the death is evidence, not yet a verdict ([`retrial`]): the
 //! scope runs again in a fresh process, and only a second death the mutant could have caused
 //! makes a kill (its reason read from how it died, the input from the cursor file). A death
 //! from outside ([`Death::is_from_outside`]: SIGKILL, SIGBUS, ...) is never a kill: the scope
@@ -25,7 +25,11 @@ use ferastrau_protocol::{Due, Kill, Limit, Message, Reason, Request};
 use crate::process::{Death, Ending, Isolation};
 use crate::worker::Worker;
 use ferastrau_artifacts::{ScopeResult, Status};
-use ferastrau_console::exit_code::broken;
+
+mod retrial;
+
+pub use retrial::OUTSIDE_DEATHS;
+use retrial::{clock_kill, confirm_clock_timeout, judge_death};
 
 /// Limits and places shared by every mutant of a run.
 #[derive(Clone, Debug)]
@@ -262,186 +266,6 @@ fn scope_result(
     r
 }
 
-/// What a fresh child running one mutant at one scope came to.
-enum Rerun {
-    /// It finished the scope: killed or survived, as judged inside.
-    Finished(ScopeResult),
-    /// Its watchdog saw an input run past the clock limit (the kill it would be, the limit).
-    ClockTimeout(Kill, Duration),
-    /// It died before finishing the scope.
-    Died(Death),
-}
-
-/// Runs `mutant` at `scope` alone in a new child under `limits`; `None` if interrupted.
-fn rerun(
-    worker: &Worker,
-    mutant: u32,
-    scope: u32,
-    limits: Limits,
-    cfg: &RunConfig,
-    cursor: &Path,
-    timing: &mut Timing,
-) -> Result<Option<Rerun>> {
-    let due = [Due {
-        mutant,
-        from: scope,
-    }];
-    let Some(f) = spawn(
-        worker,
-        &due,
-        scope,
-        limits,
-        false,
-        cfg,
-        cursor,
-        timing,
-        &|_| {},
-    )?
-    else {
-        return Ok(None);
-    };
-    for m in &f.messages {
-        match m {
-            Message::Scope {
-                mutant: m,
-                scope: s,
-                kill,
-                executions,
-                skipped,
-                seconds,
-            } if *s == scope && *m == mutant => {
-                timing.scope(*seconds, *executions, *skipped);
-                return Ok(Some(Rerun::Finished(scope_result(
-                    cfg,
-                    mutant,
-                    scope,
-                    kill,
-                    *executions,
-                ))));
-            }
-            Message::ClockTimeout { position, limit } => {
-                return Ok(Some(Rerun::ClockTimeout(
-                    clock_kill(position, *limit),
-                    *limit,
-                )));
-            }
-            Message::Error { message } => {
-                bail!("the worker failed on mutant {mutant}: {message}")
-            }
-            _ => {}
-        }
-    }
-    if f.completed() {
-        bail!("the worker finished mutant {mutant} without a result for scope {scope}");
-    }
-    Ok(Some(Rerun::Died(f.death())))
-}
-
-/// The kill a clock timeout at `position` would be, before it is confirmed.
-fn clock_kill(position: &ferastrau_protocol::Position, limit: Duration) -> Kill {
-    Kill {
-        reason: Reason::Timeout,
-        limit: Some(Limit::Clock),
-        method: position.method,
-        index: position.index,
-        input: None,
-        detail: format!(
-            "over the clock limit of {:.3} s on one input",
-            limit.as_secs_f64()
-        ),
-    }
-}
-
-/// Runs `first`'s scope again in a new child with clock limits [`CONFIRM_FACTOR`] times
-/// wider (the tick budget unchanged) and returns what that run finds: the clock timeout
-/// again (confirmed, its detail says so), another kill, or survival. `None` if interrupted.
-/// The inputs before the timed-out one behave as before (the code is deterministic), so the
-/// confirmation's first kill can only be at that input or later.
-fn confirm_clock_timeout(
-    worker: &Worker,
-    first: ScopeResult,
-    cfg: &RunConfig,
-    cursor: &Path,
-    timing: &mut Timing,
-) -> Result<Option<ScopeResult>> {
-    let (mutant, scope) = (first.mutant, first.scope);
-    let limits = confirming(&cfg.limits);
-    Ok(
-        match rerun(worker, mutant, scope, limits, cfg, cursor, timing)? {
-            None => None,
-            Some(Rerun::Finished(r)) => Some(r),
-            Some(Rerun::ClockTimeout(_, limit)) => {
-                let detail = first.detail.clone().unwrap_or_default();
-                Some(ScopeResult {
-                    detail: Some(format!(
-                        "{detail}, and again over {:.3} s when re-run with the clock limits {CONFIRM_FACTOR}x wider",
-                        limit.as_secs_f64()
-                    )),
-                    ..first
-                })
-            }
-            Some(Rerun::Died(death)) => {
-                judge_death(worker, mutant, scope, death, cfg, cursor, timing)?
-            }
-        },
-    )
-}
-
-/// How many deaths from outside in a row one mutant's scope may meet before the run stops:
-/// a fault that passes (a `kill -9`, a stopped machine) is retried, one that persists (a
-/// full scratch disk, an OOM killer that picks every worker) makes every verdict suspect.
-pub const OUTSIDE_DEATHS: u32 = 3;
-
-/// The verdict on `mutant` at `scope` after its first child died there of `death`: the scope
-/// runs again in fresh children until it either finishes (that is the verdict: the death was
-/// not the mutant's doing, e.g. a worker stopped past the guard) or dies a second time of a
-/// cause the mutant could have produced (a confirmed kill, reported as the first such death
-/// was). Deaths from outside ([`Death::is_from_outside`]) never
-/// count: after [`OUTSIDE_DEATHS`] of them the run stops as broken (exit status 4), naming
-/// the fault. `None` if interrupted.
-fn judge_death(
-    worker: &Worker,
-    mutant: u32,
-    scope: u32,
-    death: Death,
-    cfg: &RunConfig,
-    cursor: &Path,
-    timing: &mut Timing,
-) -> Result<Option<ScopeResult>> {
-    let mut death = death;
-    let mut outside = 0;
-    // The first death the mutant could have caused, as a kill: read at once, while the cursor
-    // file still names its input. A second such death confirms it (the first is the one the
-    // report shows, as an unconfirmed run would have: a memory death's allocation size, say,
-    // differs from one process to the next).
-    let mut evidence: Option<ScopeResult> = None;
-    loop {
-        if death.is_from_outside() {
-            outside += 1;
-            if outside >= OUTSIDE_DEATHS {
-                return Err(broken(format!(
-                    "infrastructure failure: the worker process running mutant {mutant} at scope {scope} {death} {outside} times in a row, \
-                     a death the code under test cannot cause (the OOM killer or a cgroup limit for signal 9, a full scratch file system \
-                     for signal 7 (SIGBUS)); no verdict was recorded for it: free the resource and run again with --resume"
-                )));
-            }
-        } else if let Some(kill) = evidence.take() {
-            return Ok(Some(kill));
-        } else {
-            evidence = Some(cfg.death_result(mutant, scope, &death, cursor));
-        }
-        match rerun(worker, mutant, scope, cfg.limits, cfg, cursor, timing)? {
-            None => return Ok(None),
-            Some(Rerun::Finished(r)) => return Ok(Some(r)),
-            Some(Rerun::ClockTimeout(kill, _)) => {
-                let first = cfg.kill_result(mutant, scope, kill);
-                return confirm_clock_timeout(worker, first, cfg, cursor, timing);
-            }
-            Some(Rerun::Died(again)) => death = again,
-        }
-    }
-}
-
 /// Hears of each result of [`run_mutants`] as soon as it is final, while the batch still runs
 /// (on whatever thread learns of it): a progress line counts kills and survivals as they come
 /// instead of a batch at a time. Told exactly once per result returned, and of nothing else.
@@ -466,15 +290,22 @@ pub fn run_mutants(
     cfg: &RunConfig,
     on_result: OnResult<'_>,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
-    let mut timing = Timing::default();
-    let mut done: Vec<ScopeResult> = Vec::new();
-    let mut queue: VecDeque<Due> = due.iter().copied().filter(|d| d.from <= last).collect();
+    let queue: VecDeque<Due> = due.iter().copied().filter(|d| d.from <= last).collect();
     // Mutants run by one call are run by no other at the same time: the first one's id names
     // the cursor file uniquely.
     let Some(first) = queue.front() else {
-        return Ok((done, timing));
+        return Ok((Vec::new(), Timing::default()));
     };
-    let cursor = cursor_path(cfg, first.mutant);
+    let mut batch = Batch {
+        worker,
+        cfg,
+        last,
+        on_result,
+        cursor: cursor_path(cfg, first.mutant),
+        queue,
+        done: Vec::new(),
+        timing: Timing::default(),
+    };
     // A finished scope's result is final as the child sends it (one that dies later keeps
     // it): told at once. Results judged here after the child ends are told below.
     let watch = |m: &Message| {
@@ -493,17 +324,17 @@ pub fn run_mutants(
     // ends inside one, which cannot say which of its mutants ended it: from then on, one
     // mutant after another, so that a death or a timeout names its mutant.
     let mut cohorts = cohorts_wanted();
-    'children: while !queue.is_empty() && !crate::interrupt::requested() {
-        let batch: Vec<Due> = queue.iter().copied().collect();
+    while !batch.queue.is_empty() && !crate::interrupt::requested() {
+        let todo: Vec<Due> = batch.queue.iter().copied().collect();
         let Some(f) = spawn(
             worker,
-            &batch,
+            &todo,
             last,
             cfg.limits,
             cohorts,
             cfg,
-            &cursor,
-            &mut timing,
+            &batch.cursor,
+            &mut batch.timing,
             &watch,
         )?
         else {
@@ -512,32 +343,68 @@ pub fn run_mutants(
         if cohorts && !f.completed() && !recycled_by(&f) {
             // Whatever it reported is final (whole cohorts and lone mutants, in order);
             // the rest runs again, alone.
-            for m in &f.messages {
-                match m {
-                    Message::Scope {
-                        mutant,
-                        scope,
-                        kill,
-                        executions,
-                        skipped,
-                        seconds,
-                    } => {
-                        head_at(&queue, *mutant, *scope)?;
-                        timing.scope(*seconds, *executions, *skipped);
-                        done.push(scope_result(cfg, *mutant, *scope, kill, *executions));
-                        advance(&mut queue, scope + 1, last);
-                    }
-                    Message::Error { message } => bail!("the worker failed: {message}"),
-                    _ => {}
-                }
-            }
+            batch.keep_cohorts(&f)?;
             cohorts = false;
             continue;
         }
-        // Whether the mutant at the head of the queue is still the child's first one.
-        let mut fresh = true;
-        let mut clock_timeout = false;
-        let mut recycled = false;
+        let Some(ending) = batch.read_child(&f)? else {
+            break;
+        };
+        if !batch.judge_ending(&f, ending)? {
+            break;
+        }
+    }
+    let _ = std::fs::remove_file(&batch.cursor);
+    Ok((batch.done, batch.timing))
+}
+
+/// The state of one [`run_mutants`] call: the mutants still due, in order, and what the
+/// children have come to so far.
+struct Batch<'a> {
+    worker: &'a Worker,
+    cfg: &'a RunConfig,
+    last: u32,
+    on_result: OnResult<'a>,
+    /// The cursor file every child of the batch writes.
+    cursor: PathBuf,
+    /// The mutants due, each from the scope it is due at; the head is the one running.
+    queue: VecDeque<Due>,
+    done: Vec<ScopeResult>,
+    timing: Timing,
+}
+
+/// How a child that ran mutants one after another ended, as its messages tell.
+struct ChildEnd {
+    /// Whether the mutant at the head of the queue was the child's first one.
+    fresh: bool,
+    /// Whether it ended on purpose: after a clock timeout, or to be replaced.
+    on_purpose: bool,
+}
+
+impl Batch<'_> {
+    /// Takes a scope the child reported finished: the head's, in turn; whether the head is
+    /// done with every scope (and dropped).
+    fn finish_scope(
+        &mut self,
+        (mutant, scope): (u32, u32),
+        kill: &Option<Kill>,
+        (executions, skipped, seconds): (u64, u64, f64),
+    ) -> Result<bool> {
+        head_at(&self.queue, mutant, scope)?;
+        self.timing.scope(seconds, executions, skipped);
+        self.done
+            .push(scope_result(self.cfg, mutant, scope, kill, executions));
+        Ok(advance(&mut self.queue, scope + 1, self.last))
+    }
+
+    /// A result judged after its child ended: told, and kept.
+    fn judged(&mut self, r: ScopeResult) {
+        (self.on_result)(&r);
+        self.done.push(r)
+    }
+
+    /// Keeps what a child that ended inside a cohort reported.
+    fn keep_cohorts(&mut self, f: &crate::process::Finished) -> Result<()> {
         for m in &f.messages {
             match m {
                 Message::Scope {
@@ -548,38 +415,74 @@ pub fn run_mutants(
                     skipped,
                     seconds,
                 } => {
-                    head_at(&queue, *mutant, *scope)?;
-                    timing.scope(*seconds, *executions, *skipped);
-                    done.push(scope_result(cfg, *mutant, *scope, kill, *executions));
-                    if advance(&mut queue, scope + 1, last) {
-                        fresh = false;
-                    }
+                    self.finish_scope((*mutant, *scope), kill, (*executions, *skipped, *seconds))?;
+                }
+                Message::Error { message } => bail!("the worker failed: {message}"),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the messages of a child that ran mutants one after another, confirming a clock
+    /// timeout it reports; how it ended, or `None` if interrupted.
+    fn read_child(&mut self, f: &crate::process::Finished) -> Result<Option<ChildEnd>> {
+        let mut ending = ChildEnd {
+            fresh: true,
+            on_purpose: false,
+        };
+        for m in &f.messages {
+            match m {
+                Message::Scope {
+                    mutant,
+                    scope,
+                    kill,
+                    executions,
+                    skipped,
+                    seconds,
+                } => {
+                    let dropped = self.finish_scope(
+                        (*mutant, *scope),
+                        kill,
+                        (*executions, *skipped, *seconds),
+                    )?;
+                    // Past its first mutant, the child is no longer fresh.
+                    ending.fresh &= !dropped;
                 }
                 Message::ClockTimeout { position, limit } => {
                     // The watchdog ends the process after this message, on purpose.
-                    clock_timeout = true;
-                    let head = *queue
+                    ending.on_purpose = true;
+                    let head = *self
+                        .queue
                         .front()
                         .context("a clock timeout after every mutant")?;
-                    head_at(&queue, head.mutant, position.scope)?;
-                    let first =
-                        cfg.kill_result(head.mutant, position.scope, clock_kill(position, *limit));
-                    match confirm_clock_timeout(worker, first, cfg, &cursor, &mut timing)? {
-                        Some(r) => {
-                            on_result(&r);
-                            done.push(r)
-                        }
-                        None => break 'children,
-                    }
-                    advance(&mut queue, position.scope + 1, last);
+                    head_at(&self.queue, head.mutant, position.scope)?;
+                    let first = self.cfg.kill_result(
+                        head.mutant,
+                        position.scope,
+                        clock_kill(position, *limit),
+                    );
+                    let confirmed = confirm_clock_timeout(
+                        self.worker,
+                        first,
+                        self.cfg,
+                        &self.cursor,
+                        &mut self.timing,
+                    )?;
+                    let Some(r) = confirmed else {
+                        return Ok(None);
+                    };
+                    self.judged(r);
+                    advance(&mut self.queue, position.scope + 1, self.last);
                 }
                 // Ended on purpose between two scopes, its abandoned calls' leaks at their
                 // allowance: nothing to judge.
-                Message::Recycle { .. } => recycled = true,
+                Message::Recycle { .. } => ending.on_purpose = true,
                 Message::Error { message } => {
                     // Only the worker itself sends this (the code under test cannot reach
                     // the channel by accident): a harness bug or a damaged work directory.
-                    let on = queue
+                    let on = self
+                        .queue
                         .front()
                         .map_or(String::new(), |d| format!(" on mutant {}", d.mutant));
                     bail!("the worker failed{on}: {message}")
@@ -587,8 +490,14 @@ pub fn run_mutants(
                 _ => {}
             }
         }
-        let Some(&head) = queue.front() else {
-            break;
+        Ok(Some(ending))
+    }
+
+    /// Judges how a child that ran mutants one after another ended, once its messages are
+    /// taken; whether the batch goes on (`false` if interrupted, or if nothing is left).
+    fn judge_ending(&mut self, f: &crate::process::Finished, ending: ChildEnd) -> Result<bool> {
+        let Some(&head) = self.queue.front() else {
+            return Ok(false);
         };
         if f.completed() {
             bail!(
@@ -597,37 +506,33 @@ pub fn run_mutants(
                 head.from
             );
         }
-        if clock_timeout || recycled {
+        if ending.on_purpose {
             // Ended on purpose after a clock timeout or to be replaced: a new child takes
             // the rest.
-            continue;
+            return Ok(true);
         }
-        if fresh {
+        if ending.fresh {
             // The child died inside the first mutant it ran: evidence against the mutant,
             // judged by running the scope again in a fresh child.
             let judged = judge_death(
-                worker,
+                self.worker,
                 head.mutant,
                 head.from,
                 f.death(),
-                cfg,
-                &cursor,
-                &mut timing,
+                self.cfg,
+                &self.cursor,
+                &mut self.timing,
             )?;
-            match judged {
-                Some(r) => {
-                    on_result(&r);
-                    done.push(r)
-                }
-                None => break 'children,
-            }
-            advance(&mut queue, head.from + 1, last);
+            let Some(r) = judged else {
+                return Ok(false);
+            };
+            self.judged(r);
+            advance(&mut self.queue, head.from + 1, self.last);
         }
         // Otherwise it died in a mutant that followed others: the next child runs that one
         // first, and its death (if it dies again) is judged there.
+        Ok(true)
     }
-    let _ = std::fs::remove_file(&cursor);
-    Ok((done, timing))
 }
 
 /// `FERASTRAU_COHORTS=0` runs every mutant alone, one after another, as before cohorts: the

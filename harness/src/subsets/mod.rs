@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Result;
-use ferastrau_artifacts::{Artifact, CompilerVerdict, Evaluation, Family, Mutants};
+use ferastrau_artifacts::{Artifact, CompilerVerdict, Evaluation, Family, MutantEntry, Mutants};
 use roaring::RoaringBitmap;
 
 use crate::matrix::{KillMatrix, Row};
@@ -120,22 +120,7 @@ pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
             dir.display()
         )));
     }
-    let scopes = crate::matrix::file::scopes(dir)?;
-    let s = *scopes.last().ok_or_else(|| {
-        usage(format!(
-            "{} has no kill matrix: run evaluate with --kill-matrix",
-            dir.display()
-        ))
-    })?;
-    let m = crate::matrix::file::read(dir, s)?;
-    if m.header.benchmark != eval.benchmark {
-        return Err(usage(format!(
-            "{}: the kill matrix is of {}, the reports of {}",
-            dir.display(),
-            m.header.benchmark,
-            eval.benchmark
-        )));
-    }
+    let (s, m) = largest_matrix(dir, &eval)?;
     let line = |x: u32| eval.scopes.iter().find(|l| l.scope == x);
     let here = line(s).ok_or_else(|| usage(format!("evaluation.json has no scope {s}")))?;
     let prev = s.checked_sub(1).and_then(line).ok_or_else(|| {
@@ -145,21 +130,7 @@ pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
         ))
     })?;
     let listed = read::<Mutants>(&dir.join("mutants.json"))?.mutants;
-    let families: BTreeMap<u32, Family> = listed.iter().map(|x| (x.id, x.family)).collect();
-    // The matrix has a row per evaluated mutant; the kill rate's `mutants` leaves out those
-    // the compiler marked (a duplicate beside its representative), unless the run counted
-    // them; the subsets count as the run's kill rate does.
-    let rows: BTreeSet<u32> = m.rows.iter().map(|r| r.mutant).collect();
-    let left_out: BTreeSet<u32> = listed
-        .iter()
-        .filter(|x| !eval.equivalents_counted && rows.contains(&x.id))
-        .filter(|x| match x.compiler {
-            None => false,
-            Some(CompilerVerdict::Equivalent) => true,
-            Some(CompilerVerdict::Duplicate { of }) => rows.contains(&of),
-        })
-        .map(|x| x.id)
-        .collect();
+    let left_out = left_out(&listed, &eval, &m);
     if here.inputs != m.header.inputs
         || u64::from(here.mutants) + left_out.len() as u64 != m.rows.len() as u64
     {
@@ -168,12 +139,7 @@ pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
             dir.display(), m.header.inputs, m.rows.len(), here.inputs, u64::from(here.mutants) + left_out.len() as u64
         )));
     }
-    let classic_ids: BTreeSet<u32> = m
-        .rows
-        .iter()
-        .map(|r| r.mutant)
-        .filter(|id| families.get(id).is_some_and(|&f| f != Family::Constant))
-        .collect();
+    let classic_ids = classic(&listed, &m);
     if classic_ids.difference(&left_out).count() as u64 != u64::from(here.paper_mutants) {
         return Err(usage(format!(
             "{}: mutants.json gives {} mutants of the three classic families, evaluation.json {}",
@@ -231,6 +197,55 @@ pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
         paper: None,
         reduction: reduction(&m, opts),
     })
+}
+
+/// The run's largest scope and its kill matrix, which must be of the run's benchmark.
+fn largest_matrix(dir: &Path, eval: &Evaluation) -> Result<(u32, KillMatrix)> {
+    let scopes = crate::matrix::file::scopes(dir)?;
+    let s = *scopes.last().ok_or_else(|| {
+        usage(format!(
+            "{} has no kill matrix: run evaluate with --kill-matrix",
+            dir.display()
+        ))
+    })?;
+    let m = crate::matrix::file::read(dir, s)?;
+    if m.header.benchmark != eval.benchmark {
+        return Err(usage(format!(
+            "{}: the kill matrix is of {}, the reports of {}",
+            dir.display(),
+            m.header.benchmark,
+            eval.benchmark
+        )));
+    }
+    Ok((s, m))
+}
+
+/// The matrix's mutants the run's kill rates leave out. The matrix has a row per evaluated
+/// mutant; the kill rate's `mutants` leaves out those the compiler marked (a duplicate beside
+/// its representative), unless the run counted them; the subsets count as the run's kill
+/// rate does.
+fn left_out(listed: &[MutantEntry], eval: &Evaluation, m: &KillMatrix) -> BTreeSet<u32> {
+    let rows: BTreeSet<u32> = m.rows.iter().map(|r| r.mutant).collect();
+    listed
+        .iter()
+        .filter(|x| !eval.equivalents_counted && rows.contains(&x.id))
+        .filter(|x| match x.compiler {
+            None => false,
+            Some(CompilerVerdict::Equivalent) => true,
+            Some(CompilerVerdict::Duplicate { of }) => rows.contains(&of),
+        })
+        .map(|x| x.id)
+        .collect()
+}
+
+/// The matrix's mutants of the three classic families (every family but constants).
+fn classic(listed: &[MutantEntry], m: &KillMatrix) -> BTreeSet<u32> {
+    let families: BTreeMap<u32, Family> = listed.iter().map(|x| (x.id, x.family)).collect();
+    m.rows
+        .iter()
+        .map(|r| r.mutant)
+        .filter(|id| families.get(id).is_some_and(|&f| f != Family::Constant))
+        .collect()
 }
 
 fn table_row(

@@ -15,7 +15,7 @@ use ferastrau_console::exit_code::usage;
 use ferastrau_harness::interrupt;
 use ferastrau_harness::locate::{checkout_root, locate_declared};
 use ferastrau_paper::code::{CodeFacts, Sample};
-use ferastrau_paper::{next_scope, NextScope, Paper};
+use ferastrau_paper::{next_scope, NextScope, OurScope, Paper};
 
 /// The sample size when neither `--max-mutants` nor the crate's manifest says otherwise.
 const DEFAULT_MAX_MUTANTS: u32 = 300;
@@ -196,67 +196,22 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
     let mutants_json = out.join("mutants.json");
     let survivors = next_scope::survivors(&mutants_json, largest)?;
     let next = largest + 1;
-    let jobs = a.jobs.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
     let ids: Vec<u32> = survivors.iter().map(|s| s.id).collect();
     let marks: BTreeMap<u32, NextScope> = if ids.is_empty() {
         BTreeMap::new()
     } else {
-        let budget = a.next_scope_budget.as_secs_f64();
         let executions = survivors.iter().map(|s| s.executions).sum();
-        match next_scope::estimate_seconds(&run_scopes, executions, jobs) {
-            Some(est) if est <= budget => {
-                println!(
-                    "== {name}: {} survivor(s) at scope {next} (estimated {})",
-                    ids.len(),
-                    seconds(est)
-                );
-                let scratch =
-                    ferastrau_harness::target_dir::scratch_dir(&bench, "reproduce-next-scope");
-                let line = evaluate_line(a, dir, next.to_string(), &scratch, sample, false, &ids);
-                // The budget holds even where the estimate is wrong (generating AVTree's scope-6
-                // inputs, estimated at 12 minutes, had not finished after 18): the run stops
-                // as Ctrl-C stops it, and the survivors are marked not run.
-                let deadline = interrupt::Deadline::arm(a.next_scope_budget);
-                let result = evaluate(line);
-                let stopped = deadline.passed() && !interrupt::signalled();
-                let took = deadline.elapsed().as_secs_f64();
-                drop(deadline);
-                match result {
-                    Ok(_) => next_scope::outcomes(&scratch.join("mutants.json"), next)?,
-                    Err(_) if stopped => {
-                        let why = format!(
-                            "stopped at the {} budget after {} (estimated {})",
-                            seconds(budget),
-                            seconds(took),
-                            seconds(est)
-                        );
-                        println!("== {name}: scope {next} {why}");
-                        next_scope::not_run(&ids, next, &why)
-                    }
-                    Err(e)
-                        if e.downcast_ref::<ferastrau_console::exit_code::Interrupted>()
-                            .is_some() =>
-                    {
-                        return Err(e)
-                    }
-                    Err(e) => next_scope::not_run(&ids, next, &format!("the run failed: {e:#}")),
-                }
-            }
-            Some(est) => next_scope::not_run(
-                &ids,
-                next,
-                &format!(
-                    "estimated {}, over the {} budget",
-                    seconds(est),
-                    seconds(budget)
-                ),
-            ),
-            None => next_scope::not_run(&ids, next, "no two scopes to estimate from"),
-        }
+        next_scope_marks(
+            a,
+            dir,
+            &bench,
+            name,
+            next,
+            sample,
+            &run_scopes,
+            &ids,
+            executions,
+        )?
     };
     if !marks.is_empty() {
         next_scope::mark(&mutants_json, &marks)?;
@@ -273,20 +228,7 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
     // through serialization; README, "Which outputs are compared").
     let subject = ferastrau_harness::subject::prepare(&bench)?;
     if subject.structure {
-        let structural = out.join(ferastrau_paper::STRUCTURAL_DIR);
-        let resume = a.resume && structural.join("journal.jsonl").exists();
-        println!("== {name}, scopes 1..{largest}, compared structurally");
-        let mut line = evaluate_line(
-            a,
-            dir,
-            format!("1..{largest}"),
-            &structural,
-            sample,
-            resume,
-            &[],
-        );
-        line.extend(["--compare".into(), "structural".into()]);
-        evaluate(line)?;
+        structural_run(a, dir, name, largest, sample, &out)?;
     }
 
     if a.kill_matrix {
@@ -312,6 +254,108 @@ fn run_benchmark(a: &ReproduceArgs, dir: &Path, name: &str, largest: u32) -> Res
         sample,
     }
     .write(&out)
+}
+
+/// The survivors' marks at scope `next` (the largest + 1): all of them run again there, in one
+/// evaluation, when the estimate from the run's scopes fits `--next-scope-budget`; otherwise
+/// each marked not run, and why.
+#[allow(clippy::too_many_arguments)]
+fn next_scope_marks(
+    a: &ReproduceArgs,
+    dir: &Path,
+    bench: &ferastrau_harness::locate::BenchmarkCrate,
+    name: &str,
+    next: u32,
+    sample: Option<Sample>,
+    run_scopes: &[OurScope],
+    ids: &[u32],
+    executions: u64,
+) -> Result<BTreeMap<u32, NextScope>> {
+    let jobs = a.jobs.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let budget = a.next_scope_budget.as_secs_f64();
+    Ok(
+        match next_scope::estimate_seconds(run_scopes, executions, jobs) {
+            Some(est) if est <= budget => {
+                println!(
+                    "== {name}: {} survivor(s) at scope {next} (estimated {})",
+                    ids.len(),
+                    seconds(est)
+                );
+                let scratch =
+                    ferastrau_harness::target_dir::scratch_dir(bench, "reproduce-next-scope");
+                let line = evaluate_line(a, dir, next.to_string(), &scratch, sample, false, ids);
+                // The budget holds even where the estimate is wrong (generating AVTree's scope-6
+                // inputs, estimated at 12 minutes, had not finished after 18): the run stops
+                // as Ctrl-C stops it, and the survivors are marked not run.
+                let deadline = interrupt::Deadline::arm(a.next_scope_budget);
+                let result = evaluate(line);
+                let stopped = deadline.passed() && !interrupt::signalled();
+                let took = deadline.elapsed().as_secs_f64();
+                drop(deadline);
+                match result {
+                    Ok(_) => next_scope::outcomes(&scratch.join("mutants.json"), next)?,
+                    Err(_) if stopped => {
+                        let why = format!(
+                            "stopped at the {} budget after {} (estimated {})",
+                            seconds(budget),
+                            seconds(took),
+                            seconds(est)
+                        );
+                        println!("== {name}: scope {next} {why}");
+                        next_scope::not_run(ids, next, &why)
+                    }
+                    Err(e)
+                        if e.downcast_ref::<ferastrau_console::exit_code::Interrupted>()
+                            .is_some() =>
+                    {
+                        return Err(e)
+                    }
+                    Err(e) => next_scope::not_run(ids, next, &format!("the run failed: {e:#}")),
+                }
+            }
+            Some(est) => next_scope::not_run(
+                ids,
+                next,
+                &format!(
+                    "estimated {}, over the {} budget",
+                    seconds(est),
+                    seconds(budget)
+                ),
+            ),
+            None => next_scope::not_run(ids, next, "no two scopes to estimate from"),
+        },
+    )
+}
+
+/// The second reading of Table 4: the same mutants, scopes 1..=`largest`, compared
+/// structurally, in `STRUCTURAL_DIR` beside the run.
+fn structural_run(
+    a: &ReproduceArgs,
+    dir: &Path,
+    name: &str,
+    largest: u32,
+    sample: Option<Sample>,
+    out: &Path,
+) -> Result<()> {
+    let structural = out.join(ferastrau_paper::STRUCTURAL_DIR);
+    let resume = a.resume && structural.join("journal.jsonl").exists();
+    println!("== {name}, scopes 1..{largest}, compared structurally");
+    let mut line = evaluate_line(
+        a,
+        dir,
+        format!("1..{largest}"),
+        &structural,
+        sample,
+        resume,
+        &[],
+    );
+    line.extend(["--compare".into(), "structural".into()]);
+    evaluate(line)?;
+    Ok(())
 }
 
 /// Table 3 of one benchmark: `evaluate --kill-matrix` at its two largest scopes (the same
