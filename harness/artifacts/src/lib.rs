@@ -20,6 +20,11 @@
 //! | `generators.json` | [`Generators`] | `reproduce::dedicated::measure` |
 //! | `suite.json` | [`SuiteRun`] | `evaluate --suite` (`harness/cli/src/cli/suite.rs`) |
 //!
+//! The documents `--format json` prints on stdout are typed here too ([`Printed`]: no files,
+//! no versions, but committed schemas all the same): [`EvaluateOutput`] (`evaluate`),
+//! [`MergeSummary`] (`merge`), [`GateSummary`] (`gate`) and [`SuiteSummary`] (`evaluate
+//! --suite`).
+//!
 //! # Versions
 //!
 //! Every document carries a `schema_version` ([`Artifact::SCHEMA_VERSION`], 1 for every file
@@ -78,6 +83,7 @@ mod generators;
 pub mod journal;
 mod kill_matrix;
 mod mutants;
+mod printed;
 mod reduced_suite;
 mod shard;
 mod suite;
@@ -102,6 +108,11 @@ pub use generators::{Example, Generators, MethodStats, Saved, ScopeStats, Search
 pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
 pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};
 pub use mutants::{CompilerVerdict, Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};
+pub use printed::{
+    EvaluateOutput, EvaluateSummary, GateScope, GateSummary, GateVerdict, MergeSummary,
+    NextScopeStep, NothingToEvaluate, Printed, RunReports, RunnerFigures, ScopeChanges,
+    SuiteSummary, Survivor, Survivors,
+};
 pub use reduced_suite::{ReducedSuite, SuiteInput};
 pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
 pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};
@@ -397,6 +408,12 @@ pub fn schemas() -> Vec<(String, String)> {
     fn one<T: Artifact>() -> (String, String) {
         (format!("{}.schema.json", T::SCHEMA_NAME), T::schema_text())
     }
+    fn printed<T: Printed>() -> (String, String) {
+        (
+            format!("{}.schema.json", T::SCHEMA_NAME),
+            schema_text::<T>(),
+        )
+    }
     vec![
         one::<Evaluation>(),
         one::<Mutants>(),
@@ -412,5 +429,9 @@ pub fn schemas() -> Vec<(String, String)> {
         one::<CodeFacts>(),
         one::<Generators>(),
         one::<SuiteRun>(),
+        printed::<EvaluateOutput>(),
+        printed::<MergeSummary>(),
+        printed::<GateSummary>(),
+        printed::<SuiteSummary>(),
     ]
 }

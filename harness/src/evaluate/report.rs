@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{
     Artifact, CompilerVerdict, Construct, Evaluation, EvaluationScope, KilledBy, ListedMutant,
-    MutantEntry, Mutants, Probe, ProbeKind, ProbeRole, ShardLabel,
+    MutantEntry, Mutants, Probe, ProbeKind, ProbeRole, RunReports, ShardLabel,
 };
 use serde::Serialize;
 
@@ -486,14 +486,15 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
     t
 }
 
-/// `--format json`'s document of a run whose reports are in `dir`: `evaluation.json` as
-/// written, with the directory and the number of mutants evaluated. (A document for stdout,
-/// which callers add their own keys to: a `serde_json::Value`, keys sorted as printed before.)
-pub fn json_document(dir: &Path, evaluated: usize) -> Result<serde_json::Value> {
-    let mut doc = serde_json::to_value(Evaluation::read(&dir.join("evaluation.json"))?)?;
-    doc["reports"] = serde_json::json!(dir.display().to_string());
-    doc["evaluated"] = serde_json::json!(evaluated);
-    Ok(doc)
+/// What `evaluate` and `merge` print of the run whose reports are in `dir` (`--format json`):
+/// `evaluation.json` as written, with the directory and the number of mutants evaluated; each
+/// command's document adds its own figures.
+pub fn run_reports(dir: &Path, evaluated: usize) -> Result<RunReports> {
+    Ok(RunReports {
+        evaluation: Evaluation::read(&dir.join("evaluation.json"))?,
+        evaluated: u32::try_from(evaluated).context("the number of mutants evaluated")?,
+        reports: dir.display().to_string(),
+    })
 }
 
 /// The report files [`write`] produces, in an output directory.

@@ -153,6 +153,12 @@ pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
     Ok(())
 }
 
+/// Prints a typed `--format json` document (its schema is committed with the artifacts').
+pub(super) fn print_document(doc: &impl ferastrau_artifacts::Printed) -> Result<()> {
+    println!("{}", doc.to_text()?);
+    Ok(())
+}
+
 pub(super) fn sampled(
     catalog: ferastrau_mutator::Catalog,
     s: &Sampling,

@@ -4,9 +4,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use ferastrau_artifacts::{
+    EvaluateOutput, EvaluateSummary, NothingToEvaluate, RunnerFigures, Survivors,
+};
 
 use super::args::*;
-use super::commands::sampled;
+use super::commands::{print_document, sampled};
 use super::next_scope;
 use ferastrau_console::exit_code::{broken, usage};
 use ferastrau_harness::evaluate::{self, report};
@@ -53,76 +56,63 @@ fn fingerprint(
     })
 }
 
-/// The mutant phase's figures: the `runner:` line of the table and `runner` in the JSON.
-#[derive(Clone, Copy, serde::Serialize)]
-struct Runner {
-    executions: u64,
-    /// Executions a run on every input would have made that reach selection skipped.
-    skipped: u64,
-    /// Mutants no input reached: they ran no process.
-    unreached_mutants: u64,
-    seconds: f64,
-    jobs: usize,
-    processes: u64,
-    overhead_ms_per_process: f64,
-    /// `None` when no process ran an input (every mutant unreached).
-    harness_over_bare_loop: Option<f64>,
+/// The figures of `ev`'s mutant phase, run with `jobs` threads (the `runner:` line of the table
+/// and `runner` in the JSON); `None` when it ran no mutant (every result came from the journal).
+fn runner_figures(ev: &evaluate::EvaluationResults, jobs: usize) -> Option<RunnerFigures> {
+    let t = &ev.timing;
+    (t.children > 0 || t.unreached > 0).then(|| RunnerFigures {
+        executions: t.executions,
+        skipped: t.skipped,
+        unreached_mutants: t.unreached,
+        seconds: ev.mutant_phase_seconds,
+        jobs: jobs as u64,
+        processes: t.children,
+        overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
+            / t.children.max(1) as f64,
+        harness_over_bare_loop: (t.work_seconds > 0.0)
+            .then(|| ev.mutant_phase_seconds * jobs as f64 / t.work_seconds),
+    })
 }
 
-impl Runner {
-    /// The figures of `ev`'s mutant phase, run with `jobs` threads; `None` when it ran no
-    /// mutant (every result came from the journal).
-    fn of(ev: &evaluate::EvaluationResults, jobs: usize) -> Option<Runner> {
-        let t = &ev.timing;
-        (t.children > 0 || t.unreached > 0).then(|| Runner {
-            executions: t.executions,
-            skipped: t.skipped,
-            unreached_mutants: t.unreached,
-            seconds: ev.mutant_phase_seconds,
-            jobs,
-            processes: t.children,
-            overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
-                / t.children.max(1) as f64,
-            harness_over_bare_loop: (t.work_seconds > 0.0)
-                .then(|| ev.mutant_phase_seconds * jobs as f64 / t.work_seconds),
-        })
-    }
-}
+/// The runner's figures as the terminal shows them.
+struct RunnerLine(RunnerFigures);
 
-impl std::fmt::Display for Runner {
+impl std::fmt::Display for RunnerLine {
     /// One line under 100 columns; `{:#}` (`--verbose`'s, on stderr) is the detail instead:
     /// the per-process overhead, the throughput and the harness's cost against a bare loop.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let all = self.executions + self.skipped;
+        let r = &self.0;
+        let all = r.executions + r.skipped;
         if f.alternate() {
             return self.detail(f);
         }
         write!(
             f,
             "runner: {} executions in {:.2} s, {} jobs, {} processes; reach skipped {:.1}% of inputs",
-            self.executions,
-            self.seconds,
-            self.jobs,
-            self.processes,
-            if all == 0 { 0.0 } else { 100.0 * self.skipped as f64 / all as f64 },
+            r.executions,
+            r.seconds,
+            r.jobs,
+            r.processes,
+            if all == 0 { 0.0 } else { 100.0 * r.skipped as f64 / all as f64 },
         )?;
         Ok(())
     }
 }
 
-impl Runner {
+impl RunnerLine {
     fn detail(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.0;
         write!(
             f,
             "runner detail: {} mutant×input executions ({:.0}/s), {} skipped (inputs that do not reach the mutant); {} mutants reached by no input ran no process; {:.1} ms overhead per process; harness/bare-loop time ",
-            self.executions,
-            self.executions as f64 / self.seconds,
-            self.skipped,
-            self.unreached_mutants,
-            self.overhead_ms_per_process,
+            r.executions,
+            r.executions as f64 / r.seconds,
+            r.skipped,
+            r.unreached_mutants,
+            r.overhead_ms_per_process,
         )?;
-        match self.harness_over_bare_loop {
-            Some(r) => write!(f, "{r:.2}×"),
+        match r.harness_over_bare_loop {
+            Some(x) => write!(f, "{x:.2}×"),
             None => write!(f, "n/a"),
         }
     }
@@ -265,10 +255,10 @@ fn run(
     match &diff {
         Some(Selection::Nothing { why }) => {
             match show {
-                Show::Json => ferastrau_console::term::print_json(&serde_json::json!({
-                    "benchmark": bench.name,
-                    "evaluated": false,
-                    "why": why,
+                Show::Json => print_document(&EvaluateOutput::Nothing(NothingToEvaluate {
+                    benchmark: bench.name.clone(),
+                    evaluated: false,
+                    why: why.clone(),
                 }))?,
                 Show::Table | Show::Summary => {
                     println!("nothing to evaluate for --in-diff: {why}")
@@ -432,25 +422,27 @@ fn run(
             s.scope
         );
     }
-    let runner = Runner::of(&ev, opts.jobs);
+    let runner = runner_figures(&ev, opts.jobs);
     let seconds = started.elapsed().as_secs_f64();
     match show {
         Show::Nothing => {}
-        Show::Json => {
-            let mut doc = report::json_document(out_dir, share.len())?;
-            doc["seconds"] = serde_json::json!(seconds);
-            doc["runner"] = serde_json::to_value(runner)?;
-            doc["survivors"] = serde_json::json!({
-                "scope": last_scope,
-                "mutants": survivors,
-            });
-            doc["next_scope"] = next.json();
-            doc["report_html"] = serde_json::json!(out_dir.join("report.html"));
-            ferastrau_console::term::print_json(&doc)?;
-        }
+        Show::Json => print_document(&EvaluateOutput::Evaluated(Box::new(EvaluateSummary {
+            run: report::run_reports(out_dir, share.len())?,
+            next_scope: next.printed(),
+            report_html: out_dir.join("report.html").display().to_string(),
+            runner,
+            seconds,
+            survivors: Survivors {
+                mutants: survivors,
+                scope: last_scope,
+            },
+        })))?,
         Show::Table => {
             anstream::print!("{}", report::table(&title, &rows));
-            if let Some(r) = runner.filter(|_| ferastrau_console::term::notes()) {
+            if let Some(r) = runner
+                .filter(|_| ferastrau_console::term::notes())
+                .map(RunnerLine)
+            {
                 println!("{r}");
                 ferastrau_console::detail!("{r:#}");
             }

@@ -71,9 +71,10 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     let sources = ferastrau_report::html::Sources::Disk(crate_dir.to_path_buf());
     ferastrau_report::html::write(&out.path, &sources)?;
     if a.output.json() {
-        let mut doc = report::json_document(&out.path, m.evaluated.len())?;
-        doc["shards"] = serde_json::json!(a.shards.len());
-        ferastrau_console::term::print_json(&doc)?;
+        super::commands::print_document(&ferastrau_artifacts::MergeSummary {
+            run: report::run_reports(&out.path, m.evaluated.len())?,
+            shards: u32::try_from(a.shards.len())?,
+        })?;
     } else {
         anstream::print!("{}", report::table(&m.facts.benchmark, &rows));
         println!(

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use ferastrau_artifacts::ScopeRun;
+use ferastrau_artifacts::{NextScopeStep, ScopeRun};
 use ferastrau_console::exit_code::Interrupted;
 use ferastrau_console::term::duration;
 use ferastrau_harness::evaluate::budget;
@@ -66,13 +66,19 @@ impl Step {
     }
 
     /// `--format json`'s `next_scope`: the offer or the outcome.
-    pub(super) fn json(&self) -> serde_json::Value {
-        match self {
-            Step::Nothing => serde_json::Value::Null,
-            Step::Offer { scope, seconds, .. } => serde_json::json!({
-                "offered": true, "scope": scope, "estimated_seconds": seconds,
+    pub(super) fn printed(&self) -> Option<NextScopeStep> {
+        match *self {
+            Step::Nothing => None,
+            Step::Offer { scope, seconds, .. } => Some(NextScopeStep {
+                estimated_seconds: Some(seconds),
+                offered: true,
+                scope,
             }),
-            Step::Ran { scope, .. } => serde_json::json!({ "offered": false, "scope": scope }),
+            Step::Ran { scope, .. } => Some(NextScopeStep {
+                estimated_seconds: None,
+                offered: false,
+                scope,
+            }),
         }
     }
 }

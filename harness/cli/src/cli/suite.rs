@@ -87,11 +87,10 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     )
     .with_context(|| format!("cannot write {}", html.display()))?;
     match show {
-        Show::Json => {
-            let mut doc = serde_json::to_value(&report)?;
-            doc["reports"] = out.path.display().to_string().into();
-            ferastrau_console::term::print_json(&doc)?;
-        }
+        Show::Json => super::commands::print_document(&ferastrau_artifacts::SuiteSummary {
+            run: report,
+            reports: out.path.display().to_string(),
+        })?,
         Show::Table | Show::Summary => print!("{}", table(&report, &meta.catalog, &path)),
         Show::Nothing => {}
     }

@@ -31,6 +31,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
+use ferastrau_artifacts::{GateScope, GateSummary, Printed as _, ScopeChanges};
 
 pub use compare::Thresholds;
 
@@ -302,9 +303,8 @@ pub fn gate(
         write_baseline(baseline, &file)?;
     }
     if json {
-        ferastrau_console::term::print_json(&document(
-            &run, baseline, reference, &c, &notes, verdict,
-        ))?;
+        let doc = document(&run, baseline, reference, &c, &notes, verdict);
+        println!("{}", doc.to_text()?);
     } else {
         use ferastrau_console::term::{paint, style};
         anstream::println!(
@@ -474,17 +474,9 @@ fn ratchet(reference: &BenchmarkBaseline, now: &BenchmarkBaseline) -> Vec<String
     }
 }
 
-/// How a gate ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Passed,
-    Failed,
-    /// `--update-baseline`: the run is the baseline now.
-    Updated,
-    /// The baseline file has no section for the benchmark.
-    NoBaseline,
-}
+/// How a gate ends (`--update-baseline`'s `Updated`, a baseline without the benchmark's
+/// `NoBaseline`): the `verdict` of its `--format json` document.
+pub use ferastrau_artifacts::GateVerdict as Verdict;
 
 /// The gate's `--format json` document: per scope the baseline's and the run's figures and
 /// what changed (mutant keys), the failures in words, the notes, and the verdict.
@@ -495,32 +487,36 @@ fn document(
     c: &Comparison,
     notes: &[String],
     verdict: Verdict,
-) -> serde_json::Value {
+) -> GateSummary {
     let scopes: std::collections::BTreeSet<u32> = reference
         .scopes
         .keys()
         .chain(run.figures.scopes.keys())
         .copied()
         .collect();
-    let scopes: Vec<serde_json::Value> = scopes
-        .into_iter()
-        .map(|s| {
-            serde_json::json!({
-                "scope": s,
-                "baseline": reference.scopes.get(&s),
-                "now": run.figures.scopes.get(&s),
-                "changes": c.changes.get(&s),
+    GateSummary {
+        baseline: baseline.display().to_string(),
+        benchmark: run.benchmark.clone(),
+        failures: c.failures.iter().map(|f| describe(f, run)).collect(),
+        notes: notes.to_vec(),
+        scopes: scopes
+            .into_iter()
+            .map(|s| GateScope {
+                baseline: reference.scopes.get(&s).copied(),
+                changes: c.changes.get(&s).map(|ch| ScopeChanges {
+                    gone: ch.gone.clone(),
+                    new_killed: ch.new_killed.clone(),
+                    new_surviving: ch.new_surviving.clone(),
+                    now_killed: ch.now_killed.clone(),
+                    now_skipped: ch.now_skipped.clone(),
+                    now_surviving: ch.now_surviving.clone(),
+                }),
+                now: run.figures.scopes.get(&s).copied(),
+                scope: s,
             })
-        })
-        .collect();
-    serde_json::json!({
-        "benchmark": run.benchmark,
-        "baseline": baseline.display().to_string(),
-        "verdict": verdict,
-        "scopes": scopes,
-        "failures": c.failures.iter().map(|f| describe(f, run)).collect::<Vec<_>>(),
-        "notes": notes,
-    })
+            .collect(),
+        verdict,
+    }
 }
 
 #[cfg(test)]

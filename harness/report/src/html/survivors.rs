@@ -18,23 +18,9 @@ pub const SHOWN: usize = 20;
 /// between two runs, or a script.
 pub const FILE: &str = "survivors.txt";
 
-/// One survivor: its key, its place, the mutated line and why it survived.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Survivor {
-    pub id: u32,
-    /// The content key (`mutants.json`'s `key`): its identity across edits.
-    pub key: String,
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-    /// The source line with the mutant's edit applied (trimmed).
-    pub mutated_line: Option<String>,
-    /// Why it survived, in words ([`why`]).
-    pub why: String,
-    /// What scope + 1 said of it (`evaluate --next-scope`), if it ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_scope: Option<super::model::NextScope>,
-}
+/// One survivor: its key, its place, the mutated line and why it survived ([`why`]); a type
+/// of the artifacts, as `evaluate --format json` prints it.
+pub use ferastrau_artifacts::Survivor;
 
 /// The survivors of `scope` in `report`, in source order.
 pub fn at_scope(report: &Report, scope: u32) -> Vec<Survivor> {
