@@ -25,15 +25,7 @@ impl<'a> Infer<'a> {
     pub(super) fn type_of(&self, e: &Expr) -> Option<Ty> {
         let ix = self.index;
         match e {
-            Expr::Lit(l) => match &l.lit {
-                syn::Lit::Int(i) if i.suffix().is_empty() => Some(Ty::IntLiteral),
-                syn::Lit::Int(i) => Some(Ty::named(i.suffix())),
-                syn::Lit::Float(f) if f.suffix().is_empty() => Some(Ty::FloatLiteral),
-                syn::Lit::Float(f) => Some(Ty::named(f.suffix())),
-                syn::Lit::Bool(_) => Some(Ty::named("bool")),
-                syn::Lit::Char(_) => Some(Ty::named("char")),
-                _ => None,
-            },
+            Expr::Lit(l) => literal_type(&l.lit),
             Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
                 let name = p.path.segments[0].ident.to_string();
                 match self.scopes.lookup(&name) {
@@ -55,55 +47,11 @@ impl<'a> Infer<'a> {
                 };
                 ix.field(&owner, &name).cloned()
             }
-            Expr::MethodCall(m) => {
-                let recv = self.type_of(&m.receiver);
-                if let Some(sig) = self.resolve_method(recv.as_ref(), &m.method.to_string()) {
-                    return sig.concrete_ret().cloned();
-                }
-                let recv = recv?;
-                match m.method.to_string().as_str() {
-                    "len" | "count" => Some(Ty::named("usize")),
-                    "is_some" | "is_none" | "is_empty" | "contains" | "is_ok" | "is_err" => {
-                        Some(Ty::named("bool"))
-                    }
-                    "unwrap" | "expect" => recv.deref_all().try_output().cloned(),
-                    "clone" => Some(recv.deref_all().clone()),
-                    _ => None,
-                }
-            }
-            Expr::Call(c) => {
-                let Expr::Path(p) = &*c.func else {
-                    return None;
-                };
-                let segs = segment_names(&p.path);
-                if segs.len() == 1 && segs[0] == "Some" && c.args.len() == 1 {
-                    let inner = self.type_of(&c.args[0])?;
-                    return Some(Ty::Named {
-                        name: "Option".into(),
-                        args: vec![inner],
-                    });
-                }
-                self.resolve_fn(p).and_then(|s| s.concrete_ret().cloned())
-            }
+            Expr::MethodCall(m) => self.method_call_type(m),
+            Expr::Call(c) => self.call_type(c),
             // `x?` yields the `T` of `Result<T, E>` or `Option<T>`.
             Expr::Try(t) => self.type_of(&t.expr)?.try_output().cloned(),
-            Expr::Binary(b) => {
-                use BinOp::*;
-                match b.op {
-                    Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_) | BitAnd(_) | BitOr(_)
-                    | BitXor(_) | Shl(_) | Shr(_) => {
-                        let l = self.type_of(&b.left);
-                        match l {
-                            Some(Ty::IntLiteral) | None => self.type_of(&b.right).or(l),
-                            l => l,
-                        }
-                    }
-                    Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) | And(_) | Or(_) => {
-                        Some(Ty::named("bool"))
-                    }
-                    _ => Some(Ty::unit()),
-                }
-            }
+            Expr::Binary(b) => self.binary_type(b),
             Expr::Unary(u) => {
                 let inner = self.type_of(&u.expr)?;
                 match u.op {
@@ -127,6 +75,61 @@ impl<'a> Infer<'a> {
                     .collect::<Option<_>>()?,
             )),
             _ => None,
+        }
+    }
+
+    /// The type a method call returns: the resolved method's, or else that of a standard method
+    /// every receiver type has alike (`len`, `is_some`, `unwrap`, `clone`, ...).
+    fn method_call_type(&self, m: &syn::ExprMethodCall) -> Option<Ty> {
+        let recv = self.type_of(&m.receiver);
+        if let Some(sig) = self.resolve_method(recv.as_ref(), &m.method.to_string()) {
+            return sig.concrete_ret().cloned();
+        }
+        let recv = recv?;
+        match m.method.to_string().as_str() {
+            "len" | "count" => Some(Ty::named("usize")),
+            "is_some" | "is_none" | "is_empty" | "contains" | "is_ok" | "is_err" => {
+                Some(Ty::named("bool"))
+            }
+            "unwrap" | "expect" => recv.deref_all().try_output().cloned(),
+            "clone" => Some(recv.deref_all().clone()),
+            _ => None,
+        }
+    }
+
+    /// The type a call returns: `Some(x)`'s option of `x`'s type, or the resolved function's.
+    fn call_type(&self, c: &syn::ExprCall) -> Option<Ty> {
+        let Expr::Path(p) = &*c.func else {
+            return None;
+        };
+        let segs = segment_names(&p.path);
+        if segs.len() == 1 && segs[0] == "Some" && c.args.len() == 1 {
+            let inner = self.type_of(&c.args[0])?;
+            return Some(Ty::Named {
+                name: "Option".into(),
+                args: vec![inner],
+            });
+        }
+        self.resolve_fn(p).and_then(|s| s.concrete_ret().cloned())
+    }
+
+    /// The type of a binary operation: an arithmetic one's operands' (the settled one's, where the
+    /// other is an integer literal), a comparison's `bool`, an assignment's `()`.
+    fn binary_type(&self, b: &syn::ExprBinary) -> Option<Ty> {
+        use BinOp::*;
+        match b.op {
+            Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_) | BitAnd(_) | BitOr(_) | BitXor(_)
+            | Shl(_) | Shr(_) => {
+                let l = self.type_of(&b.left);
+                match l {
+                    Some(Ty::IntLiteral) | None => self.type_of(&b.right).or(l),
+                    l => l,
+                }
+            }
+            Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) | And(_) | Or(_) => {
+                Some(Ty::named("bool"))
+            }
+            _ => Some(Ty::unit()),
         }
     }
 
@@ -231,5 +234,18 @@ impl FnRewriter<'_, '_> {
         });
         let first = found.next()?;
         found.next().is_none().then_some(first)
+    }
+}
+
+/// The type of a literal: its suffix's, or an integer or float literal's yet to be settled.
+fn literal_type(lit: &syn::Lit) -> Option<Ty> {
+    match lit {
+        syn::Lit::Int(i) if i.suffix().is_empty() => Some(Ty::IntLiteral),
+        syn::Lit::Int(i) => Some(Ty::named(i.suffix())),
+        syn::Lit::Float(f) if f.suffix().is_empty() => Some(Ty::FloatLiteral),
+        syn::Lit::Float(f) => Some(Ty::named(f.suffix())),
+        syn::Lit::Bool(_) => Some(Ty::named("bool")),
+        syn::Lit::Char(_) => Some(Ty::named("char")),
+        _ => None,
     }
 }

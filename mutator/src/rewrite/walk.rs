@@ -80,46 +80,8 @@ impl FnRewriter<'_, '_> {
         use Ctx::*;
         match e {
             Expr::Array(a) => a.elems.iter_mut().for_each(|x| self.expr(x, Value)),
-            Expr::Assign(a) => {
-                let target = self.type_of(&a.left);
-                self.operand(&mut a.right, target);
-                self.expr(&mut a.left, Target);
-                if let Expr::Path(p) = &*a.left {
-                    if let Some(b) = p
-                        .path
-                        .get_ident()
-                        .and_then(|i| self.scopes.lookup_mut(&i.to_string()))
-                    {
-                        b.assigned = true;
-                    }
-                }
-            }
-            Expr::Binary(b) => {
-                if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) {
-                    let construct = op_str(&b.op);
-                    let (t, f) = self.branch_pair(construct, &b.op);
-                    self.expr(&mut b.left, Value);
-                    self.expr(&mut b.right, Value);
-                    *b.left = self.branch_expr(&b.left, t, f);
-                } else if is_increment(b) {
-                    // Java's `x++`: no constant to mutate (operators.rs, `is_increment`).
-                    self.expr(&mut b.right, Value);
-                    self.expr(&mut b.left, Target);
-                } else if is_compound(&b.op) {
-                    let target = equal_operands(&b.op)
-                        .then(|| self.type_of(&b.left))
-                        .flatten();
-                    self.operand(&mut b.right, target);
-                    self.expr(&mut b.left, Target);
-                } else if equal_operands(&b.op) {
-                    let (lt, rt) = (self.type_of(&b.left), self.type_of(&b.right));
-                    self.operand(&mut b.left, rt);
-                    self.operand(&mut b.right, lt);
-                } else {
-                    self.expr(&mut b.left, Value);
-                    self.expr(&mut b.right, Value);
-                }
-            }
+            Expr::Assign(a) => self.assign(a),
+            Expr::Binary(b) => self.binary(b),
             Expr::Block(b) => self.block(&mut b.block, ctx, Vec::new()),
             Expr::Unsafe(u) => self.block(&mut u.block, ctx, Vec::new()),
             Expr::Break(b) => {
@@ -143,16 +105,7 @@ impl FnRewriter<'_, '_> {
                 m.args.iter_mut().for_each(|x| self.expr(x, Value));
             }
             Expr::Cast(c) => self.expr(&mut c.expr, Value),
-            Expr::Closure(c) => {
-                self.scopes.push();
-                self.closures += 1;
-                for p in &c.inputs {
-                    self.bind_pat(p, None);
-                }
-                self.expr(&mut c.body, Value);
-                self.closures -= 1;
-                self.scopes.pop();
-            }
+            Expr::Closure(c) => self.closure(c),
             Expr::Field(f) => self.expr(&mut f.base, Place),
             Expr::Group(g) => self.expr(&mut g.expr, ctx),
             Expr::Paren(p) => self.expr(&mut p.expr, ctx),
@@ -171,18 +124,7 @@ impl FnRewriter<'_, '_> {
             Expr::Reference(r) => self.expr(&mut r.expr, Place),
             Expr::RawAddr(r) => self.expr(&mut r.expr, Place),
             Expr::Repeat(r) => self.expr(&mut r.expr, Value),
-            Expr::Struct(s) => {
-                for fv in s.fields.iter_mut() {
-                    self.expr(&mut fv.expr, Value);
-                    if matches!(fv.member, Member::Named(_)) {
-                        // `Node { info }` would print the mutated `info` as shorthand.
-                        fv.colon_token = Some(Default::default());
-                    }
-                }
-                if let Some(rest) = &mut s.rest {
-                    self.expr(rest, Place);
-                }
-            }
+            Expr::Struct(s) => self.struct_expr(s),
             Expr::Tuple(t) => t.elems.iter_mut().for_each(|x| self.expr(x, Value)),
             Expr::Unary(u) => {
                 let c = if matches!(u.op, syn::UnOp::Deref(_)) {
@@ -192,13 +134,7 @@ impl FnRewriter<'_, '_> {
                 };
                 self.expr(&mut u.expr, c);
             }
-            Expr::Try(t) => {
-                let (yes, no) = self.branch_pair("?", &t.question_token);
-                self.expr(&mut t.expr, Value);
-                let inner = &t.expr;
-                let (yes, no) = (lit(yes), lit(no));
-                *t.expr = parse_quote!(::ferastrau_probes::probe_try(#inner, #yes, #no));
-            }
+            Expr::Try(t) => self.try_expr(t),
             Expr::If(i) => self.if_expr(i, ctx),
             Expr::While(w) => {
                 if let Some(new) = self.while_expr(w) {
@@ -214,6 +150,91 @@ impl FnRewriter<'_, '_> {
             Expr::Let(l) => self.expr(&mut l.expr, Value),
             _ => {}
         }
+    }
+
+    /// An assignment: its right side typed by its target, whose binding is then assigned.
+    fn assign(&mut self, a: &mut syn::ExprAssign) {
+        use Ctx::*;
+        let target = self.type_of(&a.left);
+        self.operand(&mut a.right, target);
+        self.expr(&mut a.left, Target);
+        if let Expr::Path(p) = &*a.left {
+            if let Some(b) = p
+                .path
+                .get_ident()
+                .and_then(|i| self.scopes.lookup_mut(&i.to_string()))
+            {
+                b.assigned = true;
+            }
+        }
+    }
+
+    /// A binary operation: `&&` and `||` as branches, compound assignments and `x++` as targets,
+    /// and the operands of an operator that takes equal types typed by each other.
+    fn binary(&mut self, b: &mut syn::ExprBinary) {
+        use Ctx::*;
+        if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) {
+            let construct = op_str(&b.op);
+            let (t, f) = self.branch_pair(construct, &b.op);
+            self.expr(&mut b.left, Value);
+            self.expr(&mut b.right, Value);
+            *b.left = self.branch_expr(&b.left, t, f);
+        } else if is_increment(b) {
+            // Java's `x++`: no constant to mutate (operators.rs, `is_increment`).
+            self.expr(&mut b.right, Value);
+            self.expr(&mut b.left, Target);
+        } else if is_compound(&b.op) {
+            let target = equal_operands(&b.op)
+                .then(|| self.type_of(&b.left))
+                .flatten();
+            self.operand(&mut b.right, target);
+            self.expr(&mut b.left, Target);
+        } else if equal_operands(&b.op) {
+            let (lt, rt) = (self.type_of(&b.left), self.type_of(&b.right));
+            self.operand(&mut b.left, rt);
+            self.operand(&mut b.right, lt);
+        } else {
+            self.expr(&mut b.left, Value);
+            self.expr(&mut b.right, Value);
+        }
+    }
+
+    /// A closure, in a scope of its own with its parameters bound.
+    fn closure(&mut self, c: &mut syn::ExprClosure) {
+        use Ctx::*;
+        self.scopes.push();
+        self.closures += 1;
+        for p in &c.inputs {
+            self.bind_pat(p, None);
+        }
+        self.expr(&mut c.body, Value);
+        self.closures -= 1;
+        self.scopes.pop();
+    }
+
+    /// A struct literal: its fields' values, written out in full, and the rest it copies.
+    fn struct_expr(&mut self, s: &mut syn::ExprStruct) {
+        use Ctx::*;
+        for fv in s.fields.iter_mut() {
+            self.expr(&mut fv.expr, Value);
+            if matches!(fv.member, Member::Named(_)) {
+                // `Node { info }` would print the mutated `info` as shorthand.
+                fv.colon_token = Some(Default::default());
+            }
+        }
+        if let Some(rest) = &mut s.rest {
+            self.expr(rest, Place);
+        }
+    }
+
+    /// `?`: a branch, probed on its two outcomes.
+    fn try_expr(&mut self, t: &mut syn::ExprTry) {
+        use Ctx::*;
+        let (yes, no) = self.branch_pair("?", &t.question_token);
+        self.expr(&mut t.expr, Value);
+        let inner = &t.expr;
+        let (yes, no) = (lit(yes), lit(no));
+        *t.expr = parse_quote!(::ferastrau_probes::probe_try(#inner, #yes, #no));
     }
 
     /// The statements at the top of a loop body: the loop-again probe, then a tick.

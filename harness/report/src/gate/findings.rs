@@ -222,7 +222,7 @@ impl Outcome<'_> {
     /// survivor killed at the run's largest scope is left out (unless `--fail-on-new-survivors`
     /// made it a failure); an updated baseline has no failures to report.
     pub fn findings(&self) -> Vec<Finding> {
-        let (run, c) = (self.run, self.comparison);
+        let run = self.run;
         let mut out = Vec::new();
         let failed = self.verdict == Verdict::Failed;
         if failed {
@@ -233,94 +233,11 @@ impl Outcome<'_> {
                 self.summary(),
                 run.benchmark.clone(),
             ));
-            // One finding per kind of failure, its scopes together: the kill rate that fell
-            // at three scopes is one reason, and three annotations of it would take the
-            // places of the mutants a reviewer must see.
-            let mut kinds: Vec<Finding> = Vec::new();
-            for f in &c.failures {
-                let (check, about) = match f {
-                    Failure::Survives { .. } | Failure::NewSurvivor { .. } => continue,
-                    Failure::Dropped { .. } => (Check::KillRateFell, "kill rate".to_string()),
-                    Failure::CoverageDropped { .. } => {
-                        (Check::CoverageFell, "code coverage".to_string())
-                    }
-                    Failure::BelowFloor { .. } => {
-                        (Check::BelowFloor, "kill rate floor".to_string())
-                    }
-                    Failure::MissingScope(_) => (Check::MissingScope, "scopes".to_string()),
-                    #[allow(unreachable_patterns)]
-                    _ => (Check::OtherFailure, describe(f, run)),
-                };
-                match kinds
-                    .iter_mut()
-                    .find(|k| k.check == check && k.about == about)
-                {
-                    Some(k) => {
-                        k.message.push_str("; ");
-                        k.message.push_str(&describe(f, run));
-                    }
-                    None => kinds.push(Finding::new(
-                        Level::Error,
-                        check,
-                        "ferastrau gate",
-                        describe(f, run),
-                        about,
-                    )),
-                }
-            }
-            out.extend(kinds);
-            for (key, scopes) in survives_by_key(c) {
-                let killed_before = self.base.mutants.get(key).map_or(0, Vec::len) as u32;
-                let mut f = Finding::new(
-                    Level::Error,
-                    Check::SurvivesNow,
-                    "mutant survives",
-                    format!(
-                        "{}: killed in the baseline, survives now: {}",
-                        scopes_text(&scopes),
-                        run.describe(key)
-                    ),
-                    String::new(),
-                )
-                .of_mutant(run, key);
-                f.rank = (scopes.len() as u32, killed_before);
-                out.push(f);
-            }
+            out.extend(self.failure_kinds());
+            out.extend(self.survivors_now());
         }
         if matches!(self.verdict, Verdict::Failed | Verdict::Passed) {
-            let strict = self.thresholds.fail_on_new_survivors;
-            let largest = self.largest_run_scope();
-            let new = by_key(
-                c.changes
-                    .iter()
-                    .flat_map(|(&s, ch)| ch.new_surviving.iter().map(move |k| (s, k))),
-            );
-            for (key, scopes) in new {
-                let killed_at_largest = largest.is_some_and(|l| {
-                    run.figures
-                        .mutants
-                        .get(key)
-                        .is_some_and(|killed| killed.contains(&l))
-                });
-                if killed_at_largest && !strict {
-                    continue;
-                }
-                let level = if strict { Level::Error } else { Level::Warning };
-                let mut f = Finding::new(
-                    level,
-                    Check::NewSurvivor,
-                    "new mutant survives",
-                    format!(
-                        "{}: a new mutant survives: {}",
-                        scopes_text(&scopes),
-                        run.describe(key)
-                    ),
-                    String::new(),
-                )
-                .of_mutant(run, key);
-                f.rank = (scopes.len() as u32, 0);
-                out.push(f);
-            }
+            out.extend(self.new_survivors());
         }
         for n in self.notes {
             out.push(Finding::new(
@@ -333,6 +250,110 @@ impl Outcome<'_> {
         }
         // Stable: equal ranks keep their keys' order.
         out.sort_by_key(|f| (f.check, Reverse(f.rank)));
+        out
+    }
+
+    /// One finding per kind of failure but the survivors, its scopes together.
+    fn failure_kinds(&self) -> Vec<Finding> {
+        let (run, c) = (self.run, self.comparison);
+        // One finding per kind of failure, its scopes together: the kill rate that fell
+        // at three scopes is one reason, and three annotations of it would take the
+        // places of the mutants a reviewer must see.
+        let mut kinds: Vec<Finding> = Vec::new();
+        for f in &c.failures {
+            let (check, about) = match f {
+                Failure::Survives { .. } | Failure::NewSurvivor { .. } => continue,
+                Failure::Dropped { .. } => (Check::KillRateFell, "kill rate".to_string()),
+                Failure::CoverageDropped { .. } => {
+                    (Check::CoverageFell, "code coverage".to_string())
+                }
+                Failure::BelowFloor { .. } => (Check::BelowFloor, "kill rate floor".to_string()),
+                Failure::MissingScope(_) => (Check::MissingScope, "scopes".to_string()),
+                #[allow(unreachable_patterns)]
+                _ => (Check::OtherFailure, describe(f, run)),
+            };
+            match kinds
+                .iter_mut()
+                .find(|k| k.check == check && k.about == about)
+            {
+                Some(k) => {
+                    k.message.push_str("; ");
+                    k.message.push_str(&describe(f, run));
+                }
+                None => kinds.push(Finding::new(
+                    Level::Error,
+                    check,
+                    "ferastrau gate",
+                    describe(f, run),
+                    about,
+                )),
+            }
+        }
+        kinds
+    }
+
+    /// A finding per mutant killed in the baseline that survives now.
+    fn survivors_now(&self) -> Vec<Finding> {
+        let run = self.run;
+        let mut out = Vec::new();
+        for (key, scopes) in survives_by_key(self.comparison) {
+            let killed_before = self.base.mutants.get(key).map_or(0, Vec::len) as u32;
+            let mut f = Finding::new(
+                Level::Error,
+                Check::SurvivesNow,
+                "mutant survives",
+                format!(
+                    "{}: killed in the baseline, survives now: {}",
+                    scopes_text(&scopes),
+                    run.describe(key)
+                ),
+                String::new(),
+            )
+            .of_mutant(run, key);
+            f.rank = (scopes.len() as u32, killed_before);
+            out.push(f);
+        }
+        out
+    }
+
+    /// A finding per new mutant that survives (an error under `--fail-on-new-survivors`, else
+    /// a warning, and none for one the largest scope kills).
+    fn new_survivors(&self) -> Vec<Finding> {
+        let (run, c) = (self.run, self.comparison);
+        let mut out = Vec::new();
+        let strict = self.thresholds.fail_on_new_survivors;
+        let largest = self.largest_run_scope();
+        let new = by_key(
+            c.changes
+                .iter()
+                .flat_map(|(&s, ch)| ch.new_surviving.iter().map(move |k| (s, k))),
+        );
+        for (key, scopes) in new {
+            let killed_at_largest = largest.is_some_and(|l| {
+                run.figures
+                    .mutants
+                    .get(key)
+                    .is_some_and(|killed| killed.contains(&l))
+            });
+            if killed_at_largest && !strict {
+                continue;
+            }
+            let level = if strict { Level::Error } else { Level::Warning };
+            let mut f = Finding::new(
+                level,
+                Check::NewSurvivor,
+                "new mutant survives",
+                format!(
+                    "{}: a new mutant survives: {}",
+                    scopes_text(&scopes),
+                    run.describe(key)
+                ),
+                String::new(),
+            )
+            .of_mutant(run, key);
+            f.rank = (scopes.len() as u32, 0);
+            out.push(f);
+        }
         out
     }
 }

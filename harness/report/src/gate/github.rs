@@ -199,62 +199,8 @@ pub fn step_summary(
     if let Some(f) = findings.iter().find(|f| f.check == Check::Failed) {
         let _ = writeln!(t, "**{}**\n", f.message);
     }
-    // The figures per scope.
-    let scopes: std::collections::BTreeSet<u32> = o
-        .base
-        .scopes
-        .keys()
-        .chain(run.figures.scopes.keys())
-        .copied()
-        .collect();
-    if o.basis != super::Basis::Partial && !scopes.is_empty() {
-        t.push_str(
-            "| scope | kill rate % (baseline → now) | Δ points | code statements % | code branches % |\n",
-        );
-        t.push_str("|---:|---|---:|---|---|\n");
-        for s in scopes {
-            let (b, n) = (o.base.scopes.get(&s), run.figures.scopes.get(&s));
-            let pair = |f: fn(&ScopeFigures) -> f64| {
-                let one = |x: Option<&ScopeFigures>| {
-                    x.map_or("–".to_string(), |x| format!("{:.2}", f(x)))
-                };
-                format!("{} → {}", one(b), one(n))
-            };
-            let delta = match (b, n) {
-                (Some(b), Some(n)) => format!("{:+.2}", n.kill_rate - b.kill_rate),
-                _ => "–".into(),
-            };
-            let _ = writeln!(
-                t,
-                "| {s} | {} | {delta} | {} | {} |",
-                pair(|f| f.kill_rate),
-                pair(|f| f.statement_coverage),
-                pair(|f| f.branch_coverage)
-            );
-        }
-        if o.basis == super::Basis::ChangedCode {
-            t.push_str(
-                "\nThe mutated code changed: these kill rates and coverages are of other code, not compared.\n",
-            );
-        }
-        t.push('\n');
-    }
-    // Each failure apart (the annotations put those of a kind in one).
-    let failures: Vec<String> = match o.verdict {
-        Verdict::Failed => o
-            .comparison
-            .failures
-            .iter()
-            .filter(|f| !matches!(f, Failure::Survives { .. } | Failure::NewSurvivor { .. }))
-            .map(|f| format!("- {}\n", super::describe(f, run)))
-            .collect(),
-        _ => Vec::new(),
-    };
-    if !failures.is_empty() {
-        t.push_str("### Failures\n\n");
-        push_all(&mut t, failures.into_iter());
-        t.push('\n');
-    }
+    figures_table(&mut t, o);
+    failures_section(&mut t, o);
     let place = |key: &str| -> String {
         run.figures.places.get(key).map_or("?".into(), |p| {
             format!("{}:{}", shown_path(crate_dir, &p.file, cwd), p.line)
@@ -324,6 +270,71 @@ pub fn step_summary(
     }
     t.push_str(&where_reports_are(report_dir, cwd, run_url));
     t
+}
+
+/// The summary's figures per scope, baseline beside now (none on a partial basis).
+fn figures_table(t: &mut String, o: &Outcome) {
+    let run = o.run;
+    let scopes: std::collections::BTreeSet<u32> = o
+        .base
+        .scopes
+        .keys()
+        .chain(run.figures.scopes.keys())
+        .copied()
+        .collect();
+    if o.basis != super::Basis::Partial && !scopes.is_empty() {
+        t.push_str(
+            "| scope | kill rate % (baseline → now) | Δ points | code statements % | code branches % |\n",
+        );
+        t.push_str("|---:|---|---:|---|---|\n");
+        for s in scopes {
+            let (b, n) = (o.base.scopes.get(&s), run.figures.scopes.get(&s));
+            let pair = |f: fn(&ScopeFigures) -> f64| {
+                let one = |x: Option<&ScopeFigures>| {
+                    x.map_or("–".to_string(), |x| format!("{:.2}", f(x)))
+                };
+                format!("{} → {}", one(b), one(n))
+            };
+            let delta = match (b, n) {
+                (Some(b), Some(n)) => format!("{:+.2}", n.kill_rate - b.kill_rate),
+                _ => "–".into(),
+            };
+            let _ = writeln!(
+                t,
+                "| {s} | {} | {delta} | {} | {} |",
+                pair(|f| f.kill_rate),
+                pair(|f| f.statement_coverage),
+                pair(|f| f.branch_coverage)
+            );
+        }
+        if o.basis == super::Basis::ChangedCode {
+            t.push_str(
+                "\nThe mutated code changed: these kill rates and coverages are of other code, not compared.\n",
+            );
+        }
+        t.push('\n');
+    }
+}
+
+/// The summary's failures, each apart (the annotations put those of a kind in one); the
+/// survivors have sections of their own.
+fn failures_section(t: &mut String, o: &Outcome) {
+    let run = o.run;
+    let failures: Vec<String> = match o.verdict {
+        Verdict::Failed => o
+            .comparison
+            .failures
+            .iter()
+            .filter(|f| !matches!(f, Failure::Survives { .. } | Failure::NewSurvivor { .. }))
+            .map(|f| format!("- {}\n", super::describe(f, run)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !failures.is_empty() {
+        t.push_str("### Failures\n\n");
+        push_all(t, failures.into_iter());
+        t.push('\n');
+    }
 }
 
 /// The summary's closing line: where the run's reports are, and the workflow run's page,

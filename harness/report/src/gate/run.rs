@@ -41,55 +41,15 @@ impl GatedRun {
     pub fn read(dir: &Path) -> Result<GatedRun> {
         let evaluation: Evaluation = read(&dir.join("evaluation.json"))?;
         let mutants: Mutants = read(&dir.join("mutants.json"))?;
+        refuse_ungateable(dir, &evaluation)?;
+        let mut figures = figures_of(&evaluation);
         let benchmark = evaluation.benchmark;
-        if evaluation.shard.is_some() {
-            return Err(usage(format!(
-                "{} holds one shard of a run: merge the shards (`ferastrau merge`) and gate the result",
-                dir.display()
-            )));
-        }
-        if evaluation.comparison != ferastrau_protocol::Comparison::Abstract {
-            return Err(usage(format!(
-                "{} holds a run with --compare {}: the gate and its baselines compare abstract values (run evaluate without --compare)",
-                dir.display(),
-                evaluation.comparison
-            )));
-        }
-        // Mutants chosen by hand: the others (those that now survive, say) are compared with
-        // nothing, so such a run proves nothing about the crate, whatever its mutants did.
-        if let Some(ids) = &evaluation.only_mutants {
-            return Err(usage(format!(
-                "{} holds a run of {} mutant(s) chosen with --only-mutants: {ONLY_MUTANTS}",
-                dir.display(),
-                ids.len()
-            )));
-        }
         let broken = evaluation.broken;
         // A diff's subset of the crate's mutants: its figures are not the crate's. (A diff
         // that selects every mutant makes a whole run, not marked.)
         let partial = evaluation
             .in_diff
             .map(|diff| format!("evaluated only the mutants of a diff (--in-diff {diff})"));
-        let marked = evaluation
-            .scopes
-            .iter()
-            .any(|s| s.compiler_equivalent + s.compiler_duplicate > 0);
-        let mut figures = BenchmarkBaseline {
-            sample: evaluation.sample,
-            untested: Some(evaluation.untested.clone()),
-            leaves_out_compiler_verdicts: marked && !evaluation.equivalents_counted,
-            ..BenchmarkBaseline::default()
-        };
-        for s in &evaluation.scopes {
-            let f: ScopeFigures = ScopeFigures {
-                mutants: s.mutants,
-                killed: s.killed,
-                kill_rate: s.kill_rate,
-                statement_coverage: s.statement_coverage,
-                branch_coverage: s.branch_coverage,
-            };
-            figures.scopes.insert(s.scope, f);
-        }
         let mut places = BTreeMap::new();
         let mut skipped = BTreeMap::new();
         let mut edits = BTreeMap::new();
@@ -160,6 +120,59 @@ impl GatedRun {
             self.edits.get(key).map_or("?", String::as_str)
         )
     }
+}
+
+/// Refuses a run the gate cannot compare with a baseline: one shard of it, a structural
+/// comparison, or mutants chosen by hand.
+fn refuse_ungateable(dir: &Path, evaluation: &Evaluation) -> Result<()> {
+    if evaluation.shard.is_some() {
+        return Err(usage(format!(
+            "{} holds one shard of a run: merge the shards (`ferastrau merge`) and gate the result",
+            dir.display()
+        )));
+    }
+    if evaluation.comparison != ferastrau_protocol::Comparison::Abstract {
+        return Err(usage(format!(
+            "{} holds a run with --compare {}: the gate and its baselines compare abstract values (run evaluate without --compare)",
+            dir.display(),
+            evaluation.comparison
+        )));
+    }
+    // Mutants chosen by hand: the others (those that now survive, say) are compared with
+    // nothing, so such a run proves nothing about the crate, whatever its mutants did.
+    if let Some(ids) = &evaluation.only_mutants {
+        return Err(usage(format!(
+            "{} holds a run of {} mutant(s) chosen with --only-mutants: {ONLY_MUTANTS}",
+            dir.display(),
+            ids.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The run's figures per scope, as a baseline holds them (its mutants still to be added).
+fn figures_of(evaluation: &Evaluation) -> BenchmarkBaseline {
+    let marked = evaluation
+        .scopes
+        .iter()
+        .any(|s| s.compiler_equivalent + s.compiler_duplicate > 0);
+    let mut figures = BenchmarkBaseline {
+        sample: evaluation.sample,
+        untested: Some(evaluation.untested.clone()),
+        leaves_out_compiler_verdicts: marked && !evaluation.equivalents_counted,
+        ..BenchmarkBaseline::default()
+    };
+    for s in &evaluation.scopes {
+        let f: ScopeFigures = ScopeFigures {
+            mutants: s.mutants,
+            killed: s.killed,
+            kill_rate: s.kill_rate,
+            statement_coverage: s.statement_coverage,
+            branch_coverage: s.branch_coverage,
+        };
+        figures.scopes.insert(s.scope, f);
+    }
+    figures
 }
 
 /// The source of each mutated file as the run evaluated it, out of its

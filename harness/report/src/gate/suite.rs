@@ -63,51 +63,9 @@ pub fn gate(run: &SuiteRun, baseline: &Path, t: &Thresholds, update: bool) -> Re
         );
         return Ok(());
     }
-    if !baseline.exists() {
-        return Err(usage(format!(
-            "no suite baseline at {}: make one with --update-baseline",
-            baseline.display()
-        )));
-    }
-    let base = SuiteRun::read(baseline).map_err(|e| {
-        usage(format!(
-            "{}: {e:#} (a suite baseline is a suite.json)",
-            baseline.display()
-        ))
-    })?;
-    if base.benchmark != run.benchmark {
-        return Err(usage(format!(
-            "{} is {}'s suite baseline, not {}'s",
-            baseline.display(),
-            base.benchmark,
-            run.benchmark
-        )));
-    }
+    let base = read_baseline(baseline, run)?;
     let matching = identity::matching(&base.places, &base.regions, &run.places, &run.regions);
-    let now: BTreeMap<&str, Status> = run
-        .verdicts
-        .iter()
-        .filter_map(|v| Some((v.key.as_deref()?, v.status)))
-        .collect();
-    // Killed in the baseline, survives now: each baseline mutant under the run's key for it
-    // (none where the change edited its line, or its function is gone).
-    let mut weaker = Vec::new();
-    for v in base.verdicts.iter().filter(|v| v.status == Status::Killed) {
-        let Some(key) = v.key.as_deref() else {
-            continue;
-        };
-        let Some(here) = matching.renamed.get(key).map(String::as_str) else {
-            continue;
-        };
-        if now.get(here) == Some(&Status::Survived) {
-            let place = run
-                .places
-                .get(here)
-                .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-                .unwrap_or_default();
-            weaker.push(format!("{place}  {here}"));
-        }
-    }
+    let weaker = weaker(&base, run, &matching);
     let same_mutants = matching.edited.is_empty()
         && matching.renamed.len() == base.places.len()
         && base.mutants == run.mutants;
@@ -157,4 +115,57 @@ pub fn gate(run: &SuiteRun, baseline: &Path, t: &Thresholds, update: bool) -> Re
         "suite gate failed: {}",
         failures.join("; ")
     ))))
+}
+
+/// The suite baseline in `baseline`, which must be `run`'s benchmark's.
+fn read_baseline(baseline: &Path, run: &SuiteRun) -> Result<SuiteRun> {
+    if !baseline.exists() {
+        return Err(usage(format!(
+            "no suite baseline at {}: make one with --update-baseline",
+            baseline.display()
+        )));
+    }
+    let base = SuiteRun::read(baseline).map_err(|e| {
+        usage(format!(
+            "{}: {e:#} (a suite baseline is a suite.json)",
+            baseline.display()
+        ))
+    })?;
+    if base.benchmark != run.benchmark {
+        return Err(usage(format!(
+            "{} is {}'s suite baseline, not {}'s",
+            baseline.display(),
+            base.benchmark,
+            run.benchmark
+        )));
+    }
+    Ok(base)
+}
+
+/// Killed in the baseline, survives now: each baseline mutant under the run's key for it
+/// (none where the change edited its line, or its function is gone), as `place  key`.
+fn weaker(base: &SuiteRun, run: &SuiteRun, matching: &identity::Matching) -> Vec<String> {
+    let now: BTreeMap<&str, Status> = run
+        .verdicts
+        .iter()
+        .filter_map(|v| Some((v.key.as_deref()?, v.status)))
+        .collect();
+    let mut weaker = Vec::new();
+    for v in base.verdicts.iter().filter(|v| v.status == Status::Killed) {
+        let Some(key) = v.key.as_deref() else {
+            continue;
+        };
+        let Some(here) = matching.renamed.get(key).map(String::as_str) else {
+            continue;
+        };
+        if now.get(here) == Some(&Status::Survived) {
+            let place = run
+                .places
+                .get(here)
+                .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+                .unwrap_or_default();
+            weaker.push(format!("{place}  {here}"));
+        }
+    }
+    weaker
 }

@@ -1,0 +1,242 @@
+//! Trivial compiler equivalence (Papadakis et al., "Trivial Compiler Equivalence", ICSE 2015):
+//! a mutant whose function compiles to the same optimised code as the original's is
+//! equivalent, and two mutants of one function that compile to the same code are duplicates.
+//!
+//! **Why equal code means equal behaviour.** A copy's calls go to the ordinary functions, so
+//! two copies with equal code compute the same for any behaviour of their callees. With the
+//! mutant active, the only function that differs from the original run is `f` itself (a
+//! mutant changes one function); by induction on the depth of calls (`f` calling itself
+//! calls the mutated `f`, which behaves as the original by the hypothesis one level down)
+//! the mutant's run computes what the original's does, tick for tick: nothing the worker
+//! compares can tell them apart. Each copy is `#[inline(never)]` (it is compiled as a
+//! function of its own), `#[unsafe(no_mangle)]` (compiled although nothing calls it, under a
+//! name we choose: `ferastrau_tce_<function>_<mutant>_z`, fixed width so that the names of
+//! closures inside it, which embed it, differ only there).
+//!
+//! **The compile** is one `cargo rustc` of that copy's library through a worker manifest that
+//! depends on it ([`Compiler::emit_ir`]), in the shared build directory, so that its
+//! dependencies are the worker builds' (nothing else is compiled), with `--emit=llvm-ir`, one
+//! codegen unit (every copy sees the same inlining candidates) and `-C opt-level=3` whatever
+//! the workers' `opt-level` (the verdict is about the program's meaning; `FERASTRAU_OPT_LEVEL`
+//! is a speed setting, and at `0` no switch would fold).
+//!
+//! The copies are written by [`copier`], their IR compared in its canonical form by [`ir`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+mod copier;
+mod ir;
+#[cfg(test)]
+mod tests;
+
+use crate::compile::Compiler;
+use copier::Copier;
+use ir::Module;
+
+/// The environment variable that switches the comparison off (`0`; anything else, or unset,
+/// leaves it on). For test suites that build hundreds of small metamutants at
+/// `FERASTRAU_OPT_LEVEL=0`, where its one compile per crate (about 0.6 CPU-s for a small crate)
+/// adds up; a run's verdicts are never guessed without it, the mutants just get none.
+pub const SWITCH_VAR: &str = "FERASTRAU_COMPILER_EQUIVALENCE";
+
+/// Whether [`SWITCH_VAR`] leaves the comparison on.
+pub fn enabled() -> bool {
+    std::env::var_os(SWITCH_VAR).is_none_or(|v| v != "0")
+}
+
+/// What the compiler says of one mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Its function compiles to the original's code.
+    Equivalent,
+    /// Its function compiles to the code of mutant `of` (lower-numbered, not equivalent).
+    Duplicate { of: u32 },
+}
+
+/// A function whose mutants were not compared, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotCompared {
+    pub function: String,
+    pub why: String,
+}
+
+/// The comparison of one metamutant's mutants ([`crate::Metamutant::equivalence`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Equivalence {
+    /// The verdicts; a compared mutant without one differs from the original and from every
+    /// lower-numbered mutant of its function.
+    pub verdicts: BTreeMap<u32, Verdict>,
+    /// The mutants whose function was copied and compiled.
+    pub compared: BTreeSet<u32>,
+    pub not_compared: Vec<NotCompared>,
+    /// Writing the copies, compiling them and comparing (of the run that built it, when the
+    /// metamutant came from the cache).
+    pub seconds: f64,
+    /// Set when the copies did not compile: no verdicts, and the compiler's first error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+impl Equivalence {
+    pub fn verdict(&self, id: u32) -> Option<Verdict> {
+        self.verdicts.get(&id).copied()
+    }
+}
+
+/// Where the comparison is compiled: the copy's directory (the worker manifest the compiler
+/// goes through must depend on it by path) and the compiler.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub dir: PathBuf,
+    pub compiler: Compiler,
+}
+
+/// One copied function: its display name and each copy's symbol, by mutant id (0: original).
+struct Copied {
+    function: String,
+    symbols: BTreeMap<u32, String>,
+}
+
+/// Compares the mutants `viable` of the metamutant at `metamutant` (package `package`): its
+/// viable mutants, less those whose verdicts the last comparison gave (a function none of whose
+/// mutants is in `viable` is not copied at all), in a copy of it written to `setup.dir` where
+/// the generated files `files` (paths relative to the crate) get the copies. A compile that fails gives
+/// no verdicts, not an error: the comparison is a refinement of the report, never a reason to
+/// refuse a run.
+pub(crate) fn compare(
+    metamutant: &Path,
+    files: &[String],
+    viable: &BTreeSet<u32>,
+    package: &str,
+    setup: &Setup,
+) -> Result<Equivalence> {
+    let started = Instant::now();
+    crate::metamutant::copy_generated(metamutant, &setup.dir)?;
+    let mut copied = Vec::new();
+    let mut not_compared = Vec::new();
+    for rel in files {
+        let path = setup.dir.join(rel);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut ast = syn::parse_file(&text)
+            .with_context(|| format!("the generated {rel} does not parse"))?;
+        let mut v = Copier {
+            viable,
+            copied: &mut copied,
+            not_compared: &mut not_compared,
+            module: Vec::new(),
+        };
+        v.items(&mut ast.items);
+        std::fs::write(&path, prettyplease::unparse(&ast))?;
+    }
+    let compared: BTreeSet<u32> = copied
+        .iter()
+        .flat_map(|c| c.symbols.keys().copied().filter(|&id| id != 0))
+        .collect();
+    if copied.is_empty() {
+        return Ok(Equivalence {
+            compared,
+            not_compared,
+            seconds: started.elapsed().as_secs_f64(),
+            ..Equivalence::default()
+        });
+    }
+    let ir = setup.dir.join("ferastrau-equivalence.ll");
+    let _ = std::fs::remove_file(&ir);
+    let out = crate::compile::output(&mut setup.compiler.emit_ir(&setup.dir, package, &ir)?)
+        .context("cannot run cargo")?;
+    if !out.status.success() || !ir.exists() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or_else(|| stderr.lines().last().unwrap_or("(no output)"));
+        return Ok(Equivalence {
+            not_compared,
+            seconds: started.elapsed().as_secs_f64(),
+            failed: Some(first.trim().to_string()),
+            ..Equivalence::default()
+        });
+    }
+    let text =
+        std::fs::read_to_string(&ir).with_context(|| format!("cannot read {}", ir.display()))?;
+    let module = Module::parse(&text);
+    let mut verdicts = BTreeMap::new();
+    for c in &copied {
+        verdicts.extend(judge(&module, c)?);
+    }
+    // Megabytes of text, of no use once read (`FERASTRAU_KEEP_IR` keeps it, to see why two
+    // copies differ).
+    if std::env::var_os("FERASTRAU_KEEP_IR").is_none() {
+        let _ = std::fs::remove_file(&ir);
+    }
+    Ok(Equivalence {
+        verdicts,
+        compared,
+        not_compared,
+        seconds: started.elapsed().as_secs_f64(),
+        failed: None,
+    })
+}
+
+/// The verdicts of one function's copies.
+fn judge(module: &Module, c: &Copied) -> Result<BTreeMap<u32, Verdict>> {
+    let canonical = |id: u32| -> Result<String> {
+        let symbol = &c.symbols[&id];
+        module.canonical(symbol).with_context(|| {
+            format!(
+                "the copy of {} for mutant {id} ({symbol}) is not in the compiled code",
+                c.function
+            )
+        })
+    };
+    let original = canonical(0)?;
+    let mut first: HashMap<String, u32> = HashMap::new();
+    let mut verdicts = BTreeMap::new();
+    for &id in c.symbols.keys().filter(|&&id| id != 0) {
+        let code = canonical(id)?;
+        if code == original {
+            verdicts.insert(id, Verdict::Equivalent);
+        } else if let Some(&of) = first.get(&code) {
+            verdicts.insert(id, Verdict::Duplicate { of });
+        } else {
+            first.insert(code, id);
+        }
+    }
+    Ok(verdicts)
+}
+
+/// The name of a copy: fixed width, so that two copies' names (and the names of closures
+/// that embed them) have the same length.
+fn symbol(function: usize, mutant: u32) -> String {
+    format!("ferastrau_tce_{function:05}_{mutant:06}_z")
+}
+
+/// Whether `symbol` (an LLVM name) belongs to the copy named `copy`: the copy itself or a
+/// function compiled out of it (a closure's mangled name embeds its parent's).
+fn owned_by(symbol: &str, copy: &str) -> bool {
+    symbol.contains(copy)
+}
+
+/// Checks that a verdict claims nothing about a mutant it did not compare (a bug here would
+/// wrongly shrink a kill rate): every judged mutant was compared, every duplicate's
+/// representative is a lower-numbered compared mutant.
+pub(crate) fn check(e: &Equivalence) -> Result<()> {
+    for (&id, v) in &e.verdicts {
+        if !e.compared.contains(&id) {
+            bail!("mutant {id} has a compiler verdict but was not compared");
+        }
+        if let Verdict::Duplicate { of } = v {
+            if *of >= id || !e.compared.contains(of) {
+                bail!("mutant {id} is a duplicate of {of}, which is not a lower compared mutant");
+            }
+        }
+    }
+    Ok(())
+}
