@@ -409,10 +409,7 @@ pub fn schemas() -> Vec<(String, String)> {
         (format!("{}.schema.json", T::SCHEMA_NAME), T::schema_text())
     }
     fn printed<T: Printed>() -> (String, String) {
-        (
-            format!("{}.schema.json", T::SCHEMA_NAME),
-            schema_text::<T>(),
-        )
+        (format!("{}.schema.json", T::SCHEMA_NAME), T::schema_text())
     }
     vec![
         one::<Evaluation>(),

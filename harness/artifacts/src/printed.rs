@@ -22,6 +22,18 @@ pub trait Printed: Serialize + JsonSchema {
     fn to_text(&self) -> anyhow::Result<String> {
         Ok(serde_json::to_string_pretty(&serde_json::to_value(self)?)?)
     }
+
+    /// The JSON Schema of what is printed, as committed (pretty, final newline). Generated for
+    /// serialization, unlike the files' (which are read back): every key that is always
+    /// printed is required, `null` included (`runner`, `next_scope`), and only the keys left
+    /// out when empty are optional.
+    fn schema_text() -> String {
+        let schema = schemars::generate::SchemaSettings::default()
+            .for_serialize()
+            .into_generator()
+            .into_root_schema_for::<Self>();
+        serde_json::to_string_pretty(&schema).expect("a schema serializes") + "\n"
+    }
 }
 
 /// `evaluate --format json`: a run's summary, or why `--in-diff` left nothing to evaluate.
@@ -57,13 +69,11 @@ pub struct EvaluateSummary {
     pub run: RunReports,
     /// What the run says of its largest scope + 1: `null` when nothing (no survivor, a broken
     /// run, a shard, a scope too costly to offer).
-    #[schemars(required)]
     pub next_scope: Option<NextScopeStep>,
     /// The page's path.
     pub report_html: String,
     /// The mutant phase's figures; `null` when the run ran no mutant (every result came from
     /// the journal).
-    #[schemars(required)]
     pub runner: Option<RunnerFigures>,
     /// The whole command's time, builds and generation included.
     pub seconds: f64,
@@ -104,7 +114,6 @@ pub struct RunnerFigures {
     pub executions: u64,
     /// The phase's time × jobs over the workers' own time on the inputs: the harness's cost
     /// against a bare loop; `null` when no process ran an input (every mutant unreached).
-    #[schemars(required)]
     pub harness_over_bare_loop: Option<f64>,
     pub jobs: u64,
     pub overhead_ms_per_process: f64,
@@ -137,7 +146,6 @@ pub struct Survivor {
     pub column: u32,
     /// The source line with the mutant's edit applied (trimmed); `null` when the source has
     /// no such line.
-    #[schemars(required)]
     pub mutated_line: Option<String>,
     /// Why it survived, in words.
     pub why: String,
@@ -184,11 +192,8 @@ impl Printed for GateSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GateScope {
-    #[schemars(required)]
     pub baseline: Option<ScopeFigures>,
-    #[schemars(required)]
     pub changes: Option<ScopeChanges>,
-    #[schemars(required)]
     pub now: Option<ScopeFigures>,
     pub scope: u32,
 }

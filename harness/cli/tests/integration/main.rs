@@ -36,6 +36,7 @@ mod readme;
 mod shard;
 mod skip;
 mod snapshots;
+mod stdout_schemas;
 mod suite;
 mod terminal;
 mod trust;
