@@ -785,4 +785,9 @@ fn the_compilers_marked_mutants_are_not_run_and_the_kill_rates_stay() {
         }
     }
     assert!(not_run > 0, "chain has mutants the compiler marks");
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        page.contains("Not run: the compiler found it a duplicate of #"),
+        "the page says why a marked mutant did not run"
+    );
 }

@@ -422,6 +422,13 @@ fn mutant(m: &Listed, report: &Report, last: u32) -> Markup {
                 @if let Some(key) = &m.key { p.key { "key: " code { (key) } } }
                 @if fate == Fate::Survived { (survivor_notes(m, report, last)) }
                 @if let Some(why) = &m.skipped { p { "Skipped by the crate's skip list: " (why) } }
+                @if fate == Fate::Skipped && m.skipped.is_none() {
+                    @match m.compiler {
+                        Some(ferastrau_artifacts::CompilerVerdict::Equivalent) => p { "Not run: the compiler found it equivalent to the original (the same optimised code), so no input can kill it; " code { "--count-equivalents" } " runs it." },
+                        Some(ferastrau_artifacts::CompilerVerdict::Duplicate { of }) => p { "Not run: the compiler found it a duplicate of #" (of) " (the same optimised code), which it would follow on every input; " code { "--count-equivalents" } " runs it." },
+                        None => {},
+                    }
+                }
                 @if fate == Fate::NotViable { p { "Not viable: it does not compile (compile-pruned), so it never ran." } }
                 @if let Some((scope, o)) = first_kill {
                     p.kill {
