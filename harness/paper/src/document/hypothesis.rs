@@ -292,9 +292,16 @@ pub(super) fn section(
             paper_random.len()
         )
     );
+    md += &ours_table(&fs);
+    md += &papers_table(&ps);
+    md
+}
+
+/// Our findings, benchmark by benchmark.
+fn ours_table(fs: &[Findings]) -> String {
+    let mut md = String::new();
     md += "| benchmark | largest scope | adequate scope, kill % (paper's) | Mutation | adequate by scope + 1 (survivors killed there / run there) | full-coverage scope, kill % there | Coverage | seconds at adequate scope | Feasibility |\n|---|---|---|---|---|---|---|---|---|\n";
-    let yes = |b: bool| if b { "holds" } else { "does not hold" };
-    for f in &fs {
+    for f in fs {
         let j = &f.judged;
         let paper_adequate = f
             .paper_adequate
@@ -324,9 +331,15 @@ pub(super) fn section(
             yes(j.feasibility)
         );
     }
+    md
+}
+
+/// The paper's own findings by the same rules, benchmark by benchmark.
+fn papers_table(ps: &[PaperFindings]) -> String {
+    let mut md = String::new();
     md += "\nThe paper's own figures, judged by the same rules (seconds on its 1.8 GHz Pentium 4):\n\n";
     md += "| benchmark | largest scope | adequate scope, kill % | Mutation | full-coverage scope, kill % there | Coverage | seconds at adequate scope | Feasibility | Table 3: R(s) vs T(s − 1) | Randomness |\n|---|---|---|---|---|---|---|---|---|---|\n";
-    for p in &ps {
+    for p in ps {
         let j = &p.judged;
         let t3 = p.random.as_ref().map_or("—".to_string(), |l| {
             format!(
@@ -352,4 +365,13 @@ pub(super) fn section(
         );
     }
     md
+}
+
+/// A rule's finding in a table.
+fn yes(b: bool) -> &'static str {
+    if b {
+        "holds"
+    } else {
+        "does not hold"
+    }
 }
