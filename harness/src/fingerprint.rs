@@ -220,7 +220,7 @@ impl Fingerprint {
         );
         part(
             self.skipped != other.skipped,
-            "the skip list ([package.metadata.ferastrau] skip)".into(),
+            "the mutants left unrun: the skip list ([package.metadata.ferastrau] skip), or the compiler's equivalent and duplicate mutants under another counting rule (--count-equivalents)".into(),
         );
         let shard =
             |s: Option<ferastrau_artifacts::Shard>| s.map_or("none".into(), |s| s.to_string());

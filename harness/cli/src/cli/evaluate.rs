@@ -322,9 +322,11 @@ fn run(
         ));
     }
     // What is not run is part of what the results depend on: a resumed run under the other
-    // counting rule would read a skipped mutant's record as its result.
+    // counting rule would read a skipped mutant's record as its result. Of the whole run,
+    // not of this shard's share, so that the shards of one run have one fingerprint (merge
+    // refuses shards whose fingerprints differ).
     let mut left_out = skipped.clone();
-    for &id in &opts.not_run {
+    for id in not_run(a, &subject.meta, &catalog, &viable) {
         left_out.insert(
             id,
             "not run: equivalent or duplicate by the compiler".into(),

@@ -791,3 +791,50 @@ fn the_compilers_marked_mutants_are_not_run_and_the_kill_rates_stay() {
         "the page says why a marked mutant did not run"
     );
 }
+
+/// The shards of a run that leaves the compiler's marked mutants unrun merge into that run:
+/// their fingerprints are the whole run's, whatever each shard's share leaves unrun (they
+/// once differed, and merge refused the shards as "not of the same run"). The kill rates are
+/// those of the run that ran every mutant.
+#[test]
+fn shards_that_leave_the_compilers_marked_mutants_unrun_merge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = fixture("chain");
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let out = tmp.path().join(format!("shard-{k}"));
+        let shard = format!("{k}/2");
+        let o = command(&[
+            "evaluate",
+            "--benchmark-path",
+            path.to_str().unwrap(),
+            "--scopes",
+            "1..3",
+            "--shard",
+            &shard,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env(EQUIVALENCE_VAR, "1")
+        .output()
+        .unwrap();
+        assert!(o.status.success(), "shard {k}: {}", text(&o.stderr));
+        shards.push(out);
+    }
+    let merged = tmp.path().join("merged");
+    let o = command(&[
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+    ])
+    .env(EQUIVALENCE_VAR, "1")
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "merge: {}", text(&o.stderr));
+    assert_eq!(
+        untimed(&json(&merged.join("evaluation.json"))),
+        untimed(&json(&chain_out().join("evaluation.json")))
+    );
+}
