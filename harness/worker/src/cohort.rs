@@ -15,6 +15,7 @@
 //! which of its mutants did it: the harness then runs the rest of the list with cohorts off,
 //! one mutant after another, where a death names its mutant as it always did.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Instant;
 
@@ -22,10 +23,9 @@ use ferastrau_sdk::Benchmark;
 
 use crate::channel::send;
 use crate::cursor;
-use crate::evaluate::{against, kill_of, selection, Judging, OriginalRun, Stops};
+use crate::evaluate::{against, each_input, kill_of, Judging, OriginalRun, Stops};
 use crate::protocol::{Due, Kill, Message};
 use crate::reach::ReachSets;
-use crate::store::{inputs_path, times_path, StateReader, TimesReader};
 
 /// Which inputs a mutant runs on at one (scope, method), as far as telling two mutants apart
 /// goes.
@@ -159,22 +159,7 @@ fn run_scope<B: Benchmark>(
         }
         cursor::set(cursor::METHOD, m as u32);
         let (fin, fields) = bench.finitize(m, scope);
-        let mut reader = StateReader::open(&inputs_path(dir, scope, m))?;
-        let mut times = TimesReader::open(&times_path(dir, scope, m))?;
-        let chosen = selection(dir, scope, m, cohort[0].mutant, reach)?;
-        let indices: Box<dyn Iterator<Item = u64>> = match &chosen {
-            Some(bits) => Box::new(bits.iter().map(u64::from)),
-            None => Box::new(0..),
-        };
-        let mut at = 0u64;
-        for index in indices {
-            reader.skip(index - at)?;
-            times.skip(index - at)?;
-            let Some(state) = reader.next_state()? else {
-                break;
-            };
-            at = index + 1;
-            let original_nanos = times.next_time()?;
+        let walk = |index: u64, state: &[u32], original_nanos: u64| {
             let decode = || bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
             cursor::set(cursor::INDEX, index as u32);
             let pre = decode();
@@ -202,10 +187,12 @@ fn run_scope<B: Benchmark>(
                 }
             }
             if alive == 0 {
-                break;
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
-        full += reader.inputs();
+        };
+        full += each_input(dir, scope, m, cohort[0].mutant, reach, walk)?;
     }
     for s in out.iter_mut().filter(|s| s.kill.is_none()) {
         s.skipped = full - s.executions;

@@ -33,25 +33,24 @@ fn chain_run() -> &'static Path {
     static RUN: OnceLock<tempfile::TempDir> = OnceLock::new();
     RUN.get_or_init(|| {
         let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("chain");
-        let path = fixture("chain");
-        let o = command(&[
-            "evaluate",
-            "--benchmark-path",
-            path.to_str().unwrap(),
-            "--scopes",
-            "1..3",
-            "--kill-matrix",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env(EQUIVALENCE_VAR, "1")
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "evaluate failed: {}", text(&o.stderr));
+        chain_evaluate(&tmp.path().join("chain"), &["--kill-matrix"]);
         tmp
     })
     .path()
+}
+
+/// `evaluate` of `chain` at scopes 1..3 into `out` with `extra`, the compiler's comparison on.
+fn chain_evaluate(out: &Path, extra: &[&str]) {
+    let path = fixture("chain");
+    let mut args = vec!["evaluate", "--benchmark-path", path.to_str().unwrap()];
+    args.extend_from_slice(&["--scopes", "1..3", "--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let o = command(&args).env(EQUIVALENCE_VAR, "1").output().unwrap();
+    assert!(
+        o.status.success(),
+        "evaluate {extra:?}: {}",
+        text(&o.stderr)
+    );
 }
 
 fn chain_out() -> PathBuf {
@@ -761,20 +760,7 @@ fn a_stall_in_a_matrix_row_is_not_a_timeout_kill_and_a_loop_still_is() {
 fn the_compilers_marked_mutants_are_not_run_and_the_kill_rates_stay() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("chain");
-    let path = fixture("chain");
-    let o = command(&[
-        "evaluate",
-        "--benchmark-path",
-        path.to_str().unwrap(),
-        "--scopes",
-        "1..3",
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .env(EQUIVALENCE_VAR, "1")
-    .output()
-    .unwrap();
-    assert!(o.status.success(), "evaluate failed: {}", text(&o.stderr));
+    chain_evaluate(&out, &[]);
     let ran = chain_out();
     assert_eq!(
         untimed(&json(&out.join("evaluation.json"))),
@@ -814,26 +800,10 @@ fn the_compilers_marked_mutants_are_not_run_and_the_kill_rates_stay() {
 #[test]
 fn shards_that_leave_the_compilers_marked_mutants_unrun_merge() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = fixture("chain");
     let mut shards = Vec::new();
     for k in 1..=2 {
         let out = tmp.path().join(format!("shard-{k}"));
-        let shard = format!("{k}/2");
-        let o = command(&[
-            "evaluate",
-            "--benchmark-path",
-            path.to_str().unwrap(),
-            "--scopes",
-            "1..3",
-            "--shard",
-            &shard,
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env(EQUIVALENCE_VAR, "1")
-        .output()
-        .unwrap();
-        assert!(o.status.success(), "shard {k}: {}", text(&o.stderr));
+        chain_evaluate(&out, &["--shard", &format!("{k}/2")]);
         shards.push(out);
     }
     let merged = tmp.path().join("merged");

@@ -26,8 +26,8 @@ mod original;
 mod trial;
 
 pub use inputs::inputs;
+pub(crate) use mutants::{each_input, selection, Stops};
 pub use mutants::{mutants, Judging};
-pub(crate) use mutants::{selection, Stops};
 pub(crate) use original::broken_state;
 pub use original::original;
 pub(crate) use trial::{against, kill_of, trial, OriginalRun};

@@ -1,6 +1,7 @@
 //! `mutants`: each mutant against the original on the stored inputs, scope by scope, stopping
 //! each scope at its first killing input (alone, or in cohorts: [`crate::cohort`]).
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Instant;
 
@@ -148,6 +149,42 @@ pub(crate) fn selection(
         .transpose()
 }
 
+/// Walks the stored inputs of `method` at `scope` that `mutant` runs on ([`selection`]), in
+/// order, handing `each` the input's number, its state vector and the original's time on it,
+/// until `each` breaks; returns how many inputs the method has in all. The one walk of a
+/// mutant's run, alone or in a cohort ([`crate::cohort`]: the cohort's first mutant stands
+/// for all, whose inputs are the same).
+pub(crate) fn each_input(
+    dir: &Path,
+    scope: u32,
+    method: usize,
+    mutant: u32,
+    reach: bool,
+    mut each: impl FnMut(u64, &[u32], u64) -> ControlFlow<()>,
+) -> std::io::Result<u64> {
+    let mut reader = StateReader::open(&inputs_path(dir, scope, method))?;
+    let mut times = TimesReader::open(&times_path(dir, scope, method))?;
+    let chosen = selection(dir, scope, method, mutant, reach)?;
+    let indices: Box<dyn Iterator<Item = u64>> = match &chosen {
+        Some(bits) => Box::new(bits.iter().map(u64::from)),
+        None => Box::new(0..),
+    };
+    let mut at = 0u64;
+    for index in indices {
+        reader.skip(index - at)?;
+        times.skip(index - at)?;
+        let Some(state) = reader.next_state()? else {
+            break;
+        };
+        at = index + 1;
+        let original_nanos = times.next_time()?;
+        if each(index, state, original_nanos).is_break() {
+            break;
+        }
+    }
+    Ok(reader.inputs())
+}
+
 /// Returns the first kill, if any, the inputs run and the inputs skipped (those a run on
 /// every input would have run up to the same kill).
 fn run_scope<B: Benchmark>(
@@ -160,29 +197,28 @@ fn run_scope<B: Benchmark>(
     for m in 0..bench.methods().len() {
         cursor::set(cursor::METHOD, m as u32);
         let (fin, fields) = bench.finitize(m, run.scope);
-        let mut reader = StateReader::open(&inputs_path(dir, run.scope, m))?;
-        let mut times = TimesReader::open(&times_path(dir, run.scope, m))?;
-        let chosen = selection(dir, run.scope, m, run.mutant, reach)?;
-        let indices: Box<dyn Iterator<Item = u64>> = match &chosen {
-            Some(bits) => Box::new(bits.iter().map(u64::from)),
-            None => Box::new(0..),
-        };
-        let mut at = 0u64;
-        for index in indices {
-            reader.skip(index - at)?;
-            times.skip(index - at)?;
-            let Some(state) = reader.next_state()? else {
-                break;
-            };
-            at = index + 1;
-            let original_nanos = times.next_time()?;
-            let decode = || bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
-            executions += 1;
-            if let Some(kill) = judge(bench, run, m, index, decode, original_nanos) {
-                return Ok((Some(kill), executions, full + index + 1 - executions));
-            }
+        let mut killed = None;
+        let inputs = each_input(
+            dir,
+            run.scope,
+            m,
+            run.mutant,
+            reach,
+            |index, state, nanos| {
+                let decode = || bench.decode(m, &fields, &mut korat::Candidate::new(&fin, state));
+                executions += 1;
+                killed = judge(bench, run, m, index, decode, nanos).map(|kill| (kill, index));
+                if killed.is_some() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )?;
+        if let Some((kill, index)) = killed {
+            return Ok((Some(kill), executions, full + index + 1 - executions));
         }
-        full += reader.inputs();
+        full += inputs;
     }
     Ok((None, executions, full - executions))
 }
