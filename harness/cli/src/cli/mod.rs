@@ -1,13 +1,16 @@
 //! The command line: the commands (clap) and what each does. The argument structs live in
 //! [`args`], their value parsers in [`parse`], `evaluate` (with its fingerprint) in
-//! [`evaluate`], `merge` in [`merge`] and the smaller commands in [`commands`]; the examples
-//! `--help` shows are in [`examples`]; what `ferastrau` shares with `ferastrau-paper` (the
-//! parser's setup, the main routine) in [`program`].
+//! [`evaluate`], `merge` in [`merge`], `check` in [`check`], `gate` in [`gate`] and the
+//! smaller commands in [`commands`]; the examples `--help` shows are in [`examples`]; what
+//! `ferastrau` shares with `ferastrau-paper` (the parser's setup, the main routine) in
+//! [`program`].
 
 pub mod args;
+mod check;
 mod commands;
 mod evaluate;
 pub mod examples;
+mod gate;
 mod merge;
 mod next_scope;
 pub mod parse;
@@ -132,12 +135,12 @@ pub fn dispatch<P: Program>(cmd: Cmd) -> Result<()> {
         Cmd::Init(a) => commands::cmd_init(a),
         Cmd::Generate(a) => commands::cmd_generate(a),
         Cmd::Mutants(a) => commands::cmd_mutants(a),
-        Cmd::Check(a) => commands::cmd_check(a),
+        Cmd::Check(a) => check::cmd_check(a),
         Cmd::ExportTests(a) => commands::cmd_export_tests(a),
         Cmd::Sequences(a) => commands::cmd_sequences(a),
         Cmd::Evaluate(a) => evaluate::cmd_evaluate(a).map(|_| ()),
         Cmd::Overhead(a) => commands::cmd_overhead(a),
-        Cmd::Gate(a) => commands::cmd_gate(a),
+        Cmd::Gate(a) => gate::cmd_gate(a),
         Cmd::Merge(a) => merge::cmd_merge(a),
         Cmd::Report(a) => report::cmd_report(a),
         Cmd::Completions(a) => {
