@@ -287,3 +287,45 @@ fn the_readers_do_not_depend_on_the_run_code_nor_it_on_them() {
         assert!(cli.iter().any(|d| d == both), "{cli:?}");
     }
 }
+
+/// The packages a build of `package` alone compiles, by name: `cargo tree`'s normal
+/// dependencies, with the features that build turns on. Unlike [`normal_dependencies`]
+/// (`cargo metadata`'s resolve, which also turns on the features that dev-dependencies ask for,
+/// such as `ferastrau-artifacts`' `schemas` for its own tests), this is what
+/// `cargo build -p <package>` compiles.
+fn built_dependencies(package: &str) -> Vec<String> {
+    let o = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "--edges", "normal", "--prefix", "none"])
+        .args(["--format", "{p}", "--package", package, "--manifest-path"])
+        .arg(workspace_root().join("Cargo.toml"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut names: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The `ferastrau` binary reads and writes the files but never generates their JSON Schemas:
+/// only the tests that check the committed schemas do, with `ferastrau-artifacts`' `schemas`
+/// feature. So building the binary (the README's first command on a fresh clone) compiles no
+/// schemars, nor its derive and what they alone need.
+#[test]
+fn the_cli_build_compiles_no_schemars() {
+    let deps = built_dependencies("ferastrau");
+    for needed in ["ferastrau-artifacts", "ferastrau-protocol", "serde"] {
+        assert!(deps.iter().any(|d| d == needed), "{deps:?}");
+    }
+    for schema in ["schemars", "schemars_derive", "serde_derive_internals"] {
+        assert!(
+            !deps.iter().any(|d| d == schema),
+            "building the CLI compiles {schema}: {deps:?}"
+        );
+    }
+}
