@@ -14,8 +14,10 @@
 
 //!
 //! The baseline file's format is in [`baseline`], the reading of a run's reports in [`run`],
-//! the comparison in [`compare`], what the gate prints in [`table`], what it found as one
-//! ordered list in [`findings`], which [`github`] and [`gitlab`] write for a CI job.
+//! the comparison in [`compare`], the notes on what it did not compare in [`notes`], its
+//! formats, `--format json` document and printing in [`print`], the table in [`table`], what
+//! it found as one ordered list in [`findings`], which [`github`] and [`gitlab`] write for a CI
+//! job.
 
 mod baseline;
 mod compare;
@@ -23,6 +25,8 @@ mod findings;
 pub mod github;
 pub mod gitlab;
 mod identity;
+mod notes;
+mod print;
 pub mod run;
 pub mod suite;
 mod table;
@@ -31,77 +35,18 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
-use ferastrau_artifacts::{GateScope, GateSummary, Printed as _, ScopeChanges};
 
 pub use compare::Thresholds;
+pub use print::Print;
 
 use baseline::{read_baseline, write_baseline, BenchmarkBaseline, VERSION};
 use compare::{compare, Basis, Comparison, Failure};
+use notes::notes;
+use print::print_outcome;
 use run::GatedRun;
-use table::{describe, report};
+use table::describe;
 
 use ferastrau_console::exit_code::{broken, usage, GateFailed};
-
-/// What the gate prints on stdout.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Print {
-    /// The table of changes and the notes.
-    Table,
-    /// One document holding the same ([`document`]).
-    Json,
-    /// The table, then GitHub Actions workflow commands ([`github`]): the verdict first, then
-    /// each other regression and each mutant that survives now (`::error`), each new
-    /// survivor (`::warning`), at most ten of each; all of them in the step summary.
-    Github(github::Github),
-    /// The table, and a GitLab Code Quality report of every finding ([`gitlab`]).
-    Gitlab(gitlab::Gitlab),
-}
-
-impl Print {
-    /// What a broken run (exit 4) leaves for the CI job, which has no verdict to show:
-    /// its reason, which names the failing input, as an `::error` and in the step summary,
-    /// or as the Code Quality report's one finding. Nothing for the other formats, which
-    /// print the error as any command does.
-    pub fn broken(&self, benchmark: &str, reason: &str) -> Result<()> {
-        let finding = findings::broken(benchmark, reason);
-        match self {
-            Print::Github(g) => {
-                print!(
-                    "{}",
-                    github::annotations(
-                        std::slice::from_ref(&finding),
-                        &g.crate_dir,
-                        &github::current_dir()
-                    )
-                );
-                g.append_summary(&github::broken_summary(
-                    benchmark,
-                    &finding,
-                    g.run_url.as_deref(),
-                ));
-                Ok(())
-            }
-            Print::Gitlab(g) => gitlab::write(g, &[finding], benchmark),
-            Print::Table | Print::Json => Ok(()),
-        }
-    }
-
-    /// What an `--in-diff` gate of a change nothing depends on leaves for the CI job: a
-    /// summary that says so, or an empty Code Quality report (GitLab then shows the target
-    /// branch's findings as fixed only if they are: an absent report would show nothing).
-    pub fn nothing_to_gate(&self, benchmark: &str) -> Result<()> {
-        match self {
-            Print::Github(g) => {
-                g.append_summary(&format!(
-                    "## ferastrau gate: {benchmark} passed\n\nNothing to gate: the change touches nothing the verdicts depend on.\n\n"
-                ));
-                Ok(())
-            }
-            Print::Gitlab(g) => gitlab::write(g, &[], benchmark),
-            Print::Table | Print::Json => Ok(()),
-        }
-    }
-}
 
 /// Gates the run in `dir` against the baseline file `baseline` (or, with `update`, makes the
 /// run the baseline of its benchmark), printing as `print` says. The caller holds `dir` for
@@ -114,30 +59,8 @@ pub fn gate(
     update: bool,
     print: &Print,
 ) -> Result<()> {
-    let json = *print == Print::Json;
     let mut run = GatedRun::read(dir)?;
-    // Reports that disagree with each other (a merge or a run that failed half-way, a file
-    // edited by hand) are refused, as `report` refuses them; a broken run never passes. The
-    // CI job is told why, as it is told a verdict.
-    let unsound = match crate::html::check(dir) {
-        Err(e) => Some(format!(
-            "the reports in {} cannot be gated: {e:#}",
-            dir.display()
-        )),
-        Ok(_) => run.broken.as_ref().map(|why| {
-            format!(
-                "the run in {} is broken, it cannot pass a gate or become a baseline: {why}",
-                dir.display()
-            )
-        }),
-    };
-    if let Some(why) = unsound {
-        // The status stays a broken run's, whatever becomes of the annotation.
-        if let Err(e) = print.broken(&run.benchmark, &why) {
-            ferastrau_console::warning!("{e:#}");
-        }
-        return Err(broken(why));
-    }
+    sound(dir, &run, print)?;
     // An update reads, changes and rewrites the file under a lock: six updates at once (one
     // per benchmark, as a CI matrix runs them) must keep every section.
     let _lock = if update {
@@ -147,54 +70,7 @@ pub fn gate(
     };
     let mut file = read_baseline(baseline)?;
     let base = file.benchmarks.get(&run.benchmark).cloned();
-    // A sample of other mutants than the baseline's leaves some of the baseline's out: like
-    // a run of chosen mutants, it is not the run the baseline describes, and is refused. A
-    // run of every mutant holds all of a sampled baseline's: compared mutant by mutant, or
-    // made the baseline in its place.
-    if let Some(b) = base.as_ref().filter(|b| b.sample != run.figures.sample) {
-        let why = match (run.figures.sample, b.sample) {
-            (Some(now), None) => Some(format!(
-                "evaluated a sample ({now}) where the baseline has every mutant"
-            )),
-            (Some(now), Some(then)) => Some(format!(
-                "evaluated another sample ({now}) than the baseline's ({then})"
-            )),
-            (None, Some(then)) => {
-                if run.partial.is_none() && !update {
-                    run.partial = Some(format!(
-                        "evaluated every mutant where the baseline has a sample ({then})"
-                    ));
-                }
-                None
-            }
-            (None, None) => unreachable!("the samples differ"),
-        };
-        if let Some(why) = why {
-            return Err(usage(format!(
-                "the run in {} {why}: not the run a baseline describes, it cannot pass a gate or become a baseline (evaluate with the baseline's --max-mutants and --seed, or every mutant)",
-                dir.display()
-            )));
-        }
-    }
-    // Kill rates under two rules (the compiler's equivalent and duplicate mutants left out or
-    // counted) differ with no test changed: such a run is compared with nothing, but refused,
-    // unless it becomes the baseline.
-    if let Some(b) = base.as_ref().filter(|b| {
-        !update && b.leaves_out_compiler_verdicts != run.figures.leaves_out_compiler_verdicts
-    }) {
-        let (then, now) = match b.leaves_out_compiler_verdicts {
-            true => ("leave out", "counts them"),
-            false => ("count", "leaves them out"),
-        };
-        return Err(usage(format!(
-            "the baseline's kill rates {then} the mutants the compiler finds equivalent or duplicate, and the run in {} {now}: rates under two rules are not comparable (gate a run made {}, or record the baseline again with --update-baseline)",
-            dir.display(),
-            match b.leaves_out_compiler_verdicts {
-                true => "with the comparison on and without --count-equivalents",
-                false => "with --count-equivalents",
-            }
-        )));
-    }
+    comparable(dir, &mut run, base.as_ref(), update)?;
     let empty = BenchmarkBaseline::default();
     // The baseline's mutants under the run's keys, matched through the change between the
     // two sources; those on lines the change edited are compared with nothing.
@@ -237,56 +113,17 @@ pub fn gate(
             dir.display()
         )));
     }
-    let mut notes = Vec::new();
-    if basis == Basis::ChangedCode && base.is_some() && !update {
-        notes.push(
-            "the change adds mutants or edits lines of the mutated code: kill rates and coverage are of other code, not compared; every mutant the two runs share is".to_string(),
-        );
-    }
-    if !update {
-        for (function, keys) in &unmatched {
-            notes.push(format!(
-                "{} baseline mutant(s) of `{function}` not compared: no function of this run matches it (deleted, renamed beyond recognition, or no longer in `mutate`){}",
-                keys.len(),
-                if t.accept_unmatched { "; accepted (--accept-unmatched)" } else { "" }
-            ));
-        }
-    }
-    if let Some(b) = base.as_ref().filter(|_| !update) {
-        notes.extend(untested_new(&run, reference));
-        if let (Some(then), Some(now)) = (&b.untested, &run.figures.untested) {
-            for f in now.iter().filter(|f| !then.contains(f)) {
-                notes.push(format!(
-                    "`{f}` is new and public, but not mutated and no input calls it (the benchmark's `run` does not reach it): nothing tests it"
-                ));
-            }
-        }
-        if c.failures.is_empty() && basis == Basis::Whole {
-            notes.extend(ratchet(reference, &run.figures));
-        }
-    }
-    if !edited.is_empty() && !update {
-        notes.push(format!(
-            "{} mutant(s) of the baseline have no counterpart in this run (on lines the change edited, or no longer generated): compared with nothing",
-            edited.len()
-        ));
-    }
-    if base.is_some() && !update {
-        // One line per mutant, with the scopes it is at.
-        let skipped_now = by_key(
-            c.changes
-                .iter()
-                .flat_map(|(&s, ch)| ch.now_skipped.iter().map(move |k| (s, k))),
-        );
-        for (key, scopes) in skipped_now {
-            notes.push(format!(
-                "{}: killed in the baseline, skipped now ({}): {}",
-                scopes_text(&scopes),
-                run.skipped[key],
-                run.describe(key)
-            ));
-        }
-    }
+    let notes = notes(
+        &run,
+        reference,
+        base.as_ref(),
+        &c,
+        basis,
+        &matching.edited,
+        &unmatched,
+        t,
+        update,
+    );
     let verdict = if update {
         Verdict::Updated
     } else if base.is_none() {
@@ -302,49 +139,9 @@ pub fn gate(
             .insert(run.benchmark.clone(), run.figures.clone());
         write_baseline(baseline, &file)?;
     }
-    if json {
-        let doc = document(&run, baseline, reference, &c, &notes, verdict);
-        println!("{}", doc.to_text()?);
-    } else {
-        use ferastrau_console::term::{paint, style};
-        anstream::println!(
-            "{} against {}",
-            paint(style::HEAD, &run.benchmark),
-            baseline.display()
-        );
-        print!("{}", report(&run, reference, &c, basis));
-        for n in &notes {
-            anstream::println!("{} {n}", paint(style::WARN, "note:"));
-        }
-        match verdict {
-            Verdict::Updated => println!(
-                "baseline of {} updated in {} ({} scope(s), {} mutants)",
-                run.benchmark,
-                baseline.display(),
-                run.figures.scopes.len(),
-                run.figures.mutants.len()
-            ),
-            Verdict::Passed => anstream::println!("{}", paint(style::GOOD, "gate passed")),
-            Verdict::NoBaseline | Verdict::Failed => {}
-        }
-    }
-    if matches!(print, Print::Github(_) | Print::Gitlab(_)) {
-        let outcome = findings::Outcome {
-            run: &run,
-            base: reference,
-            comparison: &c,
-            thresholds: t,
-            basis,
-            notes: &notes,
-            verdict,
-        };
-        let found = outcome.findings();
-        match print {
-            Print::Github(g) => github::write(g, &outcome, &found, dir)?,
-            Print::Gitlab(g) => gitlab::write(g, &found, &run.benchmark)?,
-            Print::Table | Print::Json => {}
-        }
-    }
+    print_outcome(
+        print, dir, baseline, &run, reference, &c, basis, t, &notes, verdict,
+    )?;
     match verdict {
         Verdict::Updated | Verdict::Passed => Ok(()),
         Verdict::NoBaseline => Err(usage(format!(
@@ -352,36 +149,129 @@ pub fn gate(
             baseline.display(),
             run.benchmark
         ))),
-        Verdict::Failed => {
-            // A mutant that survives now at several scopes is one regression line.
-            let survives = survives_by_key(&c);
-            let mut lines: Vec<String> = survives
-                .iter()
-                .map(|(key, scopes)| {
-                    format!(
-                        "{}: killed in the baseline, survives now: {}",
-                        scopes_text(scopes),
-                        run.describe(key)
-                    )
-                })
-                .collect();
-            lines.extend(
-                c.failures
-                    .iter()
-                    .filter(|f| !matches!(f, Failure::Survives { .. }))
-                    .map(|f| describe(f, &run)),
-            );
-            let mut text = format!(
-                "the gate failed for {}: {} regression(s)",
-                run.benchmark,
-                lines.len()
-            );
-            for l in &lines {
-                let _ = write!(text, "\n  - {l}");
+        Verdict::Failed => Err(failed(&run, &c)),
+    }
+}
+
+/// Refuses, as a broken run (exit 4), reports that disagree with each other or a run that
+/// was broken, telling the CI job why as `print` says.
+fn sound(dir: &Path, run: &GatedRun, print: &Print) -> Result<()> {
+    // Reports that disagree with each other (a merge or a run that failed half-way, a file
+    // edited by hand) are refused, as `report` refuses them; a broken run never passes. The
+    // CI job is told why, as it is told a verdict.
+    let unsound = match crate::html::check(dir) {
+        Err(e) => Some(format!(
+            "the reports in {} cannot be gated: {e:#}",
+            dir.display()
+        )),
+        Ok(_) => run.broken.as_ref().map(|why| {
+            format!(
+                "the run in {} is broken, it cannot pass a gate or become a baseline: {why}",
+                dir.display()
+            )
+        }),
+    };
+    if let Some(why) = unsound {
+        // The status stays a broken run's, whatever becomes of the annotation.
+        if let Err(e) = print.broken(&run.benchmark, &why) {
+            ferastrau_console::warning!("{e:#}");
+        }
+        return Err(broken(why));
+    }
+    Ok(())
+}
+
+/// Refuses a run the baseline does not describe: another sample of mutants than the
+/// baseline's, or kill rates under the other rule for the compiler's equivalent and duplicate
+/// mutants (unless it becomes the baseline). A run of every mutant against a sampled baseline
+/// passes, marked partial (unless it becomes the baseline).
+fn comparable(
+    dir: &Path,
+    run: &mut GatedRun,
+    base: Option<&BenchmarkBaseline>,
+    update: bool,
+) -> Result<()> {
+    // A sample of other mutants than the baseline's leaves some of the baseline's out: like
+    // a run of chosen mutants, it is not the run the baseline describes, and is refused. A
+    // run of every mutant holds all of a sampled baseline's: compared mutant by mutant, or
+    // made the baseline in its place.
+    if let Some(b) = base.filter(|b| b.sample != run.figures.sample) {
+        let why = match (run.figures.sample, b.sample) {
+            (Some(now), None) => Some(format!(
+                "evaluated a sample ({now}) where the baseline has every mutant"
+            )),
+            (Some(now), Some(then)) => Some(format!(
+                "evaluated another sample ({now}) than the baseline's ({then})"
+            )),
+            (None, Some(then)) => {
+                if run.partial.is_none() && !update {
+                    run.partial = Some(format!(
+                        "evaluated every mutant where the baseline has a sample ({then})"
+                    ));
+                }
+                None
             }
-            Err(anyhow::Error::new(GateFailed(text)))
+            (None, None) => unreachable!("the samples differ"),
+        };
+        if let Some(why) = why {
+            return Err(usage(format!(
+                "the run in {} {why}: not the run a baseline describes, it cannot pass a gate or become a baseline (evaluate with the baseline's --max-mutants and --seed, or every mutant)",
+                dir.display()
+            )));
         }
     }
+    // Kill rates under two rules (the compiler's equivalent and duplicate mutants left out or
+    // counted) differ with no test changed: such a run is compared with nothing, but refused,
+    // unless it becomes the baseline.
+    if let Some(b) = base.filter(|b| {
+        !update && b.leaves_out_compiler_verdicts != run.figures.leaves_out_compiler_verdicts
+    }) {
+        let (then, now) = match b.leaves_out_compiler_verdicts {
+            true => ("leave out", "counts them"),
+            false => ("count", "leaves them out"),
+        };
+        return Err(usage(format!(
+            "the baseline's kill rates {then} the mutants the compiler finds equivalent or duplicate, and the run in {} {now}: rates under two rules are not comparable (gate a run made {}, or record the baseline again with --update-baseline)",
+            dir.display(),
+            match b.leaves_out_compiler_verdicts {
+                true => "with the comparison on and without --count-equivalents",
+                false => "with --count-equivalents",
+            }
+        )));
+    }
+    Ok(())
+}
+
+/// A failed gate's error: one line per regression, a mutant that survives now at several
+/// scopes one line with its scopes, then the other failures in words.
+fn failed(run: &GatedRun, c: &Comparison) -> anyhow::Error {
+    // A mutant that survives now at several scopes is one regression line.
+    let survives = survives_by_key(c);
+    let mut lines: Vec<String> = survives
+        .iter()
+        .map(|(key, scopes)| {
+            format!(
+                "{}: killed in the baseline, survives now: {}",
+                scopes_text(scopes),
+                run.describe(key)
+            )
+        })
+        .collect();
+    lines.extend(
+        c.failures
+            .iter()
+            .filter(|f| !matches!(f, Failure::Survives { .. }))
+            .map(|f| describe(f, run)),
+    );
+    let mut text = format!(
+        "the gate failed for {}: {} regression(s)",
+        run.benchmark,
+        lines.len()
+    );
+    for l in &lines {
+        let _ = write!(text, "\n  - {l}");
+    }
+    anyhow::Error::new(GateFailed(text))
 }
 
 /// The mutants that survive now where the baseline killed them, each with its scopes.
@@ -425,99 +315,9 @@ pub(crate) fn scopes_text(scopes: &[u32]) -> String {
     }
 }
 
-/// Notes on the run's new mutants that no input reaches, one per function: code the change
-/// added that nothing tests (a survivor there needs an input, not a stronger oracle).
-fn untested_new(run: &GatedRun, reference: &BenchmarkBaseline) -> Vec<String> {
-    let mut by_function: std::collections::BTreeMap<&str, Vec<&String>> = Default::default();
-    for key in run
-        .unreached
-        .iter()
-        .filter(|k| !reference.mutants.contains_key(*k))
-    {
-        let function = run
-            .figures
-            .places
-            .get(key)
-            .map_or("?", |p| p.function.as_str());
-        by_function.entry(function).or_default().push(key);
-    }
-    by_function
-        .into_iter()
-        .map(|(function, keys)| {
-            format!(
-                "{} new mutant(s) of `{function}` are reached by no input at any scope: no test runs that code (e.g. {})",
-                keys.len(),
-                run.describe(keys[0])
-            )
-        })
-        .collect()
-}
-
-/// Notes on scopes whose kill rate rose past the baseline's (a widened finitization, a
-/// stronger oracle): the baseline can be raised so that the gain is kept.
-fn ratchet(reference: &BenchmarkBaseline, now: &BenchmarkBaseline) -> Vec<String> {
-    let rose: Vec<String> = now
-        .scopes
-        .iter()
-        .filter_map(|(s, f)| {
-            let then = reference.scopes.get(s)?.kill_rate;
-            (f.kill_rate > then + 0.005)
-                .then(|| format!("scope {s}: {then:.2}% → {:.2}%", f.kill_rate))
-        })
-        .collect();
-    match rose.is_empty() {
-        true => Vec::new(),
-        false => vec![format!(
-            "the kill rate rose ({}): ratchet the baseline with --update-baseline so that the gain is kept",
-            rose.join(", ")
-        )],
-    }
-}
-
 /// How a gate ends (`--update-baseline`'s `Updated`, a baseline without the benchmark's
 /// `NoBaseline`): the `verdict` of its `--format json` document.
 pub use ferastrau_artifacts::GateVerdict as Verdict;
-
-/// The gate's `--format json` document: per scope the baseline's and the run's figures and
-/// what changed (mutant keys), the failures in words, the notes, and the verdict.
-fn document(
-    run: &GatedRun,
-    baseline: &Path,
-    reference: &BenchmarkBaseline,
-    c: &Comparison,
-    notes: &[String],
-    verdict: Verdict,
-) -> GateSummary {
-    let scopes: std::collections::BTreeSet<u32> = reference
-        .scopes
-        .keys()
-        .chain(run.figures.scopes.keys())
-        .copied()
-        .collect();
-    GateSummary {
-        baseline: baseline.display().to_string(),
-        benchmark: run.benchmark.clone(),
-        failures: c.failures.iter().map(|f| describe(f, run)).collect(),
-        notes: notes.to_vec(),
-        scopes: scopes
-            .into_iter()
-            .map(|s| GateScope {
-                baseline: reference.scopes.get(&s).copied(),
-                changes: c.changes.get(&s).map(|ch| ScopeChanges {
-                    gone: ch.gone.clone(),
-                    new_killed: ch.new_killed.clone(),
-                    new_surviving: ch.new_surviving.clone(),
-                    now_killed: ch.now_killed.clone(),
-                    now_skipped: ch.now_skipped.clone(),
-                    now_surviving: ch.now_surviving.clone(),
-                }),
-                now: run.figures.scopes.get(&s).copied(),
-                scope: s,
-            })
-            .collect(),
-        verdict,
-    }
-}
 
 #[cfg(test)]
 mod tests {
