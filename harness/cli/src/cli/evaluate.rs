@@ -1,122 +1,23 @@
-//! `evaluate`: the experiment, and the fingerprint its journal is written under.
+//! `evaluate`: the experiment, run in its output directory (its reports cleared first, and
+//! again when it fails). What it is of besides results (its fingerprint, its reports' facts)
+//! is in [`super::evaluate_facts`]; what it prints in [`super::evaluate_output`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use ferastrau_artifacts::{
-    EvaluateOutput, EvaluateSummary, NothingToEvaluate, RunnerFigures, Survivors,
-};
 
 use super::args::*;
-use super::commands::{print_document, sampled};
+use super::commands::sampled;
+use super::evaluate_facts::{facts, fingerprint};
+use super::evaluate_output::{announce, runner_figures, Shown};
 use super::next_scope;
 use ferastrau_console::exit_code::{broken, usage};
 use ferastrau_harness::evaluate::{self, report};
-use ferastrau_harness::fingerprint::{tree_hash, Fingerprint, Hasher};
 use ferastrau_harness::in_diff::Selection;
 use ferastrau_harness::locate::BenchmarkCrate;
 use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::subject;
-
-/// The fingerprint of an evaluation: everything its results depend on.
-fn fingerprint(
-    bench: &BenchmarkCrate,
-    subject: &subject::Subject,
-    catalog: &ferastrau_mutator::Catalog,
-    viable: &[u32],
-    skipped: &BTreeMap<u32, String>,
-    a: &EvaluateArgs,
-    limits: ferastrau_protocol::Limits,
-) -> Result<Fingerprint> {
-    let mut h = Hasher::default();
-    for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
-        h.feed(serde_json::to_string(m)?.as_bytes());
-    }
-    Ok(Fingerprint {
-        tool: env!("CARGO_PKG_VERSION").to_string(),
-        benchmark: bench.name.clone(),
-        crate_dir: bench.dir.display().to_string(),
-        source: tree_hash(&bench.dir)?,
-        worker: subject.worker.hash.clone(),
-        mutants: viable.to_vec(),
-        catalog: h.hex(),
-        sample: a
-            .sampling
-            .max_mutants
-            .map(|n| (n as usize, a.sampling.seed)),
-        scopes: (*a.scopes.start(), *a.scopes.end()),
-        limits,
-        memory_limit: a.original.memory_limit,
-        original_timeout_ms: a.original.original_timeout.as_millis() as u64,
-        shard: a.shard,
-        skipped: skipped.clone().into_iter().collect(),
-        comparison: a.compare,
-        engine: bench.engine,
-    })
-}
-
-/// The figures of `ev`'s mutant phase, run with `jobs` threads (the `runner:` line of the table
-/// and `runner` in the JSON); `None` when it ran no mutant (every result came from the journal).
-fn runner_figures(ev: &evaluate::EvaluationResults, jobs: usize) -> Option<RunnerFigures> {
-    let t = &ev.timing;
-    (t.children > 0 || t.unreached > 0).then(|| RunnerFigures {
-        executions: t.executions,
-        skipped: t.skipped,
-        unreached_mutants: t.unreached,
-        seconds: ev.mutant_phase_seconds,
-        jobs: jobs as u64,
-        processes: t.children,
-        overhead_ms_per_process: 1000.0 * (t.child_seconds - t.work_seconds).max(0.0)
-            / t.children.max(1) as f64,
-        harness_over_bare_loop: (t.work_seconds > 0.0)
-            .then(|| ev.mutant_phase_seconds * jobs as f64 / t.work_seconds),
-    })
-}
-
-/// The runner's figures as the terminal shows them.
-struct RunnerLine(RunnerFigures);
-
-impl std::fmt::Display for RunnerLine {
-    /// One line under 100 columns; `{:#}` (`--verbose`'s, on stderr) is the detail instead:
-    /// the per-process overhead, the throughput and the harness's cost against a bare loop.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let r = &self.0;
-        let all = r.executions + r.skipped;
-        if f.alternate() {
-            return self.detail(f);
-        }
-        write!(
-            f,
-            "runner: {} executions in {:.2} s, {} jobs, {} processes; reach skipped {:.1}% of inputs",
-            r.executions,
-            r.seconds,
-            r.jobs,
-            r.processes,
-            if all == 0 { 0.0 } else { 100.0 * r.skipped as f64 / all as f64 },
-        )?;
-        Ok(())
-    }
-}
-
-impl RunnerLine {
-    fn detail(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let r = &self.0;
-        write!(
-            f,
-            "runner detail: {} mutant×input executions ({:.0}/s), {} skipped (inputs that do not reach the mutant); {} mutants reached by no input ran no process; {:.1} ms overhead per process; harness/bare-loop time ",
-            r.executions,
-            r.executions as f64 / r.seconds,
-            r.skipped,
-            r.unreached_mutants,
-            r.overhead_ms_per_process,
-        )?;
-        match r.harness_over_bare_loop {
-            Some(x) => write!(f, "{x:.2}×"),
-            None => write!(f, "n/a"),
-        }
-    }
-}
 
 /// What an evaluation prints on stdout.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -252,37 +153,11 @@ fn run(
 ) -> Result<Ran> {
     let out_dir = &out.path;
     let diff = read_diff(a, bench)?;
-    match &diff {
-        Some(Selection::Nothing { why }) => {
-            match show {
-                Show::Json => print_document(&EvaluateOutput::Nothing(NothingToEvaluate {
-                    benchmark: bench.name.clone(),
-                    evaluated: false,
-                    why: why.clone(),
-                }))?,
-                Show::Table | Show::Summary => {
-                    println!("nothing to evaluate for --in-diff: {why}")
-                }
-                Show::Nothing => {}
-            }
-            return Ok(Ran {
-                reports: None,
-                broken: None,
-            });
-        }
-        Some(Selection::Everything { why }) => {
-            ferastrau_console::note!("--in-diff: every mutant is evaluated: {why}")
-        }
-        Some(Selection::Functions(functions)) => ferastrau_console::note!(
-            "--in-diff: the mutants of {} function(s) are evaluated: {}",
-            functions.len(),
-            functions
-                .iter()
-                .map(|(f, why)| format!("{f} ({why})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        None => {}
+    if !announce(diff.as_ref(), bench, show)? {
+        return Ok(Ran {
+            reports: None,
+            broken: None,
+        });
     }
     let subject = subject::prepare(bench)?;
     if a.compare == ferastrau_protocol::Comparison::Structural && !subject.structure {
@@ -402,21 +277,14 @@ fn run(
             ),
         )?;
     }
-    let title = match a.shard {
-        Some(s) => format!(
-            "{} (shard {s}: {} of {} mutants)",
-            bench.name,
-            share.len(),
-            viable.len()
-        ),
-        None if partial_diff => format!(
-            "{} (--in-diff: {} of {} mutants; kill rates of these only)",
-            bench.name,
-            share.len(),
-            catalog_size
-        ),
-        None => bench.name.clone(),
-    };
+    let title = title(
+        a,
+        bench,
+        share.len(),
+        viable.len(),
+        catalog_size,
+        partial_diff,
+    );
     for s in ev.scopes.iter().filter(|s| s.violation_count > 0) {
         ferastrau_console::warning!(
             "the original violates its postcondition on {} input(s) at scope {} (see `ferastrau check`)",
@@ -426,59 +294,46 @@ fn run(
     }
     let runner = runner_figures(&ev, opts.jobs);
     let seconds = started.elapsed().as_secs_f64();
-    match show {
-        Show::Nothing => {}
-        Show::Json => print_document(&EvaluateOutput::Evaluated(Box::new(EvaluateSummary {
-            run: report::run_reports(out_dir, share.len())?,
-            next_scope: next.printed(),
-            report_html: out_dir.join("report.html").display().to_string(),
-            runner,
-            seconds,
-            survivors: Survivors {
-                mutants: survivors,
-                scope: last_scope,
-            },
-        })))?,
-        Show::Table => {
-            anstream::print!("{}", report::table(&title, &rows));
-            if let Some(r) = runner
-                .filter(|_| ferastrau_console::term::notes())
-                .map(RunnerLine)
-            {
-                println!("{r}");
-                ferastrau_console::detail!("{r:#}");
-            }
-            // A broken run's survivors mean nothing: the error says why instead.
-            if broken_why.is_none() {
-                print!(
-                    "{}",
-                    ferastrau_report::html::survivors::Listing {
-                        survivors: &survivors,
-                        scope: last_scope,
-                        file: &out_dir.join(ferastrau_report::html::survivors::FILE),
-                    }
-                );
-                if let Some(line) = next.line() {
-                    println!("{line}");
-                }
-            }
-            println!("report: {}", out_dir.join("report.html").display());
-            println!(
-                "{} mutants evaluated in {seconds:.1} s; reports in {}",
-                share.len(),
-                out_dir.display()
-            );
-        }
-        Show::Summary => println!(
-            "{} mutants evaluated in {seconds:.1} s; reports in {}",
-            share.len(),
-            out_dir.display()
-        ),
-    }
+    let shown = Shown {
+        out_dir,
+        title: &title,
+        rows: &rows,
+        evaluated: share.len(),
+        next: &next,
+        runner,
+        seconds,
+        survivors,
+        last_scope,
+        broken: broken_why.is_some(),
+    };
+    shown.print(show)?;
     Ok(Ran {
         reports: Some(out_dir.clone()),
         broken: broken_why,
     })
+}
+
+/// The table's title: the crate's name, and for a shard or an `--in-diff` run of some
+/// functions, how many of how many mutants it evaluated.
+fn title(
+    a: &EvaluateArgs,
+    bench: &BenchmarkCrate,
+    share: usize,
+    viable: usize,
+    catalog_size: usize,
+    partial_diff: bool,
+) -> String {
+    match a.shard {
+        Some(s) => format!(
+            "{} (shard {s}: {} of {} mutants)",
+            bench.name, share, viable
+        ),
+        None if partial_diff => format!(
+            "{} (--in-diff: {} of {} mutants; kill rates of these only)",
+            bench.name, share, catalog_size
+        ),
+        None => bench.name.clone(),
+    }
 }
 
 /// What `--in-diff` selects, read and checked before anything is built. A diff whose files
@@ -619,80 +474,6 @@ fn write_matrices(
 /// to judge, which is not a broken run.
 pub(super) fn verdict(broken: Option<String>, in_diff: bool, evaluated: &[u32]) -> Option<String> {
     broken.filter(|_| !(in_diff && evaluated.is_empty()))
-}
-
-/// What the reports are made of besides results: the listed mutants with their keys, the
-/// paper's families, the probes and the run's marks.
-fn facts(
-    bench: &BenchmarkCrate,
-    subject: &subject::Subject,
-    catalog: &ferastrau_mutator::Catalog,
-    a: &EvaluateArgs,
-    partial_diff: bool,
-    skipped: &BTreeMap<u32, String>,
-) -> Result<report::Facts> {
-    let paper: BTreeSet<u32> = catalog
-        .viable()
-        .filter(|m| m.family != ferastrau_mutator::Family::Constant)
-        .filter(|m| !skipped.contains_key(&m.id))
-        .map(|m| m.id)
-        .collect();
-    let marks = report::Marks {
-        in_diff: a
-            .in_diff
-            .as_ref()
-            .filter(|_| partial_diff)
-            .map(|diff| diff.display().to_string()),
-        // A sample that leaves mutants out is a subset; one at least as large as the
-        // catalog is the whole crate.
-        sample: a
-            .sampling
-            .max_mutants
-            .filter(|&n| (n as usize) < subject.meta.catalog.viable().count())
-            .map(|max_mutants| ferastrau_artifacts::SampleMark {
-                max_mutants,
-                seed: a.sampling.seed,
-            }),
-        only_mutants: (!a.only_mutants.is_empty()).then(|| {
-            let mut ids = a.only_mutants.clone();
-            ids.sort_unstable();
-            ids.dedup();
-            ids
-        }),
-        comparison: a.compare,
-        engine: bench.engine,
-        untested: ferastrau_mutator::untested_public(&bench.dir)?,
-        equivalents_counted: a.count_equivalents,
-    };
-    // Keys over the whole catalog, so that a sample's keys are those of the full run.
-    let all = &subject.meta.catalog.mutants;
-    let keys: BTreeMap<u32, String> = all
-        .iter()
-        .map(|m| m.id)
-        .zip(ferastrau_mutator::keys(all))
-        .collect();
-    let listed = catalog
-        .mutants
-        .iter()
-        .map(|m| report::listed(m, keys.get(&m.id).cloned()))
-        .collect();
-    Ok(report::Facts {
-        benchmark: bench.name.clone(),
-        listed,
-        paper,
-        probes: subject
-            .meta
-            .probes
-            .iter()
-            .map(report::probe)
-            .collect::<Result<_>>()?,
-        marks,
-        skipped: catalog
-            .viable()
-            .filter_map(|m| Some((m.id, skipped.get(&m.id)?.clone())))
-            .collect(),
-        compiler: report::compiler_verdicts(&subject.meta, catalog),
-    })
 }
 
 /// Removes the reports of an earlier run (and a shard's record) from `dir`, so that a run that fails leaves no

@@ -1,14 +1,16 @@
 //! The command line: the commands (clap) and what each does. The argument structs live in
-//! [`args`], their value parsers in [`parse`], `evaluate` (with its fingerprint) in
-//! [`evaluate`], `merge` in [`merge`], `check` in [`check`], `gate` in [`gate`] and the
-//! smaller commands in [`commands`]; the examples `--help` shows are in [`examples`]; what
-//! `ferastrau` shares with `ferastrau-paper` (the parser's setup, the main routine) in
-//! [`program`].
+//! [`args`], their value parsers in [`parse`], `evaluate` in [`evaluate`] (its fingerprint
+//! and facts in [`evaluate_facts`], its printing in [`evaluate_output`]), `merge` in
+//! [`merge`], `check` in [`check`], `gate` in [`gate`] and the smaller commands in
+//! [`commands`]; the examples `--help` shows are in [`examples`]; what `ferastrau` shares
+//! with `ferastrau-paper` (the parser's setup, the main routine) in [`program`].
 
 pub mod args;
 mod check;
 mod commands;
 mod evaluate;
+mod evaluate_facts;
+mod evaluate_output;
 pub mod examples;
 mod gate;
 mod merge;
