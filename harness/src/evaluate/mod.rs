@@ -18,6 +18,7 @@ pub mod next_scope;
 pub mod prepare;
 pub mod reach;
 pub mod report;
+pub mod table;
 
 use std::ops::RangeInclusive;
 use std::time::Duration;

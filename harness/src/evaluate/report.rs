@@ -1,5 +1,5 @@
-//! Reports of an evaluation: a row per scope on stdout, `evaluation.json`,
-//! `evaluation.csv` and `mutants.json` on disk.
+//! Reports of an evaluation: a row per scope, `evaluation.json`, `evaluation.csv` and
+//! `mutants.json` on disk (the rows' table on stdout is in [`super::table`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -384,108 +384,6 @@ pub fn rows(
         .collect()
 }
 
-/// The kill rate from which a rate is painted green (good), and the one below which it is
-/// red (poor); yellow between. Stryker's default thresholds ("high" and "low"), so that the
-/// terminal and the page agree with what users of mutation testing already read.
-pub const GOOD_KILL_RATE: f64 = 80.0;
-/// See [`GOOD_KILL_RATE`].
-pub const POOR_KILL_RATE: f64 = 60.0;
-
-/// A kill rate's cell, coloured by [`GOOD_KILL_RATE`] and [`POOR_KILL_RATE`] (the escapes go
-/// around the padded text, so columns stay aligned).
-pub fn rate_cell(rate: f64, mutants: usize, text: String) -> String {
-    use ferastrau_console::term::{paint, style};
-    match rate {
-        _ if mutants == 0 => text,
-        r if r >= GOOD_KILL_RATE => paint(style::GOOD, text),
-        r if r >= POOR_KILL_RATE => paint(style::WARN, text),
-        _ => paint(style::BAD, text),
-    }
-}
-
-/// The stdout table, a row per scope, under 100 columns (coloured: print it with
-/// `anstream`). Timings, candidates and the kills by reason of every scope are in
-/// `evaluation.json` and `--format json`; under the table, the reasons at the largest scope.
-pub fn table(benchmark: &str, rows: &[Row]) -> String {
-    let mutants = rows.first().map_or(0, |r| r.mutants);
-    let mut t = format!(
-        "{}: {mutants} mutants\n{}\n",
-        ferastrau_console::term::paint(ferastrau_console::term::style::HEAD, benchmark),
-        ferastrau_console::term::paint(
-            ferastrau_console::term::style::HEAD,
-            format!(
-                "{:>5} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9} {:>10} {:>10}",
-                "scope",
-                "inputs",
-                "spec stmt%",
-                "spec branch%",
-                "code stmt%",
-                "code branch%",
-                "killed",
-                "kill rate%",
-                "paper ops%"
-            )
-        )
-    );
-    for r in rows {
-        t.push_str(&format!(
-            "{:>5} {:>9} {:>10.2} {:>12.2} {:>10.2} {:>12.2} {:>9} {} {:>10.2}\n",
-            r.scope,
-            r.inputs,
-            r.spec_statement_coverage,
-            r.spec_branch_coverage,
-            r.statement_coverage,
-            r.branch_coverage,
-            format!("{}/{}", r.killed, r.mutants),
-            rate_cell(r.kill_rate, r.mutants, format!("{:>10.2}", r.kill_rate)),
-            r.paper_kill_rate,
-        ));
-    }
-    t.push_str(
-        "stmt%/branch%: statement and branch coverage of the specification and of the code;\n\
-         paper ops%: the kill rate over the paper's operator, variable and call mutants\n",
-    );
-    if let Some(r) = rows.last() {
-        let reasons: Vec<String> = Reason::ALL
-            .iter()
-            .zip([
-                r.killed_invariant,
-                r.killed_output,
-                r.killed_timeout,
-                r.killed_memory,
-                r.killed_crash,
-            ])
-            .filter(|(_, n)| *n > 0)
-            .map(|(name, n)| format!("{name} {n}"))
-            .collect();
-        if !reasons.is_empty() {
-            t.push_str(&format!(
-                "killed at scope {} by: {}\n",
-                r.scope,
-                reasons.join(", ")
-            ));
-        }
-        if r.compiler_equivalent + r.compiler_duplicate > 0 {
-            t.push_str(&format!(
-                "{} equivalent and {} duplicate mutant(s) by their compiled code: {}\n",
-                r.compiler_equivalent,
-                r.compiler_duplicate,
-                match r.equivalents_counted {
-                    false => "left out of the kill rate (--count-equivalents counts them)",
-                    true => "counted in the kill rate (--count-equivalents)",
-                }
-            ));
-        }
-        if r.skipped > 0 {
-            t.push_str(&format!(
-                "{} mutant(s) skipped by the crate's skip list (not counted)\n",
-                r.skipped
-            ));
-        }
-    }
-    t
-}
-
 /// What `evaluate` and `merge` print of the run whose reports are in `dir` (`--format json`):
 /// `evaluation.json` as written, with the directory and the number of mutants evaluated; each
 /// command's document adds its own figures.
@@ -610,28 +508,4 @@ pub fn write(
         schema_version: Mutants::SCHEMA_VERSION,
     }
     .write(&dir.join("mutants.json"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ferastrau_console::term::style;
-
-    #[test]
-    fn kill_rates_are_coloured_by_the_documented_thresholds() {
-        let colour = |rate: f64| {
-            let cell = rate_cell(rate, 10, "x".into());
-            [style::GOOD, style::WARN, style::BAD]
-                .into_iter()
-                .position(|s| cell.starts_with(&s.to_string()))
-        };
-        assert_eq!(colour(100.0), Some(0));
-        assert_eq!(colour(GOOD_KILL_RATE), Some(0));
-        assert_eq!(colour(79.99), Some(1));
-        assert_eq!(colour(POOR_KILL_RATE), Some(1));
-        assert_eq!(colour(59.99), Some(2));
-        assert_eq!(colour(0.0), Some(2));
-        // No mutant, no judgement.
-        assert_eq!(rate_cell(0.0, 0, "x".into()), "x");
-    }
 }

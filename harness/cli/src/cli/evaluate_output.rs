@@ -91,7 +91,7 @@ impl Shown<'_> {
                 },
             })))?,
             Show::Table => {
-                anstream::print!("{}", report::table(self.title, self.rows));
+                anstream::print!("{}", evaluate::table::table(self.title, self.rows));
                 if let Some(r) = self
                     .runner
                     .filter(|_| ferastrau_console::term::notes())

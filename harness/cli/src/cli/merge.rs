@@ -76,7 +76,10 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
             shards: u32::try_from(a.shards.len())?,
         })?;
     } else {
-        anstream::print!("{}", report::table(&m.facts.benchmark, &rows));
+        anstream::print!(
+            "{}",
+            ferastrau_harness::evaluate::table::table(&m.facts.benchmark, &rows)
+        );
         println!(
             "{} shards of {} mutants merged; reports in {}",
             a.shards.len(),
