@@ -16,6 +16,7 @@ pub mod journal;
 mod mutants;
 pub mod next_scope;
 pub mod prepare;
+mod progress;
 pub mod reach;
 pub mod report;
 pub mod table;
