@@ -12,29 +12,7 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
     if let Some(suite) = a.run.suite.clone() {
         return gate_suite(a, &suite);
     }
-    if a.run.shard.is_some() {
-        return Err(usage(
-            "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
-        ));
-    }
-    // Refused before it runs, as its reports would be.
-    if !a.run.only_mutants.is_empty() {
-        return Err(usage(format!(
-            "gate --only-mutants: a run of chosen mutants is {}",
-            ferastrau_report::gate::run::ONLY_MUTANTS
-        )));
-    }
-    if a.run.compare != ferastrau_protocol::Comparison::Abstract {
-        return Err(usage(format!(
-            "gate --compare {}: the gate and its baselines compare abstract values (leave --compare out)",
-            a.run.compare
-        )));
-    }
-    if a.code_quality.is_some() && !a.run.output.gitlab() {
-        return Err(usage(
-            "--code-quality FILE is where --format gitlab writes its report: add --format gitlab",
-        ));
-    }
+    refused(&a)?;
     // With --format json the gate's document is the only thing on stdout: the evaluation it
     // runs prints nothing (its reports are in their directory, named in the document).
     let json = a.run.output.json();
@@ -110,6 +88,36 @@ pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
     // them.
     let _reading = ferastrau_harness::outdir::OutputDir::read(&dir)?;
     ferastrau_report::gate::gate(&dir, &a.baseline, &thresholds, a.update_baseline, &print)
+}
+
+/// The gate's options that no gated run could mean, refused before anything runs: a shard,
+/// chosen mutants, another comparison than the baselines', `--code-quality` without GitLab's
+/// format.
+fn refused(a: &GateArgs) -> Result<()> {
+    if a.run.shard.is_some() {
+        return Err(usage(
+            "gate takes a whole run: evaluate the shards, `ferastrau merge` them, then gate with --current DIR",
+        ));
+    }
+    // Refused before it runs, as its reports would be.
+    if !a.run.only_mutants.is_empty() {
+        return Err(usage(format!(
+            "gate --only-mutants: a run of chosen mutants is {}",
+            ferastrau_report::gate::run::ONLY_MUTANTS
+        )));
+    }
+    if a.run.compare != ferastrau_protocol::Comparison::Abstract {
+        return Err(usage(format!(
+            "gate --compare {}: the gate and its baselines compare abstract values (leave --compare out)",
+            a.run.compare
+        )));
+    }
+    if a.code_quality.is_some() && !a.run.output.gitlab() {
+        return Err(usage(
+            "--code-quality FILE is where --format gitlab writes its report: add --format gitlab",
+        ));
+    }
+    Ok(())
 }
 
 /// The crate whose reports `dir` holds (its name and directory), when `needed` (for
