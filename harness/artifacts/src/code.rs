@@ -5,6 +5,7 @@
 //! through `serde_json::to_string_pretty` and a newline: fields in declaration order. Read by
 //! `reproduce::Run::read`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::{artifact, Layout};
@@ -13,8 +14,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `code.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodeFacts {
     /// See the crate's "Versions".
@@ -36,8 +36,7 @@ artifact!(CodeFacts, file: "code.json", schema: "code", version: SCHEMA_VERSION,
     layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau-paper reproduce");
 
 /// One mutated function's size, counted on the syntax tree (the mutator's `FnSize`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FnSize {
     /// `Type::method` or `function`.
@@ -52,8 +51,7 @@ pub struct FnSize {
 }
 
 /// `--max-mutants` and `--seed`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Sample {
     pub max_mutants: u32,

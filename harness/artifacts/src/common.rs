@@ -4,13 +4,14 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
+
 /// The protocol's values that the files hold too, defined once there (with their schemas).
 pub use ferastrau_protocol::{Clause, Comparison, Engine, Limit, Limits, Reason};
 use serde::{Deserialize, Serialize};
 
 /// A mutant's fate at one scope.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Killed,
@@ -20,8 +21,9 @@ pub enum Status {
 }
 
 /// The families of mutation operators: the paper's three and integer constants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
     /// A binary or compound-assignment operator to another of the same kind.
@@ -36,8 +38,7 @@ pub enum Family {
 }
 
 /// Where a coverage probe counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProbeRole {
     /// In a mutated function, while the original runs (code coverage).
@@ -47,8 +48,7 @@ pub enum ProbeRole {
 }
 
 /// What a coverage probe counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProbeKind {
     Statement,
@@ -57,8 +57,7 @@ pub enum ProbeKind {
 }
 
 /// The construct a branch probe is on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Construct {
     #[serde(rename = "if")]
     If,
@@ -91,8 +90,7 @@ impl Construct {
 }
 
 /// A coverage probe: one statement, or one outcome of one branch (the mutator's `Probe`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Probe {
     pub id: u32,
@@ -113,8 +111,9 @@ pub struct Probe {
 }
 
 /// Shard `index` of `count`, both from 1 (`--shard k/n`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct Shard {
     pub index: u32,
@@ -176,8 +175,7 @@ impl Shard {
 /// Everything a run's results depend on: the journal is written under it, `shard.json` and
 /// the kill matrix's header name their run by it. Field order: the declaration order of
 /// `harness/src/fingerprint.rs`'s `Fingerprint`, as written there.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Fingerprint {
     /// The `ferastrau` version that ran it.
@@ -221,8 +219,7 @@ pub struct Fingerprint {
 }
 
 /// A violation of the original's specification on one input (a counterexample).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Violation {
     pub method: String,
@@ -244,8 +241,7 @@ pub struct Violation {
 
 /// One scope's generation and original run (the journal's `scope` lines, `shard.json`'s
 /// `scopes`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeRun {
     pub scope: u32,
@@ -286,8 +282,7 @@ fn is_zero(n: &u64) -> bool {
 /// One mutant at one scope, as the journal's `result` lines and `shard.json`'s `results` hold
 /// it (declaration order). `mutants.json` holds the same without `mutant` and `scope`, keys
 /// sorted: [`crate::ScopeOutcome`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeResult {
     pub mutant: u32,
@@ -359,8 +354,7 @@ impl ScopeResult {
 }
 
 /// A kill-matrix row's lowest killing input (global index) and its reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FirstKill {
     pub index: u64,

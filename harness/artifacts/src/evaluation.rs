@@ -3,6 +3,9 @@
 //! `harness/src/evaluate/report.rs` (`write`) builds it as a `serde_json::Value`: every key of
 //! every object is in alphabetical order, so the fields below are declared in that order.
 
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::common::Shard;
@@ -12,8 +15,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `evaluation.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Evaluation {
     /// The benchmark crate's name.
@@ -99,13 +101,12 @@ impl<'de> Deserialize<'de> for ShardLabel {
     }
 }
 
-#[cfg(feature = "schemas")]
-impl schemars::JsonSchema for ShardLabel {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
+impl JsonSchema for ShardLabel {
+    fn schema_name() -> Cow<'static, str> {
         "ShardLabel".into()
     }
 
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
         schemars::json_schema!({
             "description": "A shard `k/n`: share k (from 1) of n.",
             "type": "string",
@@ -116,8 +117,7 @@ impl schemars::JsonSchema for ShardLabel {
 
 /// One scope's row. Counts of mutants are `u32` (mutant ids are); of inputs and candidates
 /// `u64`. Rates and coverages are percentages rounded to two decimals.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvaluationScope {
     /// Code branch coverage, percent (both outcomes of every branch in the mutated functions).
@@ -177,8 +177,7 @@ pub struct EvaluationScope {
 }
 
 /// Kills per reason, as `evaluation.json`'s `killed_by` object (keys sorted).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KilledBy {
     pub crash: u32,

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::{Artifact, Layout};
@@ -18,8 +19,7 @@ use crate::{Artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// `reports/gate-baseline.json`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GateBaseline {
     /// Stored as `"version"`, the name it had before this crate (see the crate's "Versions").
@@ -30,8 +30,7 @@ pub struct GateBaseline {
 }
 
 /// One benchmark's baseline.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkBaseline {
     /// By scope (JSON keys: the scopes' numbers).
@@ -67,8 +66,7 @@ pub struct BenchmarkBaseline {
 
 /// Where a mutant is: its file and function, and its edit's first line, last line and column
 /// (1-based, as `mutants.json` has them).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MutantPlace {
     pub file: String,
@@ -79,8 +77,7 @@ pub struct MutantPlace {
 }
 
 /// Consecutive source lines of a file: `lines[0]` is line `first` (1-based).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Region {
     pub first: u32,
@@ -88,8 +85,7 @@ pub struct Region {
 }
 
 /// A scope's figures, as `evaluation.json` has them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeFigures {
     pub mutants: u32,

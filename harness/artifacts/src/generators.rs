@@ -6,6 +6,7 @@
 //! key of every object is in alphabetical order, so the fields below are declared in that
 //! order. Read by `dedicated::read`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::{artifact, Layout};
@@ -14,8 +15,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `generators.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Generators {
     pub benchmark: String,
@@ -33,8 +33,7 @@ artifact!(Generators, file: "generators.json", schema: "generators", version: SC
     layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau-paper reproduce");
 
 /// What Korat searched for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Search {
     /// (structure, arguments) pairs: the inputs.
@@ -44,8 +43,7 @@ pub enum Search {
 }
 
 /// Korat's figures for one scope: the totals over the methods and the breakdown.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeStats {
     pub candidates: u64,
@@ -62,8 +60,7 @@ pub struct ScopeStats {
 }
 
 /// Korat's figures for one method at one scope.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MethodStats {
     pub candidates: u64,
@@ -79,8 +76,7 @@ pub struct MethodStats {
 }
 
 /// A search with dedicated generators beside the plain one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Saved {
     pub candidates: u64,
@@ -90,8 +86,7 @@ pub struct Saved {
 }
 
 /// A rendered input.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Example {
     pub method: String,

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::{Fingerprint, FirstKill, Reason, ScopeResult, ScopeRun};
@@ -31,13 +32,12 @@ pub const SCHEMA_NAME: &str = "journal-line";
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// One line of the journal.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum JournalLine {
     /// The first line: the run the journal belongs to. (Closed by `unevaluatedProperties`:
     /// the header's flattened fingerprint cannot close itself, the `kind` being outside it.)
-    #[cfg_attr(feature = "schemas", schemars(extend("unevaluatedProperties" = false)))]
+    #[schemars(extend("unevaluatedProperties" = false))]
     Header(JournalHeader),
     /// A scope's generation and original run.
     Scope(ScopeRun),
@@ -51,8 +51,7 @@ pub enum JournalLine {
 ///
 /// `deny_unknown_fields` does not work through serde's `flatten`, so [`parse`] checks the
 /// header's keys itself.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct JournalHeader {
     /// See the module's documentation.
     #[serde(default)]
@@ -73,8 +72,7 @@ impl JournalHeader {
 
 /// A kill-matrix row as a journal line (`matrix::Row` with its scope and death cap): its
 /// bitmaps in roaring's portable serialization, base64-encoded (standard alphabet, padded).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatrixRowLine {
     pub scope: u32,

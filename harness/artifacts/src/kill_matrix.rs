@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::{Fingerprint, FirstKill, Reason};
@@ -17,8 +18,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `kill-matrix/scope-<s>.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KillMatrixHeader {
     /// Stored as `"format"`, the name it had before this crate: it versions the `.bin`'s
@@ -59,8 +59,7 @@ artifact!(KillMatrixHeader, file: "kill-matrix/scope-<s>.json", schema: "kill-ma
     remedy: "re-run evaluate --kill-matrix");
 
 /// One method's slice of the global index space.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MethodRange {
     pub name: String,
@@ -71,8 +70,7 @@ pub struct MethodRange {
 }
 
 /// A row's summary in the header.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RowSummary {
     pub mutant: u32,

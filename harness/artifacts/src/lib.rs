@@ -25,14 +25,6 @@
 //! [`MergeSummary`] (`merge`), [`GateSummary`] (`gate`) and [`SuiteSummary`] (`evaluate
 //! --suite`).
 //!
-//! # Schemas
-//!
-//! The schemas are generated (`schemars` derives, `schema_text`, `schemas()`) only with the
-//! `schemas` feature, off by default: the `ferastrau` binary reads and writes the files but
-//! never generates a schema, so its build compiles no schemars (about 8 CPU-s of a fresh
-//! clone's build). This crate's tests, which generate every schema and check it against the
-//! committed one, turn the feature on (the crate is its own dev-dependency).
-//!
 //! # Versions
 //!
 //! Every document carries a `schema_version` ([`Artifact::SCHEMA_VERSION`], 1 for every file
@@ -140,7 +132,9 @@ pub enum Layout {
 
 /// One file Ferastrau writes and reads: its name, its version, its layout, and how it is read
 /// (checked) and written (atomically).
-pub trait Artifact: Serialize + DeserializeOwned + fmt::Debug + Sized {
+pub trait Artifact:
+    Serialize + DeserializeOwned + schemars::JsonSchema + fmt::Debug + Sized
+{
     /// The file's name in a run's directory (a pattern for the kill matrix's headers); used in
     /// messages.
     const FILE_NAME: &'static str;
@@ -241,11 +235,7 @@ pub trait Artifact: Serialize + DeserializeOwned + fmt::Debug + Sized {
     }
 
     /// The JSON Schema of the file, as committed under `schemas/` (pretty, final newline).
-    #[cfg(feature = "schemas")]
-    fn schema_text() -> String
-    where
-        Self: schemars::JsonSchema,
-    {
+    fn schema_text() -> String {
         schema_text::<Self>()
     }
 }
@@ -408,19 +398,17 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// The JSON Schema of `T`, as committed: pretty, with a final newline.
-#[cfg(feature = "schemas")]
 pub fn schema_text<T: schemars::JsonSchema>() -> String {
     let schema = schemars::schema_for!(T);
     serde_json::to_string_pretty(&schema).expect("a schema serializes") + "\n"
 }
 
 /// Every committed schema: (file name under `schemas/`, its text).
-#[cfg(feature = "schemas")]
 pub fn schemas() -> Vec<(String, String)> {
-    fn one<T: Artifact + schemars::JsonSchema>() -> (String, String) {
+    fn one<T: Artifact>() -> (String, String) {
         (format!("{}.schema.json", T::SCHEMA_NAME), T::schema_text())
     }
-    fn printed<T: Printed + schemars::JsonSchema>() -> (String, String) {
+    fn printed<T: Printed>() -> (String, String) {
         (format!("{}.schema.json", T::SCHEMA_NAME), T::schema_text())
     }
     vec![

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -17,8 +18,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `mutants.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Mutants {
     pub benchmark: String,
@@ -36,8 +36,9 @@ artifact!(Mutants, file: "mutants.json", schema: "mutants", version: SCHEMA_VERS
     layout: Layout::Pretty { trailing_newline: true });
 
 /// A source position: 1-based line, 1-based column counted in characters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct Pos {
     pub column: u32,
@@ -46,8 +47,7 @@ pub struct Pos {
 
 /// The textual replacement that turns the source into the mutant (the paper's
 /// `left/*temp*/` form).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Edit {
     /// Exclusive.
@@ -59,8 +59,7 @@ pub struct Edit {
 }
 
 /// One mutant: the catalog's entry, its key, and what it did per scope.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MutantEntry {
     pub column: u32,
@@ -100,8 +99,7 @@ pub struct MutantEntry {
 }
 
 /// What a mutant did at one scope.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeOutcome {
     /// What differed, for people (`over 10020 ticks (the original used 2)`).
@@ -134,8 +132,7 @@ pub struct ScopeOutcome {
 /// (`evaluation.json`'s `equivalents_counted`).
 ///
 /// Read as an internally tagged enum (`verdict`); written with its keys sorted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(tag = "verdict", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CompilerVerdict {
     Equivalent,
@@ -170,8 +167,7 @@ impl Serialize for CompilerVerdict {
 ///
 /// Read as an internally tagged enum (`status`); written with its keys sorted, as the
 /// `serde_json::Value` the current writer builds has them.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NextScope {
     /// It survives scope + 1 too.

@@ -8,12 +8,13 @@
 //! So the flattened parts (`evaluation.json`'s keys among `evaluate`'s) mix with the rest as
 //! before, whatever the declaration order here.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::{Evaluation, NextScope, ScopeFigures, SuiteRun};
 
 /// A document a command prints with `--format json`.
-pub trait Printed: Serialize {
+pub trait Printed: Serialize + JsonSchema {
     /// The committed schema is `schemas/<SCHEMA_NAME>.schema.json`.
     const SCHEMA_NAME: &'static str;
 
@@ -26,11 +27,7 @@ pub trait Printed: Serialize {
     /// serialization, unlike the files' (which are read back): every key that is always
     /// printed is required, `null` included (`runner`, `next_scope`), and only the keys left
     /// out when empty are optional.
-    #[cfg(feature = "schemas")]
-    fn schema_text() -> String
-    where
-        Self: schemars::JsonSchema,
-    {
+    fn schema_text() -> String {
         let schema = schemars::generate::SchemaSettings::default()
             .for_serialize()
             .into_generator()
@@ -40,8 +37,7 @@ pub trait Printed: Serialize {
 }
 
 /// `evaluate --format json`: a run's summary, or why `--in-diff` left nothing to evaluate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum EvaluateOutput {
     Evaluated(Box<EvaluateSummary>),
@@ -54,8 +50,7 @@ impl Printed for EvaluateOutput {
 
 /// What `evaluate` and `merge` both print of a run: its `evaluation.json` as written, where the
 /// reports are, and how many mutants it evaluated.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunReports {
     #[serde(flatten)]
@@ -67,8 +62,7 @@ pub struct RunReports {
 }
 
 /// `evaluate --format json` of a run that evaluated something.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvaluateSummary {
     #[serde(flatten)]
@@ -88,21 +82,19 @@ pub struct EvaluateSummary {
 }
 
 /// `evaluate --in-diff --format json` of a diff that selects no mutant.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NothingToEvaluate {
     pub benchmark: String,
     /// Always `false`: what tells this document from a run's.
-    #[cfg_attr(feature = "schemas", schemars(extend("const" = false)))]
+    #[schemars(extend("const" = false))]
     pub evaluated: bool,
     /// Why the diff selects nothing.
     pub why: String,
 }
 
 /// `next_scope` of [`EvaluateSummary`]: the offer of `--next-scope`, or that it ran.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NextScopeStep {
     /// The estimate of the offer (absent when the survivors ran there).
@@ -115,8 +107,7 @@ pub struct NextScopeStep {
 }
 
 /// The mutant phase's figures (the table's `runner:` line).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunnerFigures {
     /// Mutant × input executions.
@@ -135,8 +126,7 @@ pub struct RunnerFigures {
 }
 
 /// The survivors of a run's largest scope, in source order.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Survivors {
     pub mutants: Vec<Survivor>,
@@ -145,8 +135,7 @@ pub struct Survivors {
 
 /// One survivor: its key, its place, the mutated line and why it survived (what `evaluate`
 /// lists at its end and `survivors.txt` holds, `harness/report/src/html/survivors.rs`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Survivor {
     pub id: u32,
@@ -166,8 +155,7 @@ pub struct Survivor {
 }
 
 /// `merge --format json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MergeSummary {
     #[serde(flatten)]
@@ -182,8 +170,7 @@ impl Printed for MergeSummary {
 
 /// `gate --format json`: per scope the baseline's and the run's figures and what changed, the
 /// failures in words, the notes, and the verdict.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GateSummary {
     /// The baseline file.
@@ -202,8 +189,7 @@ impl Printed for GateSummary {
 
 /// One scope of [`GateSummary`]; `null` where the baseline or the run has no such scope (and
 /// `changes` where the baseline has none).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GateScope {
     pub baseline: Option<ScopeFigures>,
@@ -213,8 +199,7 @@ pub struct GateScope {
 }
 
 /// What changed at a scope, as mutant keys.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeChanges {
     /// In the baseline, no longer evaluated.
@@ -232,8 +217,7 @@ pub struct ScopeChanges {
 }
 
 /// How a gate ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GateVerdict {
     Passed,
@@ -245,8 +229,7 @@ pub enum GateVerdict {
 }
 
 /// `evaluate --suite FILE --format json`: `suite.json` as written, and where the reports are.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuiteSummary {
     #[serde(flatten)]

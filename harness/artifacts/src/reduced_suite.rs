@@ -5,6 +5,7 @@
 //! `serde_json::to_string_pretty` and a newline: fields in declaration order. Nothing reads it
 //! back today.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::{artifact, Layout};
@@ -13,8 +14,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `reduced-suite.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReducedSuite {
     /// See the crate's "Versions".
@@ -33,8 +33,7 @@ artifact!(ReducedSuite, file: "reduced-suite.json", schema: "reduced-suite",
     remedy: "re-run ferastrau subsets");
 
 /// One input of the reduced suite.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuiteInput {
     pub method: String,

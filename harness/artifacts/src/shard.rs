@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::{Family, Fingerprint, Probe, ScopeResult, ScopeRun, Shard};
@@ -18,8 +19,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `shard.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShardRecord {
     /// Stored as `"version"`, the name it had before this crate (see the crate's "Versions").
@@ -43,8 +43,7 @@ artifact!(ShardRecord, file: "shard.json", schema: "shard", version: SCHEMA_VERS
     layout: Layout::Compact, key: "version", remedy: "re-run the shard");
 
 /// What a run's reports are made of besides the scopes and results (`evaluate::report::Facts`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Facts {
     pub benchmark: String,
@@ -67,8 +66,7 @@ pub struct Facts {
 
 /// The marks every shard's `evaluation.json` gets (a `serde_json::Map` in the harness, which
 /// only ever sets `in_diff` and `only_mutants`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Marks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,8 +97,7 @@ pub struct Marks {
 /// A run that evaluated a sample of the crate's mutants (`--max-mutants N --seed S`, when N is
 /// under the number of viable mutants): the same sample is the same subset, another sample
 /// (or none) is other mutants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SampleMark {
     /// `--max-mutants`.
@@ -116,8 +113,7 @@ impl std::fmt::Display for SampleMark {
 }
 
 /// A catalog entry with its key: [`crate::MutantEntry`] without results (keys sorted).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListedMutant {
     pub column: u32,

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::gate_baseline::{MutantPlace, Region};
@@ -14,8 +15,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `suite.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuiteRun {
     pub benchmark: String,
@@ -48,8 +48,7 @@ artifact!(SuiteRun, file: "suite.json", schema: "suite", version: SCHEMA_VERSION
     layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run evaluate --suite");
 
 /// One mutant's verdict.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuiteVerdict {
     pub id: u32,
@@ -66,8 +65,7 @@ pub struct SuiteVerdict {
 }
 
 /// Whether a mutant survived the suite.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SuiteStatus {
     Killed,

@@ -5,6 +5,7 @@
 //! `serde_json::to_string_pretty` and a newline: fields in declaration order. Read back by
 //! `reproduce` (`reproduce::render`).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::{artifact, Layout};
@@ -13,8 +14,7 @@ use crate::{artifact, Layout};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// `table3.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Table3 {
     /// See the crate's "Versions".
@@ -44,8 +44,7 @@ artifact!(Table3, file: "table3.json", schema: "table3", version: SCHEMA_VERSION
     layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau subsets");
 
 /// Which mutants a figure is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Families {
     /// Every evaluated mutant (evaluate's `kill_rate`).
@@ -55,8 +54,7 @@ pub enum Families {
 }
 
 /// A suite's kills among a set of mutants.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Kills {
     pub killed: u32,
@@ -67,8 +65,7 @@ pub struct Kills {
 }
 
 /// The exact expectation over random subsets (in mutants and in percent).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
     pub killed: f64,
@@ -79,8 +76,7 @@ pub struct Expected {
 }
 
 /// Mean, minimum, quartiles and maximum of the draws' kill rates, in percent.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Summary {
     pub mean: f64,
@@ -93,8 +89,7 @@ pub struct Summary {
 
 /// How the draws compare with a reference suite's kill count: the paper's `<` (random worse),
 /// `=` and `>`; `undetermined` when unknown inputs could put a draw on either side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Comparison {
     pub worse: u64,
@@ -104,8 +99,7 @@ pub struct Comparison {
 }
 
 /// The paper's verdict symbols.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Verdict {
     #[serde(rename = "<")]
     Worse,
@@ -116,8 +110,7 @@ pub enum Verdict {
 }
 
 /// Table 3 over one set of families.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Table3Row {
     pub families: Families,
@@ -138,8 +131,7 @@ pub struct Table3Row {
 }
 
 /// The paper's Table 3 line for the benchmark.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PaperLine {
     /// The paper's class name (`SearchTree`).
@@ -151,8 +143,7 @@ pub struct PaperLine {
 }
 
 /// The greedy reduction of T(s).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reduction {
     /// Inputs chosen over every evaluated mutant, and their global indices in the order chosen.
@@ -165,8 +156,7 @@ pub struct Reduction {
 }
 
 /// The reduction chosen on half of the mutants, measured on the other half.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemas", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HeldOut {
     /// Mutants of half A (the cover is chosen on them) and half B (it is measured on them).
