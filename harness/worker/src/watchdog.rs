@@ -1,6 +1,8 @@
 //! The clock limit of each call, which the tick budget cannot enforce alone.
 
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
+};
 use std::time::{Duration, Instant};
 
 /// A clock limit per call, enforced by a watchdog thread: when a call runs past its limit the
@@ -62,10 +64,17 @@ impl Watchdog {
         let armed: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
         let thread: &'static AtomicI32 = Box::leak(Box::new(AtomicI32::new(0)));
         let started = Instant::now();
-        std::thread::Builder::new()
+        // Set by the thread once it runs. The runtime maps a new thread's signal stack as it
+        // starts, and a thread started late did so after a mutant that needs most of
+        // `--memory-limit` had taken it: the process died "failed to allocate an alternative
+        // stack" outside the judged call, a crash where the mutant dies of memory (faulty's
+        // hog, under load). So `start` returns only once the thread is running.
+        let running: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let handle = std::thread::Builder::new()
             .name("ferastrau-watchdog".into())
             .stack_size(256 << 10)
             .spawn(move || {
+                running.store(true, Release);
                 // The run-queue wait of the calls' thread at the last look, and at the look
                 // before the current call was armed (at most one period before it began).
                 let (mut waited, mut waited_at_arm, mut seen) = (0u64, 0u64, 0u64);
@@ -103,6 +112,14 @@ impl Watchdog {
                     "the worker cannot start its watchdog thread ({e}): Ferastrau's own worker needs more memory than --memory-limit leaves it, before any code under test runs; raise --memory-limit"
                 ))
             })?;
+        while !running.load(Acquire) {
+            if handle.is_finished() {
+                return Err(std::io::Error::other(
+                    "the worker's watchdog thread ended as it started: Ferastrau's own worker needs more memory than --memory-limit leaves it, before any code under test runs; raise --memory-limit",
+                ));
+            }
+            std::thread::yield_now();
+        }
         Ok(Watchdog {
             started,
             deadline,
