@@ -91,8 +91,11 @@ fn chain_reproduced_at_scopes_1_to_3() {
     for mark in &marks {
         assert_eq!(mark["status"], "not_run", "{mark}");
         let why = mark["why"].as_str().unwrap();
+        // Under load the estimate itself can pass the budget (97 ms once in CI): then the
+        // run is refused before it starts, not stopped, and is not run all the same.
         assert!(
-            why.starts_with("stopped at the 80.0 ms budget after "),
+            why.starts_with("stopped at the 80.0 ms budget after ")
+                || (why.starts_with("estimated ") && why.ends_with("over the 80.0 ms budget")),
             "{why}"
         );
     }
