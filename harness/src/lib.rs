@@ -16,6 +16,7 @@ pub mod init;
 pub mod interrupt;
 pub mod locate;
 pub mod matrix;
+pub mod merge;
 pub mod outdir;
 pub mod process;
 pub mod runner;

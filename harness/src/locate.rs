@@ -92,6 +92,64 @@ impl BenchmarkCrate {
     }
 }
 
+/// The benchmark a command works on in a Ferastrau checkout when none is named.
+pub const DEFAULT_BENCHMARK: &str = "search_tree";
+
+/// The crate a command line names: `--benchmark NAME`, `--benchmark-path DIR`, or neither
+/// (the current directory's crate when its manifest declares one, else, in a checkout, the
+/// default benchmark), and the engine `--engine` asks for.
+#[derive(Clone, Debug, Default)]
+pub struct Named {
+    pub benchmark: Option<String>,
+    pub path: Option<PathBuf>,
+    pub engine: Option<Engine>,
+}
+
+impl Named {
+    /// The crate, its declared names checked ([`locate_declared`]), with the engine asked.
+    pub fn locate(&self) -> Result<BenchmarkCrate> {
+        let (name, path) = self.resolved()?;
+        locate_declared(name, path)?.with_engine(self.engine)
+    }
+
+    /// The crate's directory, made absolute, if it names one that exists; not checked to be
+    /// a benchmark crate (for forgetting the reports of a run refused before it started).
+    pub fn dir(&self) -> Option<PathBuf> {
+        let (name, path) = self.resolved().ok()?;
+        named_dir(name, path).ok()?.canonicalize().ok()
+    }
+
+    fn resolved(&self) -> Result<(Option<&str>, Option<&Path>)> {
+        let here = Path::new(".");
+        Ok(match (&self.benchmark, &self.path) {
+            (None, None) if declares_ferastrau(here) => (None, Some(here)),
+            (None, None) if crate::runtime::checkout().is_some() => {
+                (Some(DEFAULT_BENCHMARK), None)
+            }
+            (None, None) => refuse!(
+                "the current directory holds no benchmark crate (a Cargo.toml with a \
+                 [package.metadata.ferastrau] table): run in your crate's directory, give \
+                 --benchmark-path DIR, or create one with `cargo ferastrau init DIR`"
+            ),
+            (name, path) => (name.as_deref(), path.as_deref()),
+        })
+    }
+}
+
+/// Whether `dir`'s Cargo.toml declares a `[package.metadata.ferastrau]` table (a benchmark
+/// crate to work on by default); an unreadable or malformed one does not.
+fn declares_ferastrau(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("Cargo.toml"))
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|t| {
+            t.get("package")
+                .and_then(|p| p.get("metadata"))
+                .and_then(|m| m.get("ferastrau"))
+                .is_some()
+        })
+}
+
 /// Names of the built-in benchmarks (directories under `benchmarks/` with a Cargo.toml).
 pub fn known_benchmarks() -> Vec<String> {
     let Some(root) = crate::runtime::checkout() else {

@@ -377,8 +377,32 @@ fn collect_stderr(child: &mut Child) -> std::thread::JoinHandle<String> {
     })
 }
 
+/// Address space one more search thread may take in the worker: its allocator arena (glibc
+/// reserves 64 MiB of address space per thread arena), its stack and its parts' buffers.
+const PER_THREAD: u64 = 256 << 20;
+
+/// Threads for the input search: the run's `jobs`, as many as the address-space limit leaves
+/// room for at [`PER_THREAD`] each (one at least), so that `--memory-limit 256M` searches on
+/// one thread as before and the default 1 GiB on up to four.
+pub fn generation_threads(jobs: usize, memory_limit: Option<u64>) -> usize {
+    let room = memory_limit.map_or(usize::MAX, |l| (l / PER_THREAD) as usize);
+    jobs.min(room).max(1)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_search_threads_fit_the_address_space_limit() {
+        const M: u64 = 1 << 20;
+        assert_eq!(generation_threads(2, Some(1024 * M)), 2);
+        assert_eq!(generation_threads(16, Some(1024 * M)), 4);
+        // The limits the tests and users pick to provoke memory kills: one thread, as before.
+        assert_eq!(generation_threads(2, Some(256 * M)), 1);
+        assert_eq!(generation_threads(8, Some(4 * M)), 1);
+        assert_eq!(generation_threads(0, None), 1);
+        assert_eq!(generation_threads(6, None), 6);
+    }
+
     use super::*;
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::ExitStatusExt;

@@ -11,6 +11,8 @@
 //! input, and the results are checked for the signs of a broken run ([`health`]).
 
 pub mod budget;
+mod command;
+mod facts;
 pub mod health;
 pub mod journal;
 mod mutants;
@@ -36,11 +38,12 @@ use ferastrau_artifacts::ScopeResult;
 use ferastrau_console::exit_code::{usage, Interrupted};
 use journal::{Journal, Recorded};
 use mutants::{control_run, reach_index, run_all};
+pub use command::{broken_run, clear_reports, run, verdict, Options, Outcome, Readers, Summary};
 pub use prepare::{render_at, Preparation, ScopeRun, ScratchBound, Violation, DISK_MARGIN};
 
-/// Options of an evaluation run.
+/// How the mutant phase runs: what [`evaluate`] takes, made from the command's [`Options`].
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct Settings {
     pub scopes: RangeInclusive<u32>,
     pub jobs: usize,
     pub limits: ferastrau_protocol::Limits,
@@ -158,14 +161,14 @@ fn scratch_limit(
 /// it, a round per scope: a scope's mutants are done before the next scope is estimated and
 /// budgeted, so that a stop leaves whole scopes in the journal and the next estimate grows from
 /// the executions the mutants really made. The results are the same either way.
-pub fn evaluate(
+pub(crate) fn evaluate(
     bench: &BenchmarkCrate,
     out: &OutputDir,
     fingerprint: &Fingerprint,
     worker: &Worker,
     methods: &[String],
     mutants: &[u32],
-    opts: &Options,
+    opts: &Settings,
 ) -> Result<EvaluationResults> {
     let clock = std::time::Instant::now();
     let journal_path = out.path.join("journal.jsonl");
@@ -326,7 +329,7 @@ fn executions_at(
     done: &[ScopeRun],
     results: &[ScopeResult],
     recorded: &Recorded,
-    opts: &Options,
+    opts: &Settings,
 ) -> Option<u64> {
     let last = done.last()?;
     opts.max_time?;
@@ -346,7 +349,7 @@ fn budget(
     done: &[ScopeRun],
     executions: Option<u64>,
     elapsed: Duration,
-    opts: &Options,
+    opts: &Settings,
 ) -> Option<String> {
     if scope == *opts.scopes.start() {
         return None;
@@ -383,7 +386,7 @@ fn budget(
 fn generate(
     worker: &Worker,
     methods: &[String],
-    opts: &Options,
+    opts: &Settings,
     scratch: &Scratch,
     scope: u32,
     done: &[ScopeRun],
@@ -415,7 +418,7 @@ fn generate(
         scratch_bound,
         methods: methods.to_vec(),
         reach: opts.reach,
-        jobs: prepare::generation_threads(opts.jobs, Some(opts.memory_limit)),
+        jobs: crate::process::generation_threads(opts.jobs, Some(opts.memory_limit)),
     };
     ferastrau_console::stage!(
         "Generating",

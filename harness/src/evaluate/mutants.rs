@@ -12,7 +12,7 @@ use ferastrau_protocol::{Due, Position, Reason, NO_MUTANT};
 use rayon::prelude::*;
 
 use super::journal::{Journal, Recorded};
-use super::{per_process, prepare, reach, render_at, Options, ScopeRun};
+use super::{per_process, prepare, reach, render_at, ScopeRun, Settings};
 use crate::interrupt;
 use crate::runner::{run_mutants, RunConfig, Timing};
 use crate::worker::Worker;
@@ -29,7 +29,7 @@ pub(super) fn reach_index(
     runs: &[ScopeRun],
     methods: usize,
     scopes: RangeInclusive<u32>,
-    opts: &Options,
+    opts: &Settings,
 ) -> Result<Option<reach::ReachIndex>> {
     if !opts.reach || !cfg.reach {
         return Ok(None);
@@ -69,7 +69,7 @@ impl Tally {
         recorded: &Recorded,
         reach: Option<&reach::ReachIndex>,
         runs: &[ScopeRun],
-        opts: &Options,
+        opts: &Settings,
         last: u32,
     ) -> Tally {
         // What each (mutant, scope) due will run: the inputs that reach it, or all of them (for
@@ -162,7 +162,7 @@ pub(super) fn run_all(
     runs: &[ScopeRun],
     cfg: &RunConfig,
     journal: &Journal,
-    opts: &Options,
+    opts: &Settings,
     scopes: RangeInclusive<u32>,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
     let last = *scopes.end();

@@ -3,12 +3,25 @@
 //! "killed" | "not_run", "scope": s + 1, ...}`), so that "it survives" rests on one more scope
 //! than the run. `evaluate --next-scope` does this for a user's run and `ferastrau-paper
 //! reproduce` for the committed reports; both mark the file through this module.
+//!
+//! `evaluate --next-scope` ([`after`]): the survivors run as `evaluate --scopes s+1
+//! --only-mutants IDS` would run them, in a scratch directory under the crate's target
+//! directory (its reports are not the user's run), with everything else of the command line
+//! kept: the same sample, limits and comparison. Without the flag, the run offers it when it
+//! is cheap.
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::Result;
-use ferastrau_artifacts::{Artifact, Mutants, Status};
+use ferastrau_artifacts::{Artifact, Mutants, NextScopeStep, ScopeRun, Status};
+use ferastrau_console::exit_code::Interrupted;
+use ferastrau_console::term::duration;
+
+use super::budget;
+use super::command::{self, Options, Readers};
+use crate::locate::BenchmarkCrate;
 
 /// What scope + 1 said about a survivor of the largest scope (`mutants.json`'s `next_scope`).
 pub use ferastrau_artifacts::NextScope;
@@ -88,6 +101,123 @@ pub fn mark(mutants_json: &Path, marks: &BTreeMap<u32, NextScope>) -> Result<()>
         }
     }
     doc.write(mutants_json)
+}
+
+/// The largest estimate offered without being asked: a minute, about what a user waits for
+/// without switching to something else.
+const CHEAP_SECONDS: f64 = 60.0;
+
+/// What the run says about scope s + 1 after its survivor list.
+pub enum Step {
+    /// No survivor, a scope past the estimate's reach, or one too costly to offer.
+    Nothing,
+    /// `--next-scope` was not given and scope s + 1 is cheap: the run names the flag.
+    Offer {
+        survivors: usize,
+        scope: u32,
+        seconds: f64,
+    },
+    /// The survivors ran at scope s + 1 (or were marked not run, and why).
+    Ran { scope: u32, marks: Vec<NextScope> },
+}
+
+impl Step {
+    /// The step as `--format json` prints it.
+    pub fn printed(&self) -> Option<NextScopeStep> {
+        match *self {
+            Step::Nothing => None,
+            Step::Offer { scope, seconds, .. } => Some(NextScopeStep {
+                estimated_seconds: Some(seconds),
+                offered: true,
+                scope,
+            }),
+            Step::Ran { scope, .. } => Some(NextScopeStep {
+                estimated_seconds: None,
+                offered: false,
+                scope,
+            }),
+        }
+    }
+}
+
+/// After the run in `out_dir` (its reports written, not broken, not a shard): runs its
+/// survivors at the next scope and marks them, with `--next-scope`; else says whether that
+/// is cheap. `scopes` are the run's, `elapsed` the command's time so far (for `--max-time`).
+pub fn after<R: Readers>(
+    options: &Options,
+    readers: &R,
+    bench: &BenchmarkCrate,
+    out_dir: &Path,
+    scopes: &[ScopeRun],
+    jobs: usize,
+    elapsed: Duration,
+) -> Result<Step> {
+    let largest = *options.scopes.end();
+    let Some(next) = largest.checked_add(1) else {
+        return Ok(Step::Nothing);
+    };
+    let mutants_json = out_dir.join("mutants.json");
+    let survivors = survivors(&mutants_json, largest)?;
+    if survivors.is_empty() {
+        return Ok(Step::Nothing);
+    }
+    let ids: Vec<u32> = survivors.iter().map(|s| s.id).collect();
+    let executions = survivors.iter().map(|s| s.executions).sum();
+    let estimate = match scopes {
+        [.., prev, last] => {
+            budget::estimate_seconds(&prev.into(), &last.into(), executions, jobs.max(1))
+        }
+        _ => None,
+    };
+    if !options.next_scope {
+        return Ok(match estimate {
+            Some(seconds) if seconds <= CHEAP_SECONDS => Step::Offer {
+                survivors: ids.len(),
+                scope: next,
+                seconds,
+            },
+            _ => Step::Nothing,
+        });
+    }
+    let refused = options
+        .max_time
+        .and_then(|max| budget::refusal(elapsed, estimate, max));
+    let marks = match refused {
+        Some(why) => not_run(&ids, next, &why),
+        None => {
+            ferastrau_console::stage!(
+                "Next scope",
+                "running the {} survivor(s) at scope {next}{} (--next-scope)",
+                ids.len(),
+                estimate
+                    .map(|s| format!(", about {}", duration(Duration::from_secs_f64(s.max(1.0)))))
+                    .unwrap_or_default()
+            );
+            let scratch = crate::target_dir::scratch_dir(bench, "next-scope");
+            let inner = Options {
+                scopes: next..=next,
+                out: Some(scratch.clone()),
+                only_mutants: ids.clone(),
+                next_scope: false,
+                resume: false,
+                kill_matrix: None,
+                in_diff: None,
+                shard: None,
+                max_time: options.max_time.map(|max| max.saturating_sub(elapsed)),
+                ..options.clone()
+            };
+            match command::run(&inner, readers).and_then(command::Outcome::unbroken) {
+                Ok(_) => outcomes(&scratch.join("mutants.json"), next)?,
+                Err(e) if e.downcast_ref::<Interrupted>().is_some() => return Err(e),
+                Err(e) => not_run(&ids, next, &format!("its run failed: {e:#}")),
+            }
+        }
+    };
+    mark(&mutants_json, &marks)?;
+    Ok(Step::Ran {
+        scope: next,
+        marks: ids.iter().filter_map(|id| marks.get(id).cloned()).collect(),
+    })
 }
 
 #[cfg(test)]

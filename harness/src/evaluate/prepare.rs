@@ -136,20 +136,8 @@ pub struct Preparation {
     pub methods: Vec<String>,
     /// Record which mutation points each input reaches (for reach selection).
     pub reach: bool,
-    /// Threads the input search runs on ([`generation_threads`]).
+    /// Threads the input search runs on ([`crate::process::generation_threads`]).
     pub jobs: usize,
-}
-
-/// Address space one more search thread may take in the worker: its allocator arena (glibc
-/// reserves 64 MiB of address space per thread arena), its stack and its parts' buffers.
-const PER_THREAD: u64 = 256 << 20;
-
-/// Threads for the input search: the run's `jobs`, as many as the address-space limit leaves
-/// room for at [`PER_THREAD`] each (one at least), so that `--memory-limit 256M` searches on
-/// one thread as before and the default 1 GiB on up to four.
-pub fn generation_threads(jobs: usize, memory_limit: Option<u64>) -> usize {
-    let room = memory_limit.map_or(usize::MAX, |l| (l / PER_THREAD) as usize);
-    jobs.min(room).max(1)
 }
 
 /// The readable form of a stored input, or why it has none.
@@ -504,21 +492,4 @@ pub fn no_input(
         "scope {scope} of {} has no valid input: {judge}; nothing at that scope would be tested. See which inputs the smaller scopes have with `ferastrau generate --scopes 1..{scope} --print 5`, then fix the invariant or the finitization (or start at a larger scope)",
         bench.name
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::generation_threads;
-
-    #[test]
-    fn the_search_threads_fit_the_address_space_limit() {
-        const M: u64 = 1 << 20;
-        assert_eq!(generation_threads(2, Some(1024 * M)), 2);
-        assert_eq!(generation_threads(16, Some(1024 * M)), 4);
-        // The limits the tests and users pick to provoke memory kills: one thread, as before.
-        assert_eq!(generation_threads(2, Some(256 * M)), 1);
-        assert_eq!(generation_threads(8, Some(4 * M)), 1);
-        assert_eq!(generation_threads(0, None), 1);
-        assert_eq!(generation_threads(6, None), 6);
-    }
 }

@@ -41,7 +41,7 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
             coverage: false,
             max_bytes: u64::MAX,
             // No address-space limit here: every core (the same inputs for any number).
-            jobs: crate::evaluate::prepare::generation_threads(
+            jobs: crate::process::generation_threads(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
                 None,
             ),

@@ -11,7 +11,7 @@ use super::parse::{
     parse_comparison, parse_engine, parse_factor, parse_matching, parse_memory_limit,
     parse_percent, parse_positive_duration, parse_size,
 };
-use ferastrau_harness::locate::{locate_declared, BenchmarkCrate};
+use ferastrau_harness::locate::{BenchmarkCrate, Named};
 use ferastrau_harness::scopes::parse_scopes;
 
 /// `init --style`.
@@ -191,59 +191,18 @@ pub struct Target {
 }
 
 impl Target {
+    /// The crate these flags name, for the harness.
+    pub(crate) fn named(&self) -> Named {
+        Named {
+            benchmark: self.benchmark.clone(),
+            path: self.benchmark_path.clone(),
+            engine: self.engine,
+        }
+    }
+
     pub(crate) fn locate(&self) -> Result<BenchmarkCrate> {
-        let (name, path) = self.named()?;
-        locate_declared(name, path)?.with_engine(self.engine)
+        self.named().locate()
     }
-
-    /// The directory of the crate the command line names (absolute), before anything checks
-    /// that it is a benchmark crate, whose manifest and code may not even be readable: `None`
-    /// when it names no directory that exists.
-    pub(crate) fn named_dir(&self) -> Option<PathBuf> {
-        let (name, path) = self.named().ok()?;
-        ferastrau_harness::locate::named_dir(name, path)
-            .ok()?
-            .canonicalize()
-            .ok()
-    }
-
-    /// The crate the command line names: `--benchmark`'s name or `--benchmark-path`'s path;
-    /// with neither, the crate in the current directory, else (in a checkout) the default
-    /// benchmark.
-    fn named(&self) -> Result<(Option<&str>, Option<&std::path::Path>)> {
-        let here = std::path::Path::new(".");
-        Ok(match (&self.benchmark, &self.benchmark_path) {
-            (None, None) if declares_ferastrau(here) => (None, Some(here)),
-            (None, None) if ferastrau_harness::runtime::checkout().is_some() => {
-                (Some(DEFAULT_BENCHMARK), None)
-            }
-            (None, None) => {
-                return Err(ferastrau_console::exit_code::usage(
-                    "the current directory holds no benchmark crate (a Cargo.toml with a \
-                     [package.metadata.ferastrau] table): run in your crate's directory, give \
-                     --benchmark-path DIR, or create one with `cargo ferastrau init DIR`",
-                ))
-            }
-            (name, path) => (name.as_deref(), path.as_deref()),
-        })
-    }
-}
-
-/// The benchmark a command works on in a Ferastrau checkout when none is named.
-pub const DEFAULT_BENCHMARK: &str = "search_tree";
-
-/// Whether `dir`'s Cargo.toml declares a `[package.metadata.ferastrau]` table (a benchmark
-/// crate to work on by default); an unreadable or malformed one does not.
-fn declares_ferastrau(dir: &std::path::Path) -> bool {
-    std::fs::read_to_string(dir.join("Cargo.toml"))
-        .ok()
-        .and_then(|text| text.parse::<toml::Table>().ok())
-        .is_some_and(|t| {
-            t.get("package")
-                .and_then(|p| p.get("metadata"))
-                .and_then(|m| m.get("ferastrau"))
-                .is_some()
-        })
 }
 
 #[derive(Args)]

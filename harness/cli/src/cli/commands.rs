@@ -220,7 +220,7 @@ pub(super) fn preparation(
         methods,
         reach: false,
         // The search on every core the address-space limit leaves room for.
-        jobs: ferastrau_harness::evaluate::prepare::generation_threads(
+        jobs: ferastrau_harness::process::generation_threads(
             std::thread::available_parallelism().map_or(1, |n| n.get()),
             Some(limits.memory_limit),
         ),

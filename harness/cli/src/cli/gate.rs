@@ -163,7 +163,7 @@ fn crate_of_reports(
                 .as_deref()
                 == Some(d)
         };
-        let bench = match (&owner, target.named_dir()) {
+        let bench = match (&owner, target.named().dir()) {
             (Some(_), Some(n)) if !owned_by(&n) => {
                 return Err(mismatch(&format!("the crate at {}", n.display())))
             }

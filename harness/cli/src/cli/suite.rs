@@ -11,7 +11,7 @@ use ferastrau_harness::outdir::OutputDir;
 use ferastrau_harness::subject;
 use ferastrau_harness::suite::{self, Status, SuiteRun};
 
-use super::evaluate::{out_dir, selected, Show};
+use super::evaluate::{options, Show};
 use super::EvaluateArgs;
 
 /// How many survivors the table names (the rest are in `suite.json`).
@@ -20,7 +20,8 @@ const SHOWN: usize = 10;
 /// Runs the suite and prints it as `show` says; returns the reports' directory.
 pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<PathBuf> {
     let bench = a.target.locate()?;
-    let out = OutputDir::take(&out_dir(a, &bench), &bench.name, &bench.dir)?;
+    let run = options(a);
+    let out = OutputDir::take(&run.out_dir(&bench), &bench.name, &bench.dir)?;
     // An `evaluate` run's reports in the same directory are not this run's: a gate must not
     // read them with this run's page beside them.
     super::evaluate::clear_reports(&out.path)?;
@@ -31,16 +32,14 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let skipped = ferastrau_mutator::skipped(&meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
     // The mutants `evaluate` would run: sampled, `--only-mutants`, the skipped left out.
-    let ids: Vec<u32> = selected(a, &meta.catalog, None)?
+    let ids: Vec<u32> = run
+        .selected(&meta.catalog, None)?
         .viable()
         .map(|m| m.id)
         .filter(|id| !skipped.contains_key(id))
         .collect();
     let opts = suite::Options {
-        jobs: a
-            .jobs
-            .map(usize::from)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        jobs: run.jobs(),
         memory_limit: a.original.memory_limit,
         original_timeout: a.original.original_timeout,
         timeout_factor: a.timeout_factor,

@@ -1,18 +1,18 @@
 //! What an evaluation is of besides its results: the fingerprint its journal is written under
 //! (everything the results depend on: a resumed or merged run must match it) and the facts
 //! its reports are made of (the mutants listed with their keys, the paper's families, the
-//! probes, the run's marks). Apart from the run ([`super::evaluate`]), which computes both
-//! once its mutants are chosen.
+//! probes, the run's marks). Computed by the command's run
+//! once its mutants are chosen ([`super::command`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
-use super::args::*;
-use ferastrau_harness::evaluate::report;
-use ferastrau_harness::fingerprint::{tree_hash, Fingerprint, Hasher};
-use ferastrau_harness::locate::BenchmarkCrate;
-use ferastrau_harness::subject;
+use super::command::Options;
+use super::report;
+use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
+use crate::locate::BenchmarkCrate;
+use crate::subject;
 
 /// The fingerprint of an evaluation: everything its results depend on.
 pub(super) fn fingerprint(
@@ -21,8 +21,7 @@ pub(super) fn fingerprint(
     catalog: &ferastrau_mutator::Catalog,
     viable: &[u32],
     skipped: &BTreeMap<u32, String>,
-    a: &EvaluateArgs,
-    limits: ferastrau_protocol::Limits,
+    options: &Options,
 ) -> Result<Fingerprint> {
     let mut h = Hasher::default();
     for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
@@ -36,17 +35,16 @@ pub(super) fn fingerprint(
         worker: subject.worker.hash.clone(),
         mutants: viable.to_vec(),
         catalog: h.hex(),
-        sample: a
-            .sampling
-            .max_mutants
-            .map(|n| (n as usize, a.sampling.seed)),
-        scopes: (*a.scopes.start(), *a.scopes.end()),
-        limits,
-        memory_limit: a.original.memory_limit,
-        original_timeout_ms: a.original.original_timeout.as_millis() as u64,
-        shard: a.shard,
+        sample: options
+            .sample
+            .map(|s| (s.max_mutants as usize, s.seed)),
+        scopes: (*options.scopes.start(), *options.scopes.end()),
+        limits: options.limits,
+        memory_limit: options.memory_limit,
+        original_timeout_ms: options.original_timeout.as_millis() as u64,
+        shard: options.shard,
         skipped: skipped.clone().into_iter().collect(),
-        comparison: a.compare,
+        comparison: options.comparison,
         engine: bench.engine,
     })
 }
@@ -57,7 +55,7 @@ pub(super) fn facts(
     bench: &BenchmarkCrate,
     subject: &subject::Subject,
     catalog: &ferastrau_mutator::Catalog,
-    a: &EvaluateArgs,
+    options: &Options,
     partial_diff: bool,
     skipped: &BTreeMap<u32, String>,
 ) -> Result<report::Facts> {
@@ -68,31 +66,26 @@ pub(super) fn facts(
         .map(|m| m.id)
         .collect();
     let marks = report::Marks {
-        in_diff: a
+        in_diff: options
             .in_diff
             .as_ref()
             .filter(|_| partial_diff)
             .map(|diff| diff.display().to_string()),
         // A sample that leaves mutants out is a subset; one at least as large as the
         // catalog is the whole crate.
-        sample: a
-            .sampling
-            .max_mutants
-            .filter(|&n| (n as usize) < subject.meta.catalog.viable().count())
-            .map(|max_mutants| ferastrau_artifacts::SampleMark {
-                max_mutants,
-                seed: a.sampling.seed,
-            }),
-        only_mutants: (!a.only_mutants.is_empty()).then(|| {
-            let mut ids = a.only_mutants.clone();
+        sample: options
+            .sample
+            .filter(|s| (s.max_mutants as usize) < subject.meta.catalog.viable().count()),
+        only_mutants: (!options.only_mutants.is_empty()).then(|| {
+            let mut ids = options.only_mutants.clone();
             ids.sort_unstable();
             ids.dedup();
             ids
         }),
-        comparison: a.compare,
+        comparison: options.comparison,
         engine: bench.engine,
         untested: ferastrau_mutator::untested_public(&bench.dir)?,
-        equivalents_counted: a.count_equivalents,
+        equivalents_counted: options.count_equivalents,
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
     let all = &subject.meta.catalog.mutants;
