@@ -123,9 +123,7 @@ impl Named {
         let here = Path::new(".");
         Ok(match (&self.benchmark, &self.path) {
             (None, None) if declares_ferastrau(here) => (None, Some(here)),
-            (None, None) if crate::runtime::checkout().is_some() => {
-                (Some(DEFAULT_BENCHMARK), None)
-            }
+            (None, None) if crate::runtime::checkout().is_some() => (Some(DEFAULT_BENCHMARK), None),
             (None, None) => refuse!(
                 "the current directory holds no benchmark crate (a Cargo.toml with a \
                  [package.metadata.ferastrau] table): run in your crate's directory, give \

@@ -180,7 +180,9 @@ impl Options {
                     "--only-mutants: mutant {id} is not one this run would evaluate (unknown, not viable or not sampled)"
                 )));
             }
-            catalog.mutants.retain(|m| self.only_mutants.contains(&m.id));
+            catalog
+                .mutants
+                .retain(|m| self.only_mutants.contains(&m.id));
         }
         Ok(catalog)
     }
@@ -439,7 +441,14 @@ fn evaluate_in<R: Readers>(
     }
     Ok(Outcome::Evaluated(Box::new(Summary {
         out_dir: out_dir.clone(),
-        title: title(options, bench, share.len(), viable.len(), catalog_size, partial_diff),
+        title: title(
+            options,
+            bench,
+            share.len(),
+            viable.len(),
+            catalog_size,
+            partial_diff,
+        ),
         rows,
         evaluated: share.len(),
         next,

@@ -34,11 +34,11 @@ use crate::locate::BenchmarkCrate;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::runner::{RunConfig, Timing};
 use crate::worker::Worker;
+pub use command::{broken_run, clear_reports, run, verdict, Options, Outcome, Readers, Summary};
 use ferastrau_artifacts::ScopeResult;
 use ferastrau_console::exit_code::{usage, Interrupted};
 use journal::{Journal, Recorded};
 use mutants::{control_run, reach_index, run_all};
-pub use command::{broken_run, clear_reports, run, verdict, Options, Outcome, Readers, Summary};
 pub use prepare::{render_at, Preparation, ScopeRun, ScratchBound, Violation, DISK_MARGIN};
 
 /// How the mutant phase runs: what [`evaluate`] takes, made from the command's [`Options`].

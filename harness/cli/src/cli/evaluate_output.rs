@@ -112,7 +112,7 @@ fn next_scope_line(step: &Step) -> Option<String> {
                 count(|m| matches!(m, NextScope::Killed { .. })),
                 count(|m| matches!(m, NextScope::NotRun { .. })),
             ))
-    }
+        }
     }
 }
 
