@@ -503,8 +503,8 @@ mod tests {
         let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
         for optional in [
             "// fn precondition_is_invariant(",
-            "// const GENERATORS: bool",
-            "// fn precondition_generators(",
+            "// const HAS_DEDICATED: bool",
+            "// fn precondition_dedicated(",
             "// fn invariant_violation(",
         ] {
             assert!(lib.contains(optional), "{optional}");

@@ -8,7 +8,7 @@
 // one for one, so the operator mutants (`==` ↔ `!=`) are the paper's.
 #![allow(clippy::partialeq_to_none)]
 
-pub mod generators;
+pub mod dedicated;
 pub mod invariant;
 pub mod program;
 pub mod space;
@@ -75,10 +75,10 @@ impl Benchmark for SearchTreeBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    const GENERATORS: bool = true;
+    const HAS_DEDICATED: bool = true;
 
-    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        generators::rep_ok_generators(c, f)
+    fn precondition_dedicated(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        dedicated::rep_ok_dedicated(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

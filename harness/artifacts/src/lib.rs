@@ -104,7 +104,7 @@ pub use common::{
 };
 pub use evaluation::{Evaluation, EvaluationScope, KilledBy, ShardLabel};
 pub use gate_baseline::{BenchmarkBaseline, GateBaseline, MutantPlace, Region, ScopeFigures};
-pub use generators::{Example, Generators, MethodStats, Saved, ScopeStats, Search};
+pub use generators::{DedicatedSearch, Example, Generators, MethodStats, ScopeStats, Search};
 pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
 pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};
 pub use mutants::{CompilerVerdict, Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};

@@ -44,16 +44,16 @@ pub trait Benchmark: Send + Sync + 'static {
     }
 
     /// Whether the preconditions have a variant with dedicated generators
-    /// ([`Benchmark::precondition_generators`]); `generate --generators` searches with it. A
-    /// method without one of its own leaves `precondition_generators` to the plain precondition.
-    const GENERATORS: bool = false;
+    /// ([`Benchmark::precondition_dedicated`]); `generate --generators` searches with it. A
+    /// method without one of its own leaves `precondition_dedicated` to the plain precondition.
+    const HAS_DEDICATED: bool = false;
 
     /// `method`'s precondition written with dedicated generators (the paper's Sec. 5, see
-    /// `korat::generators`): it must accept exactly the candidates
+    /// `korat::dedicated`): it must accept exactly the candidates
     /// [`Benchmark::precondition`] accepts and read the same fields in the same order, each
     /// read ruling out the values that cannot satisfy it — the same inputs in the same order
     /// from fewer candidates. The default is the plain precondition (nothing ruled out).
-    fn precondition_generators(
+    fn precondition_dedicated(
         &self,
         method: usize,
         fields: &Self::Fields,

@@ -64,8 +64,8 @@ pub fn precondition<B: Benchmark>(
     fields: &B::Fields,
     c: &mut korat::Candidate<'_>,
 ) -> bool {
-    if generators && B::GENERATORS {
-        bench.precondition_generators(method, fields, c)
+    if generators && B::HAS_DEDICATED {
+        bench.precondition_dedicated(method, fields, c)
     } else {
         bench.precondition(method, fields, c)
     }
@@ -203,7 +203,7 @@ fn shared_search<B: Benchmark>(
                 shown,
                 state_space_log2: spaces[m].0.state_space_log2(),
                 shared: true,
-                generators: generators && B::GENERATORS,
+                generators: generators && B::HAS_DEDICATED,
             },
         ));
     }
@@ -261,7 +261,7 @@ fn own_search<B: Benchmark>(
         shown,
         state_space_log2: fin.state_space_log2(),
         shared: false,
-        generators: generators && B::GENERATORS,
+        generators: generators && B::HAS_DEDICATED,
     }
 }
 
@@ -291,7 +291,7 @@ pub fn structure_scope<B: Benchmark>(
                 shown: Vec::new(),
                 state_space_log2: fin.state_space_log2(),
                 shared: false,
-                generators: generators && B::GENERATORS,
+                generators: generators && B::HAS_DEDICATED,
             }
         })
         .collect()

@@ -118,7 +118,7 @@ pub fn structure_states<B: Benchmark>(
         jobs,
         |c| {
             if generators {
-                bench.precondition_generators(method, &f, c)
+                bench.precondition_dedicated(method, &f, c)
             } else {
                 bench.precondition(method, &f, c)
             }
@@ -137,20 +137,20 @@ pub fn structure_states<B: Benchmark>(
 /// the two predicates agree on every candidate of scope `brute` (judged without recording,
 /// so nothing is ruled out). Returns (plain, generators) figures per scope, for the caller
 /// to require fewer candidates.
-pub fn check_generators<B: Benchmark>(
+pub fn check_dedicated<B: Benchmark>(
     bench: &B,
     method: usize,
     scopes: std::ops::RangeInclusive<u32>,
     brute: u32,
 ) -> Result<Vec<(Stats, Stats)>, String> {
-    if !B::GENERATORS {
+    if !B::HAS_DEDICATED {
         return Err(format!("{} has no generators", bench.methods()[method]));
     }
     let (fin, f) = bench.finitize(method, brute);
     let mut disagree = None;
     brute::enumerate(&fin, |c| {
         let plain = bench.precondition(method, &f, c);
-        if plain != bench.precondition_generators(method, &f, c) && disagree.is_none() {
+        if plain != bench.precondition_dedicated(method, &f, c) && disagree.is_none() {
             disagree = Some(c.state().to_vec());
         }
         plain

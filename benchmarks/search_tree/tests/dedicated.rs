@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat::view::View;
 use ferastrau_sdk::korat::{self, Candidate, Options};
-use search_tree::generators::rep_ok_generators;
+use search_tree::dedicated::rep_ok_dedicated;
 use search_tree::invariant::rep_ok;
 use search_tree::space::finitization;
 
@@ -36,12 +36,12 @@ fn generators_give_the_same_trees_in_the_same_order_from_fewer_candidates() {
     let expected = [3, 11, 50, 272, 1644, 10533, 69862];
     for n in 1..=7u32 {
         let (plain, plain_states) = states(n, 1, |c, f| rep_ok(&mut View::new(c, f)));
-        let (ded, ded_states) = states(n, 1, rep_ok_generators);
+        let (ded, ded_states) = states(n, 1, rep_ok_dedicated);
         assert_eq!(ded_states, plain_states, "scope {n}");
         assert_eq!(ded.valid, plain.valid);
         assert!(ded.explored < plain.explored, "scope {n}");
         assert_eq!(ded.explored, expected[n as usize - 1], "scope {n}");
-        let (par, par_states) = states(n, 2, rep_ok_generators);
+        let (par, par_states) = states(n, 2, rep_ok_dedicated);
         assert_eq!(par_states, ded_states, "scope {n}, 2 threads");
         assert_eq!(par.explored, ded.explored, "scope {n}, 2 threads");
     }
@@ -53,7 +53,7 @@ fn the_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
     let (fin, f) = finitization("SearchTree", 3, false);
     let oracle = korat::brute::enumerate(&fin, |c| {
         let plain = rep_ok(&mut View::new(c, &f));
-        assert_eq!(plain, rep_ok_generators(c, &f), "{:?}", c.state());
+        assert_eq!(plain, rep_ok_dedicated(c, &f), "{:?}", c.state());
         plain
     });
     assert_eq!(oracle.classes.len(), 15);
@@ -64,7 +64,7 @@ fn every_method_searches_with_the_generators_through_the_benchmark() {
     use ferastrau_sdk::{testing, Benchmark};
     use search_tree::SearchTreeBench;
     for m in 0..SearchTreeBench.methods().len() {
-        let runs = testing::check_generators(&SearchTreeBench, m, 1..=6, 3).unwrap();
+        let runs = testing::check_dedicated(&SearchTreeBench, m, 1..=6, 3).unwrap();
         for (n, (plain, ded)) in (1..).zip(runs) {
             assert!(ded.explored < plain.explored, "scope {n}");
         }
