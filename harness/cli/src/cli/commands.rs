@@ -327,7 +327,7 @@ pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
     };
     let style = match a.style {
         InitStyle::Korat => Style::Korat,
-        InitStyle::Generator => Style::Generator,
+        InitStyle::Generator => Style::Program,
     };
     let name = match a.name {
         Some(name) => name,
