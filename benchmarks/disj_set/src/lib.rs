@@ -74,7 +74,7 @@ impl Benchmark for DisjSetBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Ret;
-    type Abs = Vec<Record>;
+    type Abstraction = Vec<Record>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

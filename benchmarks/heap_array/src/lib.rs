@@ -52,7 +52,7 @@ impl Benchmark for HeapArrayBench {
     type Input = Call;
     type Ret = Ret;
     /// The whole heap: see [`Benchmark::abstraction`] below.
-    type Abs = HeapArray;
+    type Abstraction = HeapArray;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

@@ -50,7 +50,7 @@ impl Benchmark for LinkedListBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Outcome;
-    type Abs = Vec<Option<ElemId>>;
+    type Abstraction = Vec<Option<ElemId>>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

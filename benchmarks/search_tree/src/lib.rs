@@ -56,7 +56,7 @@ impl Benchmark for SearchTreeBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

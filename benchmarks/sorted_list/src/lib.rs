@@ -76,7 +76,7 @@ impl Benchmark for SortedListBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Outcome;
-    type Abs = Abstraction;
+    type Abstraction = Abstraction;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

@@ -72,7 +72,7 @@ impl Benchmark for TreeMapBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Outcome;
-    type Abs = Vec<(i64, i64)>;
+    type Abstraction = Vec<(i64, i64)>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

@@ -106,7 +106,7 @@ impl<B: Benchmark> Benchmark for WithAxioms<B> {
     type Fields = B::Fields;
     type Input = B::Input;
     type Ret = Returned<B::Ret>;
-    type Abs = B::Abs;
+    type Abstraction = B::Abstraction;
 
     fn methods(&self) -> &'static [&'static str] {
         self.methods
@@ -155,7 +155,7 @@ impl<B: Benchmark> Benchmark for WithAxioms<B> {
         self.bench.invariant_violation(input)
     }
 
-    fn abstraction(&self, input: &Self::Input) -> Self::Abs {
+    fn abstraction(&self, input: &Self::Input) -> Self::Abstraction {
         self.bench.abstraction(input)
     }
 

@@ -19,7 +19,7 @@ pub trait Benchmark: Send + Sync + 'static {
     /// A call's return value.
     type Ret: PartialEq + Debug + Send;
     /// The abstraction of a post-state (e.g. the set of elements), compared with `==`.
-    type Abs: PartialEq + Debug + Send;
+    type Abstraction: PartialEq + Debug + Send;
 
     /// Names of the target methods, in a fixed order.
     fn methods(&self) -> &'static [&'static str];
@@ -81,7 +81,7 @@ pub trait Benchmark: Send + Sync + 'static {
     }
 
     /// The abstract value of a state; only called on states that satisfy the invariant.
-    fn abstraction(&self, input: &Self::Input) -> Self::Abs;
+    fn abstraction(&self, input: &Self::Input) -> Self::Abstraction;
 
     /// Whether [`Benchmark::structure`] is defined. `evaluate --compare structural` refuses
     /// a benchmark that leaves this `false` (the default).

@@ -130,7 +130,7 @@ impl<Q: PriorityQueue> Benchmark for Q {
     type Fields = <Q::Heap as Root>::Fields;
     type Input = Call<Q::Heap>;
     type Ret = Ret;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

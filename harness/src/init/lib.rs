@@ -49,7 +49,7 @@ impl Benchmark for FerastrauInitBenchmark {
     type Fields = Fields;
     type Input = Call;
     type Ret = Ret;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
