@@ -69,6 +69,6 @@ pub use finitization::{
 pub use parts::{
     count_parallel, search_parallel, search_structures, split, Prefix, PARTS_PER_THREAD,
 };
-pub use search::{search, search_with, Options, Product, Stats};
+pub use search::{search, search_with, Product, SearchSwitches, Stats};
 pub use transfer::Transfer;
 pub use visited::Visited;

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat::view::View;
-use ferastrau_sdk::korat::{self, Candidate, Options};
+use ferastrau_sdk::korat::{self, Candidate, SearchSwitches};
 use search_tree::dedicated::rep_ok_dedicated;
 use search_tree::invariant::rep_ok;
 use search_tree::space::finitization;
@@ -17,7 +17,7 @@ fn states(
     let (fin, f) = finitization("SearchTree", n, false);
     let (stats, parts) = korat::search_parallel(
         &fin,
-        Options::default(),
+        SearchSwitches::default(),
         jobs,
         |c| pred(c, &f),
         Vec::new,

@@ -53,7 +53,7 @@ pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<
 /// must not depend on how many inputs are shown: with none or two shown, the free products
 /// are counted instead of listed, and must count the same.
 pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Result<(), String> {
-    let opts = korat::Options::default();
+    let opts = korat::SearchSwitches::default();
     let methods = bench.methods();
     let mut own = Vec::new();
     for m in 0..methods.len() {
@@ -114,7 +114,7 @@ pub fn structure_states<B: Benchmark>(
     let (fin, f) = bench.finitize(method, scope);
     let (stats, parts) = korat::search_structures(
         &fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         jobs,
         |c| {
             if generators {

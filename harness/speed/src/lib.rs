@@ -50,7 +50,7 @@ fn count(
     if !DIGEST.load(Ordering::Relaxed) {
         return korat::search_parallel(
             fin,
-            korat::Options::default(),
+            korat::SearchSwitches::default(),
             jobs,
             pred,
             || (),
@@ -61,7 +61,7 @@ fn count(
     // The same search, digesting each valid input's state vector and structure slots in order.
     let (stats, parts) = korat::search_parallel(
         fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         jobs,
         pred,
         fnv_start,
@@ -315,7 +315,7 @@ fn generate<B: ferastrau_sdk::Benchmark>(
     structure: bool,
 ) -> Vec<Stats> {
     use ferastrau_sdk::inputs::{generate_scope, structure_scope};
-    let opts = korat::Options::default();
+    let opts = korat::SearchSwitches::default();
     let runs = if structure {
         structure_scope(bench, scope, opts, jobs, false)
     } else {

@@ -29,7 +29,7 @@ use ferastrau_console::exit_code::{broken, usage, Interrupted};
 
 /// The limits and parallelism of a suite's run.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SuiteLimits {
     /// Mutant processes at once.
     pub jobs: usize,
     /// Bytes of address space per process.
@@ -162,7 +162,7 @@ pub fn evaluate(
     metamutant: &Path,
     suite: &Path,
     mutants: &[u32],
-    opts: &Options,
+    opts: &SuiteLimits,
     journal_path: &Path,
     resume: bool,
 ) -> Result<SuiteRun> {

@@ -13,7 +13,7 @@ pub struct Ask {
     /// Inputs of each method to render.
     pub print: usize,
     /// Korat's switches.
-    pub opts: korat::Options,
+    pub opts: korat::SearchSwitches,
     /// Threads of each search.
     pub jobs: usize,
     /// The structure-only searches instead of the inputs.

@@ -96,7 +96,7 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
             structure,
             generators,
         } => {
-            let opts = korat::Options {
+            let opts = korat::SearchSwitches {
                 pruning,
                 isomorphism_breaking,
             };

@@ -36,7 +36,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
         .map(|m| m.id)
         .filter(|id| !skipped.contains_key(id))
         .collect();
-    let opts = suite::Options {
+    let opts = suite::SuiteLimits {
         jobs: a
             .jobs
             .map(usize::from)
