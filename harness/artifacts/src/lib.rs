@@ -117,8 +117,8 @@ pub use reduced_suite::{ReducedSuite, SuiteInput};
 pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
 pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};
 pub use table3::{
-    Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Summary, Table3,
-    Table3Row, Verdict,
+    Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Relation, Summary,
+    Table3, Table3Row,
 };
 
 /// How a file's JSON is laid out, as its current writer lays it out.

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 use ferastrau_artifacts::Artifact as _;
 
-use super::sample::{Summary, Symbol as _, Verdict};
+use super::sample::{Relation, Summary, Symbol as _};
 use super::{Families, PaperLine, Report, Sampling, Table3Row};
 
 /// `subsets` on one run's directory: computes its Table 3 and reduction
@@ -44,8 +44,8 @@ fn write(dir: &Path, report: &Report) -> Result<()> {
     Ok(())
 }
 
-fn sym(v: Option<Verdict>) -> &'static str {
-    v.map_or("?", Verdict::symbol)
+fn sym(v: Option<Relation>) -> &'static str {
+    v.map_or("?", Relation::symbol)
 }
 
 fn num(x: Option<f64>) -> String {

@@ -42,7 +42,7 @@ pub struct SuiteLimits {
     pub timeout_floor: Duration,
 }
 
-pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict as Verdict};
+pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict};
 
 /// The runner of `suite` for `bench`, built: its binary.
 fn build_runner(bench: &BenchmarkCrate, metamutant: &Path, text: &str) -> Result<PathBuf> {
@@ -115,13 +115,19 @@ fn run(exe: &Path, mutant: u32, guard: Duration, memory: u64, out: &Path) -> Res
 }
 
 /// A mutant's verdict from its run; a death from outside is run again once, then an error.
-fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> Result<Verdict> {
+fn judge(
+    exe: &Path,
+    id: u32,
+    guard: Duration,
+    memory: u64,
+    scratch: &Path,
+) -> Result<SuiteVerdict> {
     let out = scratch.join(format!("{id}.out"));
     let mut outcome = run(exe, id, guard, memory, &out)?;
     if matches!(&outcome, Outcome::Died(d) if d.is_from_outside() || d.in_runtime()) {
         outcome = run(exe, id, guard, memory, &out)?;
     }
-    let killed = |reason, test| Verdict {
+    let killed = |reason, test| SuiteVerdict {
         id,
         status: Status::Killed,
         reason: Some(reason),
@@ -129,7 +135,7 @@ fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> R
         key: None,
     };
     Ok(match outcome {
-        Outcome::Passed => Verdict {
+        Outcome::Passed => SuiteVerdict {
             id,
             status: Status::Survived,
             reason: None,
@@ -253,7 +259,7 @@ pub fn evaluate(
         .num_threads(opts.jobs)
         .build()
         .context("cannot start the mutant threads")?;
-    let judged: Vec<Verdict> = pool.install(|| {
+    let judged: Vec<SuiteVerdict> = pool.install(|| {
         left.par_iter()
             .map(|&id| {
                 // A process that ends within the wait's first poll never sees the request to
@@ -272,7 +278,7 @@ pub fn evaluate(
     let mut by_id = recorded.verdicts;
     by_id.extend(judged.into_iter().map(|v| (v.id, v)));
     // In the run's order of mutants, however many runs it took.
-    let verdicts: Vec<Verdict> = mutants.iter().filter_map(|id| by_id.remove(id)).collect();
+    let verdicts: Vec<SuiteVerdict> = mutants.iter().filter_map(|id| by_id.remove(id)).collect();
     let killed = verdicts
         .iter()
         .filter(|v| v.status == Status::Killed)
@@ -310,14 +316,14 @@ mod tests {
         path
     }
 
-    fn verdict(body: &str) -> Result<Verdict> {
+    fn verdict(body: &str) -> Result<SuiteVerdict> {
         let dir = tempfile::tempdir().unwrap();
         let exe = script(dir.path(), "runner", body);
         judge(&exe, 7, Duration::from_millis(300), 1 << 30, dir.path())
     }
 
-    fn killed(reason: Reason, test: Option<&str>) -> Verdict {
-        Verdict {
+    fn killed(reason: Reason, test: Option<&str>) -> SuiteVerdict {
+        SuiteVerdict {
             id: 7,
             status: Status::Killed,
             reason: Some(reason),
