@@ -83,7 +83,7 @@ pub struct Exploration {
 
 /// What to explore.
 #[derive(Clone, Copy, Debug)]
-pub struct Ask {
+pub struct ExplorationRequest {
     pub length: u32,
     /// Arguments are 1..=scope, and Korat's inputs at it are compared.
     pub scope: u32,
@@ -98,7 +98,7 @@ pub fn explore(
     worker: &Worker,
     methods: Vec<String>,
     probes: &[Probe],
-    ask: Ask,
+    ask: ExplorationRequest,
 ) -> Result<Exploration> {
     let mut levels = Vec::new();
     let mut coverage = None;

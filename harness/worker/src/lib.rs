@@ -100,7 +100,7 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
                 pruning,
                 isomorphism_breaking,
             };
-            let ask = generate::Ask {
+            let ask = generate::GenerateRequest {
                 print,
                 opts,
                 jobs,

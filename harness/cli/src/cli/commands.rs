@@ -109,7 +109,7 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
 }
 
 pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
-    use ferastrau_harness::sequences::{explore, Ask};
+    use ferastrau_harness::sequences::{explore, ExplorationRequest};
     let bench = a.target.locate()?;
     // The metamutant's worker, the original switched on: its probes count coverage.
     let subject = subject::prepare(&bench)?;
@@ -119,7 +119,7 @@ pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
         .iter()
         .map(ferastrau_harness::evaluate::report::probe)
         .collect::<Result<Vec<_>>>()?;
-    let ask = Ask {
+    let ask = ExplorationRequest {
         length: a.length,
         scope: a.scope.unwrap_or(a.length),
         matching: a.matching,
