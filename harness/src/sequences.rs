@@ -226,14 +226,14 @@ impl Exploration {
                     CallOutcome::Panicked => "#[should_panic]\n",
                     CallOutcome::Returned { .. } => "",
                 },
-                crate::export::by_calls(bench, self.scope, &path, c.method, c.arg),
+                crate::export_tests::by_calls(bench, self.scope, &path, c.method, c.arg),
             );
             match &c.outcome {
                 CallOutcome::Panicked => {
                     let _ = writeln!(text, "    bench.run({}, &mut input);\n}}", c.method);
                 }
                 CallOutcome::Returned { ret, abstraction } => {
-                    text += &crate::export::call_asserting(c.method, ret, abstraction);
+                    text += &crate::export_tests::call_asserting(c.method, ret, abstraction);
                     text += "}\n";
                 }
             }

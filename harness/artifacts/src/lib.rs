@@ -14,7 +14,7 @@
 //! | `journal.jsonl` | [`JournalLine`] (one per line) | `evaluate::journal::Journal` |
 //! | `kill-matrix/scope-<s>.json` | [`KillMatrixHeader`] | `matrix::file::write` |
 //! | `table3.json` | [`Table3`] | `subsets::write` |
-//! | `reduced-suite.json` | [`ReducedSuite`] | `subsets::export::write` |
+//! | `reduced-suite.json` | [`ReducedSuite`] | `subsets::reduced_suite::write` |
 //! | `reports/gate-baseline.json` | [`GateBaseline`] | `gate::baseline::write_baseline` |
 //! | `code.json` | [`CodeFacts`] | `reproduce::code::CodeFacts::write` |
 //! | `generators.json` | [`Generators`] | `reproduce::dedicated::measure` |

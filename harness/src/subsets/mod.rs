@@ -12,8 +12,8 @@
 //! `undetermined`.
 
 pub mod expect;
-pub mod export;
 pub mod reduce;
+pub mod reduced_suite;
 pub mod sample;
 pub mod table;
 
@@ -315,6 +315,6 @@ fn reduction(m: &KillMatrix, opts: &Sampling) -> Reduction {
 /// `reduced-suite.{json,txt}`, which rebuilds the run's crate to render them.
 pub fn write_reduced_suite(dir: &Path, report: &Report) -> Result<()> {
     let m = crate::matrix::file::read(dir, report.scope)?;
-    let suite = export::render(&m, &report.reduction.suite)?;
-    export::write(dir, &suite)
+    let suite = reduced_suite::render(&m, &report.reduction.suite)?;
+    reduced_suite::write(dir, &suite)
 }

@@ -10,8 +10,8 @@
 //! pass every test (a suite that fails on the code it measures measures nothing). A death
 //! from outside (a signal no code under test sends itself) is run again, never counted.
 
-pub mod journal;
 pub mod program;
+pub mod suite_journal;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -162,7 +162,7 @@ fn judge(
 
 /// Measures `suite` against `mutants` (ids of `bench`'s metamutant, built at `metamutant`),
 /// each verdict recorded in the journal at `journal` as it comes; with `resume`, continues the
-/// run that journal recorded (see [`journal`]).
+/// run that journal recorded (see [`suite_journal`]).
 pub fn evaluate(
     bench: &BenchmarkCrate,
     metamutant: &Path,
@@ -174,7 +174,7 @@ pub fn evaluate(
 ) -> Result<SuiteRun> {
     let source = std::fs::read_to_string(suite)
         .map_err(|e| usage(format!("cannot read the suite {}: {e}", suite.display())))?;
-    let identity = journal::Identity {
+    let identity = suite_journal::Identity {
         benchmark: bench.name.clone(),
         suite: crate::fingerprint::file_hash(suite)?,
         source: crate::fingerprint::tree_hash(&bench.dir)?,
@@ -184,11 +184,11 @@ pub fn evaluate(
         memory_limit: opts.memory_limit,
     };
     let (journal, recorded) = if resume {
-        journal::Journal::resume(journal_path, &identity)?
+        suite_journal::Journal::resume(journal_path, &identity)?
     } else {
         (
-            journal::Journal::create(journal_path, &identity)?,
-            journal::Recorded::default(),
+            suite_journal::Journal::create(journal_path, &identity)?,
+            suite_journal::Recorded::default(),
         )
     };
     let (text, tests) =

@@ -75,7 +75,7 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
 pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
-    use ferastrau_harness::export::{test_file, Selection};
+    use ferastrau_harness::export_tests::{test_file, Selection};
     let selection = match (&a.scopes, &a.reduced) {
         (Some(scopes), _) => Selection::Scopes(scopes.clone()),
         (None, Some(file)) => Selection::Reduced({

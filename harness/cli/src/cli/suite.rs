@@ -65,7 +65,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
             }
         })?;
     // Keys, places and regions: what a later `gate --suite` matches this run's mutants by.
-    ferastrau_report::gate::suite::identify(&mut report, &meta.catalog, &sources);
+    ferastrau_report::gate::suite_gate::identify(&mut report, &meta.catalog, &sources);
     let path = out.path.join("suite.json");
     report
         .write(&path)
@@ -73,7 +73,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let stryker = out.path.join("mutation-testing-report.json");
     std::fs::write(
         &stryker,
-        serde_json::to_string_pretty(&ferastrau_report::suite::schema::document(
+        serde_json::to_string_pretty(&ferastrau_report::suite_html::schema::document(
             &report,
             &meta.catalog,
             &sources,
@@ -83,7 +83,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let html = out.path.join("report.html");
     std::fs::write(
         &html,
-        ferastrau_report::suite::page::page(&report, &meta.catalog, &sources).into_string(),
+        ferastrau_report::suite_html::page::page(&report, &meta.catalog, &sources).into_string(),
     )
     .with_context(|| format!("cannot write {}", html.display()))?;
     match show {
@@ -107,7 +107,7 @@ fn table(r: &SuiteRun, catalog: &ferastrau_mutator::Catalog, path: &Path) -> Str
         r.original_seconds,
         r.mutants
     );
-    let by: Vec<String> = ferastrau_report::suite::killed_by(r)
+    let by: Vec<String> = ferastrau_report::suite_html::killed_by(r)
         .iter()
         .map(|(reason, n)| format!("{reason} {n}"))
         .collect();

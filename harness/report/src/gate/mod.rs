@@ -28,7 +28,7 @@ mod identity;
 mod notes;
 mod print;
 pub mod run;
-pub mod suite;
+pub mod suite_gate;
 mod table;
 
 use std::fmt::Write as _;
