@@ -75,10 +75,10 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
 pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
-    use ferastrau_harness::export_tests::{test_file, Selection};
+    use ferastrau_harness::export_tests::{test_file, ExportedInputs};
     let selection = match (&a.scopes, &a.reduced) {
-        (Some(scopes), _) => Selection::Scopes(scopes.clone()),
-        (None, Some(file)) => Selection::Reduced({
+        (Some(scopes), _) => ExportedInputs::Scopes(scopes.clone()),
+        (None, Some(file)) => ExportedInputs::Reduced({
             // Not while a run holds the directory it is in (clearing it).
             let _reading = match file.parent() {
                 Some(dir) => Some(ferastrau_harness::outdir::OutputDir::read(dir)?),
@@ -94,8 +94,8 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
         .map_err(|e| usage(format!("cannot write {}: {e}", a.out.display())))?;
     let tests = text.matches("#[test]").count();
     let scopes = match &selection {
-        Selection::Scopes(s) => format!("at scopes {}..{}", s.start(), s.end()),
-        Selection::Reduced(r) => format!(
+        ExportedInputs::Scopes(s) => format!("at scopes {}..{}", s.start(), s.end()),
+        ExportedInputs::Reduced(r) => format!(
             "(the reduced suite of scope {}, of {} inputs)",
             r.scope, r.of
         ),
