@@ -256,7 +256,7 @@ mod tests {
     }
 
     #[test]
-    fn the_generators_figures_go_beside_the_plain_ones() {
+    fn the_dedicated_figures_go_beside_the_plain_ones() {
         let mut plain = scope(10, 100, false);
         beside(&mut plain, &scope(10, 40, true)).unwrap();
         let want = DedicatedSearch {
@@ -270,7 +270,7 @@ mod tests {
     }
 
     #[test]
-    fn generators_that_find_other_inputs_are_an_error_not_a_figure() {
+    fn dedicated_generators_that_find_other_inputs_are_an_error_not_a_figure() {
         let mut plain = scope(10, 100, false);
         let err = beside(&mut plain, &scope(9, 40, true)).unwrap_err();
         assert!(

@@ -5,7 +5,7 @@ use ferastrau_sdk::testing;
 use fibonacci_heap::FibonacciHeapBench as Bench;
 
 #[test]
-fn generators_give_the_same_heaps_in_the_same_order_from_fewer_candidates() {
+fn dedicated_generators_give_the_same_heaps_in_the_same_order_from_fewer_candidates() {
     // Every method shares the one invariant: method 0's finitization stands for them all.
     let runs = testing::check_dedicated(&Bench, 0, 1..=5, 2).unwrap();
     for (n, (plain, ded)) in (1..).zip(runs) {

@@ -30,7 +30,7 @@ fn states(
 }
 
 #[test]
-fn generators_give_the_same_trees_in_the_same_order_from_fewer_candidates() {
+fn dedicated_generators_give_the_same_trees_in_the_same_order_from_fewer_candidates() {
     // Candidates with generators, per scope 1..7 (the plain invariant's are the original
     // Korat's: 6, 31, 178, 1165, 8308, 61950, 471708).
     let expected = [3, 11, 50, 272, 1644, 10533, 69862];
@@ -48,7 +48,7 @@ fn generators_give_the_same_trees_in_the_same_order_from_fewer_candidates() {
 }
 
 #[test]
-fn the_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
+fn the_dedicated_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
     // Judged without recording (no ruling out), the two predicates are the same function.
     let (fin, f) = finitization("SearchTree", 3, false);
     let oracle = korat::brute::enumerate(&fin, |c| {
@@ -60,7 +60,7 @@ fn the_generators_agree_with_the_invariant_on_every_candidate_they_judge() {
 }
 
 #[test]
-fn every_method_searches_with_the_generators_through_the_benchmark() {
+fn every_method_searches_with_the_dedicated_generators_through_the_benchmark() {
     use ferastrau_sdk::{testing, Benchmark};
     use search_tree::SearchTreeBench;
     for m in 0..SearchTreeBench.methods().len() {

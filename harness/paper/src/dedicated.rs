@@ -137,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn a_method_without_generators_counts_with_its_plain_figures() {
+    fn a_method_without_dedicated_generators_counts_with_its_plain_figures() {
         let d = Dedicated::of(&scope(vec![
             method("add", 100, Some(40)),
             method("rev", 50, None),
@@ -150,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn the_ded_cell_is_ours_where_a_benchmark_has_generators() {
+    fn the_ded_cell_is_ours_where_a_benchmark_has_dedicated_generators() {
         let ours = |dedicated: Vec<Dedicated>| BenchmarkReport {
             name: "b".into(),
             class: "B".into(),
