@@ -11,7 +11,7 @@ use crate::worker::Worker;
 
 /// Korat's figures per method and scope, a search with dedicated generators beside the plain
 /// one, and a rendered input: as `generators.json` (and `generate --json`) holds them.
-pub use ferastrau_artifacts::{Example, MethodStats, Saved, ScopeStats};
+pub use ferastrau_artifacts::{DedicatedSearch, Example, MethodStats, ScopeStats};
 
 /// How `generate` searches.
 #[derive(Clone, Copy, Debug)]
@@ -112,7 +112,7 @@ fn search(
                     candidates,
                     seconds,
                     state_space_log2,
-                    generators: generators.then_some(Saved {
+                    generators: generators.then_some(DedicatedSearch {
                         candidates,
                         seconds,
                         candidates_saved: 0,
@@ -129,7 +129,7 @@ fn search(
 /// the same per method: otherwise a benchmark's generators reject a valid input (or accept an
 /// invalid one), and no figure of theirs can be reported.
 fn beside(plain: &mut ScopeStats, ded: &ScopeStats) -> Result<()> {
-    let mut total: Option<Saved> = None;
+    let mut total: Option<DedicatedSearch> = None;
     for (p, d) in plain.methods.iter_mut().zip(&ded.methods) {
         if p.method != d.method || p.inputs != d.inputs {
             bail!(
@@ -142,12 +142,12 @@ fn beside(plain: &mut ScopeStats, ded: &ScopeStats) -> Result<()> {
             );
         }
         if let Some(g) = d.generators {
-            let g = Saved {
+            let g = DedicatedSearch {
                 candidates_saved: p.candidates.saturating_sub(g.candidates),
                 ..g
             };
             p.generators = Some(g);
-            let t = total.get_or_insert_with(Saved::default);
+            let t = total.get_or_insert_with(DedicatedSearch::default);
             t.candidates += g.candidates;
             t.seconds += g.seconds;
             t.candidates_saved += g.candidates_saved;
@@ -190,25 +190,26 @@ pub fn render_table(
     }
     t.push('\n');
     for s in stats {
-        let mut row = |name: &str, inputs: u64, cands: u64, secs: f64, ded: Option<Saved>| {
-            let rate = if secs > 0.0 { cands as f64 / secs } else { 0.0 };
-            t.push_str(&format!(
-                "{:>5}  {:<14} {:>10} {:>12} {:>9.4} {:>13.0}",
-                s.scope, name, inputs, cands, secs, rate
-            ));
-            if generators {
-                match ded {
-                    Some(d) => t.push_str(&format!(
-                        " {:>12} {:>9.4} {:>6.1}%",
-                        d.candidates,
-                        d.seconds,
-                        100.0 * d.candidates_saved as f64 / cands.max(1) as f64
-                    )),
-                    None => t.push_str(&format!(" {:>12} {:>9} {:>7}", "—", "—", "—")),
+        let mut row =
+            |name: &str, inputs: u64, cands: u64, secs: f64, ded: Option<DedicatedSearch>| {
+                let rate = if secs > 0.0 { cands as f64 / secs } else { 0.0 };
+                t.push_str(&format!(
+                    "{:>5}  {:<14} {:>10} {:>12} {:>9.4} {:>13.0}",
+                    s.scope, name, inputs, cands, secs, rate
+                ));
+                if generators {
+                    match ded {
+                        Some(d) => t.push_str(&format!(
+                            " {:>12} {:>9.4} {:>6.1}%",
+                            d.candidates,
+                            d.seconds,
+                            100.0 * d.candidates_saved as f64 / cands.max(1) as f64
+                        )),
+                        None => t.push_str(&format!(" {:>12} {:>9} {:>7}", "—", "—", "—")),
+                    }
                 }
-            }
-            t.push('\n');
-        };
+                t.push('\n');
+            };
         for m in &s.methods {
             row(&m.method, m.inputs, m.candidates, m.seconds, m.generators);
         }
@@ -244,7 +245,7 @@ mod tests {
                 candidates,
                 seconds: 1.0,
                 state_space_log2: 0.0,
-                generators: generators.then_some(Saved {
+                generators: generators.then_some(DedicatedSearch {
                     candidates,
                     seconds: 0.5,
                     candidates_saved: 0,
@@ -255,10 +256,10 @@ mod tests {
     }
 
     #[test]
-    fn the_generators_figures_go_beside_the_plain_ones() {
+    fn the_dedicated_figures_go_beside_the_plain_ones() {
         let mut plain = scope(10, 100, false);
         beside(&mut plain, &scope(10, 40, true)).unwrap();
-        let want = Saved {
+        let want = DedicatedSearch {
             candidates: 40,
             seconds: 0.5,
             candidates_saved: 60,
@@ -269,7 +270,7 @@ mod tests {
     }
 
     #[test]
-    fn generators_that_find_other_inputs_are_an_error_not_a_figure() {
+    fn dedicated_generators_that_find_other_inputs_are_an_error_not_a_figure() {
         let mut plain = scope(10, 100, false);
         let err = beside(&mut plain, &scope(9, 40, true)).unwrap_err();
         assert!(

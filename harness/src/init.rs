@@ -103,9 +103,10 @@ pub enum Style {
     /// Korat's: a finitization, the invariant over a view of its candidates, a decoder.
     #[default]
     Korat,
-    /// A generator program that builds the real input and filters it with the invariant
-    /// written once over the real type (`ferastrau_sdk::generator`).
-    Generator,
+    /// Inputs from a generator program that builds the real input and filters it with the
+    /// invariant written once over the real type (`ferastrau_sdk::generator`); `--style
+    /// generator` on the command line.
+    Program,
 }
 
 impl Style {
@@ -113,7 +114,7 @@ impl Style {
     fn files(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Style::Korat => &KORAT_FILES,
-            Style::Generator => &GENERATOR_FILES,
+            Style::Program => &PROGRAM_FILES,
         }
     }
 
@@ -146,12 +147,12 @@ impl Style {
         out
     }
 
-    /// The manifest's `engines` line: a generator-style crate declares that its
+    /// The manifest's `engines` line: a program-style crate declares that its
     /// `ferastrau_benchmark()` is a generator program, which its reports then say.
     fn engines(self) -> &'static str {
         match self {
             Style::Korat => "",
-            Style::Generator => {
+            Style::Program => {
                 "# Its inputs come from a generator program (src/lib.rs), not a Korat finitization.\n\
                  engines = [\"generator\"]\n"
             }
@@ -171,12 +172,12 @@ const KORAT_FILES: [(&str, &str); 7] = [
 
 /// The same set, its inputs written as a generator program: no invariant over a view, no
 /// finitization, no decoder.
-const GENERATOR_FILES: [(&str, &str); 5] = [
+const PROGRAM_FILES: [(&str, &str); 5] = [
     ("Cargo.toml", include_str!("init/Cargo.toml.tmpl")),
     (".gitignore", include_str!("init/gitignore.tmpl")),
-    ("src/lib.rs", include_str!("init/generator.rs")),
+    ("src/lib.rs", include_str!("init/program_lib.rs")),
     ("src/set.rs", include_str!("init/set.rs")),
-    ("tests/counts.rs", include_str!("init/generator_counts.rs")),
+    ("tests/counts.rs", include_str!("init/program_counts.rs")),
 ];
 
 /// The library name in the Rust templates: an identifier, so that they stay valid Rust
@@ -361,10 +362,10 @@ mod tests {
             "#[derive(Eq, K)]\nstruct S {\n    #[korat(pool(n))]\n    x: i64,\n\n}\n"
         );
         assert_eq!(
-            Style::Generator.korat_parts(t),
+            Style::Program.korat_parts(t),
             "#[derive(Eq)]\nstruct S {\n    x: i64,\n\n}\n"
         );
-        for style in [Style::Korat, Style::Generator] {
+        for style in [Style::Korat, Style::Program] {
             for (_, template) in style.files() {
                 assert!(!style.korat_parts(template).contains("{{korat"));
             }
@@ -503,8 +504,8 @@ mod tests {
         let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
         for optional in [
             "// fn precondition_is_invariant(",
-            "// const GENERATORS: bool",
-            "// fn precondition_generators(",
+            "// const HAS_DEDICATED: bool",
+            "// fn precondition_dedicated(",
             "// fn invariant_violation(",
         ] {
             assert!(lib.contains(optional), "{optional}");
@@ -512,11 +513,11 @@ mod tests {
     }
 
     #[test]
-    fn the_generator_style_writes_no_finitization() {
+    fn the_program_style_writes_no_finitization() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("new");
         let sdk = SdkSource::this_version();
-        let files = init(&dir, "my-set", &sdk, Style::Generator).unwrap();
+        let files = init(&dir, "my-set", &sdk, Style::Program).unwrap();
         assert!(!files.contains(&"src/space.rs") && !files.contains(&"src/invariant.rs"));
         let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
         assert!(lib.contains("impl Generator for MySetBenchmark"), "{lib}");

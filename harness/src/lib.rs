@@ -6,7 +6,7 @@
 //! it; the `ferastrau` binary (`harness/cli`) drives both.
 
 pub mod evaluate;
-pub mod export;
+pub mod export_tests;
 pub mod fingerprint;
 #[cfg(test)]
 mod fuzz;

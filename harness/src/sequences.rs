@@ -83,7 +83,7 @@ pub struct Exploration {
 
 /// What to explore.
 #[derive(Clone, Copy, Debug)]
-pub struct Ask {
+pub struct ExplorationRequest {
     pub length: u32,
     /// Arguments are 1..=scope, and Korat's inputs at it are compared.
     pub scope: u32,
@@ -98,7 +98,7 @@ pub fn explore(
     worker: &Worker,
     methods: Vec<String>,
     probes: &[Probe],
-    ask: Ask,
+    ask: ExplorationRequest,
 ) -> Result<Exploration> {
     let mut levels = Vec::new();
     let mut coverage = None;
@@ -226,14 +226,14 @@ impl Exploration {
                     CallOutcome::Panicked => "#[should_panic]\n",
                     CallOutcome::Returned { .. } => "",
                 },
-                crate::export::by_calls(bench, self.scope, &path, c.method, c.arg),
+                crate::export_tests::by_calls(bench, self.scope, &path, c.method, c.arg),
             );
             match &c.outcome {
                 CallOutcome::Panicked => {
                     let _ = writeln!(text, "    bench.run({}, &mut input);\n}}", c.method);
                 }
                 CallOutcome::Returned { ret, abstraction } => {
-                    text += &crate::export::call_asserting(c.method, ret, abstraction);
+                    text += &crate::export_tests::call_asserting(c.method, ret, abstraction);
                     text += "}\n";
                 }
             }

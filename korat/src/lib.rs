@@ -22,7 +22,7 @@
 //! - **Arguments cost no predicate call** ([`search`]'s free product): a method's arguments that
 //!   the precondition never reads are enumerated as a product after each valid structure, or
 //!   only counted ([`count_parallel`], [`Transfer::count`]) when nobody needs the inputs.
-//! - **Dedicated generators** ([`generators`], the paper's Sec. 5): an invariant written with
+//! - **Dedicated generators** ([`dedicated`], the paper's Sec. 5): an invariant written with
 //!   these checks reads the same fields, but each read rules out the values that cannot satisfy
 //!   it, so the search never assigns them: the same inputs in the same order from fewer
 //!   predicate calls (SearchTree 8: 474,054 candidates instead of 3,625,977).
@@ -52,8 +52,8 @@
 
 pub mod brute;
 mod candidate;
+pub mod dedicated;
 mod finitization;
-pub mod generators;
 mod parts;
 pub mod progress;
 mod search;
@@ -69,6 +69,6 @@ pub use finitization::{
 pub use parts::{
     count_parallel, search_parallel, search_structures, split, Prefix, PARTS_PER_THREAD,
 };
-pub use search::{search, search_with, Options, Product, Stats};
+pub use search::{search, search_with, Product, SearchSwitches, Stats};
 pub use transfer::Transfer;
 pub use visited::Visited;

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::candidate::Candidate;
 use crate::finitization::Finitization;
-use crate::search::{Engine, Options, Product, Stats};
+use crate::search::{Engine, Product, SearchSwitches, Stats};
 
 /// Parts per thread the split aims at: enough for rayon to even out parts of very unequal size.
 pub const PARTS_PER_THREAD: usize = 64;
@@ -32,7 +32,12 @@ pub type Prefix = Vec<(u32, u32)>;
 
 /// Splits the search space of `fin` into parts in Korat's order, at least `target` when the
 /// space allows. Runs the predicate once on the first candidate of each part it splits.
-pub fn split<P>(fin: &Finitization, opts: Options, pred: &mut P, target: usize) -> Vec<Prefix>
+pub fn split<P>(
+    fin: &Finitization,
+    opts: SearchSwitches,
+    pred: &mut P,
+    target: usize,
+) -> Vec<Prefix>
 where
     P: FnMut(&mut Candidate<'_>) -> bool,
 {
@@ -81,7 +86,7 @@ where
 /// stops the search (figures and collections then cover what was searched).
 pub fn search_parallel<P, T, I, F>(
     fin: &Finitization,
-    opts: Options,
+    opts: SearchSwitches,
     jobs: usize,
     pred: P,
     init: I,
@@ -100,7 +105,7 @@ where
 /// is counted, not listed ([`Product::Count`]), so that a method whose arguments multiply its
 /// inputs costs no more than its structure search. The same `valid` and `explored` as
 /// enumerating (tested against it).
-pub fn count_parallel<P>(fin: &Finitization, opts: Options, jobs: usize, pred: P) -> Stats
+pub fn count_parallel<P>(fin: &Finitization, opts: SearchSwitches, jobs: usize, pred: P) -> Stats
 where
     P: Fn(&mut Candidate<'_>) -> bool + Sync,
 {
@@ -124,7 +129,7 @@ where
 /// (`valid == structures`, `explored == judged`).
 pub fn search_structures<P, T, I, F>(
     fin: &Finitization,
-    opts: Options,
+    opts: SearchSwitches,
     jobs: usize,
     pred: P,
     init: I,
@@ -141,7 +146,7 @@ where
 
 fn run<P, T, I, F>(
     fin: &Finitization,
-    opts: Options,
+    opts: SearchSwitches,
     jobs: usize,
     product: Product,
     pred: P,

@@ -22,16 +22,16 @@ use crate::unread::Reach;
 /// Switches of the search. Both on is Korat; both off is the proof's Korat* (every reachable
 /// field is enumerated, isomorphic candidates included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
+pub struct SearchSwitches {
     /// Backtrack only on the fields the predicate read (prunes the rest).
     pub pruning: bool,
     /// Skip candidates isomorphic to one already considered.
     pub isomorphism_breaking: bool,
 }
 
-impl Default for Options {
+impl Default for SearchSwitches {
     fn default() -> Self {
-        Options {
+        SearchSwitches {
             pruning: true,
             isomorphism_breaking: true,
         }
@@ -65,18 +65,23 @@ impl Stats {
     }
 }
 
-/// Runs the search over `fin` with the default options (Korat).
+/// Runs the search over `fin` with the default switches (Korat).
 pub fn search<P, F>(fin: &Finitization, pred: P, on_valid: F) -> Stats
 where
     P: FnMut(&mut Candidate<'_>) -> bool,
     F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
 {
-    search_with(fin, Options::default(), pred, on_valid)
+    search_with(fin, SearchSwitches::default(), pred, on_valid)
 }
 
 /// Runs the search: `pred` is called on each candidate (reads through the [`Candidate`] are
 /// recorded); each valid candidate is handed to `on_valid`, which may stop the search.
-pub fn search_with<P, F>(fin: &Finitization, opts: Options, mut pred: P, mut on_valid: F) -> Stats
+pub fn search_with<P, F>(
+    fin: &Finitization,
+    opts: SearchSwitches,
+    mut pred: P,
+    mut on_valid: F,
+) -> Stats
 where
     P: FnMut(&mut Candidate<'_>) -> bool,
     F: FnMut(&Candidate<'_>) -> ControlFlow<()>,
@@ -92,7 +97,7 @@ where
 /// One engine searches any number of parts in turn (one per thread in a parallel search).
 pub(crate) struct Engine<'f> {
     pub fin: &'f Finitization,
-    opts: Options,
+    opts: SearchSwitches,
     pub state: Vec<u32>,
     /// Each slot's value (in step with `state`) and whether it is on the access list.
     cells: Vec<Cell>,
@@ -129,7 +134,7 @@ pub enum Product {
 }
 
 impl<'f> Engine<'f> {
-    pub fn new(fin: &'f Finitization, opts: Options) -> Self {
+    pub fn new(fin: &'f Finitization, opts: SearchSwitches) -> Self {
         let n = fin.slots();
         Engine {
             fin,

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::ops::ControlFlow;
 
 use korat::{
-    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, Options, Visited, ROOT,
+    Candidate, Domain, FieldId, Finitization, FinitizationBuilder, SearchSwitches, Visited, ROOT,
 };
 
 struct F {
@@ -86,7 +86,7 @@ fn bst(c: &mut Candidate<'_>, f: &F) -> bool {
 
 fn collect(
     fin: &Finitization,
-    opts: Options,
+    opts: SearchSwitches,
     jobs: usize,
     pred: impl Fn(&mut Candidate<'_>) -> bool + Sync,
 ) -> (korat::Stats, Vec<Vec<u32>>) {
@@ -148,8 +148,9 @@ fn counting_the_free_product_gives_the_figures_of_listing_it() {
     for n in 1..=5 {
         for (fin, f) in [tree(n), tree_with(n, &two_args), tree_with(n, &[])] {
             for jobs in [1, 2] {
-                let (listed, _) = collect(&fin, Options::default(), jobs, |c| bst(c, &f));
-                let counted = korat::count_parallel(&fin, Options::default(), jobs, |c| bst(c, &f));
+                let (listed, _) = collect(&fin, SearchSwitches::default(), jobs, |c| bst(c, &f));
+                let counted =
+                    korat::count_parallel(&fin, SearchSwitches::default(), jobs, |c| bst(c, &f));
                 let figures = |s: &korat::Stats| (s.valid, s.explored, s.judged, s.structures);
                 assert_eq!(
                     figures(&counted),
@@ -165,12 +166,12 @@ fn counting_the_free_product_gives_the_figures_of_listing_it() {
 #[test]
 fn every_thread_count_finds_the_sequential_inputs_in_the_sequential_order() {
     for opts in [
-        Options::default(),
-        Options {
+        SearchSwitches::default(),
+        SearchSwitches {
             pruning: true,
             isomorphism_breaking: false,
         },
-        Options {
+        SearchSwitches {
             pruning: false,
             isomorphism_breaking: false,
         },
@@ -193,7 +194,7 @@ fn every_thread_count_finds_the_sequential_inputs_in_the_sequential_order() {
 #[test]
 fn the_split_makes_many_parts_that_partition_the_space() {
     let (fin, f) = tree(6);
-    let parts = korat::split(&fin, Options::default(), &mut |c| bst(c, &f), 128);
+    let parts = korat::split(&fin, SearchSwitches::default(), &mut |c| bst(c, &f), 128);
     assert!(parts.len() >= 128, "{} parts", parts.len());
     // Parts are distinct prefixes none of which extends another (a partition).
     for (i, a) in parts.iter().enumerate() {
@@ -207,10 +208,10 @@ fn the_split_makes_many_parts_that_partition_the_space() {
 #[test]
 fn a_stop_in_one_part_stops_the_parallel_search() {
     let (fin, f) = tree(6);
-    let (all, _) = collect(&fin, Options::default(), 2, |c| bst(c, &f));
+    let (all, _) = collect(&fin, SearchSwitches::default(), 2, |c| bst(c, &f));
     let (stats, parts) = korat::search_parallel(
         &fin,
-        Options::default(),
+        SearchSwitches::default(),
         2,
         |c| bst(c, &f),
         || 0u64,
@@ -230,7 +231,7 @@ fn the_structure_only_search_is_the_judged_part_of_the_method_search() {
     for jobs in [1, 2] {
         let (s, _) = korat::search_structures(
             &fin,
-            Options::default(),
+            SearchSwitches::default(),
             jobs,
             |c| bst(c, &f),
             || (),
@@ -289,7 +290,7 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
     for jobs in [1, 2] {
         let (s, parts) = korat::search_structures(
             &a,
-            Options::default(),
+            SearchSwitches::default(),
             jobs,
             |c| bst(c, &fa),
             || {
@@ -329,7 +330,7 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
     let own_tagged = korat::search(&tagged, |c| bst(c, &ft), |_| ControlFlow::Continue(()));
     let (_, counted) = korat::search_structures(
         &a,
-        Options::default(),
+        SearchSwitches::default(),
         1,
         |c| bst(c, &fa),
         || {
@@ -352,7 +353,7 @@ fn a_transferred_structure_gives_the_other_methods_own_inputs_in_order() {
     let (c, _) = tree_with(n, &[("x", Domain::nullable(node))]);
     let (_, refused) = korat::search_structures(
         &a,
-        Options::default(),
+        SearchSwitches::default(),
         1,
         |c| bst(c, &fa),
         || korat::Transfer::new(&a, &c).expect("same classes"),

@@ -66,7 +66,7 @@ fn the_counters_move_during_a_search_and_end_at_its_figures() {
     // On several threads, every part's counts arrive.
     let (par, _) = korat::search_parallel(
         &fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         3,
         sorted,
         || (),

@@ -1,7 +1,7 @@
 //! The one content hash of the workspace: FNV-1a, 64 bits (the `fnv` crate), the same on every
 //! machine and toolchain (unlike std's `DefaultHasher`), for change detection and
-//! content-addressed names: the metamutant cache key, the generator digest, and the harness's
-//! fingerprints and binary names. Not meant to resist an adversary.
+//! content-addressed names: the metamutant cache key, the mutator's source digest, and the
+//! harness's fingerprints and binary names. Not meant to resist an adversary.
 
 use std::hash::Hasher as _;
 

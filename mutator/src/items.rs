@@ -163,25 +163,29 @@ fn visit(
 
 /// The crate's sources and the roles its manifest declares: what every walk over its declared
 /// functions starts from.
-pub fn load_declared(crate_dir: &std::path::Path) -> Result<(Sources, Selection)> {
+pub fn load_declared(crate_dir: &std::path::Path) -> Result<(Sources, DeclaredFunctions)> {
     use anyhow::Context;
     let manifest = crate::manifest::Manifest::read(crate_dir)?;
     let sources = Sources::load(&manifest.dir, &manifest.lib)
         .with_context(|| format!("in crate `{}`", manifest.name))?;
-    let selection = Selection::resolve(&sources, &manifest.mutate, &manifest.specification)?;
-    Ok((sources, selection))
+    let declared = DeclaredFunctions::resolve(&sources, &manifest.mutate, &manifest.specification)?;
+    Ok((sources, declared))
 }
 
 /// Which role each declared function plays, by site.
 #[derive(Debug, Default)]
-pub struct Selection {
+pub struct DeclaredFunctions {
     pub roles: BTreeMap<FnSite, Role>,
 }
 
-impl Selection {
+impl DeclaredFunctions {
     /// Resolves the metadata's names against the crate's functions. Every name must match at
     /// least one function, and no function may be both mutated and specification.
-    pub fn resolve(sources: &Sources, mutate: &[String], spec: &[String]) -> Result<Selection> {
+    pub fn resolve(
+        sources: &Sources,
+        mutate: &[String],
+        spec: &[String],
+    ) -> Result<DeclaredFunctions> {
         let mut all = Vec::new();
         for file in sources.files.iter() {
             let mut items = file.ast.items.clone();
@@ -208,7 +212,7 @@ impl Selection {
                 }
             }
         }
-        Ok(Selection { roles })
+        Ok(DeclaredFunctions { roles })
     }
 
     pub fn role(&self, site: &FnSite) -> Option<Role> {

@@ -31,8 +31,6 @@ pub mod compile;
 mod content_hash;
 mod diff;
 pub mod equivalence;
-#[cfg(test)]
-mod generator;
 mod items;
 mod key;
 mod manifest;
@@ -43,6 +41,8 @@ mod rewrite;
 mod sample;
 mod size;
 mod source;
+#[cfg(test)]
+mod source_digest;
 mod suppress;
 mod types;
 
@@ -69,13 +69,13 @@ pub use suppress::skipped;
 /// Errors name the crate and, for sources that do not parse, the file and line; an unknown
 /// function name in the metadata lists the crate's functions.
 pub fn discover(crate_dir: &Path) -> anyhow::Result<Catalog> {
-    Ok(metamutant::Loaded::read(crate_dir)?.catalog())
+    Ok(metamutant::IndexedCrate::read(crate_dir)?.catalog())
 }
 
 /// Every coverage probe of the crate at `crate_dir` (statements and branch outcomes of the
 /// mutated and the specification functions), as a metamutant built from it numbers them.
 pub fn probes(crate_dir: &Path) -> anyhow::Result<Vec<Probe>> {
-    Ok(metamutant::Loaded::read(crate_dir)?.probes())
+    Ok(metamutant::IndexedCrate::read(crate_dir)?.probes())
 }
 
 /// Checks that every name in the crate's `mutate` and `specification` lists names one of its
@@ -90,7 +90,7 @@ pub fn check_declared_names(crate_dir: &Path) -> anyhow::Result<Result<(), Strin
     let sources = source::Sources::load(&manifest.dir, &manifest.lib)
         .with_context(|| format!("in crate `{}`", manifest.name))?;
     Ok(
-        items::Selection::resolve(&sources, &manifest.mutate, &manifest.specification)
+        items::DeclaredFunctions::resolve(&sources, &manifest.mutate, &manifest.specification)
             .map(|_| ())
             .map_err(|e| format!("{e:#}")),
     )

@@ -40,13 +40,13 @@ impl FnPlace {
 /// order. Functions of the specification and undeclared ones are not listed: a change to them
 /// changes what every mutant is judged by.
 pub fn mutated_functions(crate_dir: &Path) -> Result<Vec<FnPlace>> {
-    let (sources, selection) = load_declared(crate_dir)?;
+    let (sources, declared) = load_declared(crate_dir)?;
     let mut out = Vec::new();
     for file in &sources.files {
         let text: Vec<&str> = file.text.lines().collect();
         let mut items = file.ast.items.clone();
         each_fn_mut(&mut items, &file.module, &mut |site, parts| {
-            if selection.role(site) != Some(Role::Code) {
+            if declared.role(site) != Some(Role::Code) {
                 return;
             }
             let sig = parts.sig.span().start().line;
@@ -87,7 +87,7 @@ pub fn mutated_functions(crate_dir: &Path) -> Result<Vec<FnPlace>> {
 /// another type's `run` calls by the same name counts as reached): a function listed here is
 /// called by no input, never the other way round.
 pub fn untested_public(crate_dir: &Path) -> Result<Vec<String>> {
-    let (sources, selection) = load_declared(crate_dir)?;
+    let (sources, declared) = load_declared(crate_dir)?;
     let mut public: Vec<crate::items::FnSite> = Vec::new();
     let mut bodies: Vec<(String, BTreeSet<String>)> = Vec::new();
     let mut roots: BTreeSet<String> = BTreeSet::new();
@@ -114,7 +114,7 @@ pub fn untested_public(crate_dir: &Path) -> Result<Vec<String>> {
     }
     let mut out: Vec<String> = public
         .into_iter()
-        .filter(|site| selection.role(site).is_none() && !reached.contains(&site.name))
+        .filter(|site| declared.role(site).is_none() && !reached.contains(&site.name))
         .map(|site| site.display())
         .collect();
     out.sort();

@@ -35,13 +35,13 @@ pub struct FnSize {
 
 /// The size of every function in the crate's `mutate` list, in source order.
 pub fn function_sizes(crate_dir: &Path) -> Result<Vec<FnSize>> {
-    let (sources, selection) = load_declared(crate_dir)?;
+    let (sources, declared) = load_declared(crate_dir)?;
     let mut out = Vec::new();
     for file in &sources.files {
         let lines: Vec<bool> = code_lines(&file.text);
         let mut items = file.ast.items.clone();
         each_fn_mut(&mut items, &file.module, &mut |site, parts| {
-            if selection.role(site) != Some(crate::items::Role::Code) {
+            if declared.role(site) != Some(crate::items::Role::Code) {
                 return;
             }
             let first = parts.sig.span().start().line;

@@ -96,7 +96,7 @@ impl Benchmark for AvTreeBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Vec<RecordId>;
-    type Abs = AvTree;
+    type Abstraction = AvTree;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

@@ -1,7 +1,7 @@
 //! Sequences of the heap's calls (`ferastrau sequences`) against Korat's heaps.
 
 use binomial_heap::BinomialHeapBench;
-use ferastrau_sdk::sequences::reach;
+use ferastrau_sdk::call_sequences::reach;
 use ferastrau_sdk::Benchmark;
 
 /// Korat's 28 heaps at scope 3 (keys 0..2, at most three nodes) are all reached by three

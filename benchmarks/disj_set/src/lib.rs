@@ -9,8 +9,8 @@
 //! the value of an array-based structure (no object identities to abstract from), and path
 //! compression and union by rank are only visible there.
 
+pub mod dedicated;
 pub mod disj_set;
-pub mod generators;
 pub mod invariant;
 pub mod space;
 
@@ -74,7 +74,7 @@ impl Benchmark for DisjSetBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Ret;
-    type Abs = Vec<Record>;
+    type Abstraction = Vec<Record>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -94,10 +94,10 @@ impl Benchmark for DisjSetBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    const GENERATORS: bool = true;
+    const HAS_DEDICATED: bool = true;
 
-    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        generators::rep_ok_generators(c, f)
+    fn precondition_dedicated(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        dedicated::rep_ok_dedicated(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

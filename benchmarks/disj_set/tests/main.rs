@@ -1,5 +1,5 @@
 //! The crate's integration tests, one binary (a module per file): one link instead of one
 //! per file. `autotests = false` in `Cargo.toml` names this file the only test target.
 
-mod generators;
+mod dedicated;
 mod korat_counts;

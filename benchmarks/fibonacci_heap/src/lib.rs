@@ -9,7 +9,7 @@
 //! This crate gives the heap: its finitization, invariant, decoder and operations, and its
 //! empty heap, from which `ferastrau sequences` calls them.
 
-pub mod generators;
+pub mod dedicated;
 pub mod heap;
 pub mod invariant;
 pub mod space;
@@ -66,9 +66,9 @@ impl PriorityQueue for FibonacciHeapBench {
     fn candidate_ok(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
         rep_ok(&mut View::new(c, f))
     }
-    const GENERATORS: bool = true;
-    fn candidate_ok_generators(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        generators::rep_ok_generators(c, f)
+    const HAS_DEDICATED: bool = true;
+    fn candidate_ok_dedicated(&self, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        dedicated::rep_ok_dedicated(c, f)
     }
     fn other_heap(&self, k: i64, n: i64) -> FibonacciHeap {
         other_heap(k, n)

@@ -1,6 +1,6 @@
 //! Sequences of the heap's calls (`ferastrau sequences`) against Korat's heaps.
 
-use ferastrau_sdk::sequences::reach;
+use ferastrau_sdk::call_sequences::reach;
 use fibonacci_heap::FibonacciHeapBench;
 
 /// Every node of Korat's heaps is marked (`space::MARK`), and three calls mark none: a node is

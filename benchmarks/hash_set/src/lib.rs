@@ -53,7 +53,7 @@ impl Benchmark for HashSetBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Outcome;
-    type Abs = Vec<Option<KeyId>>;
+    type Abstraction = Vec<Option<KeyId>>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

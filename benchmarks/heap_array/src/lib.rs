@@ -6,7 +6,7 @@
 //! (`size` and the array: its length and every slot), which is what Java's comparison of two
 //! `HeapArray` objects sees; the postconditions check the multiset of elements.
 
-pub mod generators;
+pub mod dedicated;
 pub mod heap_array;
 pub mod invariant;
 pub mod program;
@@ -52,7 +52,7 @@ impl Benchmark for HeapArrayBench {
     type Input = Call;
     type Ret = Ret;
     /// The whole heap: see [`Benchmark::abstraction`] below.
-    type Abs = HeapArray;
+    type Abstraction = HeapArray;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -75,10 +75,10 @@ impl Benchmark for HeapArrayBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    const GENERATORS: bool = true;
+    const HAS_DEDICATED: bool = true;
 
-    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        generators::rep_ok_generators(c, f)
+    fn precondition_dedicated(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        dedicated::rep_ok_dedicated(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

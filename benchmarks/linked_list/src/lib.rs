@@ -7,7 +7,7 @@
 //! the paper's helper `contains` takes part in every add/remove check), and the post-state's
 //! abstraction: the sequence of elements.
 
-pub mod generators;
+pub mod dedicated;
 pub mod invariant;
 pub mod list;
 pub mod space;
@@ -50,7 +50,7 @@ impl Benchmark for LinkedListBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Outcome;
-    type Abs = Vec<Option<ElemId>>;
+    type Abstraction = Vec<Option<ElemId>>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -73,10 +73,10 @@ impl Benchmark for LinkedListBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    const GENERATORS: bool = true;
+    const HAS_DEDICATED: bool = true;
 
-    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        generators::rep_ok_generators(c, f)
+    fn precondition_dedicated(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        dedicated::rep_ok_dedicated(c, f)
     }
 
     /// The list, then `o` (an element keeps its Korat index, in the list or not).

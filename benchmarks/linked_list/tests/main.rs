@@ -1,6 +1,6 @@
 //! The crate's integration tests, one binary (a module per file): one link instead of one
 //! per file. `autotests = false` in `Cargo.toml` names this file the only test target.
 
-mod generators;
+mod dedicated;
 mod korat_counts;
 mod ports;

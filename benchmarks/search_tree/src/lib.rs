@@ -8,7 +8,7 @@
 // one for one, so the operator mutants (`==` ↔ `!=`) are the paper's.
 #![allow(clippy::partialeq_to_none)]
 
-pub mod generators;
+pub mod dedicated;
 pub mod invariant;
 pub mod program;
 pub mod space;
@@ -56,7 +56,7 @@ impl Benchmark for SearchTreeBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -75,10 +75,10 @@ impl Benchmark for SearchTreeBench {
         rep_ok(&mut View::new(c, f))
     }
 
-    const GENERATORS: bool = true;
+    const HAS_DEDICATED: bool = true;
 
-    fn precondition_generators(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
-        generators::rep_ok_generators(c, f)
+    fn precondition_dedicated(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+        dedicated::rep_ok_dedicated(c, f)
     }
 
     fn decode(&self, _method: usize, f: &Fields, c: &mut Candidate<'_>) -> Call {

@@ -5,13 +5,13 @@
 use std::ops::ControlFlow;
 
 use ferastrau_sdk::korat::view::View;
-use ferastrau_sdk::korat::{self, brute, Candidate, Options};
+use ferastrau_sdk::korat::{self, brute, Candidate, SearchSwitches};
 use ferastrau_sdk::testing;
 use search_tree::invariant::rep_ok;
 use search_tree::space::finitization;
 use search_tree::SearchTreeBench;
 
-fn tree_search(n: u32, opts: Options) -> (korat::Stats, Vec<Vec<u32>>) {
+fn tree_search(n: u32, opts: SearchSwitches) -> (korat::Stats, Vec<Vec<u32>>) {
     let (fin, f) = finitization("SearchTree", n, false);
     let mut found = Vec::new();
     let stats = korat::search_with(
@@ -31,7 +31,7 @@ fn tree_predicate_explores_exactly_the_original_korat_candidates() {
     let explored = [6, 31, 178, 1165, 8308, 61950, 471708, 3625977];
     let valid = [2, 5, 15, 51, 188, 731, 2950, 12235];
     for n in 1..=8u32 {
-        let (s, _) = tree_search(n, Options::default());
+        let (s, _) = tree_search(n, SearchSwitches::default());
         assert_eq!(
             (s.valid, s.explored),
             (valid[n as usize - 1], explored[n as usize - 1]),
@@ -45,7 +45,7 @@ fn add_and_remove_inputs_match_the_paper() {
     let paper = [4, 20, 90, 408, 1880, 8772, 41300];
     testing::assert_counts(&SearchTreeBench, &paper, |n, methods| {
         // Joint generation with one argument over n values adds found·(n − 1) candidates.
-        let (tree, _) = tree_search(n, Options::default());
+        let (tree, _) = tree_search(n, SearchSwitches::default());
         for s in methods {
             assert_eq!(s.explored, tree.explored + tree.valid * (u64::from(n) - 1));
         }
@@ -67,8 +67,8 @@ fn korat_is_sound_complete_and_optimal_against_brute_force() {
 #[test]
 fn korat_star_without_pruning_finds_the_same_classes_from_more_candidates() {
     for n in 1..=3u32 {
-        let (korat, _) = tree_search(n, Options::default());
-        let star_opts = Options {
+        let (korat, _) = tree_search(n, SearchSwitches::default());
+        let star_opts = SearchSwitches {
             pruning: false,
             isomorphism_breaking: false,
         };
@@ -97,7 +97,7 @@ fn breaking_a_rule_is_caught_by_the_oracle() {
     let oracle = brute::enumerate(&fin, pred_for(&f));
     let (_, dupes) = tree_search(
         3,
-        Options {
+        SearchSwitches {
             pruning: true,
             isomorphism_breaking: false,
         },

@@ -9,7 +9,7 @@
 //! how the paper's helper `contains` takes part in those checks), and the post-state's
 //! abstraction: the elements of `this` and of `other`.
 
-pub mod generators;
+pub mod dedicated;
 pub mod invariant;
 pub mod list;
 pub mod program;
@@ -76,7 +76,7 @@ impl Benchmark for SortedListBench {
     type Fields = Fields;
     type Input = Call;
     type Ret = Outcome;
-    type Abs = Abstraction;
+    type Abstraction = Abstraction;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -106,13 +106,13 @@ impl Benchmark for SortedListBench {
         }
     }
 
-    const GENERATORS: bool = true;
+    const HAS_DEDICATED: bool = true;
 
-    fn precondition_generators(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+    fn precondition_dedicated(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
         match method {
-            2 => generators::rep_ok_generators(c, f, 0, false),
-            3 => generators::rep_ok_pair_generators(c, f),
-            _ => generators::rep_ok_generators(c, f, 0, true),
+            2 => dedicated::rep_ok_dedicated(c, f, 0, false),
+            3 => dedicated::rep_ok_pair_dedicated(c, f),
+            _ => dedicated::rep_ok_dedicated(c, f, 0, true),
         }
     }
 

@@ -6,7 +6,7 @@
 //! they rule out: the same maps in the same order from fewer candidates. The equal black
 //! heights stay a plain check: they depend on colours read after the subtree's root.
 
-use ferastrau_sdk::korat::generators::is_tree;
+use ferastrau_sdk::korat::dedicated::is_tree;
 use ferastrau_sdk::korat::{Candidate, Value, Visited};
 
 use crate::space::Fields;
@@ -15,7 +15,7 @@ use crate::space::Fields;
 const RED: Value = Value::Int(0);
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(root) = c.obj(f.root, 0) else {
         return c.int_is(f.size, 0, 0);
     };

@@ -1,7 +1,7 @@
 //! Sequences of `put` and `remove` calls (`ferastrau sequences`, the JPF paper's way to
 //! TreeMap's inputs) against Korat's red-black trees.
 
-use ferastrau_sdk::sequences::reach;
+use ferastrau_sdk::call_sequences::reach;
 use tree_map::TreeMapBench;
 
 /// Of Korat's 16 red-black trees at scope 3, sequences of three calls reach 11: the empty

@@ -52,7 +52,7 @@ pub struct ScopeStats {
     pub examples: Vec<Example>,
     /// The totals of the methods that have dedicated generators, with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generators: Option<Saved>,
+    pub generators: Option<DedicatedSearch>,
     pub inputs: u64,
     pub methods: Vec<MethodStats>,
     pub scope: u32,
@@ -66,7 +66,7 @@ pub struct MethodStats {
     pub candidates: u64,
     /// The same search with the method's dedicated generators; absent for a method with none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generators: Option<Saved>,
+    pub generators: Option<DedicatedSearch>,
     pub inputs: u64,
     pub method: String,
     pub scope: u32,
@@ -78,7 +78,10 @@ pub struct MethodStats {
 /// A search with dedicated generators beside the plain one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Saved {
+// The schema keeps the type's first name: the committed schema does not change with the Rust
+// name.
+#[schemars(rename = "Saved")]
+pub struct DedicatedSearch {
     pub candidates: u64,
     /// The plain search's candidates less these.
     pub candidates_saved: u64,

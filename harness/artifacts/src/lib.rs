@@ -14,7 +14,7 @@
 //! | `journal.jsonl` | [`JournalLine`] (one per line) | `evaluate::journal::Journal` |
 //! | `kill-matrix/scope-<s>.json` | [`KillMatrixHeader`] | `matrix::file::write` |
 //! | `table3.json` | [`Table3`] | `subsets::write` |
-//! | `reduced-suite.json` | [`ReducedSuite`] | `subsets::export::write` |
+//! | `reduced-suite.json` | [`ReducedSuite`] | `subsets::reduced_suite::write` |
 //! | `reports/gate-baseline.json` | [`GateBaseline`] | `gate::baseline::write_baseline` |
 //! | `code.json` | [`CodeFacts`] | `reproduce::code::CodeFacts::write` |
 //! | `generators.json` | [`Generators`] | `reproduce::dedicated::measure` |
@@ -104,7 +104,7 @@ pub use common::{
 };
 pub use evaluation::{Evaluation, EvaluationScope, KilledBy, ShardLabel};
 pub use gate_baseline::{BenchmarkBaseline, GateBaseline, MutantPlace, Region, ScopeFigures};
-pub use generators::{Example, Generators, MethodStats, Saved, ScopeStats, Search};
+pub use generators::{DedicatedSearch, Example, Generators, MethodStats, ScopeStats, Search};
 pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
 pub use kill_matrix::{KillMatrixHeader, MethodRange, RowSummary};
 pub use mutants::{CompilerVerdict, Edit, MutantEntry, Mutants, NextScope, Pos, ScopeOutcome};
@@ -117,8 +117,8 @@ pub use reduced_suite::{ReducedSuite, SuiteInput};
 pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
 pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};
 pub use table3::{
-    Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Summary, Table3,
-    Table3Row, Verdict,
+    Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Relation, Summary,
+    Table3, Table3Row,
 };
 
 /// How a file's JSON is laid out, as its current writer lays it out.

@@ -100,7 +100,10 @@ pub struct Comparison {
 
 /// The paper's verdict symbols.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum Verdict {
+// How one suite's kills relate to another's. The schema keeps the type's first name: the
+// committed schema does not change with the Rust name.
+#[schemars(rename = "Verdict")]
+pub enum Relation {
     #[serde(rename = "<")]
     Worse,
     #[serde(rename = "=")]
@@ -126,8 +129,8 @@ pub struct Table3Row {
     pub vs_previous: Comparison,
     pub vs_exhaustive: Comparison,
     /// What most draws say against T(s−1) and T(s) (`null`: no majority).
-    pub verdict_previous: Option<Verdict>,
-    pub verdict_exhaustive: Option<Verdict>,
+    pub verdict_previous: Option<Relation>,
+    pub verdict_exhaustive: Option<Relation>,
 }
 
 /// The paper's Table 3 line for the benchmark.
@@ -138,8 +141,8 @@ pub struct PaperLine {
     pub benchmark: String,
     pub scope: u32,
     pub random_kill_rate: f64,
-    pub vs_previous: Option<Verdict>,
-    pub vs_exhaustive: Option<Verdict>,
+    pub vs_previous: Option<Relation>,
+    pub vs_exhaustive: Option<Relation>,
 }
 
 /// The greedy reduction of T(s).

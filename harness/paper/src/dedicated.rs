@@ -103,7 +103,7 @@ pub fn read(dir: &Path) -> Result<Vec<Dedicated>> {
 mod tests {
     use super::*;
     use crate::{tables, BenchmarkReport, CodeFacts, Paper};
-    use ferastrau_harness::generate::{MethodStats, Saved};
+    use ferastrau_harness::generate::{DedicatedSearch, MethodStats};
 
     fn method(name: &str, candidates: u64, ded: Option<u64>) -> MethodStats {
         MethodStats {
@@ -113,7 +113,7 @@ mod tests {
             candidates,
             seconds: 1.0,
             state_space_log2: 0.0,
-            generators: ded.map(|c| Saved {
+            generators: ded.map(|c| DedicatedSearch {
                 candidates: c,
                 seconds: 0.25,
                 candidates_saved: candidates - c,
@@ -130,14 +130,14 @@ mod tests {
             generators: methods
                 .iter()
                 .any(|m| m.generators.is_some())
-                .then(Saved::default),
+                .then(DedicatedSearch::default),
             methods,
             examples: Vec::new(),
         }
     }
 
     #[test]
-    fn a_method_without_generators_counts_with_its_plain_figures() {
+    fn a_method_without_dedicated_generators_counts_with_its_plain_figures() {
         let d = Dedicated::of(&scope(vec![
             method("add", 100, Some(40)),
             method("rev", 50, None),
@@ -150,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn the_ded_cell_is_ours_where_a_benchmark_has_generators() {
+    fn the_ded_cell_is_ours_where_a_benchmark_has_dedicated_generators() {
         let ours = |dedicated: Vec<Dedicated>| BenchmarkReport {
             name: "b".into(),
             class: "B".into(),

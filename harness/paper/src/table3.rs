@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use ferastrau_console::exit_code::usage;
-use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
+use ferastrau_harness::subsets::sample::{Relation, Symbol as _};
 use ferastrau_harness::subsets::{PaperLine, Report};
 
 /// A benchmark name reduced for matching the paper's (`search_tree` and `SearchTree` meet).
@@ -37,8 +37,8 @@ pub fn paper_lines(path: &Path) -> Result<Vec<PaperLine>> {
             benchmark: benchmark.to_string(),
             scope: field(1).parse().map_err(|_| bad("scope"))?,
             random_kill_rate: field(2).parse().map_err(|_| bad("kill rate"))?,
-            vs_previous: Verdict::parse(field(3)),
-            vs_exhaustive: Verdict::parse(field(4)),
+            vs_previous: Relation::parse(field(3)),
+            vs_exhaustive: Relation::parse(field(4)),
         });
     }
     Ok(lines)

@@ -24,7 +24,7 @@ const WORDS: usize = 4;
 
 /// A position read back from a cursor file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Where {
+pub struct CursorPosition {
     /// The scope being run.
     pub scope: u32,
     /// The method, in the worker's numbering.
@@ -35,7 +35,7 @@ pub struct Where {
     pub mutant: u32,
 }
 
-impl Where {
+impl CursorPosition {
     /// The input this position names.
     pub fn position(&self) -> crate::Position {
         crate::Position {
@@ -102,7 +102,7 @@ pub fn get(word: usize) -> u32 {
 }
 
 /// Reads a cursor file left behind by a worker.
-pub fn read_file(path: &Path) -> Option<Where> {
+pub fn read_file(path: &Path) -> Option<CursorPosition> {
     let bytes = std::fs::read(path).ok()?;
     if bytes.len() < WORDS * 4 {
         return None;
@@ -111,7 +111,7 @@ pub fn read_file(path: &Path) -> Option<Where> {
     for (i, v) in w.iter_mut().enumerate() {
         *v = u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().ok()?);
     }
-    Some(Where {
+    Some(CursorPosition {
         scope: w[SCOPE],
         method: w[METHOD],
         index: w[INDEX],

@@ -15,4 +15,4 @@
 
 pub mod gate;
 pub mod html;
-pub mod suite;
+pub mod suite_html;

@@ -106,7 +106,7 @@ impl<B: Benchmark> Benchmark for WithAxioms<B> {
     type Fields = B::Fields;
     type Input = B::Input;
     type Ret = Returned<B::Ret>;
-    type Abs = B::Abs;
+    type Abstraction = B::Abstraction;
 
     fn methods(&self) -> &'static [&'static str] {
         self.methods
@@ -124,16 +124,16 @@ impl<B: Benchmark> Benchmark for WithAxioms<B> {
         self.bench.precondition_is_invariant(self.inputs_of[method])
     }
 
-    const GENERATORS: bool = B::GENERATORS;
+    const HAS_DEDICATED: bool = B::HAS_DEDICATED;
 
-    fn precondition_generators(
+    fn precondition_dedicated(
         &self,
         method: usize,
         fields: &Self::Fields,
         c: &mut Candidate<'_>,
     ) -> bool {
         self.bench
-            .precondition_generators(self.inputs_of[method], fields, c)
+            .precondition_dedicated(self.inputs_of[method], fields, c)
     }
 
     fn decode(&self, method: usize, fields: &Self::Fields, c: &mut Candidate<'_>) -> Self::Input {
@@ -155,7 +155,7 @@ impl<B: Benchmark> Benchmark for WithAxioms<B> {
         self.bench.invariant_violation(input)
     }
 
-    fn abstraction(&self, input: &Self::Input) -> Self::Abs {
+    fn abstraction(&self, input: &Self::Input) -> Self::Abstraction {
         self.bench.abstraction(input)
     }
 

@@ -19,7 +19,7 @@ pub trait Benchmark: Send + Sync + 'static {
     /// A call's return value.
     type Ret: PartialEq + Debug + Send;
     /// The abstraction of a post-state (e.g. the set of elements), compared with `==`.
-    type Abs: PartialEq + Debug + Send;
+    type Abstraction: PartialEq + Debug + Send;
 
     /// Names of the target methods, in a fixed order.
     fn methods(&self) -> &'static [&'static str];
@@ -44,16 +44,16 @@ pub trait Benchmark: Send + Sync + 'static {
     }
 
     /// Whether the preconditions have a variant with dedicated generators
-    /// ([`Benchmark::precondition_generators`]); `generate --generators` searches with it. A
-    /// method without one of its own leaves `precondition_generators` to the plain precondition.
-    const GENERATORS: bool = false;
+    /// ([`Benchmark::precondition_dedicated`]); `generate --generators` searches with it. A
+    /// method without one of its own leaves `precondition_dedicated` to the plain precondition.
+    const HAS_DEDICATED: bool = false;
 
     /// `method`'s precondition written with dedicated generators (the paper's Sec. 5, see
-    /// `korat::generators`): it must accept exactly the candidates
+    /// `korat::dedicated`): it must accept exactly the candidates
     /// [`Benchmark::precondition`] accepts and read the same fields in the same order, each
     /// read ruling out the values that cannot satisfy it — the same inputs in the same order
     /// from fewer candidates. The default is the plain precondition (nothing ruled out).
-    fn precondition_generators(
+    fn precondition_dedicated(
         &self,
         method: usize,
         fields: &Self::Fields,
@@ -81,7 +81,7 @@ pub trait Benchmark: Send + Sync + 'static {
     }
 
     /// The abstract value of a state; only called on states that satisfy the invariant.
-    fn abstraction(&self, input: &Self::Input) -> Self::Abs;
+    fn abstraction(&self, input: &Self::Input) -> Self::Abstraction;
 
     /// Whether [`Benchmark::structure`] is defined. `evaluate --compare structural` refuses
     /// a benchmark that leaves this `false` (the default).

@@ -9,7 +9,7 @@ use crate::Benchmark;
 /// What one call did.
 pub enum Outcome<B: Benchmark> {
     /// Returned normally with a post-state that satisfies the invariant.
-    Normal(B::Ret, B::Abs),
+    Normal(B::Ret, B::Abstraction),
     /// Returned `ret` (rendered with `Debug`) with a post-state that violates the invariant;
     /// `panic` holds the panic if the invariant or the abstraction panicked on it.
     Broken {

@@ -32,7 +32,7 @@ pub trait Generator: Send + Sync + 'static {
     /// A call's return value.
     type Ret: PartialEq + std::fmt::Debug + Send;
     /// The abstraction of a post-state, compared with `==`.
-    type Abs: PartialEq + std::fmt::Debug + Send;
+    type Abstraction: PartialEq + std::fmt::Debug + Send;
 
     /// Names of the target methods, in a fixed order.
     fn methods(&self) -> &'static [&'static str];
@@ -55,7 +55,7 @@ pub trait Generator: Send + Sync + 'static {
     }
 
     /// The abstract value of a state.
-    fn abstraction(&self, input: &Self::Input) -> Self::Abs;
+    fn abstraction(&self, input: &Self::Input) -> Self::Abstraction;
 
     /// Whether [`Generator::structure`] is defined (see [`Benchmark::STRUCTURE`]).
     const STRUCTURE: bool = false;
@@ -111,7 +111,7 @@ pub struct Beside<P>(pub P);
 impl<P: Program> Generator for Beside<P> {
     type Input = <P::Bench as Benchmark>::Input;
     type Ret = <P::Bench as Benchmark>::Ret;
-    type Abs = <P::Bench as Benchmark>::Abs;
+    type Abstraction = <P::Bench as Benchmark>::Abstraction;
 
     fn methods(&self) -> &'static [&'static str] {
         self.0.bench().methods()
@@ -128,7 +128,7 @@ impl<P: Program> Generator for Beside<P> {
     fn invariant_violation(&self, input: &Self::Input) -> Option<String> {
         self.0.bench().invariant_violation(input)
     }
-    fn abstraction(&self, input: &Self::Input) -> Self::Abs {
+    fn abstraction(&self, input: &Self::Input) -> Self::Abstraction {
         self.0.bench().abstraction(input)
     }
     const STRUCTURE: bool = <P::Bench as Benchmark>::STRUCTURE;
@@ -250,7 +250,7 @@ impl<G: Generator> Benchmark for Generated<G> {
     type Fields = Slots;
     type Input = G::Input;
     type Ret = G::Ret;
-    type Abs = G::Abs;
+    type Abstraction = G::Abstraction;
 
     fn methods(&self) -> &'static [&'static str] {
         self.generator.methods()
@@ -291,7 +291,7 @@ impl<G: Generator> Benchmark for Generated<G> {
         self.generator.invariant_violation(input)
     }
 
-    fn abstraction(&self, input: &G::Input) -> G::Abs {
+    fn abstraction(&self, input: &G::Input) -> G::Abstraction {
         self.generator.abstraction(input)
     }
 
@@ -329,7 +329,7 @@ mod tests {
     impl Generator for Sorted {
         type Input = (Vec<i64>, i64);
         type Ret = ();
-        type Abs = Vec<i64>;
+        type Abstraction = Vec<i64>;
         fn methods(&self) -> &'static [&'static str] {
             &["touch"]
         }
@@ -409,7 +409,7 @@ mod tests {
     impl Generator for Prefix {
         type Input = Vec<i64>;
         type Ret = ();
-        type Abs = Vec<i64>;
+        type Abstraction = Vec<i64>;
         fn methods(&self) -> &'static [&'static str] {
             &["touch"]
         }

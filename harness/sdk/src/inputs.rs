@@ -64,8 +64,8 @@ pub fn precondition<B: Benchmark>(
     fields: &B::Fields,
     c: &mut korat::Candidate<'_>,
 ) -> bool {
-    if generators && B::GENERATORS {
-        bench.precondition_generators(method, fields, c)
+    if generators && B::HAS_DEDICATED {
+        bench.precondition_dedicated(method, fields, c)
     } else {
         bench.precondition(method, fields, c)
     }
@@ -78,7 +78,7 @@ pub fn generate_scope<B: Benchmark>(
     bench: &B,
     scope: u32,
     print: usize,
-    opts: korat::Options,
+    opts: korat::SearchSwitches,
     jobs: usize,
     generators: bool,
 ) -> Vec<MethodRun> {
@@ -89,7 +89,7 @@ pub fn generate_scope<B: Benchmark>(
     let shared: Vec<usize> = (0..spaces.len())
         .filter(|&m| bench.precondition_is_invariant(m))
         .collect();
-    if shared.len() > 1 && opts == korat::Options::default() {
+    if shared.len() > 1 && opts == korat::SearchSwitches::default() {
         for (m, run) in shared_search(bench, &spaces, &shared, print, jobs, generators) {
             runs[m] = Some(run);
         }
@@ -138,7 +138,7 @@ fn shared_search<B: Benchmark>(
     };
     let (stats, parts) = korat::search_structures(
         lead_fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         jobs,
         |c| precondition(bench, lead, generators, lead_fields, c),
         init,
@@ -203,7 +203,7 @@ fn shared_search<B: Benchmark>(
                 shown,
                 state_space_log2: spaces[m].0.state_space_log2(),
                 shared: true,
-                generators: generators && B::GENERATORS,
+                generators: generators && B::HAS_DEDICATED,
             },
         ));
     }
@@ -233,7 +233,7 @@ fn own_search<B: Benchmark>(
     m: usize,
     (fin, fields): &(korat::Finitization, B::Fields),
     print: usize,
-    opts: korat::Options,
+    opts: korat::SearchSwitches,
     jobs: usize,
     generators: bool,
 ) -> MethodRun {
@@ -261,7 +261,7 @@ fn own_search<B: Benchmark>(
         shown,
         state_space_log2: fin.state_space_log2(),
         shared: false,
-        generators: generators && B::GENERATORS,
+        generators: generators && B::HAS_DEDICATED,
     }
 }
 
@@ -271,7 +271,7 @@ fn own_search<B: Benchmark>(
 pub fn structure_scope<B: Benchmark>(
     bench: &B,
     scope: u32,
-    opts: korat::Options,
+    opts: korat::SearchSwitches,
     jobs: usize,
     generators: bool,
 ) -> Vec<MethodRun> {
@@ -291,7 +291,7 @@ pub fn structure_scope<B: Benchmark>(
                 shown: Vec::new(),
                 state_space_log2: fin.state_space_log2(),
                 shared: false,
-                generators: generators && B::GENERATORS,
+                generators: generators && B::HAS_DEDICATED,
             }
         })
         .collect()

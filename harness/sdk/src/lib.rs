@@ -13,12 +13,12 @@
 
 pub mod axioms;
 mod benchmark;
+pub mod call_sequences;
 pub mod exec;
 pub mod generator;
 pub mod inputs;
 pub mod panics;
 pub mod priority_queue;
-pub mod sequences;
 pub mod structure;
 /// Helpers for benchmark crates' tests (Korat per method, brute-force checks, postconditions).
 pub mod testing;

@@ -65,11 +65,11 @@ pub trait PriorityQueue: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// The class invariant on a candidate.
     fn candidate_ok(&self, f: &<Self::Heap as Root>::Fields, c: &mut Candidate<'_>) -> bool;
-    /// Whether [`PriorityQueue::candidate_ok_generators`] is a dedicated-generator variant.
-    const GENERATORS: bool = false;
-    /// The class invariant with dedicated generators ([`Benchmark::precondition_generators`]);
+    /// Whether [`PriorityQueue::candidate_ok_dedicated`] is a dedicated-generator variant.
+    const HAS_DEDICATED: bool = false;
+    /// The class invariant with dedicated generators ([`Benchmark::precondition_dedicated`]);
     /// the plain one by default.
-    fn candidate_ok_generators(
+    fn candidate_ok_dedicated(
         &self,
         f: &<Self::Heap as Root>::Fields,
         c: &mut Candidate<'_>,
@@ -130,7 +130,7 @@ impl<Q: PriorityQueue> Benchmark for Q {
     type Fields = <Q::Heap as Root>::Fields;
     type Input = Call<Q::Heap>;
     type Ret = Ret;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -156,15 +156,15 @@ impl<Q: PriorityQueue> Benchmark for Q {
         self.candidate_ok(f, c)
     }
 
-    const GENERATORS: bool = Q::GENERATORS;
+    const HAS_DEDICATED: bool = Q::HAS_DEDICATED;
 
-    fn precondition_generators(
+    fn precondition_dedicated(
         &self,
         _method: usize,
         f: &<Q::Heap as Root>::Fields,
         c: &mut Candidate<'_>,
     ) -> bool {
-        self.candidate_ok_generators(f, c)
+        self.candidate_ok_dedicated(f, c)
     }
 
     fn decode(

@@ -53,7 +53,7 @@ pub fn method_inputs<B: Benchmark>(bench: &B, method: usize, scope: u32) -> Vec<
 /// must not depend on how many inputs are shown: with none or two shown, the free products
 /// are counted instead of listed, and must count the same.
 pub fn check_generation<B: Benchmark>(bench: &B, scope: u32, jobs: usize) -> Result<(), String> {
-    let opts = korat::Options::default();
+    let opts = korat::SearchSwitches::default();
     let methods = bench.methods();
     let mut own = Vec::new();
     for m in 0..methods.len() {
@@ -114,11 +114,11 @@ pub fn structure_states<B: Benchmark>(
     let (fin, f) = bench.finitize(method, scope);
     let (stats, parts) = korat::search_structures(
         &fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         jobs,
         |c| {
             if generators {
-                bench.precondition_generators(method, &f, c)
+                bench.precondition_dedicated(method, &f, c)
             } else {
                 bench.precondition(method, &f, c)
             }
@@ -137,20 +137,20 @@ pub fn structure_states<B: Benchmark>(
 /// the two predicates agree on every candidate of scope `brute` (judged without recording,
 /// so nothing is ruled out). Returns (plain, generators) figures per scope, for the caller
 /// to require fewer candidates.
-pub fn check_generators<B: Benchmark>(
+pub fn check_dedicated<B: Benchmark>(
     bench: &B,
     method: usize,
     scopes: std::ops::RangeInclusive<u32>,
     brute: u32,
 ) -> Result<Vec<(Stats, Stats)>, String> {
-    if !B::GENERATORS {
+    if !B::HAS_DEDICATED {
         return Err(format!("{} has no generators", bench.methods()[method]));
     }
     let (fin, f) = bench.finitize(method, brute);
     let mut disagree = None;
     brute::enumerate(&fin, |c| {
         let plain = bench.precondition(method, &f, c);
-        if plain != bench.precondition_generators(method, &f, c) && disagree.is_none() {
+        if plain != bench.precondition_dedicated(method, &f, c) && disagree.is_none() {
             disagree = Some(c.state().to_vec());
         }
         plain

@@ -50,7 +50,7 @@ fn count(
     if !DIGEST.load(Ordering::Relaxed) {
         return korat::search_parallel(
             fin,
-            korat::Options::default(),
+            korat::SearchSwitches::default(),
             jobs,
             pred,
             || (),
@@ -61,7 +61,7 @@ fn count(
     // The same search, digesting each valid input's state vector and structure slots in order.
     let (stats, parts) = korat::search_parallel(
         fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         jobs,
         pred,
         fnv_start,
@@ -86,9 +86,9 @@ fn tree_map(n: u32, jobs: usize) -> Stats {
 }
 
 fn tree_map_ded(n: u32, jobs: usize) -> Stats {
-    use tree_map::{generators::rep_ok_generators, space};
+    use tree_map::{dedicated::rep_ok_dedicated, space};
     let (fin, f) = space::finitization("TreeMap", n, false);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn fibonacci_heap(n: u32, jobs: usize) -> Stats {
@@ -98,9 +98,9 @@ fn fibonacci_heap(n: u32, jobs: usize) -> Stats {
 }
 
 fn fibonacci_heap_ded(n: u32, jobs: usize) -> Stats {
-    use fibonacci_heap::generators::rep_ok_generators;
+    use fibonacci_heap::dedicated::rep_ok_dedicated;
     let (fin, f) = fibonacci_heap::FibonacciHeap::finitization("FibonacciHeap", n, &[]);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn linked_list(n: u32, jobs: usize) -> Stats {
@@ -110,9 +110,9 @@ fn linked_list(n: u32, jobs: usize) -> Stats {
 }
 
 fn linked_list_ded(n: u32, jobs: usize) -> Stats {
-    use linked_list::{generators::rep_ok_generators, space};
+    use linked_list::{dedicated::rep_ok_dedicated, space};
     let (fin, f) = space::finitization("LinkedList", n, false);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn sorted_list(n: u32, jobs: usize) -> Stats {
@@ -122,33 +122,33 @@ fn sorted_list(n: u32, jobs: usize) -> Stats {
 }
 
 fn sorted_list_ded(n: u32, jobs: usize) -> Stats {
-    use sorted_list::{generators::rep_ok_generators, space};
+    use sorted_list::{dedicated::rep_ok_dedicated, space};
     let (fin, f) = space::finitization("SortedList", n, space::Args::None);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f, 0, true))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f, 0, true))
 }
 
 fn search_tree_ded(n: u32, jobs: usize) -> Stats {
-    use search_tree::{generators::rep_ok_generators, space};
+    use search_tree::{dedicated::rep_ok_dedicated, space};
     let (fin, f) = space::finitization("SearchTree", n, false);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn heap_array_ded(n: u32, jobs: usize) -> Stats {
-    use heap_array::{generators::rep_ok_generators, space};
+    use heap_array::{dedicated::rep_ok_dedicated, space};
     let (fin, f) = space::finitization("HeapArray", n, false);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn disj_set_ded(n: u32, jobs: usize) -> Stats {
-    use disj_set::{generators::rep_ok_generators, space};
+    use disj_set::{dedicated::rep_ok_dedicated, space};
     let (fin, f) = space::finitization("DisjSet", n, 0);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn binomial_heap_ded(n: u32, jobs: usize) -> Stats {
-    use binomial_heap::generators::rep_ok_generators;
+    use binomial_heap::dedicated::rep_ok_dedicated;
     let (fin, f) = binomial_heap::BinomialHeap::finitization("BinomialHeap", n, &[]);
-    count(&fin, jobs, |c| rep_ok_generators(c, &f))
+    count(&fin, jobs, |c| rep_ok_dedicated(c, &f))
 }
 
 fn search_tree(n: u32, jobs: usize) -> Stats {
@@ -315,7 +315,7 @@ fn generate<B: ferastrau_sdk::Benchmark>(
     structure: bool,
 ) -> Vec<Stats> {
     use ferastrau_sdk::inputs::{generate_scope, structure_scope};
-    let opts = korat::Options::default();
+    let opts = korat::SearchSwitches::default();
     let runs = if structure {
         structure_scope(bench, scope, opts, jobs, false)
     } else {

@@ -2,7 +2,7 @@
 //! exactly the inputs, the order and the counts of their own sequential searches.
 
 use ferastrau_sdk::inputs::generate_scope;
-use ferastrau_sdk::korat::Options;
+use ferastrau_sdk::korat::SearchSwitches;
 use ferastrau_sdk::testing::check_generation;
 use ferastrau_sdk::Benchmark;
 
@@ -13,7 +13,7 @@ fn check<B: Benchmark>(bench: &B, scopes: std::ops::RangeInclusive<u32>, shared:
         if let Err(e) = check_generation(bench, scope, 2) {
             panic!("{e}");
         }
-        let runs = generate_scope(bench, scope, 0, Options::default(), 1, false);
+        let runs = generate_scope(bench, scope, 0, SearchSwitches::default(), 1, false);
         let got: Vec<usize> = (0..runs.len()).filter(|&m| runs[m].shared).collect();
         assert_eq!(got, shared, "scope {scope}: methods of the shared search");
     }

@@ -49,7 +49,7 @@ impl Benchmark for FerastrauInitBenchmark {
     type Fields = Fields;
     type Input = Call;
     type Ret = Ret;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS
@@ -143,11 +143,11 @@ impl Benchmark for FerastrauInitBenchmark {
     //
     // /// Whether the preconditions are also written with dedicated generators (Korat's
     // /// Sec. 5; `generate --generators` searches with them).
-    // const GENERATORS: bool = false;
+    // const HAS_DEDICATED: bool = false;
     //
     // /// That precondition: it must accept exactly what `precondition` accepts, reading the
     // /// same fields in the same order, each read ruling out values that cannot satisfy it.
-    // fn precondition_generators(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
+    // fn precondition_dedicated(&self, method: usize, f: &Fields, c: &mut Candidate<'_>) -> bool {
     //     self.precondition(method, f, c)
     // }
     //

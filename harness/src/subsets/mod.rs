@@ -12,8 +12,8 @@
 //! `undetermined`.
 
 pub mod expect;
-pub mod export;
 pub mod reduce;
+pub mod reduced_suite;
 pub mod sample;
 pub mod table;
 
@@ -40,9 +40,9 @@ pub const FILES: [&str; 5] = [
     "reduced-suite.txt",
 ];
 
-/// Options of the computation.
+/// How the random subsets are drawn: how many, from which seed.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct Sampling {
     /// Random draws per comparison (`--random-samples`).
     pub samples: u64,
     /// Seed of the draws and of the held-out split.
@@ -112,7 +112,7 @@ fn suite_kills(rows: &[&Row], suite: Option<&RoaringBitmap>) -> Kills {
 /// matrix of its largest scope).
 /// The report's `paper` line is left empty: a reference to compare with is the caller's to add
 /// ([`table::compute_and_write`]).
-pub fn compute(dir: &Path, opts: &Options) -> Result<Report> {
+pub fn compute(dir: &Path, opts: &Sampling) -> Result<Report> {
     let eval: Evaluation = read(&dir.join("evaluation.json"))?;
     if let Some(why) = &eval.broken {
         return Err(broken(format!(
@@ -255,7 +255,7 @@ fn table_row(
     r: u64,
     prev_killed: u64,
     exhaustive: Kills,
-    opts: &Options,
+    opts: &Sampling,
 ) -> Table3Row {
     let of = rows.len() as u64;
     let draws = sample::draws(rows, n, r, opts.samples, opts.seed);
@@ -277,7 +277,7 @@ fn table_row(
     }
 }
 
-fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
+fn reduction(m: &KillMatrix, opts: &Sampling) -> Reduction {
     let n = m.header.inputs;
     let all: Vec<&Row> = m.rows.iter().collect();
     let suite = reduce::greedy_cover(&all, n);
@@ -315,6 +315,6 @@ fn reduction(m: &KillMatrix, opts: &Options) -> Reduction {
 /// `reduced-suite.{json,txt}`, which rebuilds the run's crate to render them.
 pub fn write_reduced_suite(dir: &Path, report: &Report) -> Result<()> {
     let m = crate::matrix::file::read(dir, report.scope)?;
-    let suite = export::render(&m, &report.reduction.suite)?;
-    export::write(dir, &suite)
+    let suite = reduced_suite::render(&m, &report.reduction.suite)?;
+    reduced_suite::write(dir, &suite)
 }

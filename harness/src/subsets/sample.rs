@@ -50,7 +50,7 @@ pub fn draws(rows: &[&Row], n: u64, r: u64, k: u64, seed: u64) -> Vec<Draw> {
 /// Mean, minimum, quartiles and maximum of a sample, as percentages of `of`; how draws
 /// compare with a reference suite's kill count (`<`, `=`, `>`, and `undetermined` when a
 /// draw's unknown inputs could put it on either side); the verdict symbols. As `table3.json` holds them.
-pub use ferastrau_artifacts::{Comparison, Summary, Verdict};
+pub use ferastrau_artifacts::{Comparison, Relation, Summary};
 
 /// The quantile `q` of sorted `v` (linear interpolation between order statistics).
 fn quantile(v: &[f64], q: f64) -> f64 {
@@ -85,20 +85,20 @@ pub trait Symbol: Sized {
     fn parse(s: &str) -> Option<Self>;
 }
 
-impl Symbol for Verdict {
+impl Symbol for Relation {
     fn symbol(self) -> &'static str {
         match self {
-            Verdict::Worse => "<",
-            Verdict::Equal => "=",
-            Verdict::Better => ">",
+            Relation::Worse => "<",
+            Relation::Equal => "=",
+            Relation::Better => ">",
         }
     }
 
-    fn parse(s: &str) -> Option<Verdict> {
+    fn parse(s: &str) -> Option<Relation> {
         match s.trim() {
-            "<" => Some(Verdict::Worse),
-            "=" => Some(Verdict::Equal),
-            ">" => Some(Verdict::Better),
+            "<" => Some(Relation::Worse),
+            "=" => Some(Relation::Equal),
+            ">" => Some(Relation::Better),
             _ => None,
         }
     }
@@ -110,7 +110,7 @@ pub trait Compare: Sized {
     fn of(draws: &[Draw], reference: u64) -> Self;
     /// What most draws say (ties: the order `<`, `=`, `>`); `None` when most are
     /// undetermined or there are none.
-    fn verdict(&self) -> Option<Verdict>;
+    fn verdict(&self) -> Option<Relation>;
 }
 
 impl Compare for Comparison {
@@ -130,14 +130,14 @@ impl Compare for Comparison {
         c
     }
 
-    fn verdict(&self) -> Option<Verdict> {
+    fn verdict(&self) -> Option<Relation> {
         let best = [
-            (self.worse, Verdict::Worse),
-            (self.equal, Verdict::Equal),
-            (self.better, Verdict::Better),
+            (self.worse, Relation::Worse),
+            (self.equal, Relation::Equal),
+            (self.better, Relation::Better),
         ]
         .into_iter()
-        .fold(None, |acc: Option<(u64, Verdict)>, (n, v)| match acc {
+        .fold(None, |acc: Option<(u64, Relation)>, (n, v)| match acc {
             Some((m, _)) if m >= n => acc,
             _ => Some((n, v)),
         })?;
@@ -194,7 +194,7 @@ mod tests {
                 undetermined: 1
             }
         );
-        assert_eq!(c.verdict(), Some(Verdict::Worse));
+        assert_eq!(c.verdict(), Some(Relation::Worse));
         assert_eq!(Comparison::default().verdict(), None);
         let s = summary(&[1, 2, 3, 4, 5], 10).unwrap();
         assert_eq!(

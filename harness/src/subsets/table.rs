@@ -9,8 +9,8 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 use ferastrau_artifacts::Artifact as _;
 
-use super::sample::{Summary, Symbol as _, Verdict};
-use super::{Families, Options, PaperLine, Report, Table3Row};
+use super::sample::{Relation, Summary, Symbol as _};
+use super::{Families, PaperLine, Report, Sampling, Table3Row};
 
 /// `subsets` on one run's directory: computes its Table 3 and reduction
 /// ([`compute`](super::compute)), adds the line `reference` gives for it (`None`: no
@@ -18,7 +18,7 @@ use super::{Families, Options, PaperLine, Report, Table3Row};
 /// as inputs (`reduced-suite.{json,txt}`, which rebuilds the run's crate to render them).
 pub fn compute_and_write(
     dir: &Path,
-    opts: &Options,
+    opts: &Sampling,
     reference: &dyn Fn(&Report) -> Result<Option<PaperLine>>,
     render_suite: bool,
 ) -> Result<Report> {
@@ -44,8 +44,8 @@ fn write(dir: &Path, report: &Report) -> Result<()> {
     Ok(())
 }
 
-fn sym(v: Option<Verdict>) -> &'static str {
-    v.map_or("?", Verdict::symbol)
+fn sym(v: Option<Relation>) -> &'static str {
+    v.map_or("?", Relation::symbol)
 }
 
 fn num(x: Option<f64>) -> String {

@@ -10,8 +10,8 @@
 //! pass every test (a suite that fails on the code it measures measures nothing). A death
 //! from outside (a signal no code under test sends itself) is run again, never counted.
 
-pub mod journal;
 pub mod program;
+pub mod suite_journal;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -29,7 +29,7 @@ use ferastrau_console::exit_code::{broken, usage, Interrupted};
 
 /// The limits and parallelism of a suite's run.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SuiteLimits {
     /// Mutant processes at once.
     pub jobs: usize,
     /// Bytes of address space per process.
@@ -42,7 +42,7 @@ pub struct Options {
     pub timeout_floor: Duration,
 }
 
-pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict as Verdict};
+pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict};
 
 /// The runner of `suite` for `bench`, built: its binary.
 fn build_runner(bench: &BenchmarkCrate, metamutant: &Path, text: &str) -> Result<PathBuf> {
@@ -115,13 +115,19 @@ fn run(exe: &Path, mutant: u32, guard: Duration, memory: u64, out: &Path) -> Res
 }
 
 /// A mutant's verdict from its run; a death from outside is run again once, then an error.
-fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> Result<Verdict> {
+fn judge(
+    exe: &Path,
+    id: u32,
+    guard: Duration,
+    memory: u64,
+    scratch: &Path,
+) -> Result<SuiteVerdict> {
     let out = scratch.join(format!("{id}.out"));
     let mut outcome = run(exe, id, guard, memory, &out)?;
     if matches!(&outcome, Outcome::Died(d) if d.is_from_outside() || d.in_runtime()) {
         outcome = run(exe, id, guard, memory, &out)?;
     }
-    let killed = |reason, test| Verdict {
+    let killed = |reason, test| SuiteVerdict {
         id,
         status: Status::Killed,
         reason: Some(reason),
@@ -129,7 +135,7 @@ fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> R
         key: None,
     };
     Ok(match outcome {
-        Outcome::Passed => Verdict {
+        Outcome::Passed => SuiteVerdict {
             id,
             status: Status::Survived,
             reason: None,
@@ -156,19 +162,19 @@ fn judge(exe: &Path, id: u32, guard: Duration, memory: u64, scratch: &Path) -> R
 
 /// Measures `suite` against `mutants` (ids of `bench`'s metamutant, built at `metamutant`),
 /// each verdict recorded in the journal at `journal` as it comes; with `resume`, continues the
-/// run that journal recorded (see [`journal`]).
+/// run that journal recorded (see [`suite_journal`]).
 pub fn evaluate(
     bench: &BenchmarkCrate,
     metamutant: &Path,
     suite: &Path,
     mutants: &[u32],
-    opts: &Options,
+    opts: &SuiteLimits,
     journal_path: &Path,
     resume: bool,
 ) -> Result<SuiteRun> {
     let source = std::fs::read_to_string(suite)
         .map_err(|e| usage(format!("cannot read the suite {}: {e}", suite.display())))?;
-    let identity = journal::Identity {
+    let identity = suite_journal::Identity {
         benchmark: bench.name.clone(),
         suite: crate::fingerprint::file_hash(suite)?,
         source: crate::fingerprint::tree_hash(&bench.dir)?,
@@ -178,11 +184,11 @@ pub fn evaluate(
         memory_limit: opts.memory_limit,
     };
     let (journal, recorded) = if resume {
-        journal::Journal::resume(journal_path, &identity)?
+        suite_journal::Journal::resume(journal_path, &identity)?
     } else {
         (
-            journal::Journal::create(journal_path, &identity)?,
-            journal::Recorded::default(),
+            suite_journal::Journal::create(journal_path, &identity)?,
+            suite_journal::Recorded::default(),
         )
     };
     let (text, tests) =
@@ -253,7 +259,7 @@ pub fn evaluate(
         .num_threads(opts.jobs)
         .build()
         .context("cannot start the mutant threads")?;
-    let judged: Vec<Verdict> = pool.install(|| {
+    let judged: Vec<SuiteVerdict> = pool.install(|| {
         left.par_iter()
             .map(|&id| {
                 // A process that ends within the wait's first poll never sees the request to
@@ -272,7 +278,7 @@ pub fn evaluate(
     let mut by_id = recorded.verdicts;
     by_id.extend(judged.into_iter().map(|v| (v.id, v)));
     // In the run's order of mutants, however many runs it took.
-    let verdicts: Vec<Verdict> = mutants.iter().filter_map(|id| by_id.remove(id)).collect();
+    let verdicts: Vec<SuiteVerdict> = mutants.iter().filter_map(|id| by_id.remove(id)).collect();
     let killed = verdicts
         .iter()
         .filter(|v| v.status == Status::Killed)
@@ -310,14 +316,14 @@ mod tests {
         path
     }
 
-    fn verdict(body: &str) -> Result<Verdict> {
+    fn verdict(body: &str) -> Result<SuiteVerdict> {
         let dir = tempfile::tempdir().unwrap();
         let exe = script(dir.path(), "runner", body);
         judge(&exe, 7, Duration::from_millis(300), 1 << 30, dir.path())
     }
 
-    fn killed(reason: Reason, test: Option<&str>) -> Verdict {
-        Verdict {
+    fn killed(reason: Reason, test: Option<&str>) -> SuiteVerdict {
+        SuiteVerdict {
             id: 7,
             status: Status::Killed,
             reason: Some(reason),

@@ -9,11 +9,11 @@ use ferastrau_sdk::Benchmark;
 
 /// What a `generate` request asks for besides the scope.
 #[derive(Clone, Copy, Debug)]
-pub struct Ask {
+pub struct GenerateRequest {
     /// Inputs of each method to render.
     pub print: usize,
     /// Korat's switches.
-    pub opts: korat::Options,
+    pub opts: korat::SearchSwitches,
     /// Threads of each search.
     pub jobs: usize,
     /// The structure-only searches instead of the inputs.
@@ -24,8 +24,8 @@ pub struct Ask {
 
 /// Generates every method's inputs at `scope` (or, with `structure`, runs the structure-only
 /// searches) and sends the first `print` inputs of each and the figures.
-pub fn generate<B: Benchmark>(bench: &B, scope: u32, ask: Ask) -> std::io::Result<()> {
-    let Ask {
+pub fn generate<B: Benchmark>(bench: &B, scope: u32, ask: GenerateRequest) -> std::io::Result<()> {
+    let GenerateRequest {
         print,
         opts,
         jobs,

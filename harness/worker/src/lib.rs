@@ -11,7 +11,7 @@ pub mod abandon;
 mod channel;
 mod cohort;
 mod evaluate;
-mod export;
+mod export_tests;
 pub mod fault;
 mod generate;
 mod matrix;
@@ -96,11 +96,11 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
             structure,
             generators,
         } => {
-            let opts = korat::Options {
+            let opts = korat::SearchSwitches {
                 pruning,
                 isomorphism_breaking,
             };
-            let ask = generate::Ask {
+            let ask = generate::GenerateRequest {
                 print,
                 opts,
                 jobs,
@@ -114,7 +114,7 @@ fn dispatch<B: Benchmark>(bench: &WithAxioms<B>, request: Request) -> std::io::R
             mutant,
             clock,
         } => outputs::outputs(bench, scope, mutant, clock)?,
-        Request::Export { scope } => export::export(bench.inner(), scope)?,
+        Request::Export { scope } => export_tests::export(bench.inner(), scope)?,
         Request::Sequences {
             length,
             scope,

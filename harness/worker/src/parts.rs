@@ -127,7 +127,7 @@ where
     let over = AtomicBool::new(false);
     let (stats, parts) = korat::search_parallel(
         fin,
-        korat::Options::default(),
+        korat::SearchSwitches::default(),
         jobs,
         pred,
         Part::default,

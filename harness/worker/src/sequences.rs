@@ -1,7 +1,7 @@
 //! The worker's `sequences` request: the JPF paper's other way to inputs — every sequence of
 //! the target methods' calls from the benchmark's initial state, breadth first, arguments
 //! 1..=scope, a state explored once however many sequences reach it (matched by its structure
-//! up to isomorphism, or by its abstraction; `ferastrau_sdk::sequences` explores) — the code
+//! up to isomorphism, or by its abstraction; `ferastrau_sdk::call_sequences` explores) — the code
 //! the calls cover, and how many of Korat's inputs at the scope have a receiver some sequence
 //! reaches.
 
@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::channel::send;
 use crate::protocol::{CallOutcome, Matching, Message};
-use ferastrau_sdk::sequences::{explore, korat_receivers};
+use ferastrau_sdk::call_sequences::{explore, korat_receivers};
 use ferastrau_sdk::Benchmark;
 
 /// Explores the sequences up to `length` and reports per length, then the code the calls

@@ -9,12 +9,12 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 mod copy;
-mod loaded;
+mod indexed_crate;
 mod pruner;
 mod record;
 
 pub(crate) use copy::{copy_generated, prepare_copy};
-pub(crate) use loaded::Loaded;
+pub(crate) use indexed_crate::IndexedCrate;
 
 use crate::catalog::{Catalog, Probe};
 use crate::compile::Compiler;
@@ -23,9 +23,9 @@ use pruner::Pruner;
 use record::{cached, carried_drops, carried_verdicts, last_build, BuildRecord};
 
 /// The digest of the mutator's own source and the runtime's (every file of both; see
-/// `generator.rs`): a cached metamutant is reused only if the code that generated it is the
+/// `source_digest.rs`): a cached metamutant is reused only if the code that generated it is the
 /// same as the code that would generate it now.
-const GENERATOR_DIGEST: &str = env!("FERASTRAU_GENERATOR_DIGEST");
+const MUTATOR_DIGEST: &str = env!("FERASTRAU_MUTATOR_DIGEST");
 const BUILD_FILE: &str = "ferastrau-build.json";
 /// The mutant catalog, next to the generated crate.
 pub const MUTANTS_FILE: &str = "ferastrau-mutants.json";
@@ -122,31 +122,31 @@ pub fn build_metamutant_compared(
     equivalence: Option<&Setup>,
 ) -> Result<Metamutant> {
     let started = Instant::now();
-    let loaded = Loaded::read(crate_dir)?;
-    let fingerprint = loaded.fingerprint(probes);
+    let indexed = IndexedCrate::read(crate_dir)?;
+    let fingerprint = indexed.fingerprint(probes);
     if let Some(m) = cached(out_dir, &fingerprint) {
-        return from_cache(&loaded, m, out_dir, probes, fingerprint, equivalence);
+        return from_cache(&indexed, m, out_dir, probes, fingerprint, equivalence);
     }
-    let shape = loaded.shape(probes);
+    let shape = indexed.shape(probes);
     let last = last_build(out_dir);
     // Every mutant, before pruning: each `catalog()` rewrites the whole crate.
-    let unpruned = loaded.catalog();
+    let unpruned = indexed.catalog();
     // The mutants the last build dropped, in functions the edit did not touch: left out from
     // the first round, so that an edit costs the pruning of what it changed only (a
     // from-scratch build drops the same ones; the compiler still checks every other).
     let carried = carried_drops(last.as_ref(), &shape, &unpruned.mutants);
     let carried_count = carried.len();
-    prepare_copy(&loaded.manifest, out_dir, &[("ferastrau-probes", probes)])?;
+    prepare_copy(&indexed.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
     let all: Vec<u32> = unpruned.mutants.iter().map(|m| m.id).collect();
     let mut pruner = Pruner {
-        loaded: &loaded,
+        indexed: &indexed,
         out_dir: &out_dir,
         compiler,
         checks: 0,
     };
     let (dropped, rounds) = pruner.prune(&all, carried)?;
-    let rewritten = loaded.rewrite(&|id| !dropped.contains(&id));
+    let rewritten = indexed.rewrite(&|id| !dropped.contains(&id));
     let mut catalog = unpruned;
     catalog.pruned = true;
     for m in &mut catalog.mutants {
@@ -161,11 +161,11 @@ pub fn build_metamutant_compared(
         seconds: started.elapsed().as_secs_f64(),
         cached: false,
         equivalence: None,
-        sources: loaded.texts(),
+        sources: indexed.texts(),
     };
     if let Some(setup) = equivalence {
         let carried = carried_verdicts(last.as_ref(), &shape, &result.catalog);
-        result.equivalence = Some(compare(&loaded, &result, setup, carried)?);
+        result.equivalence = Some(compare(&indexed, &result, setup, carried)?);
     }
     std::fs::write(out_dir.join(MUTANTS_FILE), result.catalog.to_json())?;
     std::fs::write(
@@ -184,7 +184,7 @@ pub fn build_metamutant_compared(
 /// The cached metamutant `m`, with the texts just read; compared by the compiler first (and
 /// its record written again) when `equivalence` asks for a comparison it has not got.
 fn from_cache(
-    loaded: &Loaded,
+    indexed: &IndexedCrate,
     mut m: Metamutant,
     out_dir: &Path,
     probes: &str,
@@ -192,16 +192,16 @@ fn from_cache(
     equivalence: Option<&Setup>,
 ) -> Result<Metamutant> {
     if let (Some(setup), None) = (equivalence, &m.equivalence) {
-        m.equivalence = Some(compare(loaded, &m, setup, Default::default())?);
+        m.equivalence = Some(compare(indexed, &m, setup, Default::default())?);
         let record = BuildRecord {
             fingerprint,
-            shape: loaded.shape(probes),
+            shape: indexed.shape(probes),
             metamutant: m.clone(),
         };
         std::fs::write(out_dir.join(BUILD_FILE), serde_json::to_string(&record)?)?;
     }
     Ok(Metamutant {
-        sources: loaded.texts(),
+        sources: indexed.texts(),
         ..m
     })
 }
@@ -209,22 +209,22 @@ fn from_cache(
 /// The compiler's comparison of `m`'s viable mutants (its generated files are on disk in
 /// `m.dir`, as the last pruning round wrote them).
 fn compare(
-    loaded: &Loaded,
+    indexed: &IndexedCrate,
     m: &Metamutant,
     setup: &Setup,
     (carried, carried_compared): (BTreeMap<u32, Verdict>, BTreeSet<u32>),
 ) -> Result<Equivalence> {
     let viable: BTreeSet<u32> = m.catalog.viable().map(|x| x.id).collect();
-    let files: Vec<String> = loaded
+    let files: Vec<String> = indexed
         .rewrite(&|id| viable.contains(&id))
         .files
         .iter()
-        .map(|(i, _)| loaded.sources.files[*i].rel.clone())
+        .map(|(i, _)| indexed.sources.files[*i].rel.clone())
         .collect();
     // The functions whose verdicts the last build's comparison gave are not copied again.
     let wanted: BTreeSet<u32> = viable.difference(&carried_compared).copied().collect();
-    let mut e = crate::equivalence::compare(&m.dir, &files, &wanted, &loaded.manifest.name, setup)
-        .with_context(|| format!("comparing the mutants of `{}`", loaded.manifest.name))?;
+    let mut e = crate::equivalence::compare(&m.dir, &files, &wanted, &indexed.manifest.name, setup)
+        .with_context(|| format!("comparing the mutants of `{}`", indexed.manifest.name))?;
     if e.failed.is_none() {
         e.verdicts.extend(carried);
         e.compared.extend(carried_compared);

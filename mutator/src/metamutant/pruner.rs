@@ -9,14 +9,14 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use super::copy::prepare_copy;
-use super::loaded::Loaded;
+use super::indexed_crate::IndexedCrate;
 use super::{PruneRound, MAX_ROUNDS, OVERFLOW_LINTS};
 use crate::compile::Compiler;
 use crate::prune::{compile_errors, ArmMap, CompileError};
 
 /// Writes the sources of the metamutant with the mutants in `dropped` left out, and checks it.
 pub(super) struct Pruner<'a> {
-    pub loaded: &'a Loaded,
+    pub indexed: &'a IndexedCrate,
     pub out_dir: &'a Path,
     pub compiler: &'a Compiler,
     pub checks: usize,
@@ -30,8 +30,8 @@ impl Pruner<'_> {
         all: &[u32],
         mut dropped: BTreeSet<u32>,
     ) -> Result<(BTreeSet<u32>, Vec<PruneRound>)> {
-        let loaded = self.loaded;
-        let name = &loaded.manifest.name;
+        let indexed = self.indexed;
+        let name = &indexed.manifest.name;
         let mut rounds = Vec::new();
         loop {
             let round_start = Instant::now();
@@ -65,10 +65,10 @@ impl Pruner<'_> {
     }
 
     fn write(&self, dropped: &BTreeSet<u32>) -> Result<ArmMap> {
-        let rewritten = self.loaded.rewrite(&|id| !dropped.contains(&id));
+        let rewritten = self.indexed.rewrite(&|id| !dropped.contains(&id));
         let mut map = ArmMap::default();
         for (i, ast) in &rewritten.files {
-            let source = &self.loaded.sources.files[*i];
+            let source = &self.indexed.sources.files[*i];
             let mut ast = ast.clone();
             if source.module.is_empty() {
                 let lints = OVERFLOW_LINTS
@@ -86,9 +86,9 @@ impl Pruner<'_> {
         let rewritten_root = rewritten
             .files
             .iter()
-            .any(|(i, _)| self.loaded.sources.files[*i].module.is_empty());
+            .any(|(i, _)| self.indexed.sources.files[*i].module.is_empty());
         if let Some(root) = self
-            .loaded
+            .indexed
             .sources
             .files
             .iter()
@@ -155,10 +155,10 @@ impl Pruner<'_> {
     /// The error for an error that no mutant explains: the benchmark itself does not compile
     /// (checked on a plain copy), or the rewrite produced broken code.
     fn not_compiling(&mut self, err: &CompileError) -> anyhow::Error {
-        let loaded = self.loaded;
-        let name = &loaded.manifest.name;
+        let indexed = self.indexed;
+        let name = &indexed.manifest.name;
         let plain = self.out_dir.with_file_name("original-check");
-        let original = prepare_copy(&self.loaded.manifest, &plain, &[])
+        let original = prepare_copy(&self.indexed.manifest, &plain, &[])
             .and_then(|_| compile_errors(&plain, &self.compiler.for_any_crate()));
         match original {
             Ok(errors) if !errors.is_empty() => anyhow::anyhow!(

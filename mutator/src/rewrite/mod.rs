@@ -43,7 +43,7 @@ use proc_macro2::Literal;
 use syn::{parse_quote, BinOp, Expr, Ident, Member, Stmt};
 
 use crate::catalog::{Mutant, Probe};
-use crate::items::{each_fn_mut, FnParts, FnSite, Role, Selection};
+use crate::items::{each_fn_mut, DeclaredFunctions, FnParts, FnSite, Role};
 use crate::types::{CrateIndex, Ty};
 use scopes::Scopes;
 use spans::LineIndex;
@@ -51,9 +51,9 @@ use spans::LineIndex;
 pub use spans::{extent, offset_of};
 
 /// State shared by the walk over every file of a crate.
-pub struct Shared<'a> {
+pub struct CrateWalk<'a> {
     pub index: &'a CrateIndex,
-    pub selection: &'a Selection,
+    pub declared: &'a DeclaredFunctions,
     /// Display names of the specification functions (never used as call replacements).
     pub spec_names: Vec<String>,
     /// Which mutants get an arm in the generated code.
@@ -64,16 +64,16 @@ pub struct Shared<'a> {
     pub probes: Vec<Probe>,
 }
 
-impl<'a> Shared<'a> {
+impl<'a> CrateWalk<'a> {
     pub fn new(
         index: &'a CrateIndex,
-        selection: &'a Selection,
+        declared: &'a DeclaredFunctions,
         enabled: &'a dyn Fn(u32) -> bool,
     ) -> Self {
-        Shared {
+        CrateWalk {
             index,
-            selection,
-            spec_names: selection.spec_names(),
+            declared,
+            spec_names: declared.spec_names(),
             enabled,
             next_mutant: 1,
             next_probe: 0,
@@ -89,12 +89,12 @@ pub fn rewrite_file(
     rel: &str,
     text: &str,
     module: &[String],
-    sh: &mut Shared<'_>,
+    sh: &mut CrateWalk<'_>,
 ) -> bool {
     let lines = LineIndex::new(text);
     let mut touched = false;
     each_fn_mut(&mut ast.items, module, &mut |site, parts| {
-        let Some(role) = sh.selection.role(site) else {
+        let Some(role) = sh.declared.role(site) else {
             return;
         };
         touched = true;
@@ -150,7 +150,7 @@ enum Alt {
 }
 
 struct FnRewriter<'s, 'a> {
-    sh: &'s mut Shared<'a>,
+    sh: &'s mut CrateWalk<'a>,
     role: Role,
     function: String,
     site: &'s FnSite,

@@ -67,7 +67,7 @@ impl Benchmark for Axioms {
     type Fields = Fields;
     type Input = (SortedSet, i64);
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         &["insert", "remove"]

@@ -130,7 +130,7 @@ pub struct Boxed;
 impl Generator for Boxed {
     type Input = (Tree, i64);
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         &["insert", "contains"]
@@ -226,7 +226,7 @@ impl Benchmark for KoratBoxed {
     type Fields = TreeFields;
     type Input = (Tree, i64);
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         Boxed.methods()

@@ -231,7 +231,7 @@ impl Benchmark for ChainBench {
     type Fields = Fields;
     type Input = (Chain, i64);
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

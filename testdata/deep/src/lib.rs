@@ -42,7 +42,7 @@ impl Benchmark for Deep {
     type Fields = Fields;
     type Input = Countdown;
     type Ret = i64;
-    type Abs = i64;
+    type Abstraction = i64;
 
     fn methods(&self) -> &'static [&'static str] {
         &["total"]

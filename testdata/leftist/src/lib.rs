@@ -63,7 +63,7 @@ pub struct LeftistBenchmark;
 impl Generator for LeftistBenchmark {
     type Input = Call;
     type Ret = String;
-    type Abs = (Vec<i64>, Vec<i64>);
+    type Abstraction = (Vec<i64>, Vec<i64>);
 
     fn methods(&self) -> &'static [&'static str] {
         &["insert", "extract_min", "merge", "peek", "len", "is_empty", "drain_sorted", "contains"]

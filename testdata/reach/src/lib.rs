@@ -51,7 +51,7 @@ impl Benchmark for Reach {
     type Fields = Fields;
     type Input = (Gauge, i64);
     type Ret = i64;
-    type Abs = i64;
+    type Abstraction = i64;
 
     fn methods(&self) -> &'static [&'static str] {
         &["set"]

@@ -45,7 +45,7 @@ impl Benchmark for Shapes {
     type Fields = Fields;
     type Input = (Bag, i64);
     type Ret = bool;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         &["add"]

@@ -91,7 +91,7 @@ pub(super) fn cmd_check(a: CheckArgs) -> Result<()> {
     });
     // The counterexample as a test to keep, where the benchmark can build inputs by calls.
     let test = smallest.as_ref().and_then(|(run, v, _)| {
-        ferastrau_harness::export::counterexample_test(
+        ferastrau_harness::export_tests::counterexample_test(
             &bench, &worker, run.scope, &v.method, &v.input,
         )
     });
@@ -188,7 +188,7 @@ fn check_white_box(
             .find_map(|m| m.counterexample.as_ref().map(|c| (s.scope, &m.method, c)))
     });
     let test = first.and_then(|(scope, method, c)| {
-        ferastrau_harness::export::counterexample_test(bench, worker, scope, method, &c.input)
+        ferastrau_harness::export_tests::counterexample_test(bench, worker, scope, method, &c.input)
     });
     if a.output.json() {
         ferastrau_console::term::print_json(&serde_json::json!({

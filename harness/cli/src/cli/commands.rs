@@ -75,10 +75,10 @@ pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
 pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
     let bench = a.target.locate()?;
     let worker = subject::original_worker(&bench)?;
-    use ferastrau_harness::export::{test_file, Selection};
+    use ferastrau_harness::export_tests::{test_file, ExportedInputs};
     let selection = match (&a.scopes, &a.reduced) {
-        (Some(scopes), _) => Selection::Scopes(scopes.clone()),
-        (None, Some(file)) => Selection::Reduced({
+        (Some(scopes), _) => ExportedInputs::Scopes(scopes.clone()),
+        (None, Some(file)) => ExportedInputs::Reduced({
             // Not while a run holds the directory it is in (clearing it).
             let _reading = match file.parent() {
                 Some(dir) => Some(ferastrau_harness::outdir::OutputDir::read(dir)?),
@@ -94,8 +94,8 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
         .map_err(|e| usage(format!("cannot write {}: {e}", a.out.display())))?;
     let tests = text.matches("#[test]").count();
     let scopes = match &selection {
-        Selection::Scopes(s) => format!("at scopes {}..{}", s.start(), s.end()),
-        Selection::Reduced(r) => format!(
+        ExportedInputs::Scopes(s) => format!("at scopes {}..{}", s.start(), s.end()),
+        ExportedInputs::Reduced(r) => format!(
             "(the reduced suite of scope {}, of {} inputs)",
             r.scope, r.of
         ),
@@ -109,7 +109,7 @@ pub(super) fn cmd_export_tests(a: ExportTestsArgs) -> Result<()> {
 }
 
 pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
-    use ferastrau_harness::sequences::{explore, Ask};
+    use ferastrau_harness::sequences::{explore, ExplorationRequest};
     let bench = a.target.locate()?;
     // The metamutant's worker, the original switched on: its probes count coverage.
     let subject = subject::prepare(&bench)?;
@@ -119,7 +119,7 @@ pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
         .iter()
         .map(ferastrau_harness::evaluate::report::probe)
         .collect::<Result<Vec<_>>>()?;
-    let ask = Ask {
+    let ask = ExplorationRequest {
         length: a.length,
         scope: a.scope.unwrap_or(a.length),
         matching: a.matching,
@@ -327,7 +327,7 @@ pub(super) fn cmd_init(a: InitArgs) -> Result<()> {
     };
     let style = match a.style {
         InitStyle::Korat => Style::Korat,
-        InitStyle::Generator => Style::Generator,
+        InitStyle::Generator => Style::Program,
     };
     let name = match a.name {
         Some(name) => name,

@@ -201,7 +201,7 @@ fn crate_of_reports(
 }
 
 /// `gate --suite FILE`: the suite's run against a baseline that is an earlier run's
-/// `suite.json` (`ferastrau_report::gate::suite`).
+/// `suite.json` (`ferastrau_report::gate::suite_gate`).
 fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
     let refused = [
         (a.current.is_some(), "--current"),
@@ -229,5 +229,5 @@ fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
         fail_on_new_survivors: false,
         accept_unmatched: false,
     };
-    ferastrau_report::gate::suite::gate(&run, &a.baseline, &thresholds, a.update_baseline)
+    ferastrau_report::gate::suite_gate::gate(&run, &a.baseline, &thresholds, a.update_baseline)
 }

@@ -15,7 +15,7 @@ mod gate;
 mod merge;
 pub mod parse;
 mod program;
-mod report;
+mod rewrite_reports;
 mod subsets;
 mod suite;
 
@@ -142,7 +142,7 @@ pub fn dispatch<P: Program>(cmd: Cmd) -> Result<()> {
         Cmd::Overhead(a) => commands::cmd_overhead(a),
         Cmd::Gate(a) => gate::cmd_gate(a),
         Cmd::Merge(a) => merge::cmd_merge(a),
-        Cmd::Report(a) => report::cmd_report(a),
+        Cmd::Report(a) => rewrite_reports::cmd_report(a),
         Cmd::Completions(a) => {
             let mut parser = command::<P>(ColorWhen::Never);
             let name = parser.get_name().to_string();

@@ -12,7 +12,7 @@ pub fn cmd_subsets(
     a: SubsetsArgs,
     reference: &dyn Fn(&Report) -> Result<Option<PaperLine>>,
 ) -> Result<()> {
-    let opts = subsets::Options {
+    let opts = subsets::Sampling {
         samples: a.random_samples,
         seed: a.seed,
     };

@@ -38,7 +38,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
         .map(|m| m.id)
         .filter(|id| !skipped.contains_key(id))
         .collect();
-    let opts = suite::Options {
+    let opts = suite::SuiteLimits {
         jobs: run.jobs(),
         memory_limit: a.original.memory_limit,
         original_timeout: a.original.original_timeout,
@@ -64,7 +64,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
             }
         })?;
     // Keys, places and regions: what a later `gate --suite` matches this run's mutants by.
-    ferastrau_report::gate::suite::identify(&mut report, &meta.catalog, &sources);
+    ferastrau_report::gate::suite_gate::identify(&mut report, &meta.catalog, &sources);
     let path = out.path.join("suite.json");
     report
         .write(&path)
@@ -72,7 +72,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let stryker = out.path.join("mutation-testing-report.json");
     std::fs::write(
         &stryker,
-        serde_json::to_string_pretty(&ferastrau_report::suite::schema::document(
+        serde_json::to_string_pretty(&ferastrau_report::suite_html::schema::document(
             &report,
             &meta.catalog,
             &sources,
@@ -82,7 +82,7 @@ pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<Pat
     let html = out.path.join("report.html");
     std::fs::write(
         &html,
-        ferastrau_report::suite::page::page(&report, &meta.catalog, &sources).into_string(),
+        ferastrau_report::suite_html::page::page(&report, &meta.catalog, &sources).into_string(),
     )
     .with_context(|| format!("cannot write {}", html.display()))?;
     match show {
@@ -106,7 +106,7 @@ fn table(r: &SuiteRun, catalog: &ferastrau_mutator::Catalog, path: &Path) -> Str
         r.original_seconds,
         r.mutants
     );
-    let by: Vec<String> = ferastrau_report::suite::killed_by(r)
+    let by: Vec<String> = ferastrau_report::suite_html::killed_by(r)
         .iter()
         .map(|(reason, n)| format!("{reason} {n}"))
         .collect();

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::workspace_root;
 use crate::common::{self, ferastrau, json, text};
-use ferastrau_report::html::equivalent::{self, Verdict};
+use ferastrau_report::html::equivalent::{self, Conclusion};
 
 /// A copy of the committed reports of `benchmark` (its evaluation, not re-run), with its
 /// `EQUIVALENT.md`.
@@ -236,7 +236,7 @@ fn each_survivor_shows_its_equivalent_md_verdict_its_scope_plus_one_and_the_head
         let argument = doc
             .argument(key)
             .unwrap_or_else(|| panic!("no entry for {key}"));
-        let verdict = Verdict::of(argument).unwrap();
+        let verdict = Conclusion::of(argument).unwrap();
         let e = entry(dom, &m["id"]);
         assert!(
             e.contains(&format!(
@@ -246,7 +246,7 @@ fn each_survivor_shows_its_equivalent_md_verdict_its_scope_plus_one_and_the_head
             )),
             "{e}"
         );
-        let plain = Verdict::strip(argument).split('`').next().unwrap();
+        let plain = Conclusion::strip(argument).split('`').next().unwrap();
         assert!(e.contains(plain), "the argument of {key} is not shown: {e}");
         assert!(item.contains(verdict.label()), "{item}");
         let next = &m["next_scope"];

@@ -155,7 +155,7 @@ fn a_crate_from_init_outside_the_workspace_is_generated_checked_and_evaluated() 
 /// (exact counts), and evaluated it gives the Korat skeleton's inputs per scope and the same
 /// verdict for every mutant: the two styles are two descriptions of one input space.
 #[test]
-fn a_generator_style_crate_from_init_matches_the_korat_style_one_mutant_for_mutant() {
+fn a_program_style_crate_from_init_matches_the_korat_style_one_mutant_for_mutant() {
     let tmp = tempfile::tempdir().unwrap();
     let mut runs = Vec::new();
     for style in ["korat", "generator"] {

@@ -248,7 +248,7 @@ fn compiler_verdicts_agree_with_the_ten_benchmarks_kill_matrices() {
                 d.arguments
                     .iter()
                     .filter(|(_, a)| {
-                        equivalent::Verdict::of(a) == Some(equivalent::Verdict::Equivalent)
+                        equivalent::Conclusion::of(a) == Some(equivalent::Conclusion::Equivalent)
                     })
                     .map(|(k, _)| k.clone())
                     .collect()

@@ -392,7 +392,7 @@ fn table3(
         .clone()
         .unwrap_or_else(|| a.out.join("paper"))
         .join("table3.csv");
-    let opts = ferastrau_harness::subsets::Options {
+    let opts = ferastrau_harness::subsets::Sampling {
         samples: a.random_samples,
         seed: a.seed,
     };

@@ -4,7 +4,7 @@
 use super::FEASIBLE_SECONDS;
 use crate::paper::Paper;
 use crate::{BenchmarkReport, NextScope, OurScope};
-use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
+use ferastrau_harness::subsets::sample::{Relation, Symbol as _};
 use ferastrau_harness::subsets::PaperLine;
 
 /// The smallest scope from which the kill rate no longer changes (the mutation-adequate scope
@@ -113,7 +113,7 @@ impl PaperFindings {
     pub(super) fn randomness(&self) -> Option<bool> {
         self.random
             .as_ref()
-            .map(|l| l.vs_previous == Some(Verdict::Worse))
+            .map(|l| l.vs_previous == Some(Relation::Worse))
     }
 }
 
@@ -203,7 +203,7 @@ pub(super) fn randomness(t3: &[ferastrau_harness::subsets::Report], benchmarks: 
         .collect();
     let by_draws = rows
         .iter()
-        .filter(|(_, row)| row.and_then(|r| r.verdict_previous) == Some(Verdict::Worse))
+        .filter(|(_, row)| row.and_then(|r| r.verdict_previous) == Some(Relation::Worse))
         .count();
     let expected_worse =
         |r: &ferastrau_harness::subsets::Table3Row| r.expected.kill_rate < r.previous.kill_rate;

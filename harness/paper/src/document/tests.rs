@@ -6,7 +6,7 @@ use crate::NextScope;
 /// against T(s − 1) set to `verdict`.
 fn table3(benchmark: &str, verdict: &str) -> ferastrau_harness::subsets::Report {
     use ferastrau_artifacts::Artifact as _;
-    use ferastrau_harness::subsets::sample::{Symbol as _, Verdict};
+    use ferastrau_harness::subsets::sample::{Relation, Symbol as _};
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .join("reports/search_tree/table3.json");
@@ -14,7 +14,7 @@ fn table3(benchmark: &str, verdict: &str) -> ferastrau_harness::subsets::Report 
     r.benchmark = benchmark.into();
     for row in &mut r.rows {
         if row.families == ferastrau_harness::subsets::Families::Paper {
-            row.verdict_previous = Some(Verdict::parse(verdict).expect("a verdict"));
+            row.verdict_previous = Some(Relation::parse(verdict).expect("a verdict"));
         }
     }
     r

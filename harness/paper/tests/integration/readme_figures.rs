@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use ferastrau_artifacts::{CodeFacts, Evaluation, EvaluationScope, Mutants, NextScope};
 use ferastrau_paper::paper::{Paper, Table4Row};
-use ferastrau_report::html::equivalent::{parse, Verdict};
+use ferastrau_report::html::equivalent::{parse, Conclusion};
 
 /// Where the generated block starts (the whole line).
 const BEGIN: &str = "<!-- figures: generated from reports/ by harness/paper/tests/integration/readme_figures.rs; \
@@ -211,9 +211,9 @@ fn figures() -> String {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut counts = [0u64; 4];
         for (key, argument) in &doc.arguments {
-            let v = Verdict::of(argument)
+            let v = Conclusion::of(argument)
                 .unwrap_or_else(|| panic!("{}: {key} has no verdict", path.display()));
-            counts[Verdict::ALL.iter().position(|w| *w == v).unwrap()] += 1;
+            counts[Conclusion::ALL.iter().position(|w| *w == v).unwrap()] += 1;
         }
         assert_eq!(
             counts.iter().sum::<u64>(),
@@ -231,7 +231,7 @@ fn figures() -> String {
          ({total_survivors} survivors at the largest scopes):\n\n| benchmark |"
     )
     .unwrap();
-    for v in Verdict::ALL {
+    for v in Conclusion::ALL {
         write!(out, " {} |", v.label()).unwrap();
     }
     out.push_str("\n|---|---:|---:|---:|---:|\n");

@@ -15,7 +15,7 @@ use super::baseline::BenchmarkBaseline;
 use super::compare::{Basis, Comparison, Failure, Thresholds};
 use super::run::GatedRun;
 use super::table::describe;
-use super::{by_key, scopes_text, survives_by_key, Verdict};
+use super::{by_key, scopes_text, survives_by_key, GateVerdict};
 
 /// How loudly a finding is reported (GitHub's `::error`, `::warning`, `::notice`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -145,7 +145,7 @@ pub struct Outcome<'a> {
     pub thresholds: &'a Thresholds,
     pub basis: Basis,
     pub notes: &'a [String],
-    pub verdict: Verdict,
+    pub verdict: GateVerdict,
 }
 
 impl Outcome<'_> {
@@ -224,7 +224,7 @@ impl Outcome<'_> {
     pub fn findings(&self) -> Vec<Finding> {
         let run = self.run;
         let mut out = Vec::new();
-        let failed = self.verdict == Verdict::Failed;
+        let failed = self.verdict == GateVerdict::Failed;
         if failed {
             out.push(Finding::new(
                 Level::Error,
@@ -236,7 +236,7 @@ impl Outcome<'_> {
             out.extend(self.failure_kinds());
             out.extend(self.survivors_now());
         }
-        if matches!(self.verdict, Verdict::Failed | Verdict::Passed) {
+        if matches!(self.verdict, GateVerdict::Failed | GateVerdict::Passed) {
             out.extend(self.new_survivors());
         }
         for n in self.notes {
@@ -419,9 +419,9 @@ pub(crate) mod tests {
     ) -> T {
         let c = compare(&before.figures, &now.figures, t, Basis::Whole);
         let verdict = if c.failures.is_empty() {
-            Verdict::Passed
+            GateVerdict::Passed
         } else {
-            Verdict::Failed
+            GateVerdict::Failed
         };
         f(&Outcome {
             run: now,

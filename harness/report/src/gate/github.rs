@@ -16,7 +16,7 @@ use anyhow::{Context, Result};
 
 use super::baseline::ScopeFigures;
 use super::findings::{Check, Finding, Level, Outcome};
-use super::{by_key, scopes_text, Failure, Verdict};
+use super::{by_key, scopes_text, Failure, GateVerdict};
 
 /// Annotations of one level GitHub shows per step.
 pub const PER_LEVEL: usize = 10;
@@ -190,10 +190,10 @@ pub fn step_summary(
 ) -> String {
     let run = o.run;
     let verdict = match o.verdict {
-        Verdict::Passed => "passed",
-        Verdict::Failed => "failed",
-        Verdict::Updated => "baseline updated",
-        Verdict::NoBaseline => "no baseline",
+        GateVerdict::Passed => "passed",
+        GateVerdict::Failed => "failed",
+        GateVerdict::Updated => "baseline updated",
+        GateVerdict::NoBaseline => "no baseline",
     };
     let mut t = format!("## ferastrau gate: {} {verdict}\n\n", run.benchmark);
     if let Some(f) = findings.iter().find(|f| f.check == Check::Failed) {
@@ -321,7 +321,7 @@ fn figures_table(t: &mut String, o: &Outcome) {
 fn failures_section(t: &mut String, o: &Outcome) {
     let run = o.run;
     let failures: Vec<String> = match o.verdict {
-        Verdict::Failed => o
+        GateVerdict::Failed => o
             .comparison
             .failures
             .iter()

@@ -28,7 +28,7 @@ mod identity;
 mod notes;
 mod print;
 pub mod run;
-pub mod suite;
+pub mod suite_gate;
 mod table;
 
 use std::fmt::Write as _;
@@ -125,15 +125,15 @@ pub fn gate(
         update,
     );
     let verdict = if update {
-        Verdict::Updated
+        GateVerdict::Updated
     } else if base.is_none() {
-        Verdict::NoBaseline
+        GateVerdict::NoBaseline
     } else if c.failures.is_empty() {
-        Verdict::Passed
+        GateVerdict::Passed
     } else {
-        Verdict::Failed
+        GateVerdict::Failed
     };
-    if verdict == Verdict::Updated {
+    if verdict == GateVerdict::Updated {
         file.schema_version = VERSION;
         file.benchmarks
             .insert(run.benchmark.clone(), run.figures.clone());
@@ -143,13 +143,13 @@ pub fn gate(
         print, dir, baseline, &run, reference, &c, basis, t, &notes, verdict,
     )?;
     match verdict {
-        Verdict::Updated | Verdict::Passed => Ok(()),
-        Verdict::NoBaseline => Err(usage(format!(
+        GateVerdict::Updated | GateVerdict::Passed => Ok(()),
+        GateVerdict::NoBaseline => Err(usage(format!(
             "{} has no baseline for {}: run the gate with --update-baseline to make one",
             baseline.display(),
             run.benchmark
         ))),
-        Verdict::Failed => Err(failed(&run, &c)),
+        GateVerdict::Failed => Err(failed(&run, &c)),
     }
 }
 
@@ -317,7 +317,7 @@ pub(crate) fn scopes_text(scopes: &[u32]) -> String {
 
 /// How a gate ends (`--update-baseline`'s `Updated`, a baseline without the benchmark's
 /// `NoBaseline`): the `verdict` of its `--format json` document.
-pub use ferastrau_artifacts::GateVerdict as Verdict;
+pub use ferastrau_artifacts::GateVerdict;
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@ use super::baseline::BenchmarkBaseline;
 use super::compare::{Basis, Comparison, Thresholds};
 use super::run::GatedRun;
 use super::table::{describe, report};
-use super::{findings, github, gitlab, Verdict};
+use super::{findings, github, gitlab, GateVerdict};
 
 /// What the gate prints on stdout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub(super) fn print_outcome(
     basis: Basis,
     t: &Thresholds,
     notes: &[String],
-    verdict: Verdict,
+    verdict: GateVerdict,
 ) -> Result<()> {
     let json = *print == Print::Json;
     if json {
@@ -106,15 +106,15 @@ pub(super) fn print_outcome(
             anstream::println!("{} {n}", paint(style::WARN, "note:"));
         }
         match verdict {
-            Verdict::Updated => println!(
+            GateVerdict::Updated => println!(
                 "baseline of {} updated in {} ({} scope(s), {} mutants)",
                 run.benchmark,
                 baseline.display(),
                 run.figures.scopes.len(),
                 run.figures.mutants.len()
             ),
-            Verdict::Passed => anstream::println!("{}", paint(style::GOOD, "gate passed")),
-            Verdict::NoBaseline | Verdict::Failed => {}
+            GateVerdict::Passed => anstream::println!("{}", paint(style::GOOD, "gate passed")),
+            GateVerdict::NoBaseline | GateVerdict::Failed => {}
         }
     }
     if matches!(print, Print::Github(_) | Print::Gitlab(_)) {
@@ -145,7 +145,7 @@ fn document(
     reference: &BenchmarkBaseline,
     c: &Comparison,
     notes: &[String],
-    verdict: Verdict,
+    verdict: GateVerdict,
 ) -> GateSummary {
     let scopes: std::collections::BTreeSet<u32> = reference
         .scopes

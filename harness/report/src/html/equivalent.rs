@@ -27,7 +27,7 @@ pub const KEY_PREFIX: &str = "Key: `";
 
 /// What an argument concludes about its mutant, the bold first words of the argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verdict {
+pub enum Conclusion {
     /// No input of any scope can tell the mutant from the original.
     Equivalent,
     /// No input the finitization can produce tells them apart (e.g. argument domains).
@@ -38,46 +38,46 @@ pub enum Verdict {
     NotEquivalent,
 }
 
-impl Verdict {
-    pub const ALL: [Verdict; 4] = [
-        Verdict::Equivalent,
-        Verdict::EquivalentOnInputs,
-        Verdict::NotEquivalentUnobservable,
-        Verdict::NotEquivalent,
+impl Conclusion {
+    pub const ALL: [Conclusion; 4] = [
+        Conclusion::Equivalent,
+        Conclusion::EquivalentOnInputs,
+        Conclusion::NotEquivalentUnobservable,
+        Conclusion::NotEquivalent,
     ];
 
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::Equivalent => "Equivalent",
-            Verdict::EquivalentOnInputs => "Equivalent on the inputs",
-            Verdict::NotEquivalentUnobservable => "Not equivalent, unobservable",
-            Verdict::NotEquivalent => "Not equivalent",
+            Conclusion::Equivalent => "Equivalent",
+            Conclusion::EquivalentOnInputs => "Equivalent on the inputs",
+            Conclusion::NotEquivalentUnobservable => "Not equivalent, unobservable",
+            Conclusion::NotEquivalent => "Not equivalent",
         }
     }
 
     /// The page's class name: `equivalent`, `equivalent-on-inputs`, ...
     pub fn class(self) -> &'static str {
         match self {
-            Verdict::Equivalent => "equivalent",
-            Verdict::EquivalentOnInputs => "equivalent-on-inputs",
-            Verdict::NotEquivalentUnobservable => "not-equivalent-unobservable",
-            Verdict::NotEquivalent => "not-equivalent",
+            Conclusion::Equivalent => "equivalent",
+            Conclusion::EquivalentOnInputs => "equivalent-on-inputs",
+            Conclusion::NotEquivalentUnobservable => "not-equivalent-unobservable",
+            Conclusion::NotEquivalent => "not-equivalent",
         }
     }
 
     /// The verdict an argument starts with (`**Equivalent.** …`), if any.
-    pub fn of(argument: &str) -> Option<Verdict> {
+    pub fn of(argument: &str) -> Option<Conclusion> {
         let rest = argument.strip_prefix("**")?;
         let (label, after) = rest.split_once(".**")?;
         if after.trim().is_empty() {
             return None; // a verdict with no argument
         }
-        Verdict::ALL.into_iter().find(|v| v.label() == label)
+        Conclusion::ALL.into_iter().find(|v| v.label() == label)
     }
 
     /// The argument without its bold verdict.
     pub fn strip(argument: &str) -> &str {
-        match Verdict::of(argument) {
+        match Conclusion::of(argument) {
             Some(v) => argument[v.label().len() + 5..].trim_start(),
             None => argument,
         }
@@ -171,10 +171,10 @@ mod tests {
         assert_eq!(doc.head, "# X: the mutants alive at scope 2\n\nHow.\n\n");
         let a = doc.argument("f operator: < -> <= #0").unwrap();
         assert_eq!(a, "**Equivalent.** `a` is never `b`.");
-        assert_eq!(Verdict::of(a), Some(Verdict::Equivalent));
-        assert_eq!(Verdict::strip(a), "`a` is never `b`.");
+        assert_eq!(Conclusion::of(a), Some(Conclusion::Equivalent));
+        assert_eq!(Conclusion::strip(a), "`a` is never `b`.");
         assert_eq!(doc.argument("f constant: 0 -> 1 #0"), Some(PLACEHOLDER));
-        assert_eq!(Verdict::of(PLACEHOLDER), None);
+        assert_eq!(Conclusion::of(PLACEHOLDER), None);
         assert_eq!(doc.argument("g"), None);
         assert!(parse("# no summary\n").is_err());
         let no_key = DOC.replace("Key: `f constant", "Kez: `f constant");

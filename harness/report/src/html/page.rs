@@ -13,7 +13,7 @@ use ferastrau_protocol::Reason;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use super::chart::chart;
-use super::equivalent::Verdict;
+use super::equivalent::Conclusion;
 use super::model::{Fate, LineCoverage, Listed, NextScope, Report, ScopeRow};
 
 const CSS: &str = include_str!("page.css");
@@ -183,7 +183,7 @@ fn survivor_tags(m: &Listed, report: &Report, last: u32) -> Markup {
             None => {}
             Some(None) => { span.tag.verdict.none { "no entry in EQUIVALENT.md" } }
             Some(Some(a)) => {
-                @match Verdict::of(a) {
+                @match Conclusion::of(a) {
                     Some(v) => { span class=(format!("tag verdict {}", v.class())) { (v.label()) } }
                     None => { span.tag.verdict.none { "not yet argued" } }
                 }
@@ -481,10 +481,10 @@ fn survivor_notes(m: &Listed, report: &Report, last: u32) -> Markup {
                 Some(None) => { p.verdict { code { "EQUIVALENT.md" } " has no entry for it." } }
                 Some(Some(a)) => {
                     div.verdict {
-                        @match Verdict::of(a) {
+                        @match Conclusion::of(a) {
                             Some(v) => {
                                 p { "EQUIVALENT.md: " span class=(format!("tag verdict {}", v.class())) { (v.label()) } }
-                                (markdown(Verdict::strip(a)))
+                                (markdown(Conclusion::strip(a)))
                             }
                             None => {
                                 p { "EQUIVALENT.md: " span.tag.verdict.none { "not yet argued" } }

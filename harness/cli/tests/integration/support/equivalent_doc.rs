@@ -22,7 +22,7 @@ use ferastrau_report::html::model::Listed;
 // The document's format and its parser live in the harness (the page reads the verdicts
 // with it); this module renders and checks documents against a run.
 pub use ferastrau_report::html::equivalent::{
-    parse, Doc, Verdict, FILE, KEY_PREFIX, PLACEHOLDER, SUMMARY, SURVIVORS,
+    parse, Conclusion, Doc, FILE, KEY_PREFIX, PLACEHOLDER, SUMMARY, SURVIVORS,
 };
 
 /// A mutant that survived the largest scope, with what its entry shows.
@@ -174,12 +174,12 @@ pub fn render(doc: &Doc, run: &Run) -> String {
     )
     .unwrap();
     writeln!(out, "\n| verdict | survivors |\n|---|---|").unwrap();
-    let mut counts: BTreeMap<Option<Verdict>, usize> = BTreeMap::new();
-    for v in run.survivors.iter().map(|s| Verdict::of(argument(s))) {
+    let mut counts: BTreeMap<Option<Conclusion>, usize> = BTreeMap::new();
+    for v in run.survivors.iter().map(|s| Conclusion::of(argument(s))) {
         *counts.entry(v).or_default() += 1;
     }
     for (v, n) in &counts {
-        let label = v.map_or("Not yet argued", Verdict::label);
+        let label = v.map_or("Not yet argued", Conclusion::label);
         writeln!(out, "| {label} | {n} |").unwrap();
     }
     let tried: Vec<&NextScope> = run
@@ -247,10 +247,10 @@ pub fn check(text: &str, run: &Run) -> Vec<String> {
         problems.push(format!("`{k}` survives but has no entry"));
     }
     for (k, a) in &doc.arguments {
-        if Verdict::of(a).is_none() && alive.contains(k.as_str()) {
+        if Conclusion::of(a).is_none() && alive.contains(k.as_str()) {
             problems.push(format!(
                 "`{k}`: the argument does not start with a verdict ({}) followed by a reason",
-                Verdict::ALL
+                Conclusion::ALL
                     .map(|v| format!("**{}.**", v.label()))
                     .join(", ")
             ));
@@ -278,7 +278,7 @@ pub fn check(text: &str, run: &Run) -> Vec<String> {
         if let (Some(NextScope::Killed { scope, .. }), Some(a)) =
             (&sv.next_scope, arguments.get(sv.key.as_str()))
         {
-            if let Some(v) = Verdict::of(a).filter(|v| *v != Verdict::NotEquivalent) {
+            if let Some(v) = Conclusion::of(a).filter(|v| *v != Conclusion::NotEquivalent) {
                 problems.push(format!(
                     "`{}` is argued \"{}\" but scope {scope} kills it",
                     sv.key,

@@ -10,7 +10,7 @@ use crate::heap_array::EMPTY;
 use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(array) = c.obj(f.array.field, 0) else {
         return false;
     };

@@ -5,9 +5,9 @@ use ferastrau_sdk::{testing, Benchmark};
 use heap_array::HeapArrayBench as Bench;
 
 #[test]
-fn generators_give_the_same_inputs_in_the_same_order_from_fewer_candidates() {
+fn dedicated_generators_give_the_same_inputs_in_the_same_order_from_fewer_candidates() {
     for m in 0..Bench.methods().len() {
-        let runs = testing::check_generators(&Bench, m, 1..=7, 2).unwrap();
+        let runs = testing::check_dedicated(&Bench, m, 1..=7, 2).unwrap();
         for (n, (plain, ded)) in (1..).zip(runs) {
             println!(
                 "method {m} scope {n}: {} -> {} candidates",

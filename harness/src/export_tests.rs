@@ -21,7 +21,7 @@ use crate::worker::Worker;
 
 /// Which inputs a test file holds.
 #[derive(Clone, Debug)]
-pub enum Selection {
+pub enum ExportedInputs {
     /// Every input of these scopes.
     Scopes(RangeInclusive<u32>),
     /// The greedy reduced suite `ferastrau subsets` chose at one scope (`reduced-suite.json`):
@@ -29,10 +29,14 @@ pub enum Selection {
     Reduced(ReducedSuite),
 }
 
-/// The test file for `bench`'s inputs in `selection`, from its original worker.
-pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection) -> Result<String> {
-    let (scopes, what) = described(bench, selection)?;
-    let chosen = chosen(selection);
+/// The test file for `bench`'s inputs in `inputs`, from its original worker.
+pub fn test_file(
+    bench: &BenchmarkCrate,
+    worker: &Worker,
+    inputs: &ExportedInputs,
+) -> Result<String> {
+    let (scopes, what) = described(bench, inputs)?;
+    let chosen = chosen(inputs);
     let mut text = format!(
         "//! {what}, written by `ferastrau export-tests`:\n\
          //! each built by calls of the crate's API, the method called, and what the original\n\
@@ -81,7 +85,7 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
             );
         }
     }
-    if let Selection::Reduced(r) = selection {
+    if let ExportedInputs::Reduced(r) = inputs {
         if tests != r.inputs.len() {
             return Err(usage(format!(
                 "{} changed since the reduced suite was computed: {} of its {} inputs are found at scope {}",
@@ -101,13 +105,13 @@ pub fn test_file(bench: &BenchmarkCrate, worker: &Worker, selection: &Selection)
     Ok(text)
 }
 
-/// The scopes a selection exports, and the file's first words on what they are.
+/// The scopes `inputs` come from, and the file's first words on what they are.
 fn described(
     bench: &BenchmarkCrate,
-    selection: &Selection,
+    inputs: &ExportedInputs,
 ) -> Result<(RangeInclusive<u32>, String)> {
-    Ok(match selection {
-        Selection::Scopes(s) => (
+    Ok(match inputs {
+        ExportedInputs::Scopes(s) => (
             s.clone(),
             format!(
                 "Every input of `{}` at scopes {}..{}",
@@ -116,7 +120,7 @@ fn described(
                 s.end()
             ),
         ),
-        Selection::Reduced(r) => {
+        ExportedInputs::Reduced(r) => {
             if r.benchmark != bench.name {
                 return Err(usage(format!(
                     "the reduced suite is {}'s, not {}'s",
@@ -139,10 +143,10 @@ fn described(
 
 /// The reduced suite's inputs by (method, index), each with its rendering in the run; `None`
 /// for whole scopes.
-fn chosen(selection: &Selection) -> Option<HashMap<(&str, u64), &str>> {
-    match selection {
-        Selection::Scopes(_) => None,
-        Selection::Reduced(r) => Some(
+fn chosen(inputs: &ExportedInputs) -> Option<HashMap<(&str, u64), &str>> {
+    match inputs {
+        ExportedInputs::Scopes(_) => None,
+        ExportedInputs::Reduced(r) => Some(
             r.inputs
                 .iter()
                 .map(|i| ((i.method.as_str(), i.index), i.input.as_str()))

@@ -2,12 +2,12 @@
 //! the same order, from fewer candidates (the paper's Sec. 5, Table 2's `ded.` column).
 
 use ferastrau_sdk::{testing, Benchmark};
-use sorted_list::SortedListBench as Bench;
+use linked_list::LinkedListBench as Bench;
 
 #[test]
-fn generators_give_the_same_inputs_in_the_same_order_from_fewer_candidates() {
+fn dedicated_generators_give_the_same_inputs_in_the_same_order_from_fewer_candidates() {
     for m in 0..Bench.methods().len() {
-        let runs = testing::check_generators(&Bench, m, 1..=6, 2).unwrap();
+        let runs = testing::check_dedicated(&Bench, m, 1..=7, 2).unwrap();
         for (n, (plain, ded)) in (1..).zip(runs) {
             println!(
                 "method {m} scope {n}: {} -> {} candidates",

@@ -77,7 +77,7 @@ const ADD: usize = 0;
 impl Generator for FerastrauInitBenchmark {
     type Input = Call;
     type Ret = Ret;
-    type Abs = Vec<i64>;
+    type Abstraction = Vec<i64>;
 
     fn methods(&self) -> &'static [&'static str] {
         METHODS

@@ -7,43 +7,46 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::record::Shape;
-use super::GENERATOR_DIGEST;
+use super::MUTATOR_DIGEST;
 use crate::catalog::{Catalog, Mutant, Probe};
 use crate::content_hash::ContentHash;
-use crate::items::{build_index, each_fn_mut, Role, Selection};
+use crate::items::{build_index, each_fn_mut, DeclaredFunctions, Role};
 use crate::manifest::Manifest;
-use crate::rewrite::{rewrite_file, Shared};
+use crate::rewrite::{rewrite_file, CrateWalk};
 use crate::source::Sources;
 use crate::types::CrateIndex;
 
 /// A benchmark crate, read and indexed.
-pub(crate) struct Loaded {
+pub(crate) struct IndexedCrate {
     pub manifest: Manifest,
     pub sources: Sources,
     index: CrateIndex,
-    selection: Selection,
+    declared: DeclaredFunctions,
 }
 
-impl Loaded {
-    pub fn read(crate_dir: &Path) -> Result<Loaded> {
+impl IndexedCrate {
+    pub fn read(crate_dir: &Path) -> Result<IndexedCrate> {
         let manifest = Manifest::read(crate_dir)?;
         let sources = Sources::load(&manifest.dir, &manifest.lib)
             .with_context(|| format!("in crate `{}`", manifest.name))?;
         let index = build_index(&sources);
-        let selection = Selection::resolve(&sources, &manifest.mutate, &manifest.specification)
-            .with_context(|| format!("in [package.metadata.ferastrau] of `{}`", manifest.name))?;
-        Ok(Loaded {
+        let declared =
+            DeclaredFunctions::resolve(&sources, &manifest.mutate, &manifest.specification)
+                .with_context(|| {
+                    format!("in [package.metadata.ferastrau] of `{}`", manifest.name)
+                })?;
+        Ok(IndexedCrate {
             manifest,
             sources,
             index,
-            selection,
+            declared,
         })
     }
 
     /// Runs the rewrite over every file; returns the rewritten files (index into the sources
     /// and new syntax tree), the mutants and the probes.
     pub(super) fn rewrite(&self, enabled: &dyn Fn(u32) -> bool) -> Rewritten {
-        let mut sh = Shared::new(&self.index, &self.selection, enabled);
+        let mut sh = CrateWalk::new(&self.index, &self.declared, enabled);
         let mut files = Vec::new();
         for (i, f) in self.sources.files.iter().enumerate() {
             let mut ast = f.ast.clone();
@@ -70,7 +73,7 @@ impl Loaded {
         for f in &self.sources.files {
             let mut items = f.ast.items.clone();
             each_fn_mut(&mut items, &f.module, &mut |site, parts| {
-                if self.selection.role(site) != Some(Role::Code) {
+                if self.declared.role(site) != Some(Role::Code) {
                     return;
                 }
                 let (attrs, sig, block) = (&*parts.attrs, parts.sig, &*parts.block);
@@ -121,14 +124,14 @@ impl Loaded {
             .collect()
     }
 
-    /// What a build depends on besides the sources, hashed: the mutator (its version and its
-    /// generator's digest), the probes' dependency and the manifests. The one start of the
+    /// What a build depends on besides the sources, hashed: the mutator (its version and the
+    /// digest of its source), the probes' dependency and the manifests. The one start of the
     /// fingerprint and of the shape's skeleton, so that whatever invalidates the cache also
     /// stops the next build from carrying anything over.
     fn hash_beside_sources(&self, probes: &str) -> ContentHash {
         let mut h = ContentHash::default();
         h.feed(env!("CARGO_PKG_VERSION").as_bytes());
-        h.feed(GENERATOR_DIGEST.as_bytes());
+        h.feed(MUTATOR_DIGEST.as_bytes());
         h.feed(probes.as_bytes());
         for t in &self.manifest.texts {
             h.feed(t.as_bytes());

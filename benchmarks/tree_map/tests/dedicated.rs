@@ -5,9 +5,9 @@ use ferastrau_sdk::{testing, Benchmark};
 use tree_map::TreeMapBench;
 
 #[test]
-fn generators_give_the_same_maps_in_the_same_order_from_fewer_candidates() {
+fn dedicated_generators_give_the_same_maps_in_the_same_order_from_fewer_candidates() {
     for m in 0..TreeMapBench.methods().len() {
-        let runs = testing::check_generators(&TreeMapBench, m, 1..=7, 2).unwrap();
+        let runs = testing::check_dedicated(&TreeMapBench, m, 1..=7, 2).unwrap();
         for (n, (plain, ded)) in (1..).zip(runs) {
             println!("scope {n}: {} -> {} candidates", plain.judged, ded.judged);
             assert!(ded.explored < plain.explored, "scope {n}");

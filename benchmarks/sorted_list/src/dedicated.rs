@@ -2,17 +2,17 @@
 //! [`crate::invariant`] in the same order of reads, each read saying which values it must hold
 //! — a header not in another list, its element null, a ring along `next` of entries not
 //! visited yet back to the header whose `previous` links point back
-//! (`korat::generators::is_ring`), `size` the count, and each data element non-null and, in a
+//! (`korat::dedicated::is_ring`), `size` the count, and each data element non-null and, in a
 //! sorted list, at least the one before it (ordering). Korat never assigns what they rule out:
 //! the same lists in the same order from fewer candidates.
 
-use ferastrau_sdk::korat::generators::is_ring;
+use ferastrau_sdk::korat::dedicated::is_ring;
 use ferastrau_sdk::korat::{Candidate, Visited};
 
 use crate::space::{header_of, size_of, Fields};
 
 /// [`crate::invariant::rep_ok`] of list `list`, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields, list: usize, sorted: bool) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields, list: usize, sorted: bool) -> bool {
     let mut seen = Visited::new();
     match well_formed(c, f, list, &mut seen) {
         None => false,
@@ -21,7 +21,7 @@ pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields, list: usize, sorted:
 }
 
 /// [`crate::invariant::rep_ok_pair`] (`merge`'s precondition), with dedicated generators.
-pub fn rep_ok_pair_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_pair_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let mut seen = Visited::new();
     for list in 0..2 {
         match well_formed(c, f, list, &mut seen) {

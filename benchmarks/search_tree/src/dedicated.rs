@@ -5,13 +5,13 @@
 //! assigns a value these rule out, so the valid trees are exactly the same, in the same order,
 //! from fewer candidates.
 
-use ferastrau_sdk::korat::generators::is_tree;
+use ferastrau_sdk::korat::dedicated::is_tree;
 use ferastrau_sdk::korat::{Candidate, Visited};
 
 use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(root) = c.obj(f.root, 0) else {
         return c.int_is(f.size, 0, 0);
     };

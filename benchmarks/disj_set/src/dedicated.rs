@@ -12,7 +12,7 @@ use ferastrau_sdk::korat::{Candidate, Value, Visited};
 use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let elements = f
         .elements_listed
         .expect("the finitization lists the records");

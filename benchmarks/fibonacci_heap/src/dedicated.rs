@@ -1,19 +1,19 @@
 //! The class invariant with dedicated generators (the paper's Sec. 5): the checks of
 //! [`crate::invariant::rep_ok`] in the same order of reads, each read saying which values it
 //! must hold. Each ring is a circular doubly-linked list of nodes not visited yet
-//! (`korat::generators::is_ring`), of exactly `degree` nodes below a parent; each node's
+//! (`korat::dedicated::is_ring`), of exactly `degree` nodes below a parent; each node's
 //! `parent` is the ring's; `child` is null exactly when the degree is 0 and otherwise a node
 //! not visited yet; `size` is the count; `min` is a visited node; no key is below its bound
 //! (the min's key for a root, the parent's for a child), read before it. Korat never assigns
 //! what they rule out: the same heaps in the same order from fewer candidates.
 
-use ferastrau_sdk::korat::generators::is_ring;
+use ferastrau_sdk::korat::dedicated::is_ring;
 use ferastrau_sdk::korat::{Candidate, Visited};
 
 use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let Some(first) = c.obj(f.nodes, 0) else {
         return c.int_is(f.size, 0, 0) && c.obj_is(f.min, 0, None);
     };

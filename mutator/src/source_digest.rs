@@ -10,7 +10,7 @@ use crate::content_hash::ContentHash;
 
 /// The directories, relative to the mutator's manifest directory, whose files generate or
 /// are called by the metamutant.
-pub const GENERATOR_DIRS: [&str; 2] = ["src", "probes/src"];
+pub const DIGESTED_DIRS: [&str; 2] = ["src", "probes/src"];
 
 /// FNV-1a over the relative path and contents of every file under `dirs`, in sorted order.
 pub fn digest(dirs: &[PathBuf]) -> std::io::Result<String> {
@@ -45,17 +45,17 @@ mod tests {
     use super::*;
 
     fn dirs(root: &Path) -> Vec<PathBuf> {
-        GENERATOR_DIRS.iter().map(|d| root.join(d)).collect()
+        DIGESTED_DIRS.iter().map(|d| root.join(d)).collect()
     }
 
     /// The digest compiled into the mutator is the one of the files on disk now: every file
-    /// under the generator directories is in it (build.rs reruns when any of them changes).
+    /// under the digested directories is in it (build.rs reruns when any of them changes).
     #[test]
-    fn the_compiled_digest_covers_every_generator_file() {
+    fn the_compiled_digest_covers_every_digested_file() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         assert_eq!(
             digest(&dirs(root)).unwrap(),
-            env!("FERASTRAU_GENERATOR_DIGEST")
+            env!("FERASTRAU_MUTATOR_DIGEST")
         );
     }
 
@@ -65,7 +65,7 @@ mod tests {
     fn a_new_module_or_an_edit_changes_the_digest() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let tmp = tempfile::tempdir().unwrap();
-        for d in GENERATOR_DIRS {
+        for d in DIGESTED_DIRS {
             copy(&root.join(d), &tmp.path().join(d));
         }
         let before = digest(&dirs(tmp.path())).unwrap();

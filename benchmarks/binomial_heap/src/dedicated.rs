@@ -13,7 +13,7 @@ use ferastrau_sdk::korat::{Candidate, FieldId, Value, Visited};
 use crate::space::Fields;
 
 /// `rep_ok` on a Korat candidate, with dedicated generators.
-pub fn rep_ok_generators(c: &mut Candidate<'_>, f: &Fields) -> bool {
+pub fn rep_ok_dedicated(c: &mut Candidate<'_>, f: &Fields) -> bool {
     let size = c.int(f.size, 0);
     if size < 0 {
         return false;

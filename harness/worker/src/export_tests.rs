@@ -1,7 +1,7 @@
 //! The worker's `export` request: every input of every method at one scope as the parts of a
 //! test a user can keep (`ferastrau export-tests`): how to build it — the benchmark's own
 //! calls (`Benchmark::construct`), else the shortest sequence of its methods' calls that
-//! reaches it (the JPF paper's way, `ferastrau_sdk::sequences`), else Korat's candidate vector
+//! reaches it (the JPF paper's way, `ferastrau_sdk::call_sequences`), else Korat's candidate vector
 //! for the decoder to build it directly — its rendering, and what the original returns and
 //! leaves, as `Debug` writes them. The harness writes the test file from these.
 
@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use crate::channel::send;
 use crate::protocol::{Message, Sequence};
-use ferastrau_sdk::sequences::{explore_within, replay, Reached};
+use ferastrau_sdk::call_sequences::{explore_within, replay, Reached};
 use ferastrau_sdk::Benchmark;
 
 /// How long the sequences that build inputs may be: Korat's structures at scope n have up to

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::Verdict;
+use super::SuiteVerdict;
 use ferastrau_console::exit_code::usage;
 
 /// What a suite's run is: a resumed run must be the same one.
@@ -69,14 +69,14 @@ enum Line {
     Original {
         seconds: f64,
     },
-    Verdict(Verdict),
+    Verdict(SuiteVerdict),
 }
 
 /// What a journal recorded.
 #[derive(Debug, Default)]
 pub struct Recorded {
     pub original_seconds: Option<f64>,
-    pub verdicts: BTreeMap<u32, Verdict>,
+    pub verdicts: BTreeMap<u32, SuiteVerdict>,
 }
 
 /// The open journal: lines are appended from the mutants' threads.
@@ -167,7 +167,7 @@ impl Journal {
     }
 
     /// Records a mutant's verdict.
-    pub fn verdict(&self, v: &Verdict) -> Result<()> {
+    pub fn verdict(&self, v: &SuiteVerdict) -> Result<()> {
         self.append(&Line::Verdict(v.clone()))
     }
 
@@ -196,8 +196,8 @@ mod tests {
         }
     }
 
-    fn survived(id: u32) -> Verdict {
-        Verdict {
+    fn survived(id: u32) -> SuiteVerdict {
+        SuiteVerdict {
             id,
             status: Status::Survived,
             reason: None,
