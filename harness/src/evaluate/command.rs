@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use ferastrau_artifacts::{RunnerFigures, SampleMark, Shard, Survivor};
+use ferastrau_artifacts::{RunnerFigures, SampleMark, Shard, SuiteRun, Survivor};
 use ferastrau_console::exit_code::{broken, usage, Interrupted};
 use ferastrau_mutator::{Catalog, Metamutant};
 use ferastrau_protocol::{Comparison, Limits};
@@ -138,6 +138,10 @@ pub trait Readers {
     fn changed(&self, sources: &Self::Sources, crate_dir: &Path) -> Vec<String>;
     /// Draws the page of the reports in `out_dir`; the survivors of `scope` it lists.
     fn draw(&self, out_dir: &Path, sources: &Self::Sources, scope: u32) -> Result<Vec<Survivor>>;
+    /// Draws a suite's run (`evaluate --suite`) in `out_dir`: marks each verdict of `run` with
+    /// what a later `gate --suite` matches mutants by (written with it to `suite.json` after),
+    /// then writes its page and its Stryker document, of the sources in `meta`.
+    fn draw_suite(&self, out_dir: &Path, run: &mut SuiteRun, meta: &Metamutant) -> Result<()>;
 }
 
 /// Where runs' reports go without `--out`: `ferastrau.out/<benchmark>/`.

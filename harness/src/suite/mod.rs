@@ -10,8 +10,11 @@
 //! pass every test (a suite that fails on the code it measures measures nothing). A death
 //! from outside (a signal no code under test sends itself) is run again, never counted.
 
+mod command;
 pub mod program;
 pub mod suite_journal;
+
+pub use command::{run, SuiteOutcome, FILE};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -92,7 +95,7 @@ enum Outcome {
 }
 
 /// Runs the suite once with `mutant` switched on.
-fn run(exe: &Path, mutant: u32, guard: Duration, memory: u64, out: &Path) -> Result<Outcome> {
+fn run_once(exe: &Path, mutant: u32, guard: Duration, memory: u64, out: &Path) -> Result<Outcome> {
     let id = mutant.to_string();
     let isolation = Isolation {
         memory_limit: Some(memory),
@@ -123,9 +126,9 @@ fn judge(
     scratch: &Path,
 ) -> Result<SuiteVerdict> {
     let out = scratch.join(format!("{id}.out"));
-    let mut outcome = run(exe, id, guard, memory, &out)?;
+    let mut outcome = run_once(exe, id, guard, memory, &out)?;
     if matches!(&outcome, Outcome::Died(d) if d.is_from_outside() || d.in_runtime()) {
-        outcome = run(exe, id, guard, memory, &out)?;
+        outcome = run_once(exe, id, guard, memory, &out)?;
     }
     let killed = |reason, test| SuiteVerdict {
         id,
@@ -202,7 +205,7 @@ pub fn evaluate(
         tests.len()
     );
     let started = Instant::now();
-    let original = run(
+    let original = run_once(
         &exe,
         ferastrau_probes::ORIGINAL,
         opts.original_timeout,

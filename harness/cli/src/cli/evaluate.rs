@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use ferastrau_artifacts::SuiteRun;
+use ferastrau_report::suite_html;
 
 use super::args::*;
 use super::evaluate_output::print;
@@ -112,10 +114,25 @@ impl evaluate::Readers for Page {
         let page = html::write(out_dir, sources)?;
         Ok(html::survivors::at_scope(&page, scope))
     }
-}
 
-/// Removes the reports of an earlier run from `dir`, the page included
-/// ([`evaluate::clear_reports`]).
-pub fn clear_reports(dir: &Path) -> Result<()> {
-    evaluate::clear_reports(dir, &html::FILES)
+    fn draw_suite(
+        &self,
+        out_dir: &Path,
+        run: &mut SuiteRun,
+        meta: &ferastrau_mutator::Metamutant,
+    ) -> Result<()> {
+        let sources = html::model::mutated_sources(meta);
+        // Keys, places and regions: what a later `gate --suite` matches the mutants by.
+        ferastrau_report::gate::suite_gate::identify(run, &meta.catalog, &sources);
+        let stryker = out_dir.join("mutation-testing-report.json");
+        let document = suite_html::schema::document(run, &meta.catalog, &sources);
+        std::fs::write(&stryker, serde_json::to_string_pretty(&document)? + "\n")
+            .with_context(|| format!("cannot write {}", stryker.display()))?;
+        let page = out_dir.join("report.html");
+        std::fs::write(
+            &page,
+            suite_html::page::page(run, &meta.catalog, &sources).into_string(),
+        )
+        .with_context(|| format!("cannot write {}", page.display()))
+    }
 }
