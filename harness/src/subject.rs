@@ -21,8 +21,8 @@ use crate::runtime::Package;
 use crate::target_dir::{build_dir, cache_dir, lock_file, scratch_dir, work_dir};
 use crate::worker::{Worker, WorkerCrate};
 
-/// A metamutant ready to run.
-pub struct Subject {
+/// A metamutant ready to run: built, with its worker and what the worker describes.
+pub struct MetamutantBuild {
     pub meta: Metamutant,
     pub worker: Worker,
     pub methods: Vec<String>,
@@ -211,7 +211,7 @@ pub fn metamutant(bench: &BenchmarkCrate) -> Result<Metamutant> {
 }
 
 /// Builds (or reuses) the metamutant of `bench` and its worker.
-pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
+pub fn prepare(bench: &BenchmarkCrate) -> Result<MetamutantBuild> {
     let _lock = build_lock(bench)?;
     let started = Instant::now();
     let (copy, worker_crate) = metamutant_worker(bench)?;
@@ -226,7 +226,7 @@ pub fn prepare(bench: &BenchmarkCrate) -> Result<Subject> {
         describe: built.elapsed(),
     };
     ferastrau_console::detail!("ready: {times}");
-    Ok(Subject {
+    Ok(MetamutantBuild {
         meta,
         worker,
         methods: described.methods,

@@ -22,7 +22,7 @@ pub use message::{
     Breach, CallOutcome, Clause, Fault, FoundCounterexample, Kill, KillRun, Message, Position,
     SearchCost, Sequence,
 };
-pub use request::{Comparison, Due, Engine, Matching, Request, Span};
+pub use request::{Comparison, DueMutant, Engine, Matching, Request, Span};
 
 /// The environment variable holding the protocol pipe's file descriptor.
 pub const CHANNEL_ENV: &str = "FERASTRAU_CHANNEL_FD";

@@ -77,7 +77,7 @@ pub enum Request {
     /// serving another, so a death is always judged in a fresh process.
     Mutants {
         /// The mutants, in the order to run them, each with its first scope.
-        mutants: Vec<Due>,
+        mutants: Vec<DueMutant>,
         /// The last scope to run, inclusive.
         to: u32,
         /// The run's inputs directory.
@@ -187,7 +187,7 @@ pub enum Request {
 /// mutant starts where it stopped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Due {
+pub struct DueMutant {
     /// The mutant's id in the catalog, the value of the metamutant's switch.
     pub mutant: u32,
     /// The first scope to run.

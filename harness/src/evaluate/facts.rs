@@ -17,7 +17,7 @@ use crate::subject;
 /// The fingerprint of an evaluation: everything its results depend on.
 pub(super) fn fingerprint(
     bench: &BenchmarkCrate,
-    subject: &subject::Subject,
+    subject: &subject::MetamutantBuild,
     catalog: &ferastrau_mutator::Catalog,
     viable: &[u32],
     skipped: &BTreeMap<u32, String>,
@@ -51,7 +51,7 @@ pub(super) fn fingerprint(
 /// paper's families, the probes and the run's marks.
 pub(super) fn facts(
     bench: &BenchmarkCrate,
-    subject: &subject::Subject,
+    subject: &subject::MetamutantBuild,
     catalog: &ferastrau_mutator::Catalog,
     options: &Options,
     partial_diff: bool,

@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use anyhow::Result;
-use ferastrau_protocol::{Due, Position, Reason, NO_MUTANT};
+use ferastrau_protocol::{DueMutant, Position, Reason, NO_MUTANT};
 use rayon::prelude::*;
 
 use super::journal::{Journal, Recorded};
@@ -64,7 +64,7 @@ impl Tally {
     /// last scope the journal already has counted from the start, its bar (with `--progress`)
     /// expecting the inputs that reach each (mutant, scope) due, or all of them.
     fn new(
-        todo: &[Due],
+        todo: &[DueMutant],
         mutants: usize,
         recorded: &Recorded,
         reach: Option<&reach::ReachIndex>,
@@ -166,13 +166,13 @@ pub(super) fn run_all(
     scopes: RangeInclusive<u32>,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
     let last = *scopes.end();
-    let todo: Vec<Due> = mutants
+    let todo: Vec<DueMutant> = mutants
         .iter()
         .filter_map(|&m| {
             scopes
                 .clone()
                 .find(|&s| !recorded.results.contains_key(&(m, s)))
-                .map(|from| Due { mutant: m, from })
+                .map(|from| DueMutant { mutant: m, from })
         })
         .collect();
     let tally = Tally::new(&todo, mutants.len(), recorded, reach, runs, opts, last);
@@ -292,7 +292,7 @@ pub(super) fn control_run(
         reach: false,
         ..cfg.clone()
     };
-    let due = [Due {
+    let due = [DueMutant {
         mutant: NO_MUTANT,
         from: *scopes.start(),
     }];

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use ferastrau_protocol::Limits;
-use ferastrau_protocol::{Due, Kill, Limit, Message, Reason, Request};
+use ferastrau_protocol::{DueMutant, Kill, Limit, Message, Reason, Request};
 
 use crate::process::{Death, Ending, Isolation};
 use crate::worker::Worker;
@@ -75,7 +75,7 @@ impl RunConfig {
     }
 
     /// The guard of a child running `due` in turn: the sum of each mutant's own.
-    fn batch_guard(&self, due: &[Due], last: u32, limits: &Limits) -> Duration {
+    fn batch_guard(&self, due: &[DueMutant], last: u32, limits: &Limits) -> Duration {
         due.iter()
             .map(|d| self.guard(&(d.from..=last), limits))
             .fold(Duration::ZERO, Duration::saturating_add)
@@ -218,7 +218,7 @@ pub(crate) fn classify(death: &Death) -> (Reason, Option<Limit>, String) {
 #[allow(clippy::too_many_arguments)]
 fn spawn(
     worker: &Worker,
-    due: &[Due],
+    due: &[DueMutant],
     last: u32,
     limits: Limits,
     cohorts: bool,
@@ -285,12 +285,12 @@ pub fn cursor_path(cfg: &RunConfig, first: u32) -> PathBuf {
 /// confirmed ([`confirm_clock_timeout`]).
 pub fn run_mutants(
     worker: &Worker,
-    due: &[Due],
+    due: &[DueMutant],
     last: u32,
     cfg: &RunConfig,
     on_result: OnResult<'_>,
 ) -> Result<(Vec<ScopeResult>, Timing)> {
-    let queue: VecDeque<Due> = due.iter().copied().filter(|d| d.from <= last).collect();
+    let queue: VecDeque<DueMutant> = due.iter().copied().filter(|d| d.from <= last).collect();
     // Mutants run by one call are run by no other at the same time: the first one's id names
     // the cursor file uniquely.
     let Some(first) = queue.front() else {
@@ -325,7 +325,7 @@ pub fn run_mutants(
     // mutant after another, so that a death or a timeout names its mutant.
     let mut cohorts = cohorts_wanted();
     while !batch.queue.is_empty() && !crate::interrupt::requested() {
-        let todo: Vec<Due> = batch.queue.iter().copied().collect();
+        let todo: Vec<DueMutant> = batch.queue.iter().copied().collect();
         let Some(f) = spawn(
             worker,
             &todo,
@@ -368,7 +368,7 @@ struct Batch<'a> {
     /// The cursor file every child of the batch writes.
     cursor: PathBuf,
     /// The mutants due, each from the scope it is due at; the head is the one running.
-    queue: VecDeque<Due>,
+    queue: VecDeque<DueMutant>,
     done: Vec<ScopeResult>,
     timing: Timing,
 }
@@ -554,7 +554,7 @@ fn recycled_by(f: &crate::process::Finished) -> bool {
 
 /// Checks that the head of the queue is `mutant` due at `scope`: the worker reports each
 /// mutant's scopes in order, a mutant's before the next one's.
-fn head_at(queue: &VecDeque<Due>, mutant: u32, scope: u32) -> Result<()> {
+fn head_at(queue: &VecDeque<DueMutant>, mutant: u32, scope: u32) -> Result<()> {
     match queue.front() {
         Some(d) if d.mutant == mutant && d.from == scope => Ok(()),
         Some(d) => bail!(
@@ -568,7 +568,7 @@ fn head_at(queue: &VecDeque<Due>, mutant: u32, scope: u32) -> Result<()> {
 
 /// Moves the head of the queue on to scope `next`, dropping it past `last`; whether it was
 /// dropped (done with every scope).
-fn advance(queue: &mut VecDeque<Due>, next: u32, last: u32) -> bool {
+fn advance(queue: &mut VecDeque<DueMutant>, next: u32, last: u32) -> bool {
     let Some(d) = queue.front_mut() else {
         return false;
     };

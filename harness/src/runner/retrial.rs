@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use ferastrau_artifacts::ScopeResult;
 use ferastrau_console::exit_code::broken;
-use ferastrau_protocol::{Due, Kill, Limit, Limits, Message, Reason};
+use ferastrau_protocol::{DueMutant, Kill, Limit, Limits, Message, Reason};
 
 use super::{confirming, scope_result, spawn, RunConfig, Timing, CONFIRM_FACTOR};
 use crate::process::Death;
@@ -35,7 +35,7 @@ fn rerun(
     cursor: &Path,
     timing: &mut Timing,
 ) -> Result<Option<Rerun>> {
-    let due = [Due {
+    let due = [DueMutant {
         mutant,
         from: scope,
     }];

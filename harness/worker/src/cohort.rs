@@ -24,7 +24,7 @@ use ferastrau_sdk::Benchmark;
 use crate::channel::send;
 use crate::cursor;
 use crate::evaluate::{against, each_input, kill_of, Judging, OriginalRun, Stops};
-use crate::protocol::{Due, Kill, Message};
+use crate::protocol::{DueMutant, Kill, Message};
 use crate::reach::ReachSets;
 
 /// Which inputs a mutant runs on at one (scope, method), as far as telling two mutants apart
@@ -43,7 +43,7 @@ enum Inputs {
 /// same inputs at every scope up to `to` and every method (1 when the first stands alone).
 pub(crate) fn len<B: Benchmark>(
     bench: &B,
-    due: &[Due],
+    due: &[DueMutant],
     to: u32,
     dir: &Path,
     reach: bool,
@@ -93,7 +93,7 @@ struct Scoped {
 /// then sends each mutant's [`Message::Scope`]s, mutant by mutant.
 pub(crate) fn run<B: Benchmark>(
     bench: &B,
-    cohort: &[Due],
+    cohort: &[DueMutant],
     to: u32,
     dir: &Path,
     judging: Judging,
@@ -142,7 +142,7 @@ pub(crate) fn run<B: Benchmark>(
 /// each mutant still alive at the scope; every mutant's result, in the cohort's order.
 fn run_scope<B: Benchmark>(
     bench: &B,
-    cohort: &[Due],
+    cohort: &[DueMutant],
     scope: u32,
     dir: &Path,
     judging: Judging,

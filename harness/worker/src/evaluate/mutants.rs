@@ -10,7 +10,7 @@ use super::trial::{kill_of, trial};
 use crate::abandon::CallStack;
 use crate::channel::send;
 use crate::cursor;
-use crate::protocol::{Comparison, Due, Kill, Limits, Message};
+use crate::protocol::{Comparison, DueMutant, Kill, Limits, Message};
 use crate::reach::ReachSets;
 use crate::store::{inputs_path, times_path, StateReader, TimesReader};
 use crate::watchdog::Watchdog;
@@ -27,7 +27,7 @@ use ferastrau_sdk::Benchmark;
 #[allow(clippy::too_many_arguments)]
 pub fn mutants<B: Benchmark>(
     bench: &B,
-    due: &[Due],
+    due: &[DueMutant],
     to: u32,
     dir: &Path,
     cursor_file: &Path,
