@@ -30,15 +30,10 @@ pub const PROFILE: &str = "ferastrau";
 ///   the benchmark crate, stays fast;
 /// - `codegen-units = 16`, no LTO, `debug = false`: the metamutant's code generation runs in
 ///   parallel and nothing is spent on whole-program optimisation or debug information;
-/// - `incremental = false` for every dependency of the worker, the metamutant and the crate
-///   under test included: in incremental mode rustc no longer copies `#[inline]` functions
+/// - `incremental = false`: in incremental mode rustc no longer copies `#[inline]` functions
 ///   (the probes' mutant switch) into every codegen unit that calls them; at a load average of
 ///   10, the best of several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was
 ///   1.17× incremental and 1.04× not. A regenerated metamutant is compiled whole;
-/// - `incremental = true` for the worker's own binary (the one member of its workspace): it
-///   is where the worker's loop and Korat's search are instantiated for the crate's types, most
-///   of a worker's build (4.8 s of 5.5 for `testdata/leftist`), and an edit of a function's
-///   body changes none of that code, so it is reused: a one-line edit's rebuild took 1.0 s;
 /// - `panic = "unwind"`: a panicking mutant is an output, caught by the worker.
 pub fn profile_args() -> anyhow::Result<Vec<String>> {
     let opt_level = format!("opt-level = {}", opt_level()?);
@@ -48,8 +43,7 @@ pub fn profile_args() -> anyhow::Result<Vec<String>> {
         "codegen-units = 16",
         "lto = false",
         "debug = false",
-        "incremental = true",
-        "package.\"*\".incremental = false",
+        "incremental = false",
         "panic = \"unwind\"",
     ]
     .iter()
