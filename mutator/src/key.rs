@@ -16,6 +16,11 @@ type Group<'a> = (&'a str, &'a str, &'a str, &'a str);
 /// A mutant's place (file, line, column) and its index in the catalog.
 type Place<'a> = (&'a str, usize, usize, usize);
 
+/// The key of every mutant in `mutants`, by id (see [`keys`]).
+pub fn keys_by_id(mutants: &[Mutant]) -> BTreeMap<u32, String> {
+    mutants.iter().map(|m| m.id).zip(keys(mutants)).collect()
+}
+
 /// The key of every mutant in `mutants`, in the same order. Keys are unique within a catalog.
 pub fn keys(mutants: &[Mutant]) -> Vec<String> {
     // Rank within (function, family, original, replacement) by position.

@@ -53,7 +53,7 @@ pub use compile::Compiler;
 pub use content_hash::ContentHash;
 pub use diff::{diff, diff_text, mutate_text, mutated_source, single_mutant_crate};
 pub use equivalence::{Equivalence, Verdict};
-pub use key::keys;
+pub use key::{keys, keys_by_id};
 pub use manifest::{Manifest, Skip, SkipTarget};
 pub use metamutant::{
     build_metamutant, build_metamutant_compared, build_metamutant_with, Metamutant, PruneRound,

@@ -86,12 +86,7 @@ pub(super) fn facts(
         equivalents_counted: options.count_equivalents,
     };
     // Keys over the whole catalog, so that a sample's keys are those of the full run.
-    let all = &subject.meta.catalog.mutants;
-    let keys: BTreeMap<u32, String> = all
-        .iter()
-        .map(|m| m.id)
-        .zip(ferastrau_mutator::keys(all))
-        .collect();
+    let keys = ferastrau_mutator::keys_by_id(&subject.meta.catalog.mutants);
     let listed = catalog
         .mutants
         .iter()

@@ -57,12 +57,7 @@ fn table(r: &SuiteRun, catalog: &ferastrau_mutator::Catalog, path: &Path) -> Str
         if by.is_empty() { "" } else { " by: " },
         by.join(", ")
     ));
-    let keys: std::collections::BTreeMap<u32, String> = catalog
-        .mutants
-        .iter()
-        .map(|m| m.id)
-        .zip(ferastrau_mutator::keys(&catalog.mutants))
-        .collect();
+    let keys = ferastrau_mutator::keys_by_id(&catalog.mutants);
     let survivors: Vec<&ferastrau_mutator::Mutant> = r
         .verdicts
         .iter()

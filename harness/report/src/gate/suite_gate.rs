@@ -21,12 +21,7 @@ use ferastrau_console::exit_code::{usage, GateFailed};
 /// Fills in `run`'s keys, places and regions from the catalog it ran and the crate's `sources`
 /// (file → text, as the metamutant was built from them), so that it can serve as a baseline.
 pub fn identify(run: &mut SuiteRun, catalog: &Catalog, sources: &BTreeMap<String, String>) {
-    let keys: BTreeMap<u32, String> = catalog
-        .mutants
-        .iter()
-        .map(|m| m.id)
-        .zip(ferastrau_mutator::keys(&catalog.mutants))
-        .collect();
+    let keys = ferastrau_mutator::keys_by_id(&catalog.mutants);
     let mut places = BTreeMap::new();
     for v in &mut run.verdicts {
         let (Some(m), Some(key)) = (catalog.get(v.id), keys.get(&v.id)) else {

@@ -25,12 +25,7 @@ use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict};
 /// The document for `run` over `catalog`, with the crate's `sources` (file → text).
 pub fn document(run: &SuiteRun, catalog: &Catalog, sources: &BTreeMap<String, String>) -> Value {
     let verdicts: BTreeMap<u32, &SuiteVerdict> = run.verdicts.iter().map(|v| (v.id, v)).collect();
-    let keys: BTreeMap<u32, String> = catalog
-        .mutants
-        .iter()
-        .map(|m| m.id)
-        .zip(ferastrau_mutator::keys(&catalog.mutants))
-        .collect();
+    let keys = ferastrau_mutator::keys_by_id(&catalog.mutants);
     let mut files: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     for m in &catalog.mutants {
         let mut v = json!({
