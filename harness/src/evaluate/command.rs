@@ -167,10 +167,7 @@ impl Options {
     /// The catalog the run evaluates: sampled, then narrowed to the diff's lines and to
     /// `--only-mutants` (each of which must be one the run would evaluate).
     pub fn selected(&self, catalog: &Catalog, diff: Option<&Selection>) -> Result<Catalog> {
-        let mut catalog = match self.sample {
-            Some(s) => ferastrau_mutator::sample(catalog, s.max_mutants as usize, s.seed),
-            None => catalog.clone(),
-        };
+        let mut catalog = sampled(catalog, self.sample);
         if let Some(diff) = diff {
             catalog.mutants.retain(|m| diff.keeps(m));
         }
@@ -233,6 +230,14 @@ impl Options {
             })
             .map(|(id, _)| id)
             .collect()
+    }
+}
+
+/// `catalog`, or its sample of `--max-mutants N --seed S` (what `evaluate` and `mutants` list).
+pub fn sampled(catalog: &Catalog, sample: Option<SampleMark>) -> Catalog {
+    match sample {
+        Some(s) => ferastrau_mutator::sample(catalog, s.max_mutants as usize, s.seed),
+        None => catalog.clone(),
     }
 }
 

@@ -34,7 +34,9 @@ use crate::locate::BenchmarkCrate;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::runner::{RunConfig, Timing};
 use crate::worker::Worker;
-pub use command::{broken_run, clear_reports, run, verdict, Options, Outcome, Readers, Summary};
+pub use command::{
+    broken_run, clear_reports, run, sampled, verdict, Options, Outcome, Readers, Summary,
+};
 use ferastrau_artifacts::ScopeResult;
 use ferastrau_console::exit_code::{usage, Interrupted};
 use journal::{Journal, Recorded};

@@ -244,6 +244,17 @@ pub struct Sampling {
     pub seed: u64,
 }
 
+impl Sampling {
+    /// The sample these flags ask for; `None` without `--max-mutants`.
+    pub(crate) fn mark(&self) -> Option<ferastrau_artifacts::SampleMark> {
+        self.max_mutants
+            .map(|max_mutants| ferastrau_artifacts::SampleMark {
+                max_mutants,
+                seed: self.seed,
+            })
+    }
+}
+
 #[derive(Args)]
 pub struct MutantsArgs {
     #[command(flatten)]

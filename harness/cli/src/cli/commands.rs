@@ -159,16 +159,6 @@ pub(super) fn print_document(doc: &impl ferastrau_artifacts::Printed) -> Result<
     Ok(())
 }
 
-pub(super) fn sampled(
-    catalog: ferastrau_mutator::Catalog,
-    s: &Sampling,
-) -> ferastrau_mutator::Catalog {
-    match s.max_mutants {
-        Some(n) => ferastrau_mutator::sample(&catalog, n as usize, s.seed),
-        None => catalog,
-    }
-}
-
 pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
     if a.diff.is_some() && a.output.json() {
         return Err(usage(
@@ -177,7 +167,7 @@ pub(super) fn cmd_mutants(a: MutantsArgs) -> Result<()> {
     }
     let bench = a.target.locate()?;
     let meta = subject::metamutant(&bench)?;
-    let catalog = sampled(meta.catalog, &a.sampling);
+    let catalog = ferastrau_harness::evaluate::sampled(&meta.catalog, a.sampling.mark());
     match a.diff.as_deref() {
         Some("all") => {
             for m in &catalog.mutants {

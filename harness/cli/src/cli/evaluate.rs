@@ -79,13 +79,7 @@ pub(super) fn options(a: &EvaluateArgs) -> evaluate::Options {
         per_process: a.mutants_per_process.map(usize::from),
         in_diff: a.in_diff.clone(),
         shard: a.shard,
-        sample: a
-            .sampling
-            .max_mutants
-            .map(|max_mutants| ferastrau_artifacts::SampleMark {
-                max_mutants,
-                seed: a.sampling.seed,
-            }),
+        sample: a.sampling.mark(),
         only_mutants: a.only_mutants.clone(),
         reach: !a.no_reach,
     }
