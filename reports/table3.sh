@@ -2,9 +2,9 @@
 # Table 3 (random subsets, the paper's Sec. 8.5) and the greedy test-suite reduction for the
 # committed benchmarks: each is evaluated again at its largest scope s and at s-1 with
 # --kill-matrix (into target/table3/<b>: the matrices are not committed), then
-# `ferastrau-paper table3` writes reports/<b>/table3.{json,csv} and reduced-suite.{json,txt} with
-# the paper's line beside ours; then `ferastrau-paper reproduce --render-only` puts every
-# benchmark's table3.json into REPRODUCTION.md (its Table 3 and the Randomness verdict). Same
+# `ferastrau-paper table3` writes reports/<b>/subsets.{json,csv} (every family and the paper's
+# three) and reduced-suite.{json,txt}; then `ferastrau-paper reproduce --render-only` puts every
+# benchmark's subsets.json, the paper's line beside it, into REPRODUCTION.md (its Table 3 and the Randomness verdict). Same
 # mutant samples as reproduce.sh. (`ferastrau-paper` is ferastrau with the paper's commands.)
 # Usage: bash reports/table3.sh [benchmark ...]   (the cost is one pass over every input per
 # mutant: BinomialHeap's 2.58 M inputs x 300 mutants dominate)
@@ -37,7 +37,7 @@ for b in "${@:-${order[@]}}"; do
     ${extra[@]+"${extra[@]}"} --kill-matrix --out "target/table3/$b"
   ./target/release/ferastrau-paper table3 "target/table3/$b" --random-samples 1000 --seed 1 \
     --paper reports/paper/table3.csv > /dev/null
-  for f in table3.json table3.csv reduced-suite.json reduced-suite.txt; do
+  for f in subsets.json subsets.csv reduced-suite.json reduced-suite.txt; do
     cp "target/table3/$b/$f" "reports/$b/$f"
   done
 done

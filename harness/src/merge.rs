@@ -14,7 +14,9 @@ use crate::shard;
 pub struct Summary {
     pub out_dir: PathBuf,
     pub benchmark: String,
-    pub rows: Vec<report::Row>,
+    pub rows: Vec<ferastrau_artifacts::EvaluationScope>,
+    /// Whether the kill rates count the mutants the compiler found equivalent or duplicate.
+    pub equivalents_counted: bool,
     /// The mutants the whole run evaluated.
     pub evaluated: usize,
     pub shards: usize,
@@ -85,6 +87,7 @@ pub fn run<R: Readers>(shards: &[PathBuf], out: &Path, readers: &R) -> Result<Su
         out_dir: out.path.clone(),
         benchmark: m.facts.benchmark.clone(),
         rows,
+        equivalents_counted: m.facts.marks.equivalents_counted,
         evaluated: m.evaluated.len(),
         shards: shards.len(),
         broken,

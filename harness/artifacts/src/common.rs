@@ -37,6 +37,38 @@ pub enum Family {
     Constant,
 }
 
+impl Family {
+    /// Every family, in the order reports list them.
+    pub const ALL: [Family; 4] = [
+        Family::Operator,
+        Family::Variable,
+        Family::Call,
+        Family::Constant,
+    ];
+
+    /// The family's name in files and on the command line (`operator`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Operator => "operator",
+            Family::Variable => "variable",
+            Family::Call => "call",
+            Family::Constant => "constant",
+        }
+    }
+}
+
+impl std::str::FromStr for Family {
+    type Err = String;
+
+    /// A family by its name (`operator`, `variable`, `call`, `constant`).
+    fn from_str(s: &str) -> Result<Family, String> {
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("{s:?} is not a family (operator, variable, call, constant)"))
+    }
+}
+
 /// Where a coverage probe counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

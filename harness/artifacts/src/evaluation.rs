@@ -1,18 +1,23 @@
-//! `evaluation.json`: a run's figures per scope (the paper's Table 4 row and more).
+//! `evaluation.json`: a run's figures per scope: inputs, coverage, kills in all and per family.
 //!
-//! `harness/src/evaluate/report.rs` (`write`) builds it as a `serde_json::Value`: every key of
-//! every object is in alphabetical order, so the fields below are declared in that order.
+//! Written by `harness/src/evaluate/report.rs` (`write`): the fields below are declared in
+//! alphabetical order, as the files have always had them; `by_family`'s keys are in the
+//! families' order (`Family`'s: operator, variable, call, constant).
 
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::common::Shard;
+use std::collections::BTreeMap;
+
+use crate::common::{Family, Shard};
 use crate::{artifact, Layout};
 
-/// The version of `evaluation.json` this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of `evaluation.json` this build reads and writes: 2 since a scope's kills are
+/// given per family (`by_family`), which version 1 did not have and cannot be rebuilt from the
+/// file alone; a version-1 file is refused, naming its version (re-run the evaluation).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// `evaluation.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -122,6 +127,9 @@ impl JsonSchema for ShardLabel {
 pub struct EvaluationScope {
     /// Code branch coverage, percent (both outcomes of every branch in the mutated functions).
     pub branch_coverage: f64,
+    /// The evaluated mutants and kills of each family that has evaluated mutants, by the same
+    /// rule as `mutants` and `killed` (which are their sums).
+    pub by_family: BTreeMap<Family, FamilyKills>,
     /// Candidates Korat explored (valid ones included).
     pub candidates: u64,
     /// Seconds the original took on the scope's inputs (the checking run).
@@ -150,10 +158,6 @@ pub struct EvaluationScope {
     /// The evaluated mutants (viable, sampled, not skipped): the kill rate's denominator; by
     /// default without those the compiler found equivalent or duplicate.
     pub mutants: u32,
-    /// The same over the paper's three families (operator, variable, call).
-    pub paper_kill_rate: f64,
-    pub paper_killed: u32,
-    pub paper_mutants: u32,
     pub scope: u32,
     /// Mutants the crate's `skip` list names: not run, not in `mutants` (absent in reports
     /// older than skip lists: none was skipped).
@@ -199,6 +203,16 @@ impl KilledBy {
             Crash => self.crash,
         }
     }
+}
+
+/// One family's figures at a scope (`by_family`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyKills {
+    /// `killed` over `mutants`, percent.
+    pub kill_rate: f64,
+    pub killed: u32,
+    pub mutants: u32,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -13,7 +13,7 @@
 //! | `shard.json` | [`ShardRecord`] | `shard::Record::write` |
 //! | `journal.jsonl` | [`JournalLine`] (one per line) | `evaluate::journal::Journal` |
 //! | `kill-matrix/scope-<s>.json` | [`KillMatrixHeader`] | `matrix::file::write` |
-//! | `table3.json` | [`Table3`] | `subsets::write` |
+//! | `subsets.json` | [`Subsets`] | `subsets::write` |
 //! | `reduced-suite.json` | [`ReducedSuite`] | `subsets::reduced_suite::write` |
 //! | `reports/gate-baseline.json` | [`GateBaseline`] | `gate::baseline::write_baseline` |
 //! | `code.json` | [`CodeFacts`] | `reproduce::code::CodeFacts::write` |
@@ -27,8 +27,9 @@
 //!
 //! # Versions
 //!
-//! Every document carries a `schema_version` ([`Artifact::SCHEMA_VERSION`], 1 for every file
-//! today). Reading ([`Artifact::read`]):
+//! Every document carries a `schema_version` ([`Artifact::SCHEMA_VERSION`]: 2 for
+//! `evaluation.json` and `shard.json`, 1 for every other file today). Reading
+//! ([`Artifact::read`]):
 //!
 //! - **version 0, no field**: what Ferastrau wrote before this crate. Such a file is read as
 //!   version 1 only if it parses *exactly* as version 1 (every field known, every required one
@@ -42,7 +43,9 @@
 //!
 //! When a file's format changes, its `SCHEMA_VERSION` goes up and reading an older version
 //! becomes an explicit upgrade step in its `read` (a `serde_json::Value` rewritten to the new
-//! shape, then parsed), never a silent default.
+//! shape, then parsed), never a silent default; where the new shape cannot be rebuilt from the
+//! old file alone (`evaluation.json` 1 had no per-family kills), the older version is refused
+//! ([`ReadError::Older`]), naming its version and the remedy: to run again.
 //!
 //! Three files had a version field of their own before this crate and keep its name on disk,
 //! so that committed files and older ferastrau builds still agree on them:
@@ -86,8 +89,8 @@ mod mutants;
 mod printed;
 mod reduced_suite;
 mod shard;
+mod subsets;
 mod suite;
-mod table3;
 
 use std::fmt;
 use std::io::Write as _;
@@ -102,7 +105,7 @@ pub use common::{
     Clause, Construct, Family, Fingerprint, FirstKill, Limit, Limits, Probe, ProbeKind, ProbeRole,
     Reason, ScopeResult, ScopeRun, Shard, Status, Violation, MAX_SHARDS,
 };
-pub use evaluation::{Evaluation, EvaluationScope, KilledBy, ShardLabel};
+pub use evaluation::{Evaluation, EvaluationScope, FamilyKills, KilledBy, ShardLabel};
 pub use gate_baseline::{BenchmarkBaseline, GateBaseline, MutantPlace, Region, ScopeFigures};
 pub use generators::{DedicatedSearch, Example, Generators, MethodStats, ScopeStats, Search};
 pub use journal::{JournalHeader, JournalLine, MatrixRowLine};
@@ -115,11 +118,10 @@ pub use printed::{
 };
 pub use reduced_suite::{ReducedSuite, SuiteInput};
 pub use shard::{Facts, ListedMutant, Marks, SampleMark, ShardRecord};
-pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};
-pub use table3::{
-    Comparison, Expected, Families, HeldOut, Kills, PaperLine, Reduction, Relation, Summary,
-    Table3, Table3Row,
+pub use subsets::{
+    Comparison, Expected, HeldOut, Kills, Reduction, Relation, Subsets, SubsetsRow, Summary,
 };
+pub use suite::{SuiteRun, SuiteStatus, SuiteVerdict};
 
 /// How a file's JSON is laid out, as its current writer lays it out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +185,16 @@ pub trait Artifact:
             why,
         })?;
         let version = found.unwrap_or(0);
+        if version != 0 && version < Self::SCHEMA_VERSION {
+            return Err(ReadError::Older {
+                path: path.to_path_buf(),
+                file_name: Self::FILE_NAME,
+                found: version,
+                supported: Self::SCHEMA_VERSION,
+                remedy: Self::REMEDY,
+            }
+            .into());
+        }
         if version > Self::SCHEMA_VERSION {
             return Err(ReadError::Newer {
                 path: path.to_path_buf(),
@@ -276,6 +288,15 @@ pub enum ReadError {
         supported: u32,
         remedy: &'static str,
     },
+    /// The file's version is older than this build's and cannot be upgraded from the file
+    /// alone (every older version today: see the crate's "Versions").
+    Older {
+        path: PathBuf,
+        file_name: &'static str,
+        found: u32,
+        supported: u32,
+        remedy: &'static str,
+    },
     /// Not JSON, or not this type at the version it claims (`None`: its version field is not a
     /// version number).
     Invalid {
@@ -298,6 +319,17 @@ impl fmt::Display for ReadError {
             } => write!(
                 f,
                 "{} is a {file_name} of schema version {found}, newer than the version this ferastrau reads ({supported}): written by a newer ferastrau; upgrade ferastrau or {remedy}",
+                path.display()
+            ),
+            ReadError::Older {
+                path,
+                file_name,
+                found,
+                supported,
+                remedy,
+            } => write!(
+                f,
+                "{} is a {file_name} of schema version {found}, older than the version this ferastrau reads ({supported}), whose figures cannot be rebuilt from it: {remedy}",
                 path.display()
             ),
             ReadError::Invalid {
@@ -420,7 +452,7 @@ pub fn schemas() -> Vec<(String, String)> {
             schema_text::<JournalLine>(),
         ),
         one::<KillMatrixHeader>(),
-        one::<Table3>(),
+        one::<Subsets>(),
         one::<ReducedSuite>(),
         one::<GateBaseline>(),
         one::<CodeFacts>(),

@@ -5,7 +5,7 @@
 //! which holds `serde_json::Value`s (the mutator's catalog entries with their keys added), so
 //! its keys are sorted.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -15,8 +15,9 @@ use crate::mutants::Edit;
 use crate::{artifact, Layout};
 
 /// The version of `shard.json` this build reads and writes (the record's own `version`, 1
-/// since sharding exists).
-pub const SCHEMA_VERSION: u32 = 1;
+/// since sharding exists; 2 since the facts no longer list the mutants of a family set, which
+/// each listed mutant's `family` says).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// `shard.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -49,8 +50,6 @@ pub struct Facts {
     pub benchmark: String,
     /// Every mutant of the run's catalog, as `mutants.json` lists it before results.
     pub listed: Vec<ListedMutant>,
-    /// The evaluated mutants of the paper's three families.
-    pub paper: BTreeSet<u32>,
     pub probes: Vec<Probe>,
     /// Top-level marks of `evaluation.json`.
     pub marks: Marks,

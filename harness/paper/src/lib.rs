@@ -44,6 +44,7 @@ pub struct OurScope {
     pub killed: u32,
     pub kill_rate: f64,
     pub killed_by: BTreeMap<String, u32>,
+    /// The kill rate over the paper's three families ([`table3::kill_rate`]).
     pub paper_kill_rate: f64,
     #[serde(default)]
     pub skipped: u32,
@@ -68,7 +69,7 @@ impl From<&ferastrau_artifacts::EvaluationScope> for OurScope {
                 .iter()
                 .map(|&r| (r.as_str().to_string(), s.killed_by.get(r)))
                 .collect(),
-            paper_kill_rate: s.paper_kill_rate,
+            paper_kill_rate: table3::kill_rate(s),
             skipped: s.skipped,
         }
     }
@@ -216,9 +217,9 @@ pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf
     for run in &runs {
         let path = out
             .join(&run.name)
-            .join(ferastrau_harness::subsets::TABLE3_JSON);
+            .join(ferastrau_artifacts::Subsets::FILE_NAME);
         if path.exists() {
-            t3.push(ferastrau_harness::subsets::Report::read(&path)?);
+            t3.push(ferastrau_artifacts::Subsets::read(&path)?);
         }
     }
     let notes = document::Notes::read(&out.join(document::NOTES_FILE))?;

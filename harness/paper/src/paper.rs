@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::table3::PaperLine;
 use anyhow::{Context, Result};
-use ferastrau_harness::subsets::PaperLine;
 use serde::{Deserialize, Serialize};
 
 /// A row of the paper's Table 1.
@@ -68,9 +68,7 @@ impl Paper {
         }
         let table3 = dir.join("table3.csv");
         if table3.is_file() {
-            for line in crate::table3::paper_lines(&table3)? {
-                paper.table3.insert(crate_name(&line.benchmark), line);
-            }
+            paper.table3 = table3_by_crate(&table3)?;
         }
         Ok(paper)
     }
@@ -95,6 +93,15 @@ fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
 
 /// The crate name of a paper benchmark: its class name in snake case, a run of capitals one
 /// word (`SearchTree` → `search_tree`, `AVTree` → `av_tree`). The benchmarks' directories are
+/// The paper's Table 3 lines in the CSV at `path`, by crate name (`SearchTree` is
+/// `search_tree`'s).
+pub fn table3_by_crate(path: &Path) -> Result<BTreeMap<String, PaperLine>> {
+    Ok(crate::table3::paper_lines(path)?
+        .into_iter()
+        .map(|l| (crate_name(&l.benchmark), l))
+        .collect())
+}
+
 /// named so; the harness names none of them itself.
 pub fn crate_name(class: &str) -> String {
     let c: Vec<char> = class.chars().collect();

@@ -106,7 +106,10 @@ pub struct Summary {
     /// The table's title: the crate, and for a shard or an `--in-diff` run of some functions,
     /// how many of how many mutants it evaluated.
     pub title: String,
-    pub rows: Vec<report::Row>,
+    pub rows: Vec<ferastrau_artifacts::EvaluationScope>,
+    /// Whether the kill rates count the mutants the compiler found equivalent or duplicate
+    /// (`--count-equivalents`).
+    pub equivalents_counted: bool,
     /// The mutants it evaluated (a shard's share).
     pub evaluated: usize,
     pub next: Step,
@@ -459,6 +462,7 @@ fn evaluate_in<R: Readers>(
             partial_diff,
         ),
         rows,
+        equivalents_counted: options.count_equivalents,
         evaluated: share.len(),
         next,
         runner: runner_figures(&ev, settings.jobs),

@@ -1,10 +1,10 @@
 //! What an evaluation is of besides its results: the fingerprint its journal is written under
 //! (everything the results depend on: a resumed or merged run must match it) and the facts
-//! its reports are made of (the mutants listed with their keys, the paper's families, the
-//! probes, the run's marks). Computed by the command's run
+//! its reports are made of (the mutants listed with their keys and families, the probes, the
+//! run's marks). Computed by the command's run
 //! once its mutants are chosen ([`super::command`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use anyhow::Result;
 
@@ -48,7 +48,7 @@ pub(super) fn fingerprint(
 }
 
 /// What the reports are made of besides results: the listed mutants with their keys, the
-/// paper's families, the probes and the run's marks.
+/// probes and the run's marks.
 pub(super) fn facts(
     bench: &BenchmarkCrate,
     subject: &subject::MetamutantBuild,
@@ -57,12 +57,6 @@ pub(super) fn facts(
     partial_diff: bool,
     skipped: &BTreeMap<u32, String>,
 ) -> Result<report::Facts> {
-    let paper: BTreeSet<u32> = catalog
-        .viable()
-        .filter(|m| m.family != ferastrau_mutator::Family::Constant)
-        .filter(|m| !skipped.contains_key(&m.id))
-        .map(|m| m.id)
-        .collect();
     let marks = report::Marks {
         in_diff: options
             .in_diff
@@ -95,7 +89,6 @@ pub(super) fn facts(
     Ok(report::Facts {
         benchmark: bench.name.clone(),
         listed,
-        paper,
         probes: subject
             .meta
             .probes

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use ferastrau_artifacts::{
-    Artifact, CompilerVerdict, Construct, Evaluation, EvaluationScope, KilledBy, ListedMutant,
-    MutantEntry, Mutants, Probe, ProbeKind, ProbeRole, RunReports, ShardLabel,
+    Artifact, CompilerVerdict, Construct, Evaluation, EvaluationScope, Family, FamilyKills,
+    KilledBy, ListedMutant, MutantEntry, Mutants, Probe, ProbeKind, ProbeRole, RunReports,
+    ShardLabel,
 };
 use serde::Serialize;
 
@@ -153,9 +154,9 @@ pub fn publish(
     results: &[ScopeResult],
     evaluated: &[u32],
     extra: &Extra,
-) -> Result<Vec<Row>> {
+) -> Result<Vec<EvaluationScope>> {
     let mine: BTreeSet<u32> = evaluated.iter().copied().collect();
-    let classic: BTreeSet<u32> = facts.paper.intersection(&mine).copied().collect();
+    let families: BTreeMap<u32, Family> = facts.listed.iter().map(|m| (m.id, m.family)).collect();
     let mut all = results.to_vec();
     for s in scopes {
         all.extend(
@@ -181,14 +182,7 @@ pub fn publish(
         marked: &marked,
         counted: facts.marks.equivalents_counted,
     };
-    let rows = rows(
-        scopes,
-        &all,
-        evaluated.len(),
-        &classic,
-        &facts.probes,
-        &rule,
-    );
+    let rows = rows(scopes, &all, &mine, &families, &facts.probes, &rule);
     write(dir, facts, &rows, &all, extra)?;
     Ok(rows)
 }
@@ -210,60 +204,14 @@ impl Rule<'_> {
         !self.counted && self.marked.contains_key(&id)
     }
 
-    fn count(&self, equivalent: bool) -> usize {
-        self.marked
-            .values()
-            .filter(|v| (**v == CompilerVerdict::Equivalent) == equivalent)
-            .count()
+    /// How many evaluated mutants the compiler found equivalent (`true`) or duplicate.
+    fn count(&self, equivalent: bool) -> u32 {
+        count(
+            self.marked
+                .values()
+                .filter(|v| (**v == CompilerVerdict::Equivalent) == equivalent),
+        )
     }
-}
-
-/// One row of the evaluation (a scope).
-#[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    pub scope: u32,
-    pub inputs: u64,
-    pub candidates: u64,
-    pub generation_seconds: f64,
-    pub checking_seconds: f64,
-    pub statement_coverage: f64,
-    pub branch_coverage: f64,
-    pub spec_statement_coverage: f64,
-    pub spec_branch_coverage: f64,
-    pub mutants: usize,
-    pub killed: usize,
-    pub kill_rate: f64,
-    pub killed_invariant: usize,
-    pub killed_output: usize,
-    pub killed_timeout: usize,
-    pub killed_memory: usize,
-    pub killed_crash: usize,
-    /// The same count over the three classic families only (operator, variable, call; not
-    /// the constant family), for a like-for-like comparison with published kill rates.
-    pub paper_mutants: usize,
-    pub paper_killed: usize,
-    pub paper_kill_rate: f64,
-    /// Postcondition violations of the original.
-    pub violations: u64,
-    /// Mutants the crate's `skip` list names: not run, not counted in `mutants`.
-    pub skipped: usize,
-    /// The evaluated mutants the compiler found equivalent, and duplicates (counted in
-    /// `mutants` only under `--count-equivalents`; JSON only).
-    #[serde(skip)]
-    pub compiler_equivalent: usize,
-    #[serde(skip)]
-    pub compiler_duplicate: usize,
-    /// Whether `mutants` counts them (see [`Rule`]).
-    #[serde(skip)]
-    pub equivalents_counted: bool,
-    /// The code probes the original did not reach at this scope (JSON only: which statement
-    /// or branch outcome a coverage short of 100% misses).
-    #[serde(skip)]
-    pub uncovered: Vec<String>,
-    /// The same for the specification (invariant, precondition and postcondition functions):
-    /// what generation did not reach, which a specification coverage short of 100% misses.
-    #[serde(skip)]
-    pub uncovered_spec: Vec<String>,
 }
 
 fn percent(hit: &BTreeSet<u32>, probes: &[Probe], role: ProbeRole, kind: ProbeKind) -> f64 {
@@ -302,7 +250,7 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-fn rate(killed: usize, mutants: usize) -> f64 {
+fn rate(killed: u32, mutants: u32) -> f64 {
     if mutants == 0 {
         0.0
     } else {
@@ -310,20 +258,22 @@ fn rate(killed: usize, mutants: usize) -> f64 {
     }
 }
 
-/// Computes the rows from the scopes' runs and the mutants' results; `classic` holds the ids
-/// of the evaluated mutants that belong to the three classic families.
+/// Computes the rows of `evaluation.json` from the scopes' runs and the mutants' results:
+/// `evaluated` are the mutants the run evaluated, `families` every listed mutant's family.
 pub fn rows(
     scopes: &[ScopeRun],
     results: &[ScopeResult],
-    mutants: usize,
-    classic: &BTreeSet<u32>,
+    evaluated: &BTreeSet<u32>,
+    families: &BTreeMap<u32, Family>,
     probes: &[Probe],
     rule: &Rule<'_>,
-) -> Vec<Row> {
-    let left_out =
-        |ids: &mut dyn Iterator<Item = u32>| ids.filter(|&id| rule.leaves_out(id)).count();
-    let mutants = mutants - left_out(&mut rule.marked.keys().copied());
-    let classic_count = classic.len() - left_out(&mut classic.iter().copied());
+) -> Vec<EvaluationScope> {
+    let counted: BTreeSet<u32> = evaluated
+        .iter()
+        .copied()
+        .filter(|&id| !rule.leaves_out(id))
+        .collect();
+    let family_of = |id: u32| families.get(&id).copied();
     scopes
         .iter()
         .map(|s| {
@@ -333,55 +283,68 @@ pub fn rows(
                 .iter()
                 .filter(|r| r.scope == s.scope && !rule.leaves_out(r.mutant))
                 .collect();
-            let by = |reason: Reason| {
-                here.iter()
-                    .filter(|r| r.killed() && r.reason == Some(reason))
-                    .count()
+            let killed: Vec<&&ScopeResult> = here.iter().filter(|r| r.killed()).collect();
+            let by = |reason: Reason| count(killed.iter().filter(|r| r.reason == Some(reason)));
+            let killed_by = KilledBy {
+                crash: by(Reason::Crash),
+                invariant: by(Reason::Invariant),
+                memory: by(Reason::Memory),
+                output: by(Reason::Output),
+                timeout: by(Reason::Timeout),
             };
-            let killed = here.iter().filter(|r| r.killed()).count();
-            let paper_killed = here
-                .iter()
-                .filter(|r| r.killed() && classic.contains(&r.mutant))
-                .count();
-            Row {
-                scope: s.scope,
-                inputs: s.inputs,
-                candidates: s.candidates,
-                generation_seconds: s.generation_seconds,
-                checking_seconds: s.checking_seconds,
-                statement_coverage: percent(&code, probes, ProbeRole::Code, ProbeKind::Statement),
+            let mut by_family: BTreeMap<Family, FamilyKills> = BTreeMap::new();
+            for f in counted.iter().filter_map(|&id| family_of(id)) {
+                by_family.entry(f).or_default().mutants += 1;
+            }
+            for f in killed.iter().filter_map(|r| family_of(r.mutant)) {
+                by_family.entry(f).or_default().killed += 1;
+            }
+            for k in by_family.values_mut() {
+                k.kill_rate = rate(k.killed, k.mutants);
+            }
+            let (mutants, killed) = (count(counted.iter()), count(killed.iter()));
+            EvaluationScope {
                 branch_coverage: percent(&code, probes, ProbeRole::Code, ProbeKind::Branch),
+                by_family,
+                candidates: s.candidates,
+                checking_seconds: s.checking_seconds,
+                compiler_duplicate: rule.count(false),
+                compiler_equivalent: rule.count(true),
+                generation_seconds: s.generation_seconds,
+                inputs: s.inputs,
+                kill_rate: rate(killed, mutants),
+                killed,
+                killed_by,
+                killed_crash: killed_by.crash,
+                killed_invariant: killed_by.invariant,
+                killed_memory: killed_by.memory,
+                killed_output: killed_by.output,
+                killed_timeout: killed_by.timeout,
+                mutants,
+                scope: s.scope,
+                skipped: count(
+                    here.iter()
+                        .filter(|r| r.status == ferastrau_artifacts::Status::Skipped),
+                ),
+                spec_branch_coverage: percent(&spec, probes, ProbeRole::Spec, ProbeKind::Branch),
                 spec_statement_coverage: percent(
                     &spec,
                     probes,
                     ProbeRole::Spec,
                     ProbeKind::Statement,
                 ),
-                spec_branch_coverage: percent(&spec, probes, ProbeRole::Spec, ProbeKind::Branch),
-                mutants,
-                killed,
-                kill_rate: rate(killed, mutants),
-                killed_invariant: by(Reason::Invariant),
-                killed_output: by(Reason::Output),
-                killed_timeout: by(Reason::Timeout),
-                killed_memory: by(Reason::Memory),
-                killed_crash: by(Reason::Crash),
-                paper_mutants: classic_count,
-                paper_killed,
-                paper_kill_rate: rate(paper_killed, classic_count),
-                violations: s.violation_count,
-                skipped: here
-                    .iter()
-                    .filter(|r| r.status == ferastrau_artifacts::Status::Skipped)
-                    .count(),
+                statement_coverage: percent(&code, probes, ProbeRole::Code, ProbeKind::Statement),
                 uncovered: unreached(probes, ProbeRole::Code, &code),
-                uncovered_spec: unreached(probes, ProbeRole::Spec, &spec),
-                compiler_equivalent: rule.count(true),
-                compiler_duplicate: rule.count(false),
-                equivalents_counted: rule.counted,
+                uncovered_spec: Some(unreached(probes, ProbeRole::Spec, &spec)),
+                violations: s.violation_count,
             }
         })
         .collect()
+}
+
+/// How many items `it` yields, as the reports count mutants (`u32`, as their ids are).
+fn count<I: Iterator>(it: I) -> u32 {
+    u32::try_from(it.count()).expect("more mutants than ids")
 }
 
 /// What `evaluate` and `merge` print of the run whose reports are in `dir` (`--format json`):
@@ -398,43 +361,53 @@ pub fn run_reports(dir: &Path, evaluated: usize) -> Result<RunReports> {
 /// The report files [`write`] produces, in an output directory.
 pub const FILES: [&str; 3] = ["evaluation.json", "evaluation.csv", "mutants.json"];
 
-impl Row {
-    /// The row as `evaluation.json` holds it.
-    fn evaluation_scope(&self) -> EvaluationScope {
-        EvaluationScope {
-            branch_coverage: self.branch_coverage,
-            candidates: self.candidates,
-            checking_seconds: self.checking_seconds,
-            compiler_duplicate: self.compiler_duplicate as u32,
-            compiler_equivalent: self.compiler_equivalent as u32,
-            generation_seconds: self.generation_seconds,
-            inputs: self.inputs,
-            kill_rate: self.kill_rate,
-            killed: self.killed as u32,
-            killed_by: KilledBy {
-                crash: self.killed_crash as u32,
-                invariant: self.killed_invariant as u32,
-                memory: self.killed_memory as u32,
-                output: self.killed_output as u32,
-                timeout: self.killed_timeout as u32,
-            },
-            killed_crash: self.killed_crash as u32,
-            killed_invariant: self.killed_invariant as u32,
-            killed_memory: self.killed_memory as u32,
-            killed_output: self.killed_output as u32,
-            killed_timeout: self.killed_timeout as u32,
-            mutants: self.mutants as u32,
-            paper_kill_rate: self.paper_kill_rate,
-            paper_killed: self.paper_killed as u32,
-            paper_mutants: self.paper_mutants as u32,
-            scope: self.scope,
-            skipped: self.skipped as u32,
-            spec_branch_coverage: self.spec_branch_coverage,
-            spec_statement_coverage: self.spec_statement_coverage,
-            statement_coverage: self.statement_coverage,
-            uncovered: self.uncovered.clone(),
-            uncovered_spec: Some(self.uncovered_spec.clone()),
-            violations: self.violations,
+/// A row of `evaluation.csv`: its columns, in their order (the scope's figures that a
+/// spreadsheet reads; lists and per-family figures are `evaluation.json`'s only).
+#[derive(Serialize)]
+struct CsvRow {
+    scope: u32,
+    inputs: u64,
+    candidates: u64,
+    generation_seconds: f64,
+    checking_seconds: f64,
+    statement_coverage: f64,
+    branch_coverage: f64,
+    spec_statement_coverage: f64,
+    spec_branch_coverage: f64,
+    mutants: u32,
+    killed: u32,
+    kill_rate: f64,
+    killed_invariant: u32,
+    killed_output: u32,
+    killed_timeout: u32,
+    killed_memory: u32,
+    killed_crash: u32,
+    violations: u64,
+    skipped: u32,
+}
+
+impl From<&EvaluationScope> for CsvRow {
+    fn from(s: &EvaluationScope) -> CsvRow {
+        CsvRow {
+            scope: s.scope,
+            inputs: s.inputs,
+            candidates: s.candidates,
+            generation_seconds: s.generation_seconds,
+            checking_seconds: s.checking_seconds,
+            statement_coverage: s.statement_coverage,
+            branch_coverage: s.branch_coverage,
+            spec_statement_coverage: s.spec_statement_coverage,
+            spec_branch_coverage: s.spec_branch_coverage,
+            mutants: s.mutants,
+            killed: s.killed,
+            kill_rate: s.kill_rate,
+            killed_invariant: s.killed_invariant,
+            killed_output: s.killed_output,
+            killed_timeout: s.killed_timeout,
+            killed_memory: s.killed_memory,
+            killed_crash: s.killed_crash,
+            violations: s.violations,
+            skipped: s.skipped,
         }
     }
 }
@@ -445,7 +418,7 @@ impl Row {
 pub fn write(
     dir: &Path,
     facts: &Facts,
-    rows: &[Row],
+    rows: &[EvaluationScope],
     results: &[ScopeResult],
     extra: &Extra,
 ) -> Result<()> {
@@ -462,7 +435,7 @@ pub fn write(
         engine: facts.marks.engine,
         equivalents_counted: facts.marks.equivalents_counted,
         schema_version: Evaluation::SCHEMA_VERSION,
-        scopes: rows.iter().map(Row::evaluation_scope).collect(),
+        scopes: rows.to_vec(),
         shard: extra.shard.map(ShardLabel),
         untested: facts.marks.untested.clone(),
     }
@@ -470,7 +443,7 @@ pub fn write(
 
     let mut csv = csv::Writer::from_writer(Vec::new());
     for r in rows {
-        csv.serialize(r)?;
+        csv.serialize(CsvRow::from(r))?;
     }
     let bytes = csv.into_inner().context("cannot write csv")?;
     ferastrau_artifacts::write_atomically(&dir.join("evaluation.csv"), &bytes)?;

@@ -2,9 +2,8 @@
 //! coloured by Stryker's thresholds ([`GOOD_KILL_RATE`], [`POOR_KILL_RATE`]). Apart from the
 //! reports on disk ([`super::report`]), whose rows it prints.
 
+use ferastrau_artifacts::EvaluationScope;
 use ferastrau_protocol::Reason;
-
-use super::report::Row;
 
 /// The kill rate from which a rate is painted green (good), and the one below which it is
 /// red (poor); yellow between. Stryker's default thresholds ("high" and "low"), so that the
@@ -15,7 +14,7 @@ pub const POOR_KILL_RATE: f64 = 60.0;
 
 /// A kill rate's cell, coloured by [`GOOD_KILL_RATE`] and [`POOR_KILL_RATE`] (the escapes go
 /// around the padded text, so columns stay aligned).
-pub fn rate_cell(rate: f64, mutants: usize, text: String) -> String {
+pub fn rate_cell(rate: f64, mutants: u32, text: String) -> String {
     use ferastrau_console::term::{paint, style};
     match rate {
         _ if mutants == 0 => text,
@@ -27,8 +26,9 @@ pub fn rate_cell(rate: f64, mutants: usize, text: String) -> String {
 
 /// The stdout table, a row per scope, under 100 columns (coloured: print it with
 /// `anstream`). Timings, candidates and the kills by reason of every scope are in
-/// `evaluation.json` and `--format json`; under the table, the reasons at the largest scope.
-pub fn table(benchmark: &str, rows: &[Row]) -> String {
+/// `evaluation.json` and `--format json`; under the table, the reasons at the largest scope and
+/// whether the compiler's equivalents are `counted` in the kill rate.
+pub fn table(benchmark: &str, rows: &[EvaluationScope], counted: bool) -> String {
     let mutants = rows.first().map_or(0, |r| r.mutants);
     let mut t = format!(
         "{}: {mutants} mutants\n{}\n",
@@ -36,7 +36,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
         ferastrau_console::term::paint(
             ferastrau_console::term::style::HEAD,
             format!(
-                "{:>5} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9} {:>10} {:>10}",
+                "{:>5} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9} {:>10}",
                 "scope",
                 "inputs",
                 "spec stmt%",
@@ -45,13 +45,12 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
                 "code branch%",
                 "killed",
                 "kill rate%",
-                "paper ops%"
             )
         )
     );
     for r in rows {
         t.push_str(&format!(
-            "{:>5} {:>9} {:>10.2} {:>12.2} {:>10.2} {:>12.2} {:>9} {} {:>10.2}\n",
+            "{:>5} {:>9} {:>10.2} {:>12.2} {:>10.2} {:>12.2} {:>9} {}\n",
             r.scope,
             r.inputs,
             r.spec_statement_coverage,
@@ -60,12 +59,10 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
             r.branch_coverage,
             format!("{}/{}", r.killed, r.mutants),
             rate_cell(r.kill_rate, r.mutants, format!("{:>10.2}", r.kill_rate)),
-            r.paper_kill_rate,
         ));
     }
     t.push_str(
-        "stmt%/branch%: statement and branch coverage of the specification and of the code;\n\
-         paper ops%: the kill rate over the paper's operator, variable and call mutants\n",
+        "stmt%/branch%: statement and branch coverage of the specification and of the code\n",
     );
     if let Some(r) = rows.last() {
         let reasons: Vec<String> = Reason::ALL
@@ -92,7 +89,7 @@ pub fn table(benchmark: &str, rows: &[Row]) -> String {
                 "{} equivalent and {} duplicate mutant(s) by their compiled code: {}\n",
                 r.compiler_equivalent,
                 r.compiler_duplicate,
-                match r.equivalents_counted {
+                match counted {
                     false => "left out of the kill rate (--count-equivalents counts them)",
                     true => "counted in the kill rate (--count-equivalents)",
                 }

@@ -6,7 +6,7 @@
 //! of R(s) ([`expect`]), `samples` seeded draws ([`sample`]) with their distribution and how
 //! each compares with T(s−1) (the first-kill run's kill count at s−1) and T(s). The kill
 //! rate's denominator is evaluate's: the evaluated mutants (viable, sampled, not skipped),
-//! over all four families and over the three classic ones (operator, variable, call).
+//! over every family and over each set of families the caller asks for (`--families`).
 //! Rows the matrix left incomplete are bounded: the expectation and every draw are given as
 //! (known kills) .. (known kills + unknown inputs), and comparisons they could tip are
 //! `undetermined`.
@@ -21,21 +21,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Result;
-use ferastrau_artifacts::{Artifact, CompilerVerdict, Evaluation, Family, MutantEntry, Mutants};
+use ferastrau_artifacts::{
+    Artifact, CompilerVerdict, Evaluation, EvaluationScope, Family, FamilyKills, MutantEntry,
+    Mutants,
+};
 use roaring::RoaringBitmap;
 
 use crate::matrix::{KillMatrix, Row};
 use ferastrau_console::exit_code::{broken, usage};
 use sample::{Compare as _, Comparison};
 
-/// The comparison and the reduction of a run, as JSON.
-pub const TABLE3_JSON: &str = "table3.json";
-
 /// What `subsets` writes into a run's directory (removed when a new run starts there).
 pub const FILES: [&str; 5] = [
-    TABLE3_JSON,
-    "table3.csv",
-    "table3.md",
+    Subsets::FILE_NAME,
+    "subsets.csv",
+    "subsets.md",
     "reduced-suite.json",
     "reduced-suite.txt",
 ];
@@ -49,14 +49,10 @@ pub struct Sampling {
     pub seed: u64,
 }
 
-/// Everything `subsets` computes for one run (`table3.json`).
-pub use ferastrau_artifacts::Table3 as Report;
-/// The comparison and the reduction of a run, as `table3.json` holds them: which mutants a
-/// figure is over, a suite's kills, the exact expectation over random subsets, a row over one
-/// set of families, a reference line, the held-out measure and the greedy reduction.
-pub use ferastrau_artifacts::{
-    Expected, Families, HeldOut, Kills, PaperLine, Reduction, Table3Row,
-};
+/// Everything `subsets` computes for one run (`subsets.json`); the comparison and the reduction of a run, as `subsets.json` holds them: a suite's kills,
+/// the exact expectation over random subsets, a row over one set of families, the held-out
+/// measure and the greedy reduction.
+pub use ferastrau_artifacts::{Expected, HeldOut, Kills, Reduction, Subsets, SubsetsRow};
 
 /// Reads a report of the run: one missing or unreadable is a usage error naming it.
 fn read<T: Artifact>(path: &Path) -> Result<T> {
@@ -109,10 +105,8 @@ fn suite_kills(rows: &[&Row], suite: Option<&RoaringBitmap>) -> Kills {
 }
 
 /// Computes the report of the run in `dir` (its `evaluation.json`, `mutants.json` and the
-/// matrix of its largest scope).
-/// The report's `paper` line is left empty: a reference to compare with is the caller's to add
-/// ([`table::compute_and_write`]).
-pub fn compute(dir: &Path, opts: &Sampling) -> Result<Report> {
+/// matrix of its largest scope): a row over every family, then one over each of `sets`.
+pub fn compute(dir: &Path, opts: &Sampling, sets: &[Vec<Family>]) -> Result<Subsets> {
     let eval: Evaluation = read(&dir.join("evaluation.json"))?;
     if let Some(why) = &eval.broken {
         return Err(broken(format!(
@@ -139,47 +133,48 @@ pub fn compute(dir: &Path, opts: &Sampling) -> Result<Report> {
             dir.display(), m.header.inputs, m.rows.len(), here.inputs, u64::from(here.mutants) + left_out.len() as u64
         )));
     }
-    let classic_ids = classic(&listed, &m);
-    if classic_ids.difference(&left_out).count() as u64 != u64::from(here.paper_mutants) {
-        return Err(usage(format!(
-            "{}: mutants.json gives {} mutants of the three classic families, evaluation.json {}",
-            dir.display(),
-            classic_ids.difference(&left_out).count(),
-            here.paper_mutants
-        )));
-    }
-    // The mutants the run's kill rates count (see `left_out`).
-    let all: Vec<&Row> = m
-        .rows
-        .iter()
-        .filter(|r| !left_out.contains(&r.mutant))
-        .collect();
-    let three: Vec<&Row> = all
-        .iter()
-        .copied()
-        .filter(|r| classic_ids.contains(&r.mutant))
-        .collect();
+    let family: BTreeMap<u32, Family> = listed.iter().map(|x| (x.id, x.family)).collect();
     let n = m.header.inputs;
     let r = prev.inputs;
-    let table = [
-        (Families::All, &all, prev.killed, here.killed),
-        (Families::Paper, &three, prev.paper_killed, here.paper_killed),
-    ]
-    .into_iter()
-    .map(|(f, rows, prev_killed, first_kill)| {
-        let exhaustive = suite_kills(rows, None);
-        if exhaustive.killed_high.is_none() && exhaustive.killed != first_kill {
-            return Err(broken(format!(
-                "{}: the kill matrix kills {} mutants at scope {s}, the first-kill run {first_kill}",
+    let mut table = Vec::new();
+    for set in std::iter::once(Family::ALL.to_vec()).chain(sets.iter().map(|s| ordered(s))) {
+        // The mutants the run's kill rates count (see `left_out`), of the set's families.
+        let rows: Vec<&Row> = m
+            .rows
+            .iter()
+            .filter(|r| !left_out.contains(&r.mutant))
+            .filter(|r| family.get(&r.mutant).is_some_and(|f| set.contains(f)))
+            .collect();
+        let sum = |scope: &EvaluationScope, of: fn(&FamilyKills) -> u32| -> u32 {
+            set.iter()
+                .filter_map(|f| scope.by_family.get(f))
+                .map(of)
+                .sum()
+        };
+        if rows.len() as u64 != u64::from(sum(here, |k| k.mutants)) {
+            return Err(usage(format!(
+                "{}: mutants.json gives {} evaluated mutants of {}, evaluation.json {}",
                 dir.display(),
-                exhaustive.killed
+                rows.len(),
+                names(&set),
+                sum(here, |k| k.mutants)
             )));
         }
-        Ok(table_row(f, rows, n, r, prev_killed.into(), exhaustive, opts))
-    })
-    .collect::<Result<Vec<_>>>()?;
-    Ok(Report {
-        schema_version: Report::SCHEMA_VERSION,
+        let exhaustive = suite_kills(&rows, None);
+        let first_kill = sum(here, |k| k.killed);
+        if exhaustive.killed_high.is_none() && exhaustive.killed != first_kill {
+            return Err(broken(format!(
+                "{}: the kill matrix kills {} mutants of {} at scope {s}, the first-kill run {first_kill}",
+                dir.display(),
+                exhaustive.killed,
+                names(&set)
+            )));
+        }
+        let prev_killed = sum(prev, |k| k.killed).into();
+        table.push(table_row(set, &rows, n, r, prev_killed, exhaustive, opts));
+    }
+    Ok(Subsets {
+        schema_version: Subsets::SCHEMA_VERSION,
         benchmark: eval.benchmark,
         scope: s,
         inputs: n,
@@ -194,9 +189,27 @@ pub fn compute(dir: &Path, opts: &Sampling) -> Result<Report> {
             .collect(),
         disagreements: m.header.disagreements.clone(),
         rows: table,
-        paper: None,
         reduction: reduction(&m, opts),
     })
+}
+
+/// A set of families in `Family`'s order, each once.
+fn ordered(set: &[Family]) -> Vec<Family> {
+    Family::ALL
+        .into_iter()
+        .filter(|f| set.contains(f))
+        .collect()
+}
+
+/// A set of families as tables and messages name it: `all` for every family, else the names
+/// joined by `+` (`operator+variable+call`).
+pub fn names(set: &[Family]) -> String {
+    if ordered(set) == Family::ALL {
+        "all".into()
+    } else {
+        let names: Vec<&str> = ordered(set).into_iter().map(Family::name).collect();
+        names.join("+")
+    }
 }
 
 /// The run's largest scope and its kill matrix, which must be of the run's benchmark.
@@ -238,32 +251,22 @@ fn left_out(listed: &[MutantEntry], eval: &Evaluation, m: &KillMatrix) -> BTreeS
         .collect()
 }
 
-/// The matrix's mutants of the three classic families (every family but constants).
-fn classic(listed: &[MutantEntry], m: &KillMatrix) -> BTreeSet<u32> {
-    let families: BTreeMap<u32, Family> = listed.iter().map(|x| (x.id, x.family)).collect();
-    m.rows
-        .iter()
-        .map(|r| r.mutant)
-        .filter(|id| families.get(id).is_some_and(|&f| f != Family::Constant))
-        .collect()
-}
-
 fn table_row(
-    families: Families,
+    families: Vec<Family>,
     rows: &[&Row],
     n: u64,
     r: u64,
     prev_killed: u64,
     exhaustive: Kills,
     opts: &Sampling,
-) -> Table3Row {
+) -> SubsetsRow {
     let of = rows.len() as u64;
     let draws = sample::draws(rows, n, r, opts.samples, opts.seed);
     let lows: Vec<u64> = draws.iter().map(|d| d.low).collect();
     let vs_previous = Comparison::of(&draws, prev_killed);
     // T(s) as a reference: its known kills; with unknowns, a draw could match a higher count.
     let vs_exhaustive = Comparison::of(&draws, exhaustive.killed.into());
-    Table3Row {
+    SubsetsRow {
         families,
         mutants: of as u32,
         previous: kills(prev_killed, prev_killed, of),
@@ -313,7 +316,7 @@ fn reduction(m: &KillMatrix, opts: &Sampling) -> Reduction {
 
 /// Writes the reduced suite of `report` (the run in `dir`) as inputs:
 /// `reduced-suite.{json,txt}`, which rebuilds the run's crate to render them.
-pub fn write_reduced_suite(dir: &Path, report: &Report) -> Result<()> {
+pub fn write_reduced_suite(dir: &Path, report: &Subsets) -> Result<()> {
     let m = crate::matrix::file::read(dir, report.scope)?;
     let suite = reduced_suite::render(&m, &report.reduction.suite)?;
     reduced_suite::write(dir, &suite)

@@ -1,7 +1,7 @@
-//! Table 3 and the reduction of a run as people and spreadsheets read them: `table3.csv` and
-//! `table3.md` beside `table3.json`, and the Markdown that `subsets --markdown` and
-//! `REPRODUCTION.md` show. The reference line (`Report::paper`) is whatever the caller added:
-//! the paper's (read by `harness/paper/`) or none.
+//! The random subsets and the reduction of a run as people and spreadsheets read them:
+//! `subsets.csv` and `subsets.md` beside `subsets.json`, and the Markdown that `subsets
+//! --markdown` prints. A caller may add columns to the Markdown ([`Columns`]: figures
+//! published elsewhere to compare with); the files have none.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -10,20 +10,20 @@ use anyhow::{Context as _, Result};
 use ferastrau_artifacts::Artifact as _;
 
 use super::sample::{Relation, Summary, Symbol as _};
-use super::{Families, PaperLine, Report, Sampling, Table3Row};
+use super::{names, Sampling, Subsets, SubsetsRow};
+use ferastrau_artifacts::Family;
 
-/// `subsets` on one run's directory: computes its Table 3 and reduction
-/// ([`compute`](super::compute)), adds the line `reference` gives for it (`None`: no
-/// reference), writes `table3.{json,csv,md}` there and, with `render_suite`, the reduced suite
-/// as inputs (`reduced-suite.{json,txt}`, which rebuilds the run's crate to render them).
+/// `subsets` on one run's directory: computes its random subsets over every family and over
+/// each of `sets`, and its reduction ([`compute`](super::compute)), writes
+/// `subsets.{json,csv,md}` there and, with `render_suite`, the reduced suite as inputs
+/// (`reduced-suite.{json,txt}`, which rebuilds the run's crate to render them).
 pub fn compute_and_write(
     dir: &Path,
     opts: &Sampling,
-    reference: &dyn Fn(&Report) -> Result<Option<PaperLine>>,
+    sets: &[Vec<Family>],
     render_suite: bool,
-) -> Result<Report> {
-    let mut report = super::compute(dir, opts)?;
-    report.paper = reference(&report)?;
+) -> Result<Subsets> {
+    let report = super::compute(dir, opts, sets)?;
     write(dir, &report)?;
     if render_suite {
         super::write_reduced_suite(dir, &report)?;
@@ -31,17 +31,48 @@ pub fn compute_and_write(
     Ok(report)
 }
 
-/// Writes `table3.{json,csv,md}` of `report` into `dir`.
-fn write(dir: &Path, report: &Report) -> Result<()> {
-    report.write(&dir.join(super::TABLE3_JSON))?;
-    std::fs::write(dir.join("table3.csv"), csv(std::slice::from_ref(report))?)
-        .context("cannot write table3.csv")?;
+/// Writes `subsets.{json,csv,md}` of `report` into `dir`.
+fn write(dir: &Path, report: &Subsets) -> Result<()> {
+    report.write(&dir.join(Subsets::FILE_NAME))?;
+    std::fs::write(dir.join("subsets.csv"), csv(std::slice::from_ref(report))?)
+        .context("cannot write subsets.csv")?;
     std::fs::write(
-        dir.join("table3.md"),
-        markdown(std::slice::from_ref(report)),
+        dir.join("subsets.md"),
+        markdown(std::slice::from_ref(report), &NoColumns),
     )
-    .context("cannot write table3.md")?;
+    .context("cannot write subsets.md")?;
     Ok(())
+}
+
+/// Columns a caller adds to the Markdown of the random subsets, after ours: figures published
+/// elsewhere for the same benchmarks, to compare with. The files' tables have none.
+pub trait Columns {
+    /// Whether any report has something in them: a table for people shows no column that
+    /// nothing fills.
+    fn shown(&self, reports: &[Subsets]) -> bool;
+    /// The header cells, each as `" name |"`, and as many separator cells (`"---|"`).
+    fn header(&self) -> (&str, &str);
+    /// The cells of `report`'s row, each as `" value |"`.
+    fn cells(&self, report: &Subsets) -> String;
+    /// The scope as the table shows it (where the other figures are of another scope).
+    fn scope(&self, report: &Subsets) -> String {
+        report.scope.to_string()
+    }
+}
+
+/// No added columns (`ferastrau subsets`).
+pub struct NoColumns;
+
+impl Columns for NoColumns {
+    fn shown(&self, _: &[Subsets]) -> bool {
+        false
+    }
+    fn header(&self) -> (&str, &str) {
+        ("", "")
+    }
+    fn cells(&self, _: &Subsets) -> String {
+        String::new()
+    }
 }
 
 fn sym(v: Option<Relation>) -> &'static str {
@@ -56,10 +87,8 @@ fn stat(s: &Option<Summary>, f: fn(&Summary) -> f64) -> String {
     num(s.as_ref().map(f))
 }
 
-/// One CSV line per benchmark and set of families. The reference line's columns
-/// (`paper_*`) are always there, empty without one: a CSV's header is a schema that programs
-/// read by name, the same whichever command wrote the file.
-pub fn csv(reports: &[Report]) -> Result<String> {
+/// One CSV line per benchmark and set of families.
+pub fn csv(reports: &[Subsets]) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "benchmark",
@@ -90,9 +119,6 @@ pub fn csv(reports: &[Report]) -> Result<String> {
         "undetermined_exhaustive",
         "verdict_previous",
         "verdict_exhaustive",
-        "paper_random_kill_rate",
-        "paper_vs_previous",
-        "paper_vs_exhaustive",
         "incomplete_mutants",
         "reduced_size",
         "held_out_size",
@@ -103,12 +129,11 @@ pub fn csv(reports: &[Report]) -> Result<String> {
     ])?;
     for r in reports {
         for t in &r.rows {
-            let p = r.paper.as_ref();
             let h = &r.reduction.held_out;
             w.write_record([
                 r.benchmark.clone(),
                 r.scope.to_string(),
-                families(t.families).into(),
+                names(&t.families),
                 t.mutants.to_string(),
                 r.inputs.to_string(),
                 r.subset_size.to_string(),
@@ -134,9 +159,6 @@ pub fn csv(reports: &[Report]) -> Result<String> {
                 t.vs_exhaustive.undetermined.to_string(),
                 sym(t.verdict_previous).into(),
                 sym(t.verdict_exhaustive).into(),
-                num(p.map(|p| p.random_kill_rate)),
-                p.map_or("", |p| sym(p.vs_previous)).into(),
-                p.map_or("", |p| sym(p.vs_exhaustive)).into(),
                 r.incomplete_mutants.len().to_string(),
                 r.reduction.size.to_string(),
                 h.size.to_string(),
@@ -150,31 +172,13 @@ pub fn csv(reports: &[Report]) -> Result<String> {
     Ok(String::from_utf8(w.into_inner()?)?)
 }
 
-fn families(f: Families) -> &'static str {
-    match f {
-        Families::All => "all",
-        Families::Paper => "paper",
-    }
-}
-
-fn table3_line(out: &mut String, r: &Report, t: &Table3Row, reference: bool) {
+fn subsets_line(out: &mut String, r: &Subsets, t: &SubsetsRow, columns: Option<&dyn Columns>) {
     let s = &t.samples;
-    let (pr, pp, pe) = match &r.paper {
-        Some(p) => (
-            format!("{:.2}", p.random_kill_rate),
-            sym(p.vs_previous),
-            sym(p.vs_exhaustive),
-        ),
-        None => (String::new(), "", ""),
-    };
     let high = t
         .expected
         .kill_rate_high
         .map_or(String::new(), |h| format!("..{h:.2}"));
-    let scope = match &r.paper {
-        Some(p) if p.scope != r.scope => format!("{} (paper {})", r.scope, p.scope),
-        _ => r.scope.to_string(),
-    };
+    let scope = columns.map_or_else(|| r.scope.to_string(), |c| c.scope(r));
     let _ = write!(
         out,
         "| {} | {} | {} | {} | {:.2} | {:.2} | **{:.2}**{high} | {} / {} / {} / {} / {} | {}/{}/{} | {}/{}/{} | {} {} |",
@@ -199,27 +203,28 @@ fn table3_line(out: &mut String, r: &Report, t: &Table3Row, reference: bool) {
         sym(t.verdict_previous),
         sym(t.verdict_exhaustive),
     );
-    if reference {
-        let _ = write!(out, " {pr} | {pp} {pe} |");
+    if let Some(c) = columns {
+        out.push_str(&c.cells(r));
     }
     out.push('\n');
 }
 
-/// Table 3 (paper's families, then all families) and the reduction, as Markdown. The columns
-/// of the reference line (`paper R(s)`, `paper`) are there when some report has one: a table
-/// for people shows no column that nothing fills.
-pub fn markdown(reports: &[Report]) -> String {
+/// The random subsets (a table per set of families, in the order of the first report's rows)
+/// and the reduction, as Markdown, with the caller's `columns` after ours.
+pub fn markdown(reports: &[Subsets], columns: &dyn Columns) -> String {
     let mut out = String::new();
-    let reference = reports.iter().any(|r| r.paper.is_some());
+    let added = columns.shown(reports).then_some(columns);
     let samples = reports.first().map_or(0, |r| r.samples);
     let seed = reports.first().map_or(0, |r| r.seed);
-    for (f, title) in [
-        (
-            Families::Paper,
-            "the paper's three families (operator, variable, call)",
-        ),
-        (Families::All, "all four families"),
-    ] {
+    let sets: Vec<&Vec<Family>> = reports
+        .first()
+        .map(|r| r.rows.iter().map(|t| &t.families).collect())
+        .unwrap_or_default();
+    for f in sets {
+        let title = match names(f).as_str() {
+            "all" => "every family".to_string(),
+            _ => format!("the families {}", names(f).replace('+', ", ")),
+        };
         let _ = writeln!(
             out,
             "### Random subsets R(s), |R(s)| = |T(s−1)|: {title}\n\n\
@@ -229,17 +234,14 @@ pub fn markdown(reports: &[Report]) -> String {
         out.push_str(
             "| benchmark | s | \\|T(s)\\| | \\|R(s)\\| | T(s−1) | T(s) | R(s) expected | R(s) draws | vs T(s−1) | vs T(s) | ours |",
         );
-        if reference {
-            out.push_str(" paper R(s) | paper |");
-        }
+        let (header, separator) = added.map_or(("", ""), |c| c.header());
+        out.push_str(header);
         out.push_str("\n|---|---|---|---|---|---|---|---|---|---|---|");
-        if reference {
-            out.push_str("---|---|");
-        }
+        out.push_str(separator);
         out.push('\n');
         for r in reports {
-            for t in r.rows.iter().filter(|t| t.families == f) {
-                table3_line(&mut out, r, t, reference);
+            for t in r.rows.iter().filter(|t| &t.families == f) {
+                subsets_line(&mut out, r, t, added);
             }
         }
         out.push('\n');

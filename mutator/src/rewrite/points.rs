@@ -79,7 +79,7 @@ impl FnRewriter<'_, '_> {
             start: pos(at.0),
             end: pos(at.1),
             old: self.slice(at.0, at.1),
-            new: paper_form(&replacement, &original),
+            new: annotated_form(&replacement, &original),
         });
         self.sh.mutants.push(Mutant {
             id,
@@ -150,7 +150,7 @@ impl FnRewriter<'_, '_> {
                         new: format!(
                             "({} {} {})",
                             operand(&b.left),
-                            paper_form(&replacement, &original),
+                            annotated_form(&replacement, &original),
                             operand(&b.right)
                         ),
                     }
@@ -497,7 +497,7 @@ impl FnRewriter<'_, '_> {
 /// or `*` at either end would nest or close the comment early (`/*/*/`): such an original is
 /// set off by spaces. A replacement ending with `/` would make `//*`, a line comment: a space
 /// sets the comment off from it.
-fn paper_form(replacement: &str, original: &str) -> String {
+fn annotated_form(replacement: &str, original: &str) -> String {
     let before = if replacement.ends_with('/') { " " } else { "" };
     let edge = ['!', '*', '/'];
     let (open, close) = if original.starts_with(edge) || original.ends_with(edge) {

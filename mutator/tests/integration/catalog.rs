@@ -263,7 +263,7 @@ fn an_unparseable_source_is_an_error_with_its_place() {
 }
 
 #[test]
-fn diffs_show_the_paper_form_and_keep_precedence() {
+fn diffs_show_the_annotated_form_and_keep_precedence() {
     let dir = krate(
         "pub fn f(a: i64, b: i64, c: i64) -> i64 {\n    let t = a - b + c;\n    t\n}\n",
         &["f"],

@@ -74,7 +74,7 @@ fn every_committed_report_and_fixture_round_trips_byte_for_byte() {
         ("mutants.json", 20),
         ("code.json", 20),
         ("generators.json", 16),
-        ("table3.json", 10),
+        ("subsets.json", 10),
         ("reduced-suite.json", 10),
         ("gate-baseline.json", 1),
         ("shard.json", 1),

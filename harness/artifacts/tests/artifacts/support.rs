@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use ferastrau_artifacts::{
     Artifact, CodeFacts, Evaluation, GateBaseline, Generators, KillMatrixHeader, Mutants,
-    ReducedSuite, ShardRecord, SuiteRun, Table3,
+    ReducedSuite, ShardRecord, Subsets, SuiteRun,
 };
 
 /// The workspace's root.
@@ -69,7 +69,7 @@ pub fn each_file(v: &mut impl EachFile) -> Vec<(&'static str, usize)> {
         all::<Mutants>(v, &[]),
         all::<CodeFacts>(v, &[]),
         all::<Generators>(v, &[]),
-        all::<Table3>(v, &[]),
+        all::<Subsets>(v, &[]),
         all::<ReducedSuite>(v, &[]),
         all::<GateBaseline>(v, &[]),
         all::<ShardRecord>(v, &["shard.json"]),

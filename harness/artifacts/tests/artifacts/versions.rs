@@ -107,12 +107,15 @@ fn a_file_without_a_version_is_read_only_if_it_is_exactly_the_current_one() {
     // written again through the types): the same document without its version.
     assert_eq!(
         value.as_object_mut().unwrap().remove("schema_version"),
-        Some(1.into()),
-        "committed files carry version 1"
+        Some(Evaluation::SCHEMA_VERSION.into()),
+        "committed files carry the current version"
     );
     let dir = tempfile::tempdir().unwrap();
     let p = file_with(dir.path(), "evaluation.json", &value);
-    assert_eq!(Evaluation::read(&p).unwrap().schema_version, 1);
+    assert_eq!(
+        Evaluation::read(&p).unwrap().schema_version,
+        Evaluation::SCHEMA_VERSION
+    );
     assert_eq!(
         Evaluation::read(&p).unwrap(),
         Evaluation::read(&path).unwrap()
@@ -130,6 +133,48 @@ fn a_file_without_a_version_is_read_only_if_it_is_exactly_the_current_one() {
     value["scopes"][0]["kill_rate"] = "high".into();
     let p = file_with(dir.path(), "evaluation.json", &value);
     assert!(Evaluation::read(&p).is_err());
+}
+
+/// An `evaluation.json` of version 1 (before per-family kills: the paper's three families were
+/// summed under `paper_*`) cannot be upgraded from the file alone: it is refused, naming its
+/// version and what to do, never read with the families missing.
+#[test]
+fn an_older_version_that_cannot_be_upgraded_is_refused_naming_it() {
+    let path = root().join("reports/search_tree/evaluation.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    value["schema_version"] = 1.into();
+    for scope in value["scopes"].as_array_mut().unwrap() {
+        let s = scope.as_object_mut().unwrap();
+        s.remove("by_family");
+        s.insert("paper_kill_rate".into(), 96.08.into());
+        s.insert("paper_killed".into(), 319.into());
+        s.insert("paper_mutants".into(), 332.into());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = file_with(dir.path(), "evaluation.json", &value);
+    let e = Evaluation::read(&p).unwrap_err();
+    assert!(
+        matches!(
+            e.downcast_ref::<ReadError>(),
+            Some(ReadError::Older {
+                found: 1,
+                supported: 2,
+                ..
+            })
+        ),
+        "{e:#}"
+    );
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("schema version 1, older than the version this ferastrau reads (2)")
+            && text.contains("re-run evaluate"),
+        "{text}"
+    );
+    // The same document with the version it claims removed is no current one either.
+    value.as_object_mut().unwrap().remove("schema_version");
+    let p = file_with(dir.path(), "evaluation.json", &value);
+    assert!(format!("{:#}", Evaluation::read(&p).unwrap_err()).contains("unknown field"));
 }
 
 #[test]

@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 use super::parse::{
-    parse_comparison, parse_engine, parse_factor, parse_matching, parse_memory_limit,
+    parse_comparison, parse_engine, parse_factor, parse_family, parse_matching, parse_memory_limit,
     parse_percent, parse_positive_duration, parse_size,
 };
 use ferastrau_harness::locate::{BenchmarkCrate, Named};
@@ -467,9 +467,13 @@ pub struct ReportArgs {
 #[derive(Args)]
 pub struct SubsetsArgs {
     /// Output directories of runs made with `evaluate --kill-matrix` over scopes 1..s (or
-    /// s−1..s); each gets table3.{json,csv,md} and reduced-suite.{json,txt}.
+    /// s−1..s); each gets subsets.{json,csv,md} and reduced-suite.{json,txt}.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
+    /// Beside the row over every family, one over these families only (comma-separated:
+    /// operator, variable, call, constant).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_family)]
+    pub families: Vec<ferastrau_artifacts::Family>,
     /// Random subsets drawn per comparison.
     #[arg(long, value_name = "K", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub random_samples: u64,

@@ -51,7 +51,10 @@ fn printed(s: &Summary, show: Show) -> Result<()> {
             },
         })))?,
         Show::Table => {
-            anstream::print!("{}", evaluate::table::table(&s.title, &s.rows));
+            anstream::print!(
+                "{}",
+                evaluate::table::table(&s.title, &s.rows, s.equivalents_counted)
+            );
             if let Some(r) = s
                 .runner
                 .filter(|_| ferastrau_console::term::notes())

@@ -200,7 +200,7 @@ pub fn of(name: &str) -> &'static [Example] {
                     ),
                     ex(
                         "more draws, another seed, one Markdown table for several runs",
-                        "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown table3.md",
+                        "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown subsets.md",
                     ),
                 ]
             }

@@ -17,7 +17,7 @@ pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     } else {
         anstream::print!(
             "{}",
-            ferastrau_harness::evaluate::table::table(&m.benchmark, &m.rows)
+            ferastrau_harness::evaluate::table::table(&m.benchmark, &m.rows, m.equivalents_counted)
         );
         println!(
             "{} shards of {} mutants merged; reports in {}",

@@ -21,6 +21,11 @@ pub fn parse_engine(s: &str) -> Result<ferastrau_protocol::Engine, String> {
     s.parse()
 }
 
+/// A family of mutants: `operator`, `variable`, `call` or `constant`.
+pub fn parse_family(s: &str) -> Result<ferastrau_artifacts::Family, String> {
+    s.parse()
+}
+
 /// A clock factor: a finite number from 0 to 1000.
 pub fn parse_factor(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

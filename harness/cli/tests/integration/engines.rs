@@ -22,7 +22,7 @@ fn engine_free(evaluation: &serde_json::Value) -> Vec<serde_json::Value> {
         "mutants",
         "killed",
         "kill_rate",
-        "paper_kill_rate",
+        "by_family",
         "skipped",
         "statement_coverage",
         "branch_coverage",

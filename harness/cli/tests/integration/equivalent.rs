@@ -143,9 +143,15 @@ mod checker {
             r.mutants = 2;
             r.killed = killed;
             r.kill_rate = f64::from(killed) * 50.0;
-            r.paper_mutants = 2;
-            r.paper_killed = killed;
-            r.paper_kill_rate = f64::from(killed) * 50.0;
+            r.by_family = [(
+                ferastrau_artifacts::Family::Operator,
+                ferastrau_artifacts::FamilyKills {
+                    kill_rate: r.kill_rate,
+                    killed,
+                    mutants: 2,
+                },
+            )]
+            .into();
             r
         };
         evaluation.benchmark = "toy".into();
@@ -189,7 +195,7 @@ mod checker {
         assert_eq!(check(&text, &run), Vec::<String>::new());
         assert_eq!(render(&parse(&text).unwrap(), &run), text);
         assert!(text.contains("| Equivalent | 1 |"), "{text}");
-        assert!(text.contains("1 of 2 mutants killed (50.00%)"), "{text}");
+        assert!(text.contains("1 of 2 mutants killed (50.00%;"), "{text}");
     }
 
     #[test]
@@ -293,7 +299,7 @@ mod checker {
         let (_dir, run) = report("killed");
         let text = argued(&run);
         for (from, to) in [
-            ("(50.00%)", "(49.00%)"),
+            ("(50.00%;", "(49.00%;"),
             ("+    if a >=/*>*/ 0 {", "+    if a >= 0 {"),
         ] {
             let edited = text.replacen(from, to, 1);

@@ -141,6 +141,102 @@ fn no_module_of_the_readers_or_the_console_imports_one_that_imports_it_back() {
     assert_no_circles("harness/console/src", 2);
 }
 
+/// The crates whose code may name the paper's tables: the paper's own.
+const PAPER_CRATE: &str = "harness/paper";
+
+/// The words of `code` outside comments that name one of the paper's tables (`table3`,
+/// `Table3Row`, `table3.json`) or a figure named after the paper (`paper_kill_rate`).
+/// Comments may cite the paper ("the paper's Table 1"): a citation is no dependency.
+fn paper_names(code: &str) -> Vec<String> {
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| {
+            let lower = w.to_ascii_lowercase();
+            let table = lower
+                .strip_prefix("table")
+                .is_some_and(|rest| rest.starts_with(['1', '2', '3', '4']));
+            table || lower.starts_with("paper_")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// `paper_names` of every source file under `dir` (relative paths).
+fn paper_names_under(dir: &Path) -> Vec<String> {
+    let mut texts = BTreeMap::new();
+    collect(dir, dir, &mut texts);
+    texts
+        .iter()
+        .flat_map(|(file, text)| {
+            paper_names(text)
+                .into_iter()
+                .map(move |w| format!("{file}: {w}"))
+        })
+        .collect()
+}
+
+/// The paper lives behind its wall: the tool's crates (`korat/`, `mutator/`, `harness/`) know
+/// operator families, scopes and random subsets, and only `harness/paper` names the paper's
+/// tables and the figures it compares (Table 3 is its reading of `subsets.json`, its kill rate
+/// over three families its sum of `by_family`).
+#[test]
+fn no_crate_but_the_papers_names_the_papers_tables() {
+    let root = workspace_root();
+    let mut found = Vec::new();
+    for top in ["korat", "mutator", "harness"] {
+        for manifest in manifests(&root.join(top)) {
+            let package = manifest.parent().unwrap();
+            if package.ends_with(PAPER_CRATE) {
+                continue;
+            }
+            for dir in ["src", "build.rs"] {
+                let path = package.join(dir);
+                if path.is_dir() {
+                    found.extend(paper_names_under(&path));
+                } else if path.is_file() {
+                    found.extend(paper_names(&std::fs::read_to_string(&path).unwrap()));
+                }
+            }
+        }
+    }
+    assert!(found.len() < 1000 && !manifests(&root.join("harness")).is_empty());
+    assert!(
+        found.is_empty(),
+        "the paper's tables named outside {PAPER_CRATE}:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Every `Cargo.toml` under `dir`, but none under a `target/` or a test's `tests/`.
+fn manifests(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() && !["target", "tests", "src", "node_modules"].contains(&name.as_str()) {
+            out.extend(manifests(&path));
+        } else if name == "Cargo.toml" {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_table_of_the_paper_named_in_code_is_found_and_a_citation_is_not() {
+    let code = "//! As the paper's Table 3 has it.\n\
+                pub struct Row { pub paper_kill_rate: f64 }\n\
+                const F: &str = \"table3.json\"; // Table 4\n\
+                fn subsets(t: Table3Row) {}\n\
+                let tables = 4; let table = 1;";
+    assert_eq!(
+        paper_names(code),
+        ["paper_kill_rate", "table3", "Table3Row"],
+        "a comment line is a citation; a trailing comment is read as code, so keep citations on their own lines"
+    );
+}
+
 #[test]
 fn a_circle_through_a_third_module_is_found() {
     let dir = tempfile::tempdir().unwrap();

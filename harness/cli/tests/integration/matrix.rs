@@ -348,7 +348,9 @@ fn deaths_are_kills_at_their_input_and_a_capped_row_is_unknown_not_survived() {
     // subsets names the incomplete rows and bounds their figures.
     let o = subsets(&tmp.path().join("capped"), &["--no-render"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let t = json(&tmp.path().join("capped/table3.json"));
+    let t = json(&tmp.path().join("capped/subsets.json"));
+    // Without --families, one row: every family.
+    assert_eq!(t["rows"].as_array().unwrap().len(), 1);
     let incomplete: Vec<u64> = t["incomplete_mutants"]
         .as_array()
         .unwrap()
@@ -360,7 +362,7 @@ fn deaths_are_kills_at_their_input_and_a_capped_row_is_unknown_not_survived() {
 }
 
 #[test]
-fn table3_and_reduction_are_deterministic_and_as_expected() {
+fn subsets_and_reduction_are_deterministic_and_as_expected() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b, c) = (
         tmp.path().join("a"),
@@ -371,29 +373,37 @@ fn table3_and_reduction_are_deterministic_and_as_expected() {
         chain_copy(d);
     }
     for (d, seed) in [(&a, "5"), (&b, "5"), (&c, "6")] {
-        let o = subsets(d, &["--seed", seed]);
+        let o = subsets(d, &["--seed", seed, "--families", "operator,variable,call"]);
         assert!(o.status.success(), "{}", text(&o.stderr));
     }
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     for f in [
-        "table3.json",
-        "table3.csv",
-        "table3.md",
+        "subsets.json",
+        "subsets.csv",
+        "subsets.md",
         "reduced-suite.json",
     ] {
         assert_eq!(read(&a, f), read(&b, f), "{f}: same seed, same output");
     }
     assert_ne!(
-        read(&a, "table3.json"),
-        read(&c, "table3.json"),
+        read(&a, "subsets.json"),
+        read(&c, "subsets.json"),
         "another seed draws others"
     );
-    insta::assert_snapshot!("chain_table3_csv", read(&a, "table3.csv"));
+    insta::assert_snapshot!("chain_subsets_csv", read(&a, "subsets.csv"));
+    // A family set is named by the families' names; anything else is refused before work.
+    let o = subsets(&a, &["--families", "operator,paper"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("\"paper\" is not a family"),
+        "{}",
+        text(&o.stderr)
+    );
 
     // The exact expectation, recomputed here the plain way: a mutant with k of N inputs
     // killing survives r random inputs with probability Π_{i<k} (N−r−i)/(N−i).
     let m = file::read(&a, 3).unwrap();
-    let t = json(&a.join("table3.json"));
+    let t = json(&a.join("subsets.json"));
     let (n, r) = (m.header.inputs, t["subset_size"].as_u64().unwrap());
     assert_eq!(
         r,
@@ -426,7 +436,14 @@ fn table3_and_reduction_are_deterministic_and_as_expected() {
         * 100.0
         / counted.len() as f64;
     let all = &t["rows"][0];
-    assert_eq!(all["families"], "all");
+    assert_eq!(
+        all["families"],
+        serde_json::json!(["operator", "variable", "call", "constant"])
+    );
+    assert_eq!(
+        t["rows"][1]["families"],
+        serde_json::json!(["operator", "variable", "call"])
+    );
     let got = all["expected"]["kill_rate"].as_f64().unwrap();
     assert!((got - plain).abs() < 0.006, "expected {got}, plain {plain}");
     // The draws' mean is near it (200 draws).
@@ -505,7 +522,7 @@ fn a_damaged_matrix_is_refused_never_read() {
         f(&d);
         let o = subsets(&d, &["--no-render"]);
         assert_eq!(o.status.code(), Some(2), "{what}: {}", text(&o.stderr));
-        assert!(!d.join("table3.json").exists(), "{what}: nothing written");
+        assert!(!d.join("subsets.json").exists(), "{what}: nothing written");
     }
 }
 

@@ -164,8 +164,8 @@ fn table_rows(table: &str) -> Vec<(u64, u64, String)> {
     table
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        // scope, inputs, four coverages, killed/mutants, kill rate, paper ops' rate.
-        .filter(|w| w.len() == 9 && w[0].parse::<u32>().is_ok() && w[6].contains('/'))
+        // scope, inputs, four coverages, killed/mutants, kill rate.
+        .filter(|w| w.len() == 8 && w[0].parse::<u32>().is_ok() && w[6].contains('/'))
         .map(|w| {
             let (k, m) = w[6].split_once('/').unwrap();
             (k.parse().unwrap(), m.parse().unwrap(), w[7].to_string())

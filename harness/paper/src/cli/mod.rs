@@ -60,10 +60,13 @@ impl Program for PaperCli {
     fn run_command(self) -> Result<()> {
         match self.command {
             PaperCmd::Ferastrau(cmd) => dispatch::<PaperCli>(*cmd),
-            PaperCmd::Table3(a) => ferastrau::cli::cmd_subsets(
-                a.subsets,
-                &ferastrau_paper::table3::reference(Some(&a.paper)),
-            ),
+            PaperCmd::Table3(mut a) => {
+                let lines = ferastrau_paper::paper::table3_by_crate(&a.paper)?;
+                if a.subsets.families.is_empty() {
+                    a.subsets.families = ferastrau_paper::table3::FAMILIES.to_vec();
+                }
+                ferastrau::cli::cmd_subsets(a.subsets, &ferastrau_paper::table3::Beside(&lines))
+            }
             PaperCmd::Reproduce(a) => reproduce::cmd_reproduce(a),
         }
     }
@@ -152,7 +155,7 @@ pub struct ReproduceArgs {
     pub next_scope_budget: Duration,
     /// Table 3 too: each benchmark again at its two largest scopes with `evaluate
     /// --kill-matrix` (same sample), then `subsets` (random subsets beside the paper's
-    /// `table3.csv`, the reduced suite), into `<out>/<benchmark>/table3.json` and
+    /// `table3.csv`, the reduced suite), into `<out>/<benchmark>/subsets.json` and
     /// `reduced-suite.{json,txt}`. One more pass over every input per mutant: hours for all ten.
     #[arg(long)]
     pub kill_matrix: bool,

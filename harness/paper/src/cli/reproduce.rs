@@ -359,8 +359,9 @@ fn structural_run(
 }
 
 /// Table 3 of one benchmark: `evaluate --kill-matrix` at its two largest scopes (the same
-/// sample as its report) in the benchmark's scratch directory, then `subsets` there, whose
-/// table and reduced suite are copied beside the report. The matrices stay in the scratch
+/// sample as its report) in the benchmark's scratch directory, then `subsets` there over every
+/// family and over the paper's three, whose figures and reduced suite are copied beside the
+/// report (the paper's line is put beside them when REPRODUCTION.md is rendered). The matrices stay in the scratch
 /// (hundreds of megabytes at the paper's scopes); `--resume` continues that run's journal.
 fn table3(
     a: &ReproduceArgs,
@@ -387,11 +388,6 @@ fn table3(
     );
     line.push("--kill-matrix".into());
     evaluate(line)?;
-    let paper = a
-        .paper
-        .clone()
-        .unwrap_or_else(|| a.out.join("paper"))
-        .join("table3.csv");
     let opts = ferastrau_harness::subsets::Sampling {
         samples: a.random_samples,
         seed: a.seed,
@@ -399,7 +395,7 @@ fn table3(
     ferastrau_harness::subsets::table::compute_and_write(
         &scratch,
         &opts,
-        &ferastrau_paper::table3::reference(paper.is_file().then_some(&*paper)),
+        &[ferastrau_paper::table3::FAMILIES.to_vec()],
         true,
     )?;
     for f in TABLE3_FILES {
@@ -411,8 +407,8 @@ fn table3(
 
 /// What [`table3`] puts beside a benchmark's report.
 const TABLE3_FILES: [&str; 4] = [
-    ferastrau_harness::subsets::TABLE3_JSON,
-    "table3.csv",
+    "subsets.json",
+    "subsets.csv",
     "reduced-suite.json",
     "reduced-suite.txt",
 ];

@@ -90,13 +90,17 @@ pub fn disagreements(
     paper: &Paper,
     runs: &[BenchmarkReport],
     t1: &[Table1Row],
-    t3: &[ferastrau_harness::subsets::Report],
+    t3: &[ferastrau_artifacts::Subsets],
 ) -> Vec<Disagreement> {
     let mut out = Vec::new();
     // Table 3 at another scope than the paper's: its R(s) is then of another size, and the
     // paper's verdicts are beside ours only as the nearest comparison.
     for r in t3 {
-        let Some(p) = r.paper.as_ref().filter(|p| p.scope != r.scope) else {
+        let Some(p) = paper
+            .table3
+            .get(&r.benchmark)
+            .filter(|p| p.scope != r.scope)
+        else {
             continue;
         };
         let Some(run) = runs.iter().find(|run| run.name == r.benchmark) else {
@@ -241,7 +245,7 @@ pub(super) fn section(
     paper: &Paper,
     runs: &[BenchmarkReport],
     t1: &[Table1Row],
-    t3: &[ferastrau_harness::subsets::Report],
+    t3: &[ferastrau_artifacts::Subsets],
     notes: &Notes,
 ) -> String {
     let mut md = String::new();

@@ -3,9 +3,9 @@
 
 use super::FEASIBLE_SECONDS;
 use crate::paper::Paper;
+use crate::table3::PaperLine;
 use crate::{BenchmarkReport, NextScope, OurScope};
 use ferastrau_harness::subsets::sample::{Relation, Symbol as _};
-use ferastrau_harness::subsets::PaperLine;
 
 /// The smallest scope from which the kill rate no longer changes (the mutation-adequate scope
 /// of the run), with that rate.
@@ -189,24 +189,20 @@ fn verdict(held: usize, of: usize) -> String {
 /// subsets R(s) of T(s), each as large as T(s − 1), kill fewer of the paper's three families
 /// than T(s − 1) does (Table 3's `<` against T(s − 1)): judged once by most of the seeded draws
 /// (`=` or `>` is against it) and once by the exact expected kill rate of a random subset.
-pub(super) fn randomness(t3: &[ferastrau_harness::subsets::Report], benchmarks: usize) -> String {
-    use ferastrau_harness::subsets::Families;
+pub(super) fn randomness(t3: &[ferastrau_artifacts::Subsets], benchmarks: usize) -> String {
     if t3.is_empty() {
         return "- **Randomness**: *pending* — it needs Table 3 (random subsets of scope s the size of scope s − 1), which no benchmark here has yet (see \"Table 3\" below).\n".into();
     }
-    let rows: Vec<(&str, Option<&ferastrau_harness::subsets::Table3Row>)> = t3
+    let rows: Vec<(&str, Option<&ferastrau_artifacts::SubsetsRow>)> = t3
         .iter()
-        .map(|r| {
-            let row = r.rows.iter().find(|row| row.families == Families::Paper);
-            (r.benchmark.as_str(), row)
-        })
+        .map(|r| (r.benchmark.as_str(), crate::table3::row(r)))
         .collect();
     let by_draws = rows
         .iter()
         .filter(|(_, row)| row.and_then(|r| r.verdict_previous) == Some(Relation::Worse))
         .count();
     let expected_worse =
-        |r: &ferastrau_harness::subsets::Table3Row| r.expected.kill_rate < r.previous.kill_rate;
+        |r: &ferastrau_artifacts::SubsetsRow| r.expected.kill_rate < r.previous.kill_rate;
     let by_expectation = rows
         .iter()
         .filter(|(_, row)| row.is_some_and(expected_worse))
@@ -240,7 +236,7 @@ pub(super) fn randomness(t3: &[ferastrau_harness::subsets::Report], benchmarks: 
 pub(super) fn section(
     paper: &Paper,
     runs: &[BenchmarkReport],
-    t3: &[ferastrau_harness::subsets::Report],
+    t3: &[ferastrau_artifacts::Subsets],
 ) -> String {
     let mut md = String::new();
     let fs: Vec<Findings> = runs.iter().filter_map(|r| findings(paper, r)).collect();

@@ -67,7 +67,7 @@ pub fn reproduction(
     t1: &[Table1Row],
     t2: &[Table4Row],
     t4: &[Table4Row],
-    t3: &[ferastrau_harness::subsets::Report],
+    t3: &[ferastrau_artifacts::Subsets],
     notes: &Notes,
 ) -> String {
     let mut md = String::from(
@@ -87,7 +87,7 @@ pub fn reproduction(
     );
     md += &reports_section(runs);
     md += &hypothesis::section(paper, runs, t3);
-    md += &tables_section(runs, t1, t2, t4, t3);
+    md += &tables_section(paper, runs, t1, t2, t4, t3);
     md += &survivors_section(runs);
     md += &disagreement::section(paper, runs, t1, t3, notes);
     md
@@ -95,11 +95,12 @@ pub fn reproduction(
 
 /// Tables 1 to 4 and Figure 9, ours beside the paper's.
 fn tables_section(
+    paper: &Paper,
     runs: &[BenchmarkReport],
     t1: &[Table1Row],
     t2: &[Table4Row],
     t4: &[Table4Row],
-    t3: &[ferastrau_harness::subsets::Report],
+    t3: &[ferastrau_artifacts::Subsets],
 ) -> String {
     let mut md = String::new();
     md += "\n## Table 1: benchmarks, mutated functions, sizes, mutants\n\n";
@@ -109,15 +110,16 @@ fn tables_section(
     md += &tables::table4_markdown(t2);
     md += "\n## Table 3: random subsets\n\n";
     if t3.is_empty() {
-        md += "*Pending*: no benchmark here has `table3.json` (written by `ferastrau-paper reproduce --kill-matrix`, or by `ferastrau-paper table3` from an `evaluate --kill-matrix` run). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
+        md += "*Pending*: no benchmark here has `subsets.json` (written by `ferastrau-paper reproduce --kill-matrix`, or by `ferastrau-paper table3` from an `evaluate --kill-matrix` run). It holds, per benchmark, the kill rate of random subsets of scope s the size of scope s − 1 beside the paper's, and decides the Randomness hypothesis.\n";
     } else {
         md += &format!(
-            "From `table3.json` of {} of the {} benchmarks (`reproduce --kill-matrix`{}). A scope written `4 (paper 5)` is ours beside the paper's: the paper's columns are then of its scope (see \"Disagreements with the paper\").\n\n",
+            "From `subsets.json` of {} of the {} benchmarks (`reproduce --kill-matrix`{}). A scope written `4 (paper 5)` is ours beside the paper's: the paper's columns are then of its scope (see \"Disagreements with the paper\").\n\n",
             t3.len(),
             runs.len(),
             if t3.len() < runs.len() { "; the others have no kill matrix yet" } else { "" }
         );
-        md += &ferastrau_harness::subsets::table::markdown(t3);
+        md +=
+            &ferastrau_harness::subsets::table::markdown(t3, &crate::table3::Beside(&paper.table3));
     }
     md += "\n## Table 4: every scope\n\n";
     md += &tables::table4_markdown(t4);

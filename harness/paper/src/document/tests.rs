@@ -4,16 +4,16 @@ use crate::NextScope;
 
 /// A Table 3 report (the committed SearchTree one) with the paper's-families verdict
 /// against T(s − 1) set to `verdict`.
-fn table3(benchmark: &str, verdict: &str) -> ferastrau_harness::subsets::Report {
+fn table3(benchmark: &str, verdict: &str) -> ferastrau_artifacts::Subsets {
     use ferastrau_artifacts::Artifact as _;
     use ferastrau_harness::subsets::sample::{Relation, Symbol as _};
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
-        .join("reports/search_tree/table3.json");
-    let mut r = ferastrau_harness::subsets::Report::read(&path).unwrap();
+        .join("reports/search_tree/subsets.json");
+    let mut r = ferastrau_artifacts::Subsets::read(&path).unwrap();
     r.benchmark = benchmark.into();
     for row in &mut r.rows {
-        if row.families == ferastrau_harness::subsets::Families::Paper {
+        if row.families == crate::table3::FAMILIES {
             row.verdict_previous = Some(Relation::parse(verdict).expect("a verdict"));
         }
     }
@@ -38,12 +38,11 @@ fn randomness_holds_where_random_subsets_kill_fewer_than_the_scope_below() {
 
 #[test]
 fn randomness_by_the_expected_kill_rate_is_judged_apart_from_the_draws() {
-    use ferastrau_harness::subsets::Families;
     // Most draws tie with T(s − 1), while the expectation is below it: a random subset
     // kills fewer on average though most draws do not.
     let mut r = table3("a", "=");
     for row in &mut r.rows {
-        if row.families == Families::Paper {
+        if row.families == crate::table3::FAMILIES {
             row.expected.kill_rate = row.previous.kill_rate - 0.5;
         }
     }

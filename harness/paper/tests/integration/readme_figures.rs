@@ -129,12 +129,8 @@ fn mutants_cell(run: &Run) -> String {
 }
 
 fn paper_ops_cell(run: &Run) -> String {
-    format!(
-        "{} ({}/{})",
-        pct(run.largest.paper_kill_rate),
-        run.largest.paper_killed,
-        run.largest.paper_mutants
-    )
+    let k = ferastrau_paper::table3::kills(&run.largest);
+    format!("{} ({}/{})", pct(k.kill_rate), k.killed, k.mutants)
 }
 
 fn next_cell(run: &Run) -> String {
@@ -276,7 +272,7 @@ fn figures() -> String {
             thousands(run.largest.inputs),
             mutants_cell(&run),
             pct(run.largest.kill_rate),
-            pct(run.largest.paper_kill_rate),
+            pct(ferastrau_paper::table3::kill_rate(&run.largest)),
             run.survivors,
             next_cell(&run),
         )

@@ -194,7 +194,7 @@ fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
         out.path(),
         &["--kill-matrix", "--random-samples", "50", "--seed", "3"],
     );
-    let t3 = json(&out.path().join("chain/table3.json"));
+    let t3 = json(&out.path().join("chain/subsets.json"));
     assert_eq!(t3["scope"], 3);
     assert_eq!(t3["samples"], 50);
     // T(s−1) and T(s) of Table 3 are the report's own kills at scopes 2 and 3: the matrix run
@@ -202,7 +202,14 @@ fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
     let evaluation = json(&out.path().join("chain/evaluation.json"));
     let killed = |scope: usize| evaluation["scopes"][scope - 1]["killed"].clone();
     let all = &t3["rows"][0];
-    assert_eq!(all["families"], "all");
+    assert_eq!(
+        all["families"],
+        serde_json::json!(["operator", "variable", "call", "constant"])
+    );
+    assert_eq!(
+        t3["rows"][1]["families"],
+        serde_json::json!(["operator", "variable", "call"])
+    );
     assert_eq!(all["previous"]["killed"], killed(2));
     assert_eq!(all["exhaustive"]["killed"], killed(3));
     assert!(out.path().join("chain/reduced-suite.txt").is_file());
@@ -210,7 +217,7 @@ fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
     let md = std::fs::read_to_string(out.path().join("REPRODUCTION.md")).unwrap();
     let table3 = &md[md.find("## Table 3").unwrap()..md.find("## Table 4").unwrap()];
     assert!(
-        table3.contains("From `table3.json` of 1 of the 1"),
+        table3.contains("From `subsets.json` of 1 of the 1"),
         "{table3}"
     );
     assert!(!md.contains("**Randomness**: *pending*"), "{md}");
@@ -240,7 +247,7 @@ fn reproduce_with_the_kill_matrix_writes_table_3_from_the_same_mutants() {
         out2.path(),
         &["--kill-matrix", "--random-samples", "50", "--seed", "3"],
     );
-    let t3 = json(&out2.path().join("chain/table3.json"));
+    let t3 = json(&out2.path().join("chain/subsets.json"));
     assert_eq!(t3["scope"], 2);
     let evaluation = json(&out2.path().join("chain/evaluation.json"));
     let killed = |scope: usize| evaluation["scopes"][scope - 1]["killed"].clone();

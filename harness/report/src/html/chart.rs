@@ -20,18 +20,12 @@ struct Series {
     value: fn(&ScopeRow) -> f64,
 }
 
-const SERIES: [Series; 4] = [
+const SERIES: [Series; 3] = [
     Series {
-        name: "kill rate, all families",
+        name: "kill rate",
         colour: "#c0392b",
         dash: "",
         value: |r| r.kill_rate,
-    },
-    Series {
-        name: "kill rate, paper's 3",
-        colour: "#e67e22",
-        dash: "6 4",
-        value: |r| r.paper_kill_rate,
     },
     Series {
         name: "statement coverage",

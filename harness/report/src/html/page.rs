@@ -332,7 +332,7 @@ fn scope_table(rows: &[ScopeRow]) -> Markup {
             thead { tr {
                 th { "scope" } th { "inputs" } th { "code st. %" } th { "code br. %" }
                 th { "spec st. %" } th { "spec br. %" } th { "killed" } th { "kill rate %" }
-                th { "paper's 3 %" } th { "killed by" } th { "skipped" }
+                th { "by family, kill rate %" } th { "killed by" } th { "skipped" }
             } }
             tbody {
                 @for r in rows {
@@ -344,7 +344,11 @@ fn scope_table(rows: &[ScopeRow]) -> Markup {
                         td { (format!("{:.2}", r.spec_branch_coverage)) }
                         td { (r.killed) "/" (r.mutants) }
                         td { b { (format!("{:.2}", r.kill_rate)) } }
-                        td { (format!("{:.2}", r.paper_kill_rate)) " (" (r.paper_killed) "/" (r.paper_mutants) ")" }
+                        td.by {
+                            @for (family, k) in &r.by_family {
+                                span { (family.name()) " " (format!("{:.2}", k.kill_rate)) } " "
+                            }
+                        }
                         td.by {
                             @for (reason, n) in ferastrau_artifacts::Reason::ALL.iter().map(|&x| (x, r.killed_by.get(x))).filter(|(_, n)| *n > 0) {
                                 span { (reason.as_str()) " " (n) } " "

@@ -160,15 +160,17 @@ pub fn render(doc: &Doc, run: &Run) -> String {
         out,
         "Generated from `reports/{b}/mutants.json` and `evaluation.json` (`FERASTRAU_BLESS=1 cargo \
          test --release -p ferastrau --test integration equivalent::` rewrites everything below the head, \
-         keeping each argument by key). At scope {}: {} of {} mutants killed ({:.2}%); over the \
-         paper's three families (operator, variable, call), {} of {} ({:.2}%). {} survive:",
+         keeping each argument by key). At scope {}: {} of {} mutants killed ({:.2}%; by family: \
+         {}). {} survive:",
         s.scope,
         s.killed,
         s.mutants,
         s.kill_rate,
-        s.paper_killed,
-        s.paper_mutants,
-        s.paper_kill_rate,
+        s.by_family
+            .iter()
+            .map(|(f, k)| format!("{} {} of {}", f.name(), k.killed, k.mutants))
+            .collect::<Vec<_>>()
+            .join(", "),
         run.survivors.len(),
         b = run.benchmark,
     )

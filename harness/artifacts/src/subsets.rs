@@ -1,22 +1,24 @@
-//! `table3.json`: what a run's kill matrix says about smaller suites — the paper's random
-//! subsets (Table 3) and a greedy reduction measured on held-out mutants.
+//! `subsets.json`: what a run's kill matrix says about smaller suites — random subsets of the
+//! largest scope's inputs the size of the scope below, over all families and over the sets of
+//! families asked for, and a greedy reduction measured on held-out mutants.
 //!
-//! Written by `harness/src/subsets/table.rs` (`write`) from `subsets::Report` through
-//! `serde_json::to_string_pretty` and a newline: fields in declaration order. Read back by
-//! `reproduce` (`reproduce::render`).
+//! Written by `harness/src/subsets/table.rs` (`write`) through `serde_json::to_string_pretty`
+//! and a newline: fields in declaration order. Read back by the paper's crate, which puts
+//! published figures beside it.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::common::Family;
 use crate::{artifact, Layout};
 
-/// The version of `table3.json` this build reads and writes.
+/// The version of `subsets.json` this build reads and writes.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// `table3.json`.
+/// `subsets.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Table3 {
+pub struct Subsets {
     /// See the crate's "Versions".
     #[serde(default)]
     pub schema_version: u32,
@@ -33,25 +35,13 @@ pub struct Table3 {
     pub incomplete_mutants: Vec<u32>,
     /// Where the matrix disagreed with the first-kill run (from its header).
     pub disagreements: Vec<String>,
-    /// All families, then the paper's three.
-    pub rows: Vec<Table3Row>,
-    /// The paper's Table 3 line for the benchmark (`null`: the paper has none).
-    pub paper: Option<PaperLine>,
+    /// Every family, then each set of families `subsets --families` asked for.
+    pub rows: Vec<SubsetsRow>,
     pub reduction: Reduction,
 }
 
-artifact!(Table3, file: "table3.json", schema: "table3", version: SCHEMA_VERSION,
+artifact!(Subsets, file: "subsets.json", schema: "subsets", version: SCHEMA_VERSION,
     layout: Layout::Pretty { trailing_newline: true }, remedy: "re-run ferastrau subsets");
-
-/// Which mutants a figure is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Families {
-    /// Every evaluated mutant (evaluate's `kill_rate`).
-    All,
-    /// The paper's three families: operator, variable, call (evaluate's `paper_kill_rate`).
-    Paper,
-}
 
 /// A suite's kills among a set of mutants.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -98,11 +88,8 @@ pub struct Comparison {
     pub undetermined: u64,
 }
 
-/// The paper's verdict symbols.
+/// How one suite's kills relate to another's, as symbols: `<` (worse), `=`, `>` (better).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-// How one suite's kills relate to another's. The schema keeps the type's first name: the
-// committed schema does not change with the Rust name.
-#[schemars(rename = "Verdict")]
 pub enum Relation {
     #[serde(rename = "<")]
     Worse,
@@ -112,11 +99,13 @@ pub enum Relation {
     Better,
 }
 
-/// Table 3 over one set of families.
+/// The random subsets over one set of families.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Table3Row {
-    pub families: Families,
+pub struct SubsetsRow {
+    /// The families whose evaluated mutants the row counts, in `Family`'s order (every family:
+    /// evaluate's `kill_rate`; a set: the sum of its `by_family` figures).
+    pub families: Vec<Family>,
     pub mutants: u32,
     /// T(s−1), from the run's first-kill results.
     pub previous: Kills,
@@ -131,18 +120,6 @@ pub struct Table3Row {
     /// What most draws say against T(s−1) and T(s) (`null`: no majority).
     pub verdict_previous: Option<Relation>,
     pub verdict_exhaustive: Option<Relation>,
-}
-
-/// The paper's Table 3 line for the benchmark.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PaperLine {
-    /// The paper's class name (`SearchTree`).
-    pub benchmark: String,
-    pub scope: u32,
-    pub random_kill_rate: f64,
-    pub vs_previous: Option<Relation>,
-    pub vs_exhaustive: Option<Relation>,
 }
 
 /// The greedy reduction of T(s).
