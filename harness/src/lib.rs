@@ -17,6 +17,7 @@ pub mod interrupt;
 pub mod locate;
 pub mod matrix;
 pub mod merge;
+pub mod mutants;
 pub mod outdir;
 pub mod process;
 pub mod runner;

@@ -11,12 +11,14 @@
 //! input, and the results are checked for the signs of a broken run ([`health`]).
 
 pub mod budget;
+pub mod check;
 mod command;
 mod facts;
 pub mod health;
 pub mod journal;
 mod mutants;
 pub mod next_scope;
+pub mod overhead;
 pub mod prepare;
 mod progress;
 pub mod reach;
