@@ -14,14 +14,14 @@ pub mod budget;
 pub mod check;
 mod command;
 mod facts;
-pub mod health;
-pub mod journal;
+pub(crate) mod health;
+pub(crate) mod journal;
 mod mutants;
 pub mod next_scope;
 pub mod overhead;
-pub mod prepare;
+pub(crate) mod prepare;
 mod progress;
-pub mod reach;
+pub(crate) mod reach;
 pub mod report;
 pub mod table;
 
@@ -33,6 +33,8 @@ use anyhow::{Context, Result};
 use crate::fingerprint::Fingerprint;
 use crate::interrupt;
 use crate::locate::BenchmarkCrate;
+/// Default of `--kill-matrix-max-deaths`: the deaths after which a kill-matrix row is capped.
+pub use crate::matrix::run::MAX_DEATHS as KILL_MATRIX_MAX_DEATHS;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::runner::{RunConfig, Timing};
 use crate::worker::Worker;

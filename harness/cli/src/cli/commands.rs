@@ -7,7 +7,11 @@ use anyhow::Result;
 
 use super::args::*;
 use ferastrau_harness::evaluate::overhead;
-use ferastrau_harness::{export_tests, generate, init, mutants, sequences};
+use ferastrau_harness::export_tests;
+use ferastrau_harness::generate;
+use ferastrau_harness::init;
+use ferastrau_harness::mutants;
+use ferastrau_harness::sequences;
 
 pub(super) fn cmd_generate(a: GenerateArgs) -> Result<()> {
     let progress = ferastrau_console::term::progress();
