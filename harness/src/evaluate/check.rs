@@ -136,6 +136,7 @@ pub fn run(opts: &Options, on_row: impl FnMut(&Row)) -> Result<Outcome> {
     check(opts, &bench, &worker, on_row)
 }
 
+/// The black-box check: every scope's inputs generated and the original run on them.
 fn check(
     opts: &Options,
     bench: &BenchmarkCrate,

@@ -1,5 +1,6 @@
 //! `ferastrau evaluate` and `ferastrau check`: generate each scope's inputs, run the original
-//! and every mutant on them under limits, and judge.
+//! and every mutant on them under limits, and judge (`check` runs the original only, in
+//! [`check`]; `overhead` times the metamutant against it, in [`overhead`]).
 //!
 //! Per scope: Korat generates and stores every method's inputs (counting specification
 //! coverage), the original runs on all of them (checking postconditions, counting code

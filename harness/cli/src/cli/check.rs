@@ -162,10 +162,12 @@ fn print_found(outcome: &Outcome) {
     }
 }
 
+/// A line that says all is well.
 fn good(line: &str) {
     anstream::println!("{}", paint(style::GOOD, line));
 }
 
+/// A heading line.
 fn head(line: String) {
     anstream::println!("{}", paint(style::HEAD, line));
 }
