@@ -1,7 +1,7 @@
 //! `ferastrau check` as one call: [`run`] searches the original for a counterexample to its
 //! own specification, per scope (each scope's inputs generated and the original run on them,
 //! as `evaluate` prepares a scope) or, with `--white-box`, per scope and method (the failure
-//! predicate's search, [`crate::white_box`]). The smallest counterexample comes back with the
+//! predicate's search, `white_box.rs`). The smallest counterexample comes back with the
 //! test that reproduces it, where the crate can build inputs by calls; the CLI prints the
 //! [`Outcome`] and exits as [`Outcome::verdict`] says.
 
