@@ -7,17 +7,76 @@
 
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
 
 use std::collections::HashMap;
 
 use anyhow::{bail, Result};
-use ferastrau_artifacts::ReducedSuite;
+use ferastrau_artifacts::{Artifact, ReducedSuite};
 use ferastrau_protocol::{Message, Request, Sequence};
 
 use ferastrau_console::exit_code::usage;
 
-use crate::locate::BenchmarkCrate;
+use crate::locate::{BenchmarkCrate, Named};
 use crate::worker::Worker;
+
+/// What `ferastrau export-tests` is asked to do: the command line, parsed.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The crate.
+    pub target: Named,
+    /// `--scopes` or `--reduced FILE`.
+    pub inputs: Asked,
+    /// `--out FILE`: the test file to write.
+    pub out: PathBuf,
+}
+
+/// Which inputs the command line asks for.
+#[derive(Clone, Debug)]
+pub enum Asked {
+    /// `--scopes`: every input of these scopes.
+    Scopes(RangeInclusive<u32>),
+    /// `--reduced FILE`: the inputs of the reduced suite `ferastrau subsets` wrote there.
+    Reduced(PathBuf),
+}
+
+/// The test file written.
+pub struct Outcome {
+    pub benchmark: String,
+    /// Its `#[test]`s, one per input.
+    pub tests: usize,
+    /// The inputs it holds.
+    pub inputs: ExportedInputs,
+    /// Where it was written.
+    pub out: PathBuf,
+}
+
+/// `ferastrau export-tests`: the inputs asked for as a test file, written to `opts.out`.
+pub fn run(opts: &Options) -> Result<Outcome> {
+    let bench = opts.target.locate()?;
+    let worker = crate::subject::original_worker(&bench)?;
+    let inputs = match &opts.inputs {
+        Asked::Scopes(scopes) => ExportedInputs::Scopes(scopes.clone()),
+        Asked::Reduced(file) => ExportedInputs::Reduced({
+            // Not while a run holds the directory it is in (clearing it).
+            let _reading = match file.parent() {
+                Some(dir) => Some(crate::outdir::OutputDir::read(dir)?),
+                None => None,
+            };
+            ReducedSuite::read(file)
+                .map_err(|e| usage(format!("--reduced {}: {e:#}", file.display())))?
+        }),
+    };
+    let text = test_file(&bench, &worker, &inputs)?;
+    std::fs::write(&opts.out, &text)
+        .map_err(|e| usage(format!("cannot write {}: {e}", opts.out.display())))?;
+    Ok(Outcome {
+        benchmark: bench.name,
+        tests: text.matches("#[test]").count(),
+        inputs,
+        out: opts.out.clone(),
+    })
+}
 
 /// Which inputs a test file holds.
 #[derive(Clone, Debug)]

@@ -1,13 +1,88 @@
-//! `ferastrau generate`: Korat's figures per scope and method, and a look at the inputs.
+//! `ferastrau generate`: Korat's figures per scope and method, and a look at the inputs. One
+//! call ([`run`]) takes the command line as [`Options`] and returns the figures as an
+//! [`Outcome`]; the CLI prints it.
 
 use std::ops::RangeInclusive;
 
 use anyhow::{bail, Result};
 use ferastrau_artifacts::{Artifact, Generators, Search};
+use ferastrau_console::exit_code::usage;
 use ferastrau_protocol::{Engine, Message, Request};
 
-use crate::locate::BenchmarkCrate;
+use crate::locate::{BenchmarkCrate, Named};
 use crate::worker::Worker;
+
+/// What `ferastrau generate` is asked to do: the command line, parsed.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The crate.
+    pub target: Named,
+    pub scopes: RangeInclusive<u32>,
+    /// `--print N`: the first N inputs of each method at each scope.
+    pub print: usize,
+    /// `--structure`: the structure-only searches.
+    pub structure: bool,
+    /// `--generators`: the dedicated generators' search beside the plain one.
+    pub generators: bool,
+    /// `--jobs`: threads of each search; `None`: every core.
+    pub jobs: Option<usize>,
+}
+
+/// What `generate` found: the crate's figures per scope, as the search was asked.
+pub struct Outcome {
+    pub bench: BenchmarkCrate,
+    pub mode: Mode,
+    pub stats: Vec<ScopeStats>,
+}
+
+impl Outcome {
+    /// The `--format json` document.
+    pub fn document(&self) -> Generators {
+        document(&self.bench, self.mode, &self.stats)
+    }
+
+    /// The table.
+    pub fn table(&self) -> String {
+        render_table(
+            &self.bench,
+            &self.stats,
+            self.mode.structure,
+            self.mode.generators,
+        )
+    }
+}
+
+/// `ferastrau generate`: the original's worker built, every scope searched (`on_scope` is
+/// told of each as it is done, for the terminal's progress and `--print`), and a scope
+/// without any input refused: what it would test is nothing.
+pub fn run(opts: &Options, on_scope: impl FnMut(&ScopeStats)) -> Result<Outcome> {
+    let bench = opts.target.locate()?;
+    if !bench.engine.is_korat() && (opts.structure || opts.generators) {
+        // Both search a finitization's candidates: a generator program has choices instead.
+        return Err(usage(format!(
+            "--structure and --generators search Korat's finitization: leave them out with \
+             --engine {}",
+            bench.engine
+        )));
+    }
+    let worker = crate::subject::original_worker(&bench)?;
+    let mode = Mode {
+        jobs: opts
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        structure: opts.structure,
+        generators: opts.generators,
+    };
+    let stats = generate(&worker, opts.scopes.clone(), opts.print, mode, on_scope)?;
+    if let Some(s) = stats.iter().find(|s| s.inputs == 0) {
+        return Err(crate::evaluate::prepare::no_input(
+            &bench,
+            s.scope,
+            s.candidates,
+        ));
+    }
+    Ok(Outcome { bench, mode, stats })
+}
 
 /// Korat's figures per method and scope, a search with dedicated generators beside the plain
 /// one, and a rendered input: as `generators.json` (and `generate --json`) holds them.

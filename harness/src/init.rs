@@ -295,6 +295,69 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// What `ferastrau init` is asked to do: the command line, parsed.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `DIR`: the new crate's directory.
+    pub dir: PathBuf,
+    /// `--name`; `None`: the directory's name.
+    pub name: Option<String>,
+    /// `--style`.
+    pub style: Style,
+    /// `--sdk-path` or `--git` (with `--rev`); else this binary's version.
+    pub sdk: SdkSource,
+}
+
+/// The crate written.
+pub struct Outcome {
+    /// Its package name.
+    pub name: String,
+    /// The files written, relative to its directory.
+    pub files: Vec<&'static str>,
+}
+
+/// `ferastrau init`: the skeleton written as `opts` asks, a `--sdk-path` checked and made
+/// absolute here, where the user meant it (a relative path in the new crate's Cargo.toml
+/// would be relative to the crate).
+pub fn run(opts: &Options) -> Result<Outcome> {
+    let sdk = match &opts.sdk {
+        SdkSource::Path(p) if !p.join("Cargo.toml").is_file() => {
+            return Err(usage(format!(
+                "--sdk-path {}: no Cargo.toml there (give the checkout's harness/sdk directory)",
+                p.display()
+            )))
+        }
+        SdkSource::Path(p) => SdkSource::Path(
+            p.canonicalize()
+                .with_context(|| format!("cannot read {}", p.display()))?,
+        ),
+        other => other.clone(),
+    };
+    let name = match &opts.name {
+        Some(name) => name.clone(),
+        None => default_crate_name(&opts.dir)?,
+    };
+    let files = init(&opts.dir, &name, &sdk, opts.style)?;
+    Ok(Outcome { name, files })
+}
+
+/// The crate name `init DIR` gives without `--name`: DIR's last component (of the current
+/// directory for `.`), checked like a given name by [`init`].
+fn default_crate_name(dir: &Path) -> Result<String> {
+    let absolute = std::path::absolute(dir).with_context(|| format!("{}", dir.display()))?;
+    let normal: PathBuf = absolute.components().collect();
+    normal
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            usage(format!(
+                "{} has no name to give the crate: pass --name NAME",
+                dir.display()
+            ))
+        })
+}
+
 /// Writes the skeleton into `dir` (created if missing; refused if it exists and is not an
 /// empty directory). Returns the files written, relative to `dir`.
 pub fn init(dir: &Path, name: &str, sdk: &SdkSource, style: Style) -> Result<Vec<&'static str>> {

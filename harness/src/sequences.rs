@@ -9,14 +9,71 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use ferastrau_artifacts::Probe;
+use ferastrau_console::exit_code::usage;
 use ferastrau_protocol::{CallOutcome, Matching, Message, Request};
 use serde::Serialize;
 
-use crate::locate::BenchmarkCrate;
+use crate::locate::{BenchmarkCrate, Named};
 use crate::worker::Worker;
+
+/// What `ferastrau sequences` is asked to do: the command line, parsed.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The crate.
+    pub target: Named,
+    /// `--length`: the longest sequence of calls.
+    pub length: u32,
+    /// `--scope`; `None`: the length.
+    pub scope: Option<u32>,
+    /// `--matching`: how two states are told apart.
+    pub matching: Matching,
+    /// `--export FILE`: every call written there as a test.
+    pub export: Option<PathBuf>,
+}
+
+/// `ferastrau sequences`: the exploration in the crate's metamutant worker (the original
+/// switched on: its probes count coverage), its calls written as tests when asked; its
+/// report.
+pub fn run(opts: &Options) -> Result<Report> {
+    let bench = opts.target.locate()?;
+    let subject = crate::subject::prepare(&bench)?;
+    let probes = subject
+        .meta
+        .probes
+        .iter()
+        .map(crate::evaluate::report::probe)
+        .collect::<Result<Vec<_>>>()?;
+    let ask = ExplorationRequest {
+        length: opts.length,
+        scope: opts.scope.unwrap_or(opts.length),
+        matching: opts.matching,
+        calls: opts.export.is_some(),
+    };
+    let exploration = explore(
+        &bench.name,
+        &subject.worker,
+        subject.methods.clone(),
+        &probes,
+        ask,
+    )?;
+    if let Some(file) = &opts.export {
+        let text = exploration.test_file(&bench)?;
+        std::fs::write(file, &text)
+            .map_err(|e| usage(format!("cannot write {}: {e}", file.display())))?;
+        ferastrau_console::stage!(
+            "Wrote",
+            "{} tests of {}'s calls to {}",
+            text.matches("#[test]").count(),
+            bench.name,
+            file.display()
+        );
+    }
+    Ok(exploration.report)
+}
 
 /// One length of the exploration.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -30,7 +30,7 @@ pub const RECORD: &str = "shard.json";
 
 /// Shard `index` of `count` (both from 1, as on the command line): the type `shard.json`
 /// holds, with its parser and its share of the mutants.
-pub use ferastrau_artifacts::{Shard, MAX_SHARDS};
+pub use ferastrau_artifacts::Shard;
 
 /// What a shard leaves for [`merge`] (`shard.json`).
 pub use ferastrau_artifacts::ShardRecord;

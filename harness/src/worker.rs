@@ -148,19 +148,6 @@ pub(crate) fn build_and_install(
     Ok((exe, hash))
 }
 
-/// Says on stderr when a build of a worker or a pruning round waits for cargo's lock on the
-/// build directory (another build holds it: a run of the tests, another ferastrau, an IDE),
-/// instead of looking stuck; set once per process, before anything is built.
-pub fn announce_lock_waits() {
-    compile::on_lock_wait(|line| {
-        ferastrau_console::stage!(
-            "Waiting",
-            "for another cargo build to release the build directory ({})",
-            line.trim_start_matches("Blocking").trim()
-        )
-    });
-}
-
 /// The reply to `describe`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Description {

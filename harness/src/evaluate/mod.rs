@@ -1,5 +1,6 @@
 //! `ferastrau evaluate` and `ferastrau check`: generate each scope's inputs, run the original
-//! and every mutant on them under limits, and judge.
+//! and every mutant on them under limits, and judge (`check` runs the original only, in
+//! [`check`]; `overhead` times the metamutant against it, in [`overhead`]).
 //!
 //! Per scope: Korat generates and stores every method's inputs (counting specification
 //! coverage), the original runs on all of them (checking postconditions, counting code
@@ -11,15 +12,17 @@
 //! input, and the results are checked for the signs of a broken run ([`health`]).
 
 pub mod budget;
+pub mod check;
 mod command;
 mod facts;
-pub mod health;
-pub mod journal;
+pub(crate) mod health;
+pub(crate) mod journal;
 mod mutants;
 pub mod next_scope;
-pub mod prepare;
+pub mod overhead;
+pub(crate) mod prepare;
 mod progress;
-pub mod reach;
+pub(crate) mod reach;
 pub mod report;
 pub mod table;
 
@@ -31,6 +34,8 @@ use anyhow::{Context, Result};
 use crate::fingerprint::Fingerprint;
 use crate::interrupt;
 use crate::locate::BenchmarkCrate;
+/// Default of `--kill-matrix-max-deaths`: the deaths after which a kill-matrix row is capped.
+pub use crate::matrix::run::MAX_DEATHS as KILL_MATRIX_MAX_DEATHS;
 use crate::outdir::{free_bytes, OutputDir, Scratch};
 use crate::runner::{RunConfig, Timing};
 use crate::worker::Worker;

@@ -173,6 +173,36 @@ fn interrupted(f: &Finished) -> Result<()> {
 }
 
 impl Preparation {
+    /// A preparation outside an evaluation (`check`, `overhead`): into `scratch`, under the
+    /// original's limits, no reach sets, the search on every core the address-space limit
+    /// leaves room for.
+    pub fn standalone(
+        scratch: &Path,
+        memory_limit: u64,
+        original_timeout: Duration,
+        max_scratch: u64,
+        methods: Vec<String>,
+    ) -> Preparation {
+        Preparation {
+            inputs_dir: scratch.join("inputs"),
+            scratch_dir: scratch.to_path_buf(),
+            coverage: false,
+            memory_limit: Some(memory_limit),
+            original_timeout,
+            max_bytes: max_scratch,
+            scratch_bound: ScratchBound::Option {
+                max: max_scratch,
+                used: 0,
+            },
+            methods,
+            reach: false,
+            jobs: crate::process::generation_threads(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                Some(memory_limit),
+            ),
+        }
+    }
+
     fn method(&self, m: usize) -> &str {
         self.methods.get(m).map_or("?", String::as_str)
     }

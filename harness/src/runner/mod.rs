@@ -28,7 +28,6 @@ use ferastrau_artifacts::{ScopeResult, Status};
 
 mod retrial;
 
-pub use retrial::OUTSIDE_DEATHS;
 use retrial::{clock_kill, confirm_clock_timeout, judge_death};
 
 /// Limits and places shared by every mutant of a run.

@@ -9,10 +9,9 @@ use clap::{Args, ValueEnum};
 
 use super::parse::{
     parse_comparison, parse_engine, parse_factor, parse_family, parse_matching, parse_memory_limit,
-    parse_percent, parse_positive_duration, parse_size,
+    parse_percent, parse_positive_duration, parse_scopes, parse_size,
 };
 use ferastrau_harness::locate::{BenchmarkCrate, Named};
-use ferastrau_harness::scopes::parse_scopes;
 
 /// `init --style`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -382,7 +381,7 @@ pub struct EvaluateArgs {
     pub kill_matrix: bool,
     /// With --kill-matrix: process deaths (crashes, memory, clock timeouts) after which a
     /// mutant's row stops; its remaining inputs are marked unknown, never guessed.
-    #[arg(help_heading = "Output", long, value_name = "N", default_value_t = ferastrau_harness::matrix::run::MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(help_heading = "Output", long, value_name = "N", default_value_t = ferastrau_harness::evaluate::KILL_MATRIX_MAX_DEATHS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub kill_matrix_max_deaths: u32,
     /// Run the mutants the compiler finds equivalent or duplicate and count them in the kill
     /// rate, as before the comparison (the paper's tables); by default they leave it unrun.

@@ -6,6 +6,29 @@ use std::time::Duration;
 /// The longest duration any option takes: a day.
 const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
 
+/// A scope range, `3` or `1..7` (both ends included); scopes start at 1 and must not descend.
+pub fn parse_scopes(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let number = |t: &str| -> Result<u32, String> {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{t:?} is not a scope (expected e.g. 3 or 1..7)"))
+    };
+    let (lo, hi) = match s.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b.trim_start_matches('='))?),
+        None => {
+            let n = number(s)?;
+            (n, n)
+        }
+    };
+    if lo == 0 {
+        return Err("scope 0 is empty: scopes start at 1".into());
+    }
+    if lo > hi {
+        return Err(format!("scopes {lo}..{hi} descend; write {hi}..{lo}"));
+    }
+    Ok(lo..=hi)
+}
+
 /// `--compare`: `abstract` or `structural`.
 pub fn parse_comparison(s: &str) -> Result<ferastrau_protocol::Comparison, String> {
     s.parse()
@@ -120,6 +143,17 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scope_ranges_singles_and_errors() {
+        assert_eq!(parse_scopes("1..7"), Ok(1..=7));
+        assert_eq!(parse_scopes("1..=7"), Ok(1..=7));
+        assert_eq!(parse_scopes("4"), Ok(4..=4));
+        assert!(parse_scopes("7..1").unwrap_err().contains("descend"));
+        assert!(parse_scopes("0..3").unwrap_err().contains("scope 0"));
+        assert!(parse_scopes("x").unwrap_err().contains("not a scope"));
+        assert!(parse_scopes("1..").is_err());
+    }
 
     #[test]
     fn a_memory_limit_no_worker_starts_under_is_refused_in_its_unit() {

@@ -102,8 +102,22 @@ fn color_before_parsing(args: &[OsString]) -> ColorWhen {
 fn run<P: Program>(program: P) -> Result<()> {
     let global = program.global();
     ferastrau_console::term::set(global.verbosity(), global.color);
-    ferastrau_harness::worker::announce_lock_waits();
+    announce_lock_waits();
     program.run_command()
+}
+
+/// Says on stderr when a build of a worker or a pruning round waits for cargo's lock on the
+/// build directory (another build holds it: a run of the tests, another ferastrau, an IDE),
+/// instead of looking stuck; set once per process, before anything is built. A progress line
+/// of the terminal's, so the program's and not the harness's.
+fn announce_lock_waits() {
+    ferastrau_mutator::compile::on_lock_wait(|line| {
+        ferastrau_console::stage!(
+            "Waiting",
+            "for another cargo build to release the build directory ({})",
+            line.trim_start_matches("Blocking").trim()
+        )
+    });
 }
 
 /// An error line on stderr, its `error:` coloured where colour is on.
