@@ -486,3 +486,36 @@ pub struct SubsetsArgs {
     #[arg(long)]
     pub no_render: bool,
 }
+
+impl EvaluateArgs {
+    /// The command line as the harness takes it.
+    pub(super) fn options(&self) -> ferastrau_harness::evaluate::Options {
+        ferastrau_harness::evaluate::Options {
+            target: self.target.named(),
+            scopes: self.scopes.clone(),
+            comparison: self.compare,
+            next_scope: self.next_scope,
+            resume: self.resume,
+            out: self.out.clone(),
+            kill_matrix: self.kill_matrix.then_some(self.kill_matrix_max_deaths),
+            count_equivalents: self.count_equivalents,
+            jobs: self.jobs.map(usize::from),
+            max_time: self.max_time,
+            limits: ferastrau_protocol::Limits {
+                tick_factor: self.tick_factor,
+                tick_floor: self.tick_floor,
+                timeout_factor: self.timeout_factor,
+                timeout_floor: self.timeout_floor,
+            },
+            memory_limit: self.original.memory_limit,
+            original_timeout: self.original.original_timeout,
+            max_scratch: self.original.max_scratch,
+            per_process: self.mutants_per_process.map(usize::from),
+            in_diff: self.in_diff.clone(),
+            shard: self.shard,
+            sample: self.sampling.mark(),
+            only_mutants: self.only_mutants.clone(),
+            reach: !self.no_reach,
+        }
+    }
+}

@@ -1,7 +1,6 @@
 //! `generate`, `export-tests`, `sequences`, `mutants`, `overhead` and `init`: the smaller commands
-//! around `evaluate` (`check` is in [`super::check`], `gate` in [`super::gate`]). Each makes
-//! its command line into the harness's options, calls the command's `run` and prints what
-//! comes back; and the helper they share with the others (printing a JSON document).
+//! around `evaluate` (`check` and `gate` have files of their own). Each makes its command line
+//! into the harness's options, calls the command's `run` and prints what comes back.
 
 use anyhow::Result;
 
@@ -91,12 +90,6 @@ pub(super) fn cmd_sequences(a: SequencesArgs) -> Result<()> {
     } else {
         print!("{}", sequences::render_table(&report));
     }
-    Ok(())
-}
-
-/// Prints a typed `--format json` document (its schema is committed with the artifacts').
-pub(super) fn print_document(doc: &impl ferastrau_artifacts::Printed) -> Result<()> {
-    println!("{}", doc.to_text()?);
     Ok(())
 }
 

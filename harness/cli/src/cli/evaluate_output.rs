@@ -11,8 +11,7 @@ use ferastrau_artifacts::{
 };
 use ferastrau_console::term::duration;
 
-use super::commands::print_document;
-use super::evaluate::Show;
+use super::show::{print_document, Show};
 use ferastrau_harness::evaluate::next_scope::{NextScope, Step};
 use ferastrau_harness::evaluate::{self, report, Outcome, Summary};
 

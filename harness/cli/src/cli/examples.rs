@@ -3,12 +3,6 @@
 //! They follow one user's path: `init` a crate in `my_set`, then work on it with
 //! `--benchmark-path`.
 
-use clap::CommandFactory as _;
-
-use super::program::{command, parse_from, Program};
-use super::Cli;
-use ferastrau_console::term::ColorWhen;
-
 /// One example: what it does, and the command line (a shell redirection may follow it).
 pub struct Example {
     pub what: &'static str,
@@ -253,46 +247,12 @@ pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().take_while(|w| *w != ">").collect()
 }
 
-/// What is wrong with the examples of the program `P`, one line each: a command without
-/// examples, or an example that does not start with its program's name, does not parse with
-/// `P`'s parser, or parses as another command. `ferastrau`'s own commands show `ferastrau`
-/// lines in every program (the same line works in each); a program's other commands show lines
-/// of that program. Empty when every example is a real command line of its own command; each
-/// program's tests require it (an option renamed or removed fails there instead of in a
-/// user's shell).
-pub fn mistakes<P: Program>() -> Vec<String> {
-    let cmd = command::<P>(ColorWhen::Never);
-    let ours = Cli::command();
-    let mut found = Vec::new();
-    for sub in cmd.get_subcommands().filter(|c| c.get_name() != "help") {
-        let name = sub.get_name();
-        if P::examples(name).is_empty() {
-            found.push(format!("`{name}` has no examples"));
-        }
-        let program = match ours.find_subcommand(name) {
-            Some(_) => ours.get_name(),
-            None => cmd.get_name(),
-        };
-        for e in P::examples(name) {
-            let words = words(e.line);
-            if words.first() != Some(&program) {
-                found.push(format!("{}: not a line of {program}", e.line));
-            } else if let Err(err) = parse_from::<P>(&words) {
-                found.push(format!("{}: {err}", e.line));
-            } else {
-                let matches = command::<P>(ColorWhen::Never).get_matches_from(&words);
-                if matches.subcommand_name() != Some(name) {
-                    found.push(format!("{}: not a line of `{name}`", e.line));
-                }
-            }
-        }
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::program::{command, mistakes, parse_from};
+    use crate::cli::Cli;
+    use ferastrau_console::term::ColorWhen;
 
     /// Every example parses, as the command it is listed under.
     #[test]

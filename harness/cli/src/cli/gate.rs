@@ -5,7 +5,7 @@
 use anyhow::Result;
 
 use super::args::*;
-use super::evaluate::Show;
+use super::show::Show;
 use ferastrau_console::exit_code::usage;
 
 pub(super) fn cmd_gate(a: GateArgs) -> Result<()> {
@@ -218,7 +218,7 @@ fn gate_suite(a: GateArgs, suite: &std::path::Path) -> Result<()> {
             "gate --suite takes no {option}: it runs the suite and prints a table (a suite has no scopes, and its baseline knows every mutant it ran)"
         )));
     }
-    let dir = super::suite::run_suite(&a.run, suite, super::evaluate::Show::Summary)?;
+    let dir = super::suite::run_suite(&a.run, suite, Show::Summary)?;
     let run = <ferastrau_harness::suite::SuiteRun as ferastrau_artifacts::Artifact>::read(
         &dir.join("suite.json"),
     )?;

@@ -4,13 +4,14 @@
 use anyhow::Result;
 
 use super::args::MergeArgs;
-use super::evaluate::Page;
+use super::page::Page;
+use super::show::print_document;
 use ferastrau_harness::evaluate::{broken_run, report};
 
 pub(super) fn cmd_merge(a: MergeArgs) -> Result<()> {
     let m = ferastrau_harness::merge::run(&a.shards, &a.out, &Page)?;
     if a.output.json() {
-        super::commands::print_document(&ferastrau_artifacts::MergeSummary {
+        print_document(&ferastrau_artifacts::MergeSummary {
             run: report::run_reports(&m.out_dir, m.evaluated)?,
             shards: u32::try_from(m.shards)?,
         })?;

@@ -1,9 +1,12 @@
 //! The command line: the commands (clap) and what each does. The argument structs live in
-//! [`args`], their value parsers in [`parse`], `evaluate` in [`evaluate`] (its fingerprint
-//! and facts in [`evaluate_facts`], its printing in [`evaluate_output`]), `merge` in
-//! [`merge`], `check` in [`check`], `gate` in [`gate`] and the smaller commands in
-//! [`commands`]; the examples `--help` shows are in [`examples`]; what `ferastrau` shares
-//! with `ferastrau-paper` (the parser's setup, the main routine) in [`program`].
+//! [`args`] (with what `evaluate`'s become for the harness), their value parsers in [`parse`],
+//! `evaluate` in [`evaluate`] (its printing in [`evaluate_output`]), `evaluate --suite` in
+//! [`suite`], `merge` in [`merge`], `check` in [`check`], `gate` in [`gate`] and the smaller
+//! commands in [`commands`]; what they print on stdout in [`show`], the pages the runs draw in
+//! [`page`]; the examples `--help` shows are in [`examples`]; what `ferastrau` shares with
+//! `ferastrau-paper` (the parser's setup, the main routine, the examples' check) in
+//! [`program`]. No file here imports one that imports it back
+//! (`layers::no_command_of_the_cli_imports_one_that_imports_it_back`).
 
 pub mod args;
 mod check;
@@ -13,9 +16,11 @@ mod evaluate_output;
 pub mod examples;
 mod gate;
 mod merge;
+mod page;
 pub mod parse;
 mod program;
 mod rewrite_reports;
+mod show;
 mod subsets;
 mod suite;
 
@@ -25,7 +30,7 @@ use clap::{Args, Parser, Subcommand};
 pub use args::*;
 pub use evaluate::cmd_evaluate;
 pub use parse::*;
-pub use program::{command, main, parse_from, Program};
+pub use program::{command, main, mistakes, parse_from, Program};
 pub use subsets::cmd_subsets;
 
 use ferastrau_console::term::{ColorWhen, Verbosity};

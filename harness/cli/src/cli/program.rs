@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Parser;
+use clap::{CommandFactory as _, Parser};
 
 use super::examples::{self, Example};
 use super::Global;
@@ -198,6 +198,43 @@ pub fn main<P: Program>() -> ExitCode {
             exit.into()
         }
     }
+}
+
+/// What is wrong with the examples of the program `P`, one line each: a command without
+/// examples, or an example that does not start with its program's name, does not parse with
+/// `P`'s parser, or parses as another command. `ferastrau`'s own commands show `ferastrau`
+/// lines in every program (the same line works in each); a program's other commands show lines
+/// of that program. Empty when every example is a real command line of its own command; each
+/// program's tests require it (an option renamed or removed fails there instead of in a
+/// user's shell).
+pub fn mistakes<P: Program>() -> Vec<String> {
+    let cmd = command::<P>(ColorWhen::Never);
+    let ours = super::Cli::command();
+    let mut found = Vec::new();
+    for sub in cmd.get_subcommands().filter(|c| c.get_name() != "help") {
+        let name = sub.get_name();
+        if P::examples(name).is_empty() {
+            found.push(format!("`{name}` has no examples"));
+        }
+        let program = match ours.find_subcommand(name) {
+            Some(_) => ours.get_name(),
+            None => cmd.get_name(),
+        };
+        for e in P::examples(name) {
+            let words = examples::words(e.line);
+            if words.first() != Some(&program) {
+                found.push(format!("{}: not a line of {program}", e.line));
+            } else if let Err(err) = parse_from::<P>(&words) {
+                found.push(format!("{}: {err}", e.line));
+            } else {
+                let matches = command::<P>(ColorWhen::Never).get_matches_from(&words);
+                if matches.subcommand_name() != Some(name) {
+                    found.push(format!("{}: not a line of `{name}`", e.line));
+                }
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use ferastrau_harness::suite::{self, Status, SuiteRun};
 
-use super::evaluate::{options, Page, Show};
+use super::page::Page;
+use super::show::{print_document, Show};
 use super::EvaluateArgs;
 
 /// How many survivors the table names (the rest are in `suite.json`).
@@ -16,9 +17,9 @@ const SHOWN: usize = 10;
 /// Runs the suite ([`suite::run`]) and prints it as `show` says; returns the reports'
 /// directory.
 pub(super) fn run_suite(a: &EvaluateArgs, file: &Path, show: Show) -> Result<PathBuf> {
-    let outcome = suite::run(&options(a), file, &Page)?;
+    let outcome = suite::run(&a.options(), file, &Page)?;
     match show {
-        Show::Json => super::commands::print_document(&ferastrau_artifacts::SuiteSummary {
+        Show::Json => print_document(&ferastrau_artifacts::SuiteSummary {
             run: outcome.run,
             reports: outcome.out_dir.display().to_string(),
         })?,

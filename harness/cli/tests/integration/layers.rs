@@ -16,12 +16,19 @@ type Graph = BTreeMap<String, BTreeSet<String>>;
 
 /// The modules each file of the crate rooted at `src` names.
 fn graph(src: &Path) -> Graph {
+    graph_through(src, &["crate::"])
+}
+
+/// The modules each file under `src` names through any of `paths` (`crate::` for a crate's
+/// top-level modules; `super::` for the files of one module's directory, whose `mod.rs` is
+/// their parent and no module of its own).
+fn graph_through(src: &Path, paths: &[&str]) -> Graph {
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     collect(src, src, &mut texts);
     let modules: BTreeSet<String> = texts
         .keys()
         .map(|f| module_of(f))
-        .filter(|m| m != "lib" && m != "main")
+        .filter(|m| m != "lib" && m != "main" && m != "mod")
         .collect();
     let mut g = Graph::new();
     for (file, text) in &texts {
@@ -31,8 +38,8 @@ fn graph(src: &Path) -> Graph {
         }
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
         let uses = g.entry(from.clone()).or_default();
-        for (i, _) in code.match_indices("crate::") {
-            let name: String = code[i + "crate::".len()..]
+        for (i, path) in paths.iter().flat_map(|p| code.match_indices(p)) {
+            let name: String = code[i + path.len()..]
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
@@ -133,6 +140,21 @@ fn assert_no_circles(src: &str, modules: usize) {
 #[test]
 fn no_module_of_the_pipeline_imports_one_that_imports_it_back() {
     assert_no_circles("harness/src", 16);
+}
+
+/// The CLI's commands (`harness/cli/src/cli/*.rs`): what prints (`show`) and what draws
+/// (`page`) sit below every command, so that no command imports another that imports it back
+/// (once `commands`, `evaluate` and `suite` did, in a circle).
+#[test]
+fn no_command_of_the_cli_imports_one_that_imports_it_back() {
+    let dir = workspace_root().join("harness/cli/src/cli");
+    let g = graph_through(&dir, &["super::", "crate::cli::"]);
+    assert!(g.len() >= 10, "the CLI's commands were not found: {g:?}");
+    let found = circles(&g);
+    assert!(
+        found.is_empty(),
+        "import circles among the CLI's commands: {found:?}"
+    );
 }
 
 #[test]

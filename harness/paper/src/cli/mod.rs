@@ -167,7 +167,7 @@ pub struct ReproduceArgs {
 #[cfg(test)]
 mod tests {
     use super::PaperCli;
-    use ferastrau::cli::examples::mistakes;
+    use ferastrau::cli::mistakes;
 
     /// Every example parses, as the command it is listed under (`ferastrau`'s own commands'
     /// examples too, with this program's parser).
