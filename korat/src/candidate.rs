@@ -3,97 +3,7 @@
 //! candidate made from a stored state vector reads without recording, which is how a valid
 //! input is turned into the benchmark's real structure.
 
-use crate::finitization::{ClassId, FieldId, Finitization, Value};
-
-/// [`Cell::tag`] of a null value.
-const NULL: u8 = 0;
-/// [`Cell::tag`] of an object.
-const OBJ: u8 = 1;
-/// [`Cell::tag`] of an integer that fits in 32 bits.
-const INT: u8 = 2;
-/// [`Cell::tag`] of a wider integer: not held in the cell, read from the domain table.
-const WIDE: u8 = 3;
-/// [`Cell::tag`]'s bit for a slot on the access list.
-const LISTED: u8 = 0x80;
-
-/// What a search keeps per slot for the predicate's reads: the slot's current value and
-/// whether the slot is on the access list, together in 8 bytes. A predicate reads almost only
-/// slots already listed (a candidate differs from the previous one in the top slot), so such a
-/// read is one bounds check, one load and one test, with no second array to consult: the kind
-/// of value and the listed bit share a byte, so that [`Candidate::obj`] and [`Candidate::int`]
-/// test both with one comparison, and 8 bytes index with the address arithmetic's own scale.
-/// Integers beyond 32 bits (never met in the paper's finitizations) take the slow path.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-pub(crate) struct Cell {
-    /// [`NULL`], [`OBJ`], [`INT`] or [`WIDE`], plus [`LISTED`] while the slot is listed.
-    tag: u8,
-    /// An object's class.
-    class: u16,
-    /// An object's index within its class, or an [`INT`] as `i32` bits.
-    payload: u32,
-}
-
-impl Cell {
-    /// `v`, not listed.
-    pub fn new(v: Value) -> Self {
-        let (tag, class, payload) = match v {
-            Value::Null => (NULL, 0, 0),
-            Value::Obj(c, i) => (OBJ, c.0, i),
-            Value::Int(v) => match i32::try_from(v) {
-                Ok(v) => (INT, 0, v as u32),
-                Err(_) => (WIDE, 0, 0),
-            },
-        };
-        Cell {
-            tag,
-            class,
-            payload,
-        }
-    }
-
-    /// Whether the slot is on the access list.
-    #[inline(always)]
-    pub fn listed(self) -> bool {
-        self.tag & LISTED != 0
-    }
-
-    /// Puts the slot on the access list or takes it off.
-    #[inline(always)]
-    pub fn set_listed(&mut self, on: bool) {
-        self.tag = if on {
-            self.tag | LISTED
-        } else {
-            self.tag & !LISTED
-        };
-    }
-
-    /// The value of a listed slot, `None` if it is not listed or holds a [`WIDE`] integer.
-    #[inline(always)]
-    pub fn listed_value(self) -> Option<Value> {
-        match self.tag {
-            t if t == LISTED | OBJ => Some(Value::Obj(ClassId(self.class), self.payload)),
-            t if t == LISTED | INT => Some(Value::Int(i64::from(self.payload as i32))),
-            t if t == LISTED | NULL => Some(Value::Null),
-            _ => None,
-        }
-    }
-
-    /// The object held, as (class, index), if any.
-    #[inline(always)]
-    pub fn object(self) -> Option<(u16, u32)> {
-        (self.tag & !LISTED == OBJ).then_some((self.class, self.payload))
-    }
-
-    /// Holds the value of `c` (a domain table's cell), staying listed or not.
-    #[inline(always)]
-    pub fn set(&mut self, c: Cell) {
-        *self = Cell {
-            tag: c.tag | (self.tag & LISTED),
-            ..c
-        };
-    }
-}
+use crate::finitization::{Cell, FieldId, Finitization, Value};
 
 /// The per-slot cells of a search over `fin`, each at its slot's first value, none listed.
 pub(crate) fn first_cells(fin: &Finitization) -> Vec<Cell> {
@@ -376,13 +286,8 @@ impl<'a> Candidate<'a> {
     pub fn obj(&mut self, f: FieldId, obj: u32) -> Option<u32> {
         // `get` specialised: a listed object or null is one comparison each.
         let s = f.slot(obj);
-        if let Some(c) = self.cells.get(s) {
-            if c.tag == LISTED | OBJ {
-                return Some(c.payload);
-            }
-            if c.tag == LISTED | NULL {
-                return None;
-            }
+        if let Some(o) = self.cells.get(s).and_then(|c| c.listed_obj()) {
+            return o;
         }
         self.unlisted(s).obj()
     }
@@ -393,10 +298,8 @@ impl<'a> Candidate<'a> {
     pub fn int(&mut self, f: FieldId, obj: u32) -> i64 {
         // `get` specialised: a listed integer is one comparison.
         let s = f.slot(obj);
-        if let Some(c) = self.cells.get(s) {
-            if c.tag == LISTED | INT {
-                return i64::from(c.payload as i32);
-            }
+        if let Some(v) = self.cells.get(s).and_then(|c| c.listed_int()) {
+            return v;
         }
         self.int_unlisted(f, obj)
     }

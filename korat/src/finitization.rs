@@ -11,8 +11,6 @@
 
 use std::fmt;
 
-use crate::candidate::Cell;
-
 /// A class (object pool) of a finitization. Class 0 is the root class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u16);
@@ -153,6 +151,117 @@ pub(crate) struct Entry {
     pub index: u32,
     /// Index in the slot's table of the last entry of this entry's class segment.
     pub segment_end: u32,
+}
+
+/// [`Cell::tag`] of a null value.
+const NULL: u8 = 0;
+/// [`Cell::tag`] of an object.
+const OBJ: u8 = 1;
+/// [`Cell::tag`] of an integer that fits in 32 bits.
+const INT: u8 = 2;
+/// [`Cell::tag`] of a wider integer: not held in the cell, read from the domain table.
+const WIDE: u8 = 3;
+/// [`Cell::tag`]'s bit for a slot on the access list.
+const LISTED: u8 = 0x80;
+
+/// What a search keeps per slot for the predicate's reads: the slot's current value and
+/// whether the slot is on the access list, together in 8 bytes. A predicate reads almost only
+/// slots already listed (a candidate differs from the previous one in the top slot), so such a
+/// read is one bounds check, one load and one test, with no second array to consult: the kind
+/// of value and the listed bit share a byte, so that [`Cell::listed_obj`] and
+/// [`Cell::listed_int`] (a candidate's `obj` and `int` reads) test both with one comparison,
+/// and 8 bytes index with the address arithmetic's own scale. Integers beyond 32 bits (never
+/// met in the paper's finitizations) take the slow path. Kept here, beside the domain tables,
+/// because each [`Entry`] holds its value ready as a cell for the search to copy.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct Cell {
+    /// [`NULL`], [`OBJ`], [`INT`] or [`WIDE`], plus [`LISTED`] while the slot is listed.
+    tag: u8,
+    /// An object's class.
+    class: u16,
+    /// An object's index within its class, or an [`INT`] as `i32` bits.
+    payload: u32,
+}
+
+impl Cell {
+    /// `v`, not listed.
+    pub fn new(v: Value) -> Self {
+        let (tag, class, payload) = match v {
+            Value::Null => (NULL, 0, 0),
+            Value::Obj(c, i) => (OBJ, c.0, i),
+            Value::Int(v) => match i32::try_from(v) {
+                Ok(v) => (INT, 0, v as u32),
+                Err(_) => (WIDE, 0, 0),
+            },
+        };
+        Cell {
+            tag,
+            class,
+            payload,
+        }
+    }
+
+    /// Whether the slot is on the access list.
+    #[inline(always)]
+    pub fn listed(self) -> bool {
+        self.tag & LISTED != 0
+    }
+
+    /// Puts the slot on the access list or takes it off.
+    #[inline(always)]
+    pub fn set_listed(&mut self, on: bool) {
+        self.tag = if on {
+            self.tag | LISTED
+        } else {
+            self.tag & !LISTED
+        };
+    }
+
+    /// The value of a listed slot, `None` if it is not listed or holds a [`WIDE`] integer.
+    #[inline(always)]
+    pub fn listed_value(self) -> Option<Value> {
+        match self.tag {
+            t if t == LISTED | OBJ => Some(Value::Obj(ClassId(self.class), self.payload)),
+            t if t == LISTED | INT => Some(Value::Int(i64::from(self.payload as i32))),
+            t if t == LISTED | NULL => Some(Value::Null),
+            _ => None,
+        }
+    }
+
+    /// A listed object's index within its class (`Some(Some(i))`) or a listed null
+    /// (`Some(None)`); `None` for anything else, which the reader takes the slow path for.
+    #[inline(always)]
+    pub fn listed_obj(self) -> Option<Option<u32>> {
+        if self.tag == LISTED | OBJ {
+            return Some(Some(self.payload));
+        }
+        if self.tag == LISTED | NULL {
+            return Some(None);
+        }
+        None
+    }
+
+    /// A listed integer that fits in 32 bits; `None` for anything else (the slow path).
+    #[inline(always)]
+    pub fn listed_int(self) -> Option<i64> {
+        (self.tag == LISTED | INT).then(|| i64::from(self.payload as i32))
+    }
+
+    /// The object held, as (class, index), if any.
+    #[inline(always)]
+    pub fn object(self) -> Option<(u16, u32)> {
+        (self.tag & !LISTED == OBJ).then_some((self.class, self.payload))
+    }
+
+    /// Holds the value of `c` (a domain table's cell), staying listed or not.
+    #[inline(always)]
+    pub fn set(&mut self, c: Cell) {
+        *self = Cell {
+            tag: c.tag | (self.tag & LISTED),
+            ..c
+        };
+    }
 }
 
 #[derive(Clone, Debug)]

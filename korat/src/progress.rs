@@ -1,8 +1,8 @@
 //! How far the searches of this process have got, readable while they run.
 //!
-//! A search returns its [`Stats`] only when it ends, and a large scope's search can take
-//! minutes: a caller that wants to show the count climbing (Ferastrau's worker, which reports
-//! it to the harness drawing a progress line) cannot get it from the return value. So every
+//! A search returns its [`Stats`](crate::Stats) only when it ends, and a large scope's search
+//! can take minutes: a caller that wants to show the count climbing (Ferastrau's worker, which
+//! reports it to the harness drawing a progress line) cannot get it from the return value. So every
 //! search adds what it has counted to process-wide counters every [`PUBLISH_EVERY`] candidates
 //! and when it ends, and [`counts`] reads them from any thread. The counters are the process's,
 //! not a search's: they sum every search it ran, which for a process that runs one scope's
@@ -12,8 +12,6 @@
 //! nothing next to the predicate's call (see the crate's "Speed" notes).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-use crate::search::Stats;
 
 /// Candidates judged between two publications of a search's counts: a reader polling a few
 /// times a second sees them move (at 50-100 ns a candidate, every 0.2-0.4 ms), and the shared
@@ -26,9 +24,9 @@ static EXPLORED: AtomicU64 = AtomicU64::new(0);
 /// What the searches of this process have counted so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
-    /// Valid inputs found ([`Stats::valid`], summed).
+    /// Valid inputs found ([`crate::Stats::valid`], summed).
     pub valid: u64,
-    /// Candidates explored ([`Stats::explored`], summed).
+    /// Candidates explored ([`crate::Stats::explored`], summed).
     pub explored: u64,
 }
 
@@ -41,12 +39,13 @@ pub fn counts() -> Counts {
     }
 }
 
-/// Adds what `stats` counted since `published` (its figures when last published) to the
-/// process's counters; returns the new mark. Out of line: it runs once per
+/// Adds what a search counted since `published` (its figures when last published) to the
+/// process's counters; returns the new mark. The search passes its figures, not its stats, so
+/// that this module needs nothing of the search's. Out of line: it runs once per
 /// [`PUBLISH_EVERY`] candidates.
 #[inline(never)]
-pub(crate) fn publish(stats: &Stats, published: (u64, u64)) -> (u64, u64) {
-    VALID.fetch_add(stats.valid.saturating_sub(published.0), Relaxed);
-    EXPLORED.fetch_add(stats.explored.saturating_sub(published.1), Relaxed);
-    (stats.valid, stats.explored)
+pub(crate) fn publish(counted: Counts, published: Counts) -> Counts {
+    VALID.fetch_add(counted.valid.saturating_sub(published.valid), Relaxed);
+    EXPLORED.fetch_add(counted.explored.saturating_sub(published.explored), Relaxed);
+    counted
 }

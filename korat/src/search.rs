@@ -14,8 +14,8 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use crate::candidate::{first_cells, Candidate, Cell, Recorder};
-use crate::finitization::{Entry, Finitization};
+use crate::candidate::{first_cells, Candidate, Recorder};
+use crate::finitization::{Cell, Entry, Finitization};
 use crate::progress;
 use crate::unread::Reach;
 
@@ -62,6 +62,14 @@ impl Stats {
         self.explored += other.explored;
         self.judged += other.judged;
         self.structures += other.structures;
+    }
+
+    /// The figures the process's progress counters sum ([`progress::publish`]).
+    fn counts(&self) -> progress::Counts {
+        progress::Counts {
+            valid: self.valid,
+            explored: self.explored,
+        }
     }
 }
 
@@ -220,14 +228,14 @@ impl<'f> Engine<'f> {
     {
         self.start(prefix);
         let floor = prefix.len();
-        // What of `stats` the process's progress counters already hold (see `crate::progress`).
-        let mut published = (stats.valid, stats.explored);
+        // What of `stats` the process's progress counters already hold (the `progress` module).
+        let mut published = stats.counts();
         loop {
             let (valid, read) = self.judge(pred);
             stats.explored += 1;
             stats.judged += 1;
             if stats.judged.is_multiple_of(progress::PUBLISH_EVERY) {
-                published = progress::publish(stats, published);
+                published = progress::publish(stats.counts(), published);
             }
             if valid {
                 stats.valid += 1;
@@ -237,12 +245,12 @@ impl<'f> Engine<'f> {
                 if on_valid(&Candidate::found(self.fin, &self.state, structure, free)).is_break()
                     || !self.free_product(lo, on_valid, stats)
                 {
-                    progress::publish(stats, published);
+                    progress::publish(stats.counts(), published);
                     return false;
                 }
             }
             if !self.backtrack(floor) {
-                progress::publish(stats, published);
+                progress::publish(stats.counts(), published);
                 return true;
             }
         }

@@ -13,8 +13,8 @@
 
 use std::ops::ControlFlow;
 
-use crate::candidate::{first_cells, Candidate, Cell, Recorder};
-use crate::finitization::Finitization;
+use crate::candidate::{first_cells, Candidate, Recorder};
+use crate::finitization::{Cell, Finitization};
 use crate::unread::Reach;
 
 /// Carries structures from one finitization into another; see the module doc.

@@ -6,8 +6,8 @@
 //! proportional to the pools: objects are marked with the walk's number instead of clearing a
 //! visited set, and an object's live fields are computed once, when the walk enters it.
 
-use crate::candidate::{Cell, Recorder};
-use crate::finitization::{Finitization, ROOT};
+use crate::candidate::Recorder;
+use crate::finitization::{Cell, Finitization, ROOT};
 
 /// Depth-first traversal from the root that appends reachable, not yet listed slots.
 pub(crate) struct Reach {

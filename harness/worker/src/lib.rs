@@ -9,7 +9,6 @@
 
 pub mod abandon;
 mod channel;
-mod cohort;
 mod evaluate;
 mod export_tests;
 pub mod fault;

@@ -14,7 +14,7 @@
 //! Object pools are delayed too: a symbolic object is made equal to an earlier one or a new one
 //! only when read, under the constraints its [`Gen::new_obj`]/[`Gen::any`] history imposes (a
 //! `new` object differs from everything returned before it), and a choice is offered only when
-//! the pool still has room for every object the constraints need (the pool's minimal model, `pool.rs`).
+//! the pool still has room for every object the constraints need (the pool's minimal model, `gen/pool.rs`).
 //! Objects are numbered in the order they are first read, so structures built through pools
 //! come out once per isomorphism class, as in Korat. [`Mode::Eager`] chooses every value where
 //! it is asked for (UDITA's baseline, its Fig. 10 for pools): the same inputs, more executions.
@@ -48,7 +48,6 @@
 
 mod explore;
 mod gen;
-mod pool;
 mod trail;
 
 pub use explore::{explore, replay, run_with, Limits, ProgramError, Stats};

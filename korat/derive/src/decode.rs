@@ -6,7 +6,6 @@
 
 use crate::field::{Field, Kind};
 use crate::korat;
-use crate::root::pool_member;
 use proc_macro2::TokenStream as Tokens;
 use quote::{format_ident, quote};
 use syn::Ident;
@@ -112,11 +111,14 @@ pub(crate) fn node_members(fields: &[Field], order: Option<&[Ident]>) -> Vec<Tok
 /// `Root::decode_with` of structure `ty` (field ids `fields_ty`, arenas `arenas`): the linker
 /// that stages each arena, the listed arenas in slot order, the root's own fields, the
 /// method's object arguments, and the structure with its arenas moved out of the staging.
+/// An owned class `X`'s field ids are `boxed(X)`, an expression over the structure's field
+/// ids `f`: the structure names their members, so it says where they are.
 pub(crate) fn decode_with(
     ty: &Ident,
     fields_ty: &Ident,
     fields: &[Field],
     arenas: &[(&Field, &Ident)],
+    boxed: &dyn Fn(&Ident) -> Tokens,
 ) -> Tokens {
     let k = korat();
     let decoder = format_ident!("Decoder");
@@ -137,10 +139,7 @@ pub(crate) fn decode_with(
         .filter(|f| !matches!(f.kind, Kind::Arena(_)))
         .map(|f| {
             let n = &f.ident;
-            let e = decode_field(f, &quote!(f), &quote!(0), &quote!(&mut d), &|class| {
-                let member = pool_member(class);
-                quote!(&f.#member)
-            });
+            let e = decode_field(f, &quote!(f), &quote!(0), &quote!(&mut d), boxed);
             quote!(let #n = #e;)
         });
     let assigned = fields.iter().map(|f| {

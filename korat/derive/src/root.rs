@@ -37,7 +37,10 @@ pub(crate) fn root(
         .collect();
     let views = view_impls(input, &fields_ty, &view, fields, &arenas, owned);
     let reach = reach_impl(ty, fields);
-    let decode_with = decode_with(ty, &fields_ty, fields, &arenas);
+    let decode_with = decode_with(ty, &fields_ty, fields, &arenas, &|class| {
+        let member = pool_member(class);
+        quote!(&f.#member)
+    });
     let graph = graph_impl(ty, fields, &arenas);
     let finitization = finitization_fn(input, fields, owned, opaque);
     quote! {

@@ -5,8 +5,8 @@
 //! Everything goes to the harness as [`Message`]s on the protocol channel.
 //!
 //! Its parts: [`inputs`] (generating and storing), [`original`] (the original's run),
-//! [`mutants`] (each mutant, scope by scope) and [`trial`] (one input judged: the one
-//! definition of a kill).
+//! [`mutants`] (each mutant, scope by scope), [`cohort`] (the mutants that take the same
+//! inputs, run together) and [`trial`] (one input judged: the one definition of a kill).
 
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
@@ -20,17 +20,18 @@ use ferastrau_sdk::exec::execute;
 use ferastrau_sdk::panics;
 use ferastrau_sdk::Benchmark;
 
+mod cohort;
 mod inputs;
 mod mutants;
 mod original;
 mod trial;
 
 pub use inputs::inputs;
-pub(crate) use mutants::{each_input, selection, Stops};
 pub use mutants::{mutants, Judging};
+pub(crate) use mutants::{selection, Stops};
 pub(crate) use original::broken_state;
 pub use original::original;
-pub(crate) use trial::{against, kill_of, trial, OriginalRun};
+pub(crate) use trial::trial;
 
 use original::JUDGING_BROKEN_STATE;
 

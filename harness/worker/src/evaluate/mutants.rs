@@ -1,12 +1,12 @@
 //! `mutants`: each mutant against the original on the stored inputs, scope by scope, stopping
-//! each scope at its first killing input (alone, or in cohorts: [`crate::cohort`]).
+//! each scope at its first killing input (alone, or in cohorts: [`cohort`]).
 
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Instant;
 
-use super::clock_timeout;
 use super::trial::{kill_of, trial};
+use super::{clock_timeout, cohort};
 use crate::abandon::CallStack;
 use crate::channel::send;
 use crate::cursor;
@@ -20,7 +20,7 @@ use ferastrau_sdk::Benchmark;
 /// each of its scopes up to `to` (with `reach`, only those that reach the mutant's point),
 /// sending one [`Message::Scope`] per scope: killed (with the reason and the first killing
 /// input) or survived. With `cohorts`, mutants that take the same inputs run together
-/// ([`crate::cohort`]), with the same results. Nothing carries over from one mutant to the
+/// ([`cohort`]), with the same results. Nothing carries over from one mutant to the
 /// next but the process: the switch, the tick budget and the probes are set for every call.
 /// Returns `false` when it stopped early, after a scope or a cohort, with a
 /// [`Message::Recycle`] (abandoned calls leaked too much: a fresh process takes the rest).
@@ -40,12 +40,12 @@ pub fn mutants<B: Benchmark>(
     let mut rest = due;
     while let Some(d) = rest.first() {
         let n = if cohorts {
-            crate::cohort::len(bench, rest, to, dir, reach)?
+            cohort::len(bench, rest, to, dir, reach)?
         } else {
             1
         };
         if n > 1 {
-            crate::cohort::run(bench, &rest[..n], to, dir, judging, reach, &stops)?;
+            cohort::run(bench, &rest[..n], to, dir, judging, reach, &stops)?;
             rest = &rest[n..];
             if stops.calls.must_recycle() {
                 send(&stops.calls.recycle_message())?;
@@ -152,7 +152,7 @@ pub(crate) fn selection(
 /// Walks the stored inputs of `method` at `scope` that `mutant` runs on ([`selection`]), in
 /// order, handing `each` the input's number, its state vector and the original's time on it,
 /// until `each` breaks; returns how many inputs the method has in all. The one walk of a
-/// mutant's run, alone or in a cohort ([`crate::cohort`]: the cohort's first mutant stands
+/// mutant's run, alone or in a cohort ([`cohort`]: the cohort's first mutant stands
 /// for all, whose inputs are the same).
 pub(crate) fn each_input(
     dir: &Path,

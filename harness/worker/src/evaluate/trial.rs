@@ -12,7 +12,7 @@ use ferastrau_sdk::panics;
 use ferastrau_sdk::Benchmark;
 
 /// The original's run on one input: what every mutant judged on the input is compared with.
-/// Made once per input however many mutants are judged on it ([`crate::cohort`]).
+/// Made once per input however many mutants are judged on it ([`super::cohort`]).
 pub(crate) struct OriginalRun<B: Benchmark> {
     /// Its outcome.
     pub expected: Outcome<B>,

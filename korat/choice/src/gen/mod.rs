@@ -1,9 +1,13 @@
-//! The handle a generator program makes its choices through.
+//! The handle a generator program makes its choices through. Its pools' constraints are
+//! [`pool`]'s, a submodule because nothing but this handle uses them.
 
 use std::ops::RangeInclusive;
 
-use crate::pool::PoolState;
 use crate::trail::Trail;
+
+mod pool;
+
+use pool::PoolState;
 
 /// When a choice is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //! structures, and every partition the eager form can make is reachable: the same inputs,
 //! fewer executions (UDITA's Figs. 11–12 do the same with "levels", one per `new`).
 
-use crate::gen::{Mode, Pruned};
+use super::{Mode, Pruned};
 use crate::trail::Trail;
 
 /// What a symbol of a pool stands for once read.

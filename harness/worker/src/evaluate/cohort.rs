@@ -5,7 +5,7 @@
 //! list. Run one after the other, each of them decoded every input again and ran the original
 //! on it again, though nothing of either depends on the mutant. Run as a *cohort*, each input
 //! is decoded and the original run on it once; then every mutant of the cohort not yet killed
-//! at the scope is judged on its own copy of the input ([`crate::evaluate::against`], the one
+//! at the scope is judged on its own copy of the input ([`against`], the one
 //! definition of a kill).
 //!
 //! Each mutant still meets the inputs in the same order and stops at its first kill, so its
@@ -21,9 +21,10 @@ use std::time::Instant;
 
 use ferastrau_sdk::Benchmark;
 
+use super::mutants::{each_input, Judging, Stops};
+use super::trial::{against, kill_of, OriginalRun};
 use crate::channel::send;
 use crate::cursor;
-use crate::evaluate::{against, each_input, kill_of, Judging, OriginalRun, Stops};
 use crate::protocol::{DueMutant, Kill, Message};
 use crate::reach::ReachSets;
 
