@@ -4,24 +4,18 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use ferastrau_artifacts::MergeSummary;
 use ferastrau_console::exit_code::usage;
 
 use crate::evaluate::{clear_reports, health, report, verdict, Readers};
 use crate::outdir::OutputDir;
 use crate::shard;
 
-/// What a merge wrote.
+/// What a merge wrote: the document `merge --format json` prints (`merge-stdout.schema.json`:
+/// the merged `evaluation.json` as written, the mutants the whole run evaluated, the shards).
 pub struct Summary {
+    pub document: MergeSummary,
     pub out_dir: PathBuf,
-    pub benchmark: String,
-    pub rows: Vec<ferastrau_artifacts::EvaluationScope>,
-    /// Whether the kill rates count the mutants the compiler found equivalent or duplicate.
-    pub equivalents_counted: bool,
-    /// The mutants the whole run evaluated.
-    pub evaluated: usize,
-    pub shards: usize,
-    /// Why the merged run is broken (its reports are written, marked so).
-    pub broken: Option<String>,
 }
 
 /// Merges the shards in `shards` into `out`.
@@ -73,7 +67,7 @@ pub fn run<R: Readers>(shards: &[PathBuf], out: &Path, readers: &R) -> Result<Su
         broken: broken.clone(),
         shard: None,
     };
-    let rows = report::publish(
+    report::publish(
         &out.path,
         &m.facts,
         &m.scopes,
@@ -84,12 +78,10 @@ pub fn run<R: Readers>(shards: &[PathBuf], out: &Path, readers: &R) -> Result<Su
     let sources = readers.on_disk(Path::new(&m.run.crate_dir));
     readers.draw(&out.path, &sources, 0)?;
     Ok(Summary {
+        document: MergeSummary {
+            run: report::run_reports(&out.path, m.evaluated.len())?,
+            shards: u32::try_from(shards.len())?,
+        },
         out_dir: out.path.clone(),
-        benchmark: m.facts.benchmark.clone(),
-        rows,
-        equivalents_counted: m.facts.marks.equivalents_counted,
-        evaluated: m.evaluated.len(),
-        shards: shards.len(),
-        broken,
     })
 }

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use ferastrau_artifacts::{RunnerFigures, SampleMark, Shard, SuiteRun, Survivor};
+use ferastrau_artifacts::{
+    EvaluateSummary, RunnerFigures, SampleMark, Shard, SuiteRun, Survivor, Survivors,
+};
 use ferastrau_console::exit_code::{broken, usage, Interrupted};
 use ferastrau_mutator::{Catalog, Metamutant};
 use ferastrau_protocol::{Comparison, Limits};
@@ -82,7 +84,7 @@ impl Outcome {
     /// The outcome, or, for a broken run, the error that says so (exit status "broken").
     pub fn unbroken(self) -> Result<Outcome> {
         match &self {
-            Outcome::Evaluated(s) => match &s.broken {
+            Outcome::Evaluated(s) => match s.broken() {
                 Some(why) => Err(broken_run(why, &s.out_dir)),
                 None => Ok(self),
             },
@@ -100,29 +102,28 @@ pub fn broken_run(why: &str, out_dir: &Path) -> anyhow::Error {
     ))
 }
 
-/// A run's outcome, as the CLI prints it: its reports' figures and its runner's.
+/// A run's outcome: the document `--format json` prints, and what only the terminal's table
+/// shows besides.
 pub struct Summary {
+    /// What `evaluate --format json` prints (`evaluate-stdout.schema.json`): `evaluation.json`
+    /// as written (broken or not, its rows, the mutants evaluated: a shard's share), the page,
+    /// the runner's figures, the whole command's time, the survivors at the largest scope and
+    /// what was done about the next.
+    pub document: EvaluateSummary,
     pub out_dir: PathBuf,
     /// The table's title: the crate, and for a shard or an `--in-diff` run of some functions,
     /// how many of how many mutants it evaluated.
     pub title: String,
-    pub rows: Vec<ferastrau_artifacts::EvaluationScope>,
-    /// Whether the kill rates count the mutants the compiler found equivalent or duplicate
-    /// (`--count-equivalents`).
-    pub equivalents_counted: bool,
-    /// The mutants it evaluated (a shard's share).
-    pub evaluated: usize,
+    /// What the run did about scope + 1, with the survivors' marks the terminal counts.
     pub next: Step,
-    /// The mutant phase's figures; `None` when it ran no mutant (all from the journal).
-    pub runner: Option<RunnerFigures>,
-    /// The whole command's time, builds and generation included.
-    pub seconds: f64,
-    /// The survivors at `last_scope`, as the page lists them.
-    pub survivors: Vec<Survivor>,
-    pub last_scope: u32,
+}
+
+impl Summary {
     /// Why the run is broken (its reports are written, marked so): its kill rate means
     /// nothing.
-    pub broken: Option<String>,
+    pub fn broken(&self) -> Option<&str> {
+        self.document.run.evaluation.broken.as_deref()
+    }
 }
 
 /// What draws the page of a run's reports: the readers' crate, which the run code must not
@@ -403,7 +404,7 @@ fn evaluate_in<R: Readers>(
         broken: broken.clone(),
         shard: options.shard,
     };
-    let rows = report::publish(out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    report::publish(out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
     let last_scope = *options.scopes.end();
     let mut survivors = readers.draw(out_dir, &sources, last_scope)?;
@@ -451,7 +452,22 @@ fn evaluate_in<R: Readers>(
             s.scope
         );
     }
+    // The document is read back from the reports as written: the files are what the run says.
+    let document = EvaluateSummary {
+        run: report::run_reports(out_dir, share.len())?,
+        next_scope: next.printed(),
+        // The page is the first of the readers' files.
+        report_html: out_dir.join(R::FILES[0]).display().to_string(),
+        runner: runner_figures(&ev, settings.jobs),
+        seconds: started.elapsed().as_secs_f64(),
+        survivors: Survivors {
+            mutants: survivors,
+            scope: last_scope,
+        },
+    };
+    debug_assert_eq!(document.run.evaluation.broken, broken);
     Ok(Outcome::Evaluated(Box::new(Summary {
+        document,
         out_dir: out_dir.clone(),
         title: title(
             options,
@@ -461,15 +477,7 @@ fn evaluate_in<R: Readers>(
             catalog_size,
             partial_diff,
         ),
-        rows,
-        equivalents_counted: options.count_equivalents,
-        evaluated: share.len(),
         next,
-        runner: runner_figures(&ev, settings.jobs),
-        seconds: started.elapsed().as_secs_f64(),
-        survivors,
-        last_scope,
-        broken,
     })))
 }
 

@@ -145,8 +145,8 @@ pub fn compiler_verdicts(
 }
 
 /// Writes the reports of a run whose `evaluated` mutants gave `results` into `dir`, with the
-/// marks of `extra`; returns the rows. (The HTML page is drawn from them afterwards, by
-/// [`crate::html`]: the reports do not know who reads them.)
+/// marks of `extra`. (The page is drawn from them afterwards, by the caller's readers: the
+/// reports do not know who reads them.)
 pub fn publish(
     dir: &Path,
     facts: &Facts,
@@ -154,7 +154,7 @@ pub fn publish(
     results: &[ScopeResult],
     evaluated: &[u32],
     extra: &Extra,
-) -> Result<Vec<EvaluationScope>> {
+) -> Result<()> {
     let mine: BTreeSet<u32> = evaluated.iter().copied().collect();
     let families: BTreeMap<u32, Family> = facts.listed.iter().map(|m| (m.id, m.family)).collect();
     let mut all = results.to_vec();
@@ -183,8 +183,7 @@ pub fn publish(
         counted: facts.marks.equivalents_counted,
     };
     let rows = rows(scopes, &all, &mine, &families, &facts.probes, &rule);
-    write(dir, facts, &rows, &all, extra)?;
-    Ok(rows)
+    write(dir, facts, &rows, &all, extra)
 }
 
 /// Which mutants the kill rate leaves out: by default those the compiler found equivalent to

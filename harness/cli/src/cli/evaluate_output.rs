@@ -6,14 +6,12 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use ferastrau_artifacts::{
-    EvaluateOutput, EvaluateSummary, NothingToEvaluate, RunnerFigures, Survivors,
-};
+use ferastrau_artifacts::{EvaluateOutput, NothingToEvaluate, RunnerFigures};
 use ferastrau_console::term::duration;
 
 use super::show::{print_document, Show};
 use ferastrau_harness::evaluate::next_scope::{NextScope, Step};
-use ferastrau_harness::evaluate::{self, report, Outcome, Summary};
+use ferastrau_harness::evaluate::{self, Outcome, Summary};
 
 /// Prints `outcome` as `show` says.
 pub(super) fn print(outcome: &Outcome, show: Show) -> Result<()> {
@@ -36,25 +34,16 @@ pub(super) fn print(outcome: &Outcome, show: Show) -> Result<()> {
 
 /// Prints a run's summary as `show` says.
 fn printed(s: &Summary, show: Show) -> Result<()> {
+    let (d, e) = (&s.document, &s.document.run.evaluation);
     match show {
         Show::Nothing => {}
-        Show::Json => print_document(&EvaluateOutput::Evaluated(Box::new(EvaluateSummary {
-            run: report::run_reports(&s.out_dir, s.evaluated)?,
-            next_scope: s.next.printed(),
-            report_html: s.out_dir.join("report.html").display().to_string(),
-            runner: s.runner,
-            seconds: s.seconds,
-            survivors: Survivors {
-                mutants: s.survivors.clone(),
-                scope: s.last_scope,
-            },
-        })))?,
+        Show::Json => print_document(&EvaluateOutput::Evaluated(Box::new(d.clone())))?,
         Show::Table => {
             anstream::print!(
                 "{}",
-                evaluate::table::table(&s.title, &s.rows, s.equivalents_counted)
+                evaluate::table::table(&s.title, &e.scopes, e.equivalents_counted)
             );
-            if let Some(r) = s
+            if let Some(r) = d
                 .runner
                 .filter(|_| ferastrau_console::term::notes())
                 .map(RunnerLine)
@@ -63,12 +52,12 @@ fn printed(s: &Summary, show: Show) -> Result<()> {
                 ferastrau_console::detail!("{r:#}");
             }
             // A broken run's survivors mean nothing: the error says why instead.
-            if s.broken.is_none() {
+            if e.broken.is_none() {
                 print!(
                     "{}",
                     ferastrau_report::html::survivors::Listing {
-                        survivors: &s.survivors,
-                        scope: s.last_scope,
+                        survivors: &d.survivors.mutants,
+                        scope: d.survivors.scope,
                         file: &s.out_dir.join(ferastrau_report::html::survivors::FILE),
                     }
                 );
@@ -76,18 +65,18 @@ fn printed(s: &Summary, show: Show) -> Result<()> {
                     println!("{line}");
                 }
             }
-            println!("report: {}", s.out_dir.join("report.html").display());
+            println!("report: {}", d.report_html);
             println!(
                 "{} mutants evaluated in {:.1} s; reports in {}",
-                s.evaluated,
-                s.seconds,
+                d.run.evaluated,
+                d.seconds,
                 s.out_dir.display()
             );
         }
         Show::Summary => println!(
             "{} mutants evaluated in {:.1} s; reports in {}",
-            s.evaluated,
-            s.seconds,
+            d.run.evaluated,
+            d.seconds,
             s.out_dir.display()
         ),
     }
