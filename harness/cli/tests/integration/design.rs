@@ -287,3 +287,39 @@ fn the_readers_do_not_depend_on_the_run_code_nor_it_on_them() {
         assert!(cli.iter().any(|d| d == both), "{cli:?}");
     }
 }
+
+/// DESIGN.md's layer rules name the tests that check them (`layers::x`, `design::x`, or a
+/// prefix ending in `*`): each name must be a test of that file, so that a renamed or deleted
+/// check cannot leave a rule in the document that nothing enforces.
+#[test]
+fn the_layer_rules_of_design_md_name_tests_that_exist() {
+    let root = workspace_root();
+    let design = std::fs::read_to_string(root.join("DESIGN.md")).unwrap();
+    let mut cited = 0;
+    for (i, _) in design.match_indices('`') {
+        let rest = &design[i + 1..];
+        let Some(end) = rest.find('`') else { continue };
+        let name = &rest[..end];
+        let Some((file, test)) = name
+            .split_once("::")
+            .filter(|(f, _)| ["layers", "design"].contains(f))
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(
+            root.join("harness/cli/tests/integration")
+                .join(format!("{file}.rs")),
+        )
+        .unwrap();
+        let found = match test.strip_suffix('*') {
+            Some(prefix) => text.contains(&format!("fn {prefix}")),
+            None => text.contains(&format!("fn {test}()")),
+        };
+        assert!(
+            found,
+            "DESIGN.md cites `{name}`, which is no test of {file}.rs"
+        );
+        cited += 1;
+    }
+    assert!(cited >= 5, "DESIGN.md cites {cited} layer tests");
+}
