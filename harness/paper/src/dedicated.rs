@@ -174,13 +174,9 @@ mod tests {
             "no scope of ours, none of the paper's: no row"
         );
         let mut with = ours(vec![d]);
-        with.scopes = vec![serde_json::from_value(serde_json::json!({
-            "scope": 5, "inputs": 7, "candidates": 100, "generation_seconds": 3.0,
-            "checking_seconds": 1.0, "statement_coverage": 100.0, "branch_coverage": 100.0,
-            "spec_statement_coverage": 100.0, "spec_branch_coverage": 100.0, "mutants": 1,
-            "killed": 1, "kill_rate": 100.0, "killed_by": {}, "paper_kill_rate": 100.0
-        }))
-        .unwrap()];
+        let mut scope = crate::test_scope(5, 7, 3.0, 1);
+        scope.checking_seconds = 1.0;
+        with.scopes = vec![scope];
         let mut without = with.clone();
         without.dedicated.clear();
         let rows = tables::table4(&Paper::default(), &[with, without], false);

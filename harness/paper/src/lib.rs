@@ -16,73 +16,24 @@ pub mod paper;
 pub mod table3;
 pub mod tables;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use ferastrau_artifacts::{Artifact, Evaluation};
+use ferastrau_artifacts::{Artifact, Evaluation, EvaluationScope};
 use ferastrau_protocol::Comparison;
-use serde::{Deserialize, Serialize};
 
 pub use code::CodeFacts;
 pub use next_scope::{Label, NextScope};
 pub use paper::Paper;
-
-/// One scope of our `evaluation.json`, the fields the tables use.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-pub struct OurScope {
-    pub scope: u32,
-    pub inputs: u64,
-    pub candidates: u64,
-    pub generation_seconds: f64,
-    pub checking_seconds: f64,
-    pub statement_coverage: f64,
-    pub branch_coverage: f64,
-    pub spec_statement_coverage: f64,
-    pub spec_branch_coverage: f64,
-    pub mutants: u32,
-    pub killed: u32,
-    pub kill_rate: f64,
-    pub killed_by: BTreeMap<String, u32>,
-    /// The kill rate over the paper's three families ([`table3::kill_rate`]).
-    pub paper_kill_rate: f64,
-    #[serde(default)]
-    pub skipped: u32,
-}
-
-impl From<&ferastrau_artifacts::EvaluationScope> for OurScope {
-    fn from(s: &ferastrau_artifacts::EvaluationScope) -> OurScope {
-        OurScope {
-            scope: s.scope,
-            inputs: s.inputs,
-            candidates: s.candidates,
-            generation_seconds: s.generation_seconds,
-            checking_seconds: s.checking_seconds,
-            statement_coverage: s.statement_coverage,
-            branch_coverage: s.branch_coverage,
-            spec_statement_coverage: s.spec_statement_coverage,
-            spec_branch_coverage: s.spec_branch_coverage,
-            mutants: s.mutants,
-            killed: s.killed,
-            kill_rate: s.kill_rate,
-            killed_by: ferastrau_artifacts::Reason::ALL
-                .iter()
-                .map(|&r| (r.as_str().to_string(), s.killed_by.get(r)))
-                .collect(),
-            paper_kill_rate: table3::kill_rate(s),
-            skipped: s.skipped,
-        }
-    }
-}
 
 /// The scopes of the run whose reports are in `dir` (its `evaluation.json`), as the tables use
 /// them, and why it is broken if it is.
 /// Where a report keeps its second reading, the same evaluation with `--compare structural`.
 pub const STRUCTURAL_DIR: &str = "structural";
 
-pub fn scopes(dir: &Path) -> Result<(Vec<OurScope>, Option<String>)> {
+pub fn scopes(dir: &Path) -> Result<(Vec<EvaluationScope>, Option<String>)> {
     let ev = Evaluation::read(&dir.join("evaluation.json"))?;
-    Ok((ev.scopes.iter().map(OurScope::from).collect(), ev.broken))
+    Ok((ev.scopes, ev.broken))
 }
 
 /// A survivor of the largest scope, with its next-scope mark: the harness's, which
@@ -96,14 +47,14 @@ pub struct BenchmarkReport {
     pub name: String,
     /// The paper's class name (`SearchTree`), or the crate name when the paper lacks it.
     pub class: String,
-    pub scopes: Vec<OurScope>,
+    pub scopes: Vec<EvaluationScope>,
     pub code: CodeFacts,
     pub survivors: Vec<Survivor>,
     /// Generation with the dedicated generators, per measured scope (none without them).
     pub dedicated: Vec<dedicated::Dedicated>,
     /// The same mutants compared structurally (`<name>/structural/`, for a benchmark that
     /// defines a structure), per scope; empty when not run.
-    pub structural: Vec<OurScope>,
+    pub structural: Vec<EvaluationScope>,
 }
 
 impl BenchmarkReport {
@@ -141,7 +92,7 @@ impl BenchmarkReport {
         })
     }
 
-    pub fn largest(&self) -> Option<&OurScope> {
+    pub fn largest(&self) -> Option<&EvaluationScope> {
         self.scopes.iter().max_by_key(|s| s.scope)
     }
 }
@@ -149,7 +100,7 @@ impl BenchmarkReport {
 /// The structural reading of the report in `dir`, if there is one: it must be a whole,
 /// structural run of the same mutants at scopes the report has (the two kill rates are
 /// compared side by side, so they must count the same mutants).
-fn structural(dir: &Path, main: &[OurScope]) -> Result<Vec<OurScope>> {
+fn structural(dir: &Path, main: &[EvaluationScope]) -> Result<Vec<EvaluationScope>> {
     let sdir = dir.join(STRUCTURAL_DIR);
     if !sdir.join("evaluation.json").is_file() {
         return Ok(Vec::new());
@@ -164,7 +115,7 @@ fn structural(dir: &Path, main: &[OurScope]) -> Result<Vec<OurScope>> {
             sdir.display()
         );
     }
-    let scopes: Vec<OurScope> = ev.scopes.iter().map(OurScope::from).collect();
+    let scopes = ev.scopes;
     for s in &scopes {
         match main.iter().find(|m| m.scope == s.scope) {
             Some(m) if m.mutants == s.mutants => {}
@@ -228,4 +179,21 @@ pub fn render(out: &Path, paper: &Paper, names: &[String]) -> Result<Vec<PathBuf
     std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
     written.push(path);
     Ok(written)
+}
+
+/// A scope of `evaluation.json` for the crate's tests: the figures given, every other one 0.
+#[cfg(test)]
+pub(crate) fn test_scope(scope: u32, inputs: u64, seconds: f64, killed: u32) -> EvaluationScope {
+    serde_json::from_value(serde_json::json!({
+        "scope": scope, "inputs": inputs, "candidates": 100, "generation_seconds": seconds,
+        "checking_seconds": seconds, "statement_coverage": 100.0, "branch_coverage": 100.0,
+        "spec_statement_coverage": 100.0, "spec_branch_coverage": 100.0, "mutants": 1,
+        "killed": killed, "kill_rate": 100.0 * f64::from(killed),
+        "killed_by": {"crash": 0, "invariant": killed, "memory": 0, "output": 0, "timeout": 0},
+        "killed_crash": 0, "killed_invariant": killed, "killed_memory": 0, "killed_output": 0,
+        "killed_timeout": 0,
+        "by_family": {"operator": {"kill_rate": 100.0 * f64::from(killed), "killed": killed, "mutants": 1}},
+        "uncovered": []
+    }))
+    .expect("a scope of evaluation.json")
 }

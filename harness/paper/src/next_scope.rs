@@ -5,7 +5,7 @@
 
 use ferastrau_harness::evaluate::budget::{self, Cost};
 
-use super::OurScope;
+use ferastrau_artifacts::EvaluationScope;
 
 /// The marks and their reading and writing, shared with `evaluate --next-scope`.
 pub use ferastrau_harness::evaluate::next_scope::{mark, not_run, outcomes, survivors};
@@ -34,11 +34,11 @@ impl Label for NextScope {
 /// early), shared by `jobs` processes. `None` without two scopes with inputs to extrapolate
 /// from. The estimate only decides whether to try; `reproduce` stops the run at the budget
 /// when it is wrong.
-pub fn estimate_seconds(scopes: &[OurScope], executions: u64, jobs: usize) -> Option<f64> {
+pub fn estimate_seconds(scopes: &[EvaluationScope], executions: u64, jobs: usize) -> Option<f64> {
     let [.., prev, last] = scopes else {
         return None;
     };
-    let cost = |s: &OurScope| Cost {
+    let cost = |s: &EvaluationScope| Cost {
         scope: s.scope,
         inputs: s.inputs,
         candidates: s.candidates,
@@ -50,28 +50,12 @@ pub fn estimate_seconds(scopes: &[OurScope], executions: u64, jobs: usize) -> Op
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
 
-    fn scope(scope: u32, inputs: u64, seconds: f64) -> OurScope {
-        OurScope {
-            scope,
-            inputs,
-            candidates: 0,
-            generation_seconds: seconds,
-            checking_seconds: seconds,
-            statement_coverage: 0.0,
-            branch_coverage: 0.0,
-            spec_statement_coverage: 0.0,
-            spec_branch_coverage: 0.0,
-            mutants: 0,
-            killed: 0,
-            kill_rate: 0.0,
-            killed_by: BTreeMap::new(),
-            paper_kill_rate: 0.0,
-            skipped: 0,
-        }
+    fn scope(scope: u32, inputs: u64, seconds: f64) -> EvaluationScope {
+        let mut s = crate::test_scope(scope, inputs, seconds, 0);
+        s.candidates = 0;
+        s
     }
 
     #[test]

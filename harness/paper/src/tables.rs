@@ -55,6 +55,14 @@ impl Cell {
     }
 }
 
+/// A scope's kills by reason, as Table 4's rows hold them (by the reason's name).
+fn killed_by(s: &ferastrau_artifacts::EvaluationScope) -> BTreeMap<String, u32> {
+    ferastrau_artifacts::Reason::ALL
+        .iter()
+        .map(|&r| (r.as_str().to_string(), s.killed_by.get(r)))
+        .collect()
+}
+
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
@@ -193,8 +201,8 @@ pub fn table4(paper: &Paper, runs: &[BenchmarkReport], largest_two: bool) -> Vec
                 candidates: ours.map_or(0, |o| o.candidates),
                 mutants: ours.map_or(0, |o| o.mutants),
                 killed: ours.map_or(0, |o| o.killed),
-                killed_by: ours.map(|o| o.killed_by.clone()).unwrap_or_default(),
-                kill_rate_3_families: ours.map_or(0.0, |o| o.paper_kill_rate),
+                killed_by: ours.map(killed_by).unwrap_or_default(),
+                kill_rate_3_families: ours.map_or(0.0, crate::table3::kill_rate),
                 dedicated: ded,
                 kill_rate_structural: run
                     .structural

@@ -11,11 +11,12 @@ use clap::Parser;
 
 use super::ReproduceArgs;
 use ferastrau::cli::{cmd_evaluate, Cli, Cmd};
+use ferastrau_artifacts::EvaluationScope;
 use ferastrau_console::exit_code::usage;
 use ferastrau_harness::interrupt;
 use ferastrau_harness::locate::{checkout_root, locate_declared};
 use ferastrau_paper::code::{CodeFacts, Sample};
-use ferastrau_paper::{next_scope, NextScope, OurScope, Paper};
+use ferastrau_paper::{next_scope, NextScope, Paper};
 
 /// The sample size when neither `--max-mutants` nor the crate's manifest says otherwise.
 const DEFAULT_MAX_MUTANTS: u32 = 300;
@@ -267,7 +268,7 @@ fn next_scope_marks(
     name: &str,
     next: u32,
     sample: Option<Sample>,
-    run_scopes: &[OurScope],
+    run_scopes: &[EvaluationScope],
     ids: &[u32],
     executions: u64,
 ) -> Result<BTreeMap<u32, NextScope>> {

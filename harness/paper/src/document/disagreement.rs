@@ -217,7 +217,7 @@ fn of_scopes(paper: &Paper, run: &BenchmarkReport) -> Vec<(Kind, String)> {
                 Kind::KillRate,
                 format!(
                     "kill rate at scope {}: {:.2} / {:.2} % (paper / ours; {:.2} over the paper's three families)",
-                    last.scope, p.kill_rate, last.kill_rate, last.paper_kill_rate
+                    last.scope, p.kill_rate, last.kill_rate, crate::table3::kill_rate(last)
                 ),
             );
     }

@@ -4,7 +4,8 @@
 use super::FEASIBLE_SECONDS;
 use crate::paper::Paper;
 use crate::table3::PaperLine;
-use crate::{BenchmarkReport, NextScope, OurScope};
+use crate::{BenchmarkReport, NextScope};
+use ferastrau_artifacts::EvaluationScope;
 use ferastrau_harness::subsets::sample::{Relation, Symbol as _};
 
 /// The smallest scope from which the kill rate no longer changes (the mutation-adequate scope
@@ -31,8 +32,8 @@ struct ScopeFigures {
     seconds: f64,
 }
 
-impl From<&OurScope> for ScopeFigures {
-    fn from(s: &OurScope) -> ScopeFigures {
+impl From<&EvaluationScope> for ScopeFigures {
+    fn from(s: &EvaluationScope) -> ScopeFigures {
         ScopeFigures {
             scope: s.scope,
             kill_rate: s.kill_rate,

@@ -51,7 +51,7 @@ fn reports_section(runs: &[BenchmarkReport]) -> String {
             run.class,
             last.scope,
             last.kill_rate,
-            last.paper_kill_rate,
+            crate::table3::kill_rate(last),
             last.statement_coverage,
             last.branch_coverage,
             name = run.name,
