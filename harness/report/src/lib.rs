@@ -8,11 +8,14 @@
 //! - [`html`]: `report.html`, `mutation-testing-report.json` (Stryker's schema) and
 //!   `survivors.txt` from a run's reports.
 //! - [`gate`]: `ferastrau gate`, a run against a committed baseline, and its CI formats.
-//! - [`suite`]: `evaluate --suite`'s page and Stryker JSON from its verdicts.
+//! - [`suite_html`]: `evaluate --suite`'s page and Stryker JSON from its verdicts.
+//! - [`stryker`]: the Stryker JSON (`mutation-testing-report.json`) typed, for both writers and
+//!   the gate, which reads it back.
 //!
 //! A reader takes no lock: the command that calls it holds the output directory (shared, as
 //! `ferastrau_harness::outdir::OutputDir::read` gives it) while it reads.
 
 pub mod gate;
 pub mod html;
+pub mod stryker;
 pub mod suite_html;

@@ -43,10 +43,8 @@ impl evaluate::Readers for Page {
         let sources = html::model::mutated_sources(meta);
         // Keys, places and regions: what a later `gate --suite` matches the mutants by.
         ferastrau_report::gate::suite_gate::identify(run, &meta.catalog, &sources);
-        let stryker = out_dir.join("mutation-testing-report.json");
-        let document = suite_html::schema::document(run, &meta.catalog, &sources);
-        std::fs::write(&stryker, serde_json::to_string_pretty(&document)? + "\n")
-            .with_context(|| format!("cannot write {}", stryker.display()))?;
+        suite_html::schema::document(run, &meta.catalog, &sources)
+            .write(&out_dir.join(ferastrau_report::stryker::FILE))?;
         let page = out_dir.join("report.html");
         std::fs::write(
             &page,

@@ -178,23 +178,19 @@ fn figures_of(evaluation: &Evaluation) -> BenchmarkBaseline {
 /// The source of each mutated file as the run evaluated it, out of its
 /// `mutation-testing-report.json` (Stryker's format, whose `files` hold each file's `source`).
 fn sources(dir: &Path) -> Result<BTreeMap<String, String>> {
-    let path = dir.join(crate::html::FILES[1]);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
-    let doc: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
-    let files = doc["files"]
-        .as_object()
-        .with_context(|| format!("{} has no files", path.display()))?;
-    files
-        .iter()
-        .map(|(name, f)| {
-            let source = f["source"]
-                .as_str()
-                .with_context(|| format!("{}: {name} has no source", path.display()))?;
-            Ok((name.clone(), source.to_string()))
-        })
-        .collect()
+    let path = dir.join(crate::stryker::FILE);
+    if !path.is_file() {
+        return Err(usage(format!(
+            "cannot read {}: no such file",
+            path.display()
+        )));
+    }
+    let doc = crate::stryker::Document::read(&path)?;
+    Ok(doc
+        .files
+        .into_iter()
+        .map(|(name, f)| (name, f.source))
+        .collect())
 }
 
 /// Reads a report of the run: a missing one is a usage error; one this build cannot read (not

@@ -25,11 +25,7 @@ pub use model::Sources;
 use model::{Fate, Report};
 
 /// The files [`write`] produces.
-pub const FILES: [&str; 3] = [
-    "report.html",
-    "mutation-testing-report.json",
-    survivors::FILE,
-];
+pub const FILES: [&str; 3] = ["report.html", crate::stryker::FILE, survivors::FILE];
 
 /// Writes `report.html` and `mutation-testing-report.json` into `dir` from the reports there
 /// and `sources`, the crate's source as the run evaluated it; returns the report read.
@@ -41,11 +37,7 @@ pub fn write(dir: &Path, sources: &Sources) -> Result<Report> {
         page::page(&report).into_string().as_bytes(),
     )?;
     // Stryker's mutation-testing-report-schema: not a file of ours, built by `schema`.
-    let doc = schema::document(&report);
-    write_atomically(
-        &dir.join(FILES[1]),
-        serde_json::to_string_pretty(&doc)?.as_bytes(),
-    )?;
+    schema::document(&report).write(&dir.join(FILES[1]))?;
     if let Some(last) = report.last_scope() {
         let survivors = survivors::at_scope(&report, last);
         write_atomically(&dir.join(FILES[2]), survivors::text(&survivors).as_bytes())?;

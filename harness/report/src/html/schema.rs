@@ -31,24 +31,21 @@
 use std::collections::BTreeMap;
 
 use ferastrau_protocol::Reason;
-use serde_json::{json, Value};
 
 use super::model::{Fate, Listed, Report};
-
-/// The schema version written (the schema's `schemaVersion` pattern allows majors 1 and 2).
-pub const SCHEMA_VERSION: &str = "2";
+use crate::stryker::{self, Config, Document, Location, Position, SourceFile, Status, Test};
 
 /// The schema's status of a fate; `reached` is whether any input reached the mutant (see
 /// [`Listed::reached`]).
-pub fn status(fate: Fate, reached: Option<bool>) -> &'static str {
+pub fn status(fate: Fate, reached: Option<bool>) -> Status {
     match fate {
-        Fate::Survived if reached == Some(false) => "NoCoverage",
-        Fate::Killed(Reason::Timeout) => "Timeout",
-        Fate::Killed(_) => "Killed",
-        Fate::Survived => "Survived",
-        Fate::NotViable => "CompileError",
-        Fate::Skipped => "Ignored",
-        Fate::NotRun => "Pending",
+        Fate::Survived if reached == Some(false) => Status::NoCoverage,
+        Fate::Killed(Reason::Timeout) => Status::Timeout,
+        Fate::Killed(_) => Status::Killed,
+        Fate::Survived => Status::Survived,
+        Fate::NotViable => Status::CompileError,
+        Fate::Skipped => Status::Ignored,
+        Fate::NotRun => Status::Pending,
     }
 }
 
@@ -58,73 +55,73 @@ fn test_id(scope: u32, method: &str, index: u64) -> String {
 }
 
 /// The document for `report`.
-pub fn document(report: &Report) -> Value {
+pub fn document(report: &Report) -> Document {
     let scope = report.last_scope().unwrap_or(0);
     let mut tests: BTreeMap<String, String> = BTreeMap::new();
-    let mut files: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let mut files: BTreeMap<&str, Vec<stryker::Mutant>> = BTreeMap::new();
     for m in &report.mutants {
         files
             .entry(m.mutant.file.as_str())
             .or_default()
             .push(mutant(m, scope, &mut tests));
     }
-    let files: serde_json::Map<String, Value> = files
+    let files = files
         .into_iter()
         .map(|(file, mutants)| {
             let source = report.sources.get(file).cloned().unwrap_or_default();
-            (
-                file.to_string(),
-                json!({ "language": "rust", "source": source, "mutants": mutants }),
-            )
+            (file.to_string(), SourceFile::rust(source, mutants))
         })
         .collect();
-    let tests: Vec<Value> = tests
+    let tests = tests
         .into_iter()
-        .map(|(id, name)| json!({ "id": id, "name": name }))
+        .map(|(id, name)| Test { id, name })
         .collect();
-    let mut config = json!({ "benchmark": report.evaluation.benchmark, "scope": scope });
-    let shard = report.evaluation.shard.map(|s| s.to_string());
-    for (k, v) in [
-        ("broken", &report.evaluation.broken),
-        ("in_diff", &report.evaluation.in_diff),
-        ("shard", &shard),
-    ] {
-        if let Some(v) = v {
-            config[k] = json!(v);
-        }
-    }
-    json!({
-        "schemaVersion": SCHEMA_VERSION,
-        // Stryker's default thresholds: a viewer colours a score by them.
-        "thresholds": { "high": 80, "low": 60 },
-        "files": files,
-        "testFiles": { "korat inputs": { "tests": tests } },
-        "framework": { "name": "ferastrau", "version": env!("CARGO_PKG_VERSION") },
-        "config": config,
-    })
+    let e = &report.evaluation;
+    let config = Config {
+        benchmark: e.benchmark.clone(),
+        broken: e.broken.clone(),
+        in_diff: e.in_diff.clone(),
+        scope: Some(scope),
+        shard: e.shard.map(|s| s.to_string()),
+        suite: None,
+    };
+    Document::new(
+        config,
+        files,
+        [("korat inputs".to_string(), stryker::TestFile { tests })].into(),
+    )
 }
 
-fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value {
+fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> stryker::Mutant {
     let e = &m.mutant.edit;
     let fate = m.fate(scope);
-    let mut v = json!({
-        "id": m.mutant.id.to_string(),
-        "mutatorName": m.mutant.family.as_str(),
-        "replacement": m.mutant.replacement,
-        "description": m.key.clone().unwrap_or_else(|| format!(
-            "{}: {} -> {}", m.mutant.function, m.mutant.original, m.mutant.replacement
-        )),
-        // Both 1-based in characters, the end exclusive: the catalog's positions already are.
-        "location": {
-            "start": { "line": e.start.line, "column": e.start.column },
-            "end": { "line": e.end.line, "column": e.end.column },
-        },
-        "status": status(fate, m.reached(scope)),
-    });
     let here = m.scopes.get(&scope);
-    if let Some(n) = here.and_then(|o| o.executions) {
-        v["testsCompleted"] = json!(n);
-    }
+    let mut v = stryker::Mutant {
+        description: m.key.clone().unwrap_or_else(|| {
+            format!(
+                "{}: {} -> {}",
+                m.mutant.function, m.mutant.original, m.mutant.replacement
+            )
+        }),
+        id: m.mutant.id.to_string(),
+        killed_by: None,
+        // Both 1-based in characters, the end exclusive: the catalog's positions already are.
+        location: Location {
+            start: Position {
+                line: e.start.line,
+                column: e.start.column,
+            },
+            end: Position {
+                line: e.end.line,
+                column: e.end.column,
+            },
+        },
+        mutator_name: m.mutant.family.as_str().to_string(),
+        replacement: m.mutant.replacement.clone(),
+        status: status(fate, m.reached(scope)),
+        status_reason: None,
+        tests_completed: here.and_then(|o| o.executions),
+    };
     match fate {
         Fate::Killed(reason) => {
             let o = here.expect("a kill has a result");
@@ -135,15 +132,15 @@ fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value
             if let Some(d) = &o.detail {
                 why = format!("{why}: {d}");
             }
-            v["statusReason"] = json!(why);
+            v.status_reason = Some(why);
             if let (Some(method), Some(index)) = (&o.method, o.index) {
                 let id = test_id(scope, method, index);
                 let name = o.input.clone().unwrap_or_else(|| id.clone());
                 tests.insert(id.clone(), name);
-                v["killedBy"] = json!([id]);
+                v.killed_by = Some(vec![id]);
             }
         }
-        Fate::Skipped => v["statusReason"] = json!(m.skipped),
+        Fate::Skipped => v.status_reason = m.skipped.clone(),
         _ => {}
     }
     v
@@ -152,6 +149,7 @@ fn mutant(m: &Listed, scope: u32, tests: &mut BTreeMap<String, String>) -> Value
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
 
     /// A mutants.json entry with `extra` fields merged in.
     fn listed(extra: Value) -> Listed {
@@ -169,10 +167,12 @@ mod tests {
             .into()
     }
 
+    /// The mutant's fate at scope 2 and its entry as the file has it.
     fn at_2(extra: Value) -> (Fate, Value) {
         let m = listed(extra);
         let mut tests = BTreeMap::new();
-        (m.fate(2), mutant(&m, 2, &mut tests))
+        let entry = serde_json::to_value(mutant(&m, 2, &mut tests)).unwrap();
+        (m.fate(2), entry)
     }
 
     #[test]

@@ -17,70 +17,78 @@ use std::collections::BTreeMap;
 
 use ferastrau_mutator::Catalog;
 use ferastrau_protocol::Reason;
-use serde_json::{json, Value};
 
-use crate::html::schema::SCHEMA_VERSION;
-use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict};
+use crate::stryker::{self, Config, Document, Location, Position, SourceFile, Status, Test};
+use ferastrau_artifacts::{SuiteRun, SuiteStatus, SuiteVerdict};
 
 /// The document for `run` over `catalog`, with the crate's `sources` (file → text).
-pub fn document(run: &SuiteRun, catalog: &Catalog, sources: &BTreeMap<String, String>) -> Value {
+pub fn document(run: &SuiteRun, catalog: &Catalog, sources: &BTreeMap<String, String>) -> Document {
     let verdicts: BTreeMap<u32, &SuiteVerdict> = run.verdicts.iter().map(|v| (v.id, v)).collect();
     let keys = ferastrau_mutator::keys_by_id(&catalog.mutants);
-    let mut files: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let mut files: BTreeMap<&str, Vec<stryker::Mutant>> = BTreeMap::new();
     for m in &catalog.mutants {
-        let mut v = json!({
-            "id": m.id.to_string(),
-            "mutatorName": m.family.as_str(),
-            "replacement": m.replacement,
-            "description": keys.get(&m.id).cloned().unwrap_or_default(),
-            "location": {
-                "start": { "line": m.edit.start.line, "column": m.edit.start.column },
-                "end": { "line": m.edit.end.line, "column": m.edit.end.column },
+        let mut v = stryker::Mutant {
+            description: keys.get(&m.id).cloned().unwrap_or_default(),
+            id: m.id.to_string(),
+            killed_by: None,
+            location: Location {
+                start: Position {
+                    line: m.edit.start.line,
+                    column: m.edit.start.column,
+                },
+                end: Position {
+                    line: m.edit.end.line,
+                    column: m.edit.end.column,
+                },
             },
-        });
-        let status = match (m.viable, verdicts.get(&m.id)) {
-            (Some(false), _) => "CompileError",
-            (_, None) => "Ignored",
+            mutator_name: m.family.as_str().to_string(),
+            replacement: m.replacement.clone(),
+            status: Status::Ignored,
+            status_reason: None,
+            tests_completed: None,
+        };
+        v.status = match (m.viable, verdicts.get(&m.id)) {
+            (Some(false), _) => Status::CompileError,
+            (_, None) => Status::Ignored,
             (_, Some(verdict)) => match (verdict.status, verdict.reason) {
-                (Status::Survived, _) => "Survived",
-                (Status::Killed, Some(Reason::Timeout)) => "Timeout",
-                (Status::Killed, reason) => {
-                    if let Some(test) = &verdict.test {
-                        v["killedBy"] = json!([test]);
-                    }
-                    v["statusReason"] = json!(match (reason, &verdict.test) {
+                (SuiteStatus::Survived, _) => Status::Survived,
+                (SuiteStatus::Killed, Some(Reason::Timeout)) => Status::Timeout,
+                (SuiteStatus::Killed, reason) => {
+                    v.killed_by = verdict.test.clone().map(|test| vec![test]);
+                    v.status_reason = Some(match (reason, &verdict.test) {
                         (_, Some(test)) => format!("the test {test} failed"),
                         (Some(r), None) => format!("the suite's run: {}", r.as_str()),
                         (None, None) => "killed".to_string(),
                     });
-                    "Killed"
+                    Status::Killed
                 }
             },
         };
-        v["status"] = json!(status);
         files.entry(m.file.as_str()).or_default().push(v);
     }
-    let files: serde_json::Map<String, Value> = files
+    let files = files
         .into_iter()
         .map(|(file, mutants)| {
             let source = sources.get(file).cloned().unwrap_or_default();
-            (
-                file.to_string(),
-                json!({ "language": "rust", "source": source, "mutants": mutants }),
-            )
+            (file.to_string(), SourceFile::rust(source, mutants))
         })
         .collect();
-    let tests: Vec<Value> = run
+    let tests = run
         .tests
         .iter()
-        .map(|t| json!({ "id": t, "name": t }))
+        .map(|t| Test {
+            id: t.clone(),
+            name: t.clone(),
+        })
         .collect();
-    json!({
-        "schemaVersion": SCHEMA_VERSION,
-        "thresholds": { "high": 80, "low": 60 },
-        "files": files,
-        "testFiles": { run.suite.clone(): { "tests": tests } },
-        "framework": { "name": "ferastrau", "version": env!("CARGO_PKG_VERSION") },
-        "config": { "benchmark": run.benchmark, "suite": run.suite },
-    })
+    let config = Config {
+        benchmark: run.benchmark.clone(),
+        suite: Some(run.suite.clone()),
+        ..Config::default()
+    };
+    Document::new(
+        config,
+        files,
+        [(run.suite.clone(), stryker::TestFile { tests })].into(),
+    )
 }
