@@ -8,7 +8,6 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 
 /// The workspace's one content hash (FNV-1a, 64 bits), the mutator's: fingerprints and
 /// content-addressed binary names hash as the metamutant's cache key does.
@@ -66,174 +65,89 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-impl From<ferastrau_artifacts::Fingerprint> for Fingerprint {
-    fn from(f: ferastrau_artifacts::Fingerprint) -> Fingerprint {
-        Fingerprint {
-            tool: f.tool,
-            benchmark: f.benchmark,
-            crate_dir: f.crate_dir,
-            source: f.source,
-            worker: f.worker,
-            mutants: f.mutants,
-            catalog: f.catalog,
-            sample: f.sample.map(|(n, seed)| (n as usize, seed)),
-            scopes: f.scopes,
-            limits: f.limits,
-            memory_limit: f.memory_limit,
-            original_timeout_ms: f.original_timeout_ms,
-            shard: f.shard,
-            skipped: f.skipped,
-            comparison: f.comparison,
-            engine: f.engine,
+/// Everything a run's results depend on, as the journal's header, `shard.json` and the kill
+/// matrix's header hold it: one type for the run and its files.
+pub use ferastrau_artifacts::Fingerprint;
+
+/// The parts of the fingerprint `now` that differ from `then`'s, in words.
+pub fn differences(now: &Fingerprint, then: &Fingerprint) -> Vec<String> {
+    let mut d = Vec::new();
+    let mut part = |differs: bool, what: String| {
+        if differs {
+            d.push(what);
         }
-    }
-}
-
-/// Everything a run's results depend on (the files hold it as
-/// [`ferastrau_artifacts::Fingerprint`]: the same fields, the worker's and the shard's types
-/// as the files have them).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Fingerprint {
-    /// The `ferastrau` version that ran it.
-    pub tool: String,
-    /// The benchmark's package name and its directory.
-    pub benchmark: String,
-    pub crate_dir: String,
-    /// [`tree_hash`] of the benchmark crate.
-    pub source: String,
-    /// The content hash of the worker binary (the compiled metamutant).
-    pub worker: String,
-    /// The evaluated mutants (ids) and a hash of their catalog entries.
-    pub mutants: Vec<u32>,
-    pub catalog: String,
-    /// `--max-mutants` and `--seed`, when sampling.
-    pub sample: Option<(usize, u64)>,
-    pub scopes: (u32, u32),
-    pub limits: ferastrau_protocol::Limits,
-    pub memory_limit: u64,
-    /// The original's clock limit per input, in milliseconds.
-    pub original_timeout_ms: u64,
-    /// `--shard k/n`: this run is one share of the run the other fields describe.
-    #[serde(default)]
-    pub shard: Option<ferastrau_artifacts::Shard>,
-    /// The mutants the crate's `skip` list names, with their reasons (a list of pairs, not a
-    /// map: the journal's header is read through an internally tagged enum, which cannot read
-    /// numbers back from JSON object keys).
-    #[serde(default)]
-    pub skipped: Vec<(u32, String)>,
-    /// `--compare`: what the mutants' outputs are compared by.
-    #[serde(default)]
-    pub comparison: ferastrau_protocol::Comparison,
-    /// `--engine`: what made the inputs.
-    #[serde(default)]
-    pub engine: ferastrau_protocol::Engine,
-}
-
-impl Fingerprint {
-    /// The fingerprint as the journal's header, `shard.json` and the kill matrix's header hold
-    /// it.
-    pub fn artifact(&self) -> ferastrau_artifacts::Fingerprint {
-        ferastrau_artifacts::Fingerprint {
-            tool: self.tool.clone(),
-            benchmark: self.benchmark.clone(),
-            crate_dir: self.crate_dir.clone(),
-            source: self.source.clone(),
-            worker: self.worker.clone(),
-            mutants: self.mutants.clone(),
-            catalog: self.catalog.clone(),
-            sample: self.sample.map(|(n, seed)| (n as u32, seed)),
-            scopes: self.scopes,
-            limits: self.limits,
-            memory_limit: self.memory_limit,
-            original_timeout_ms: self.original_timeout_ms,
-            shard: self.shard,
-            skipped: self.skipped.clone(),
-            comparison: self.comparison,
-            engine: self.engine,
-        }
-    }
-
-    /// The parts of `self` that differ from `other`, in words.
-    pub fn differences(&self, other: &Fingerprint) -> Vec<String> {
-        let mut d = Vec::new();
-        let mut part = |differs: bool, what: String| {
-            if differs {
-                d.push(what);
-            }
-        };
-        part(
-            self.tool != other.tool,
-            format!("the tool version ({} then, {} now)", other.tool, self.tool),
-        );
-        part(
-            self.benchmark != other.benchmark || self.crate_dir != other.crate_dir,
-            format!(
-                "the benchmark ({} at {} then, {} at {} now)",
-                other.benchmark, other.crate_dir, self.benchmark, self.crate_dir
-            ),
-        );
-        part(
-            self.source != other.source,
-            "the benchmark's source (a file was edited, added or removed)".into(),
-        );
-        part(
-            self.worker != other.worker,
-            "the compiled worker (the metamutant or the tool was rebuilt differently)".into(),
-        );
-        part(
-            self.mutants != other.mutants || self.catalog != other.catalog,
-            "the mutant set".into(),
-        );
-        part(
-            self.sample != other.sample,
-            format!(
-                "the sample (--max-mutants/--seed {:?} then, {:?} now)",
-                other.sample, self.sample
-            ),
-        );
-        part(
-            self.scopes != other.scopes,
-            format!(
-                "the scopes ({}..{} then, {}..{} now)",
-                other.scopes.0, other.scopes.1, self.scopes.0, self.scopes.1
-            ),
-        );
-        part(
-            self.limits != other.limits
-                || self.memory_limit != other.memory_limit
-                || self.original_timeout_ms != other.original_timeout_ms,
-            "the limits (ticks, clock, memory or the original's timeout)".into(),
-        );
-        part(
-            self.comparison != other.comparison,
-            format!(
-                "the comparison (--compare {} then, {} now)",
-                other.comparison, self.comparison
-            ),
-        );
-        part(
-            self.engine != other.engine,
-            format!(
-                "the engine that makes the inputs (--engine {} then, {} now)",
-                other.engine, self.engine
-            ),
-        );
-        part(
-            self.skipped != other.skipped,
-            "the mutants left unrun: the skip list ([package.metadata.ferastrau] skip), or the compiler's equivalent and duplicate mutants under another counting rule (--count-equivalents)".into(),
-        );
-        let shard =
-            |s: Option<ferastrau_artifacts::Shard>| s.map_or("none".into(), |s| s.to_string());
-        part(
-            self.shard != other.shard,
-            format!(
-                "the shard ({} then, {} now)",
-                shard(other.shard),
-                shard(self.shard)
-            ),
-        );
-        d
-    }
+    };
+    part(
+        now.tool != then.tool,
+        format!("the tool version ({} then, {} now)", then.tool, now.tool),
+    );
+    part(
+        now.benchmark != then.benchmark || now.crate_dir != then.crate_dir,
+        format!(
+            "the benchmark ({} at {} then, {} at {} now)",
+            then.benchmark, then.crate_dir, now.benchmark, now.crate_dir
+        ),
+    );
+    part(
+        now.source != then.source,
+        "the benchmark's source (a file was edited, added or removed)".into(),
+    );
+    part(
+        now.worker != then.worker,
+        "the compiled worker (the metamutant or the tool was rebuilt differently)".into(),
+    );
+    part(
+        now.mutants != then.mutants || now.catalog != then.catalog,
+        "the mutant set".into(),
+    );
+    part(
+        now.sample != then.sample,
+        format!(
+            "the sample (--max-mutants/--seed {:?} then, {:?} now)",
+            then.sample, now.sample
+        ),
+    );
+    part(
+        now.scopes != then.scopes,
+        format!(
+            "the scopes ({}..{} then, {}..{} now)",
+            then.scopes.0, then.scopes.1, now.scopes.0, now.scopes.1
+        ),
+    );
+    part(
+        now.limits != then.limits
+            || now.memory_limit != then.memory_limit
+            || now.original_timeout_ms != then.original_timeout_ms,
+        "the limits (ticks, clock, memory or the original's timeout)".into(),
+    );
+    part(
+        now.comparison != then.comparison,
+        format!(
+            "the comparison (--compare {} then, {} now)",
+            then.comparison, now.comparison
+        ),
+    );
+    part(
+        now.engine != then.engine,
+        format!(
+            "the engine that makes the inputs (--engine {} then, {} now)",
+            then.engine, now.engine
+        ),
+    );
+    part(
+        now.skipped != then.skipped,
+        "the mutants left unrun: the skip list ([package.metadata.ferastrau] skip), or the compiler's equivalent and duplicate mutants under another counting rule (--count-equivalents)".into(),
+    );
+    let shard = |s: Option<ferastrau_artifacts::Shard>| s.map_or("none".into(), |s| s.to_string());
+    part(
+        now.shard != then.shard,
+        format!(
+            "the shard ({} then, {} now)",
+            shard(then.shard),
+            shard(now.shard)
+        ),
+    );
+    d
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub fn record(
     ShardRecord {
         schema_version: ShardRecord::SCHEMA_VERSION,
         shard,
-        run: run.artifact(),
+        run: run.clone(),
         evaluated: evaluated.to_vec(),
         share: shard.share(evaluated),
         facts,
@@ -166,7 +166,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged> {
     // is the same in every shard.
     let (_, one) = &records[&1];
     Ok(Merged {
-        run: one.run.clone().into(),
+        run: one.run.clone(),
         evaluated: one.evaluated.clone(),
         facts: one.facts.clone(),
         scopes: one.scopes.clone(),
@@ -186,8 +186,7 @@ fn same_run(dir: &Path, r: &ShardRecord, d0: &Path, r0: &ShardRecord) -> Result<
             r0.shard
         )));
     }
-    let differences =
-        Fingerprint::from(r.run.clone()).differences(&Fingerprint::from(r0.run.clone()));
+    let differences = crate::fingerprint::differences(&r.run, &r0.run);
     if !differences.is_empty() {
         return Err(usage(format!(
             "{} (shard {}) is not of the same run as {} (shard {}): {}",

@@ -35,7 +35,7 @@ pub(super) fn fingerprint(
         worker: subject.worker.hash.clone(),
         mutants: viable.to_vec(),
         catalog: h.hex(),
-        sample: options.sample.map(|s| (s.max_mutants as usize, s.seed)),
+        sample: options.sample.map(|s| (s.max_mutants, s.seed)),
         scopes: (*options.scopes.start(), *options.scopes.end()),
         limits: options.limits,
         memory_limit: options.memory_limit,

@@ -156,7 +156,7 @@ impl Journal {
         let mut tmp = tempfile::NamedTempFile::new_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
         let mut text = journal::encode(&JournalLine::Header(JournalHeader::new(
-            fingerprint.artifact(),
+            fingerprint.clone(),
         )))?;
         for s in recorded.scopes.values() {
             text.extend(journal::encode(&JournalLine::Scope(s.clone()))?);
@@ -209,8 +209,7 @@ impl Journal {
             )),
         })?;
         let read = parse(&bytes, path)?;
-        let differences =
-            fingerprint.differences(&Fingerprint::from(read.header.fingerprint.clone()));
+        let differences = crate::fingerprint::differences(fingerprint, &read.header.fingerprint);
         if !differences.is_empty() {
             return Err(usage(format!(
                 "cannot resume {}: changed since it was written: {} (run without --resume to start over)",
@@ -260,7 +259,7 @@ mod tests {
     /// The fingerprint [`WRITTEN`] was written under.
     pub(crate) fn written_fingerprint() -> Fingerprint {
         let path = Path::new("journal.jsonl");
-        Fingerprint::from(journal::parse(WRITTEN, path).unwrap().header.fingerprint)
+        journal::parse(WRITTEN, path).unwrap().header.fingerprint
     }
 
     /// A line of bytes that are not UTF-8 is named, with the run it stops: the journal is
@@ -343,7 +342,7 @@ mod tests {
         .concat();
         crate::fuzz::no_panic("journal", 4, &[short.as_bytes()], &tokens, |bytes| {
             if let Ok(read) = parse(bytes, path) {
-                fingerprint.differences(&Fingerprint::from(read.header.fingerprint.clone()));
+                crate::fingerprint::differences(&fingerprint, &read.header.fingerprint);
                 Recorded::of(read.lines);
             }
         });
