@@ -11,12 +11,12 @@ use anyhow::{Context, Result};
 
 /// The workspace's one content hash (FNV-1a, 64 bits), the mutator's: fingerprints and
 /// content-addressed binary names hash as the metamutant's cache key does.
-pub use ferastrau_mutator::ContentHash as Hasher;
+pub use ferastrau_mutator::ContentHash;
 
 /// The hash of a file's contents.
 pub fn file_hash(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(Hasher::default().feed(&bytes).hex())
+    Ok(ContentHash::default().feed(&bytes).hex())
 }
 
 /// The hash of a crate's files (paths and contents), skipping `target/` and hidden entries:
@@ -26,7 +26,7 @@ pub fn tree_hash(dir: &Path) -> Result<String> {
         let name = Path::new(rel).file_name().map(|n| n.to_string_lossy());
         !name.is_some_and(|n| n.starts_with('.') || n == "Cargo.lock" || n == "target")
     });
-    let mut h = Hasher::default();
+    let mut h = ContentHash::default();
     for rel in files {
         let bytes = std::fs::read(dir.join(&rel))
             .with_context(|| format!("cannot read {}", dir.join(&rel).display()))?;
@@ -157,9 +157,9 @@ mod tests {
     #[test]
     fn the_hash_is_fnv1a_with_separators() {
         // Stable across machines: a fixed value, not whatever the toolchain's hasher gives.
-        assert_eq!(Hasher::default().feed(b"").hex(), "af64724c8602eb6e");
-        let ab_c = Hasher::default().feed(b"ab").feed(b"c").hex();
-        let a_bc = Hasher::default().feed(b"a").feed(b"bc").hex();
+        assert_eq!(ContentHash::default().feed(b"").hex(), "af64724c8602eb6e");
+        let ab_c = ContentHash::default().feed(b"ab").feed(b"c").hex();
+        let a_bc = ContentHash::default().feed(b"a").feed(b"bc").hex();
         assert_ne!(ab_c, a_bc);
     }
 

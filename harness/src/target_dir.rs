@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::fingerprint::Hasher;
+use crate::fingerprint::ContentHash;
 use crate::locate::BenchmarkCrate;
 
 /// Ferastrau's space in `bench`'s target directory.
@@ -26,7 +26,7 @@ pub fn build_dir(bench: &BenchmarkCrate) -> PathBuf {
 /// A name for `bench` that two crates of the same package name in different directories do
 /// not share: `<name>-<hash of its directory>`.
 pub fn identity(bench: &BenchmarkCrate) -> String {
-    let h = Hasher::default()
+    let h = ContentHash::default()
         .feed(bench.dir.to_string_lossy().as_bytes())
         .hex();
     format!("{}-{}", bench.name, &h[..8])

@@ -1,7 +1,7 @@
 //! `reduced-suite.json`: the greedy reduction of a scope's inputs, as inputs a user can read
 //! and run again.
 //!
-//! Written by `harness/src/subsets/reduced_suite.rs` (`write`) from `SuiteFile` through
+//! Written by `harness/src/subsets/reduced_suite.rs` (`write`) from `ReducedSuite` through
 //! `serde_json::to_string_pretty` and a newline: fields in declaration order. Nothing reads it
 //! back today.
 

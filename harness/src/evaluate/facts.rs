@@ -10,7 +10,7 @@ use anyhow::Result;
 
 use super::command::Options;
 use super::report;
-use crate::fingerprint::{tree_hash, Fingerprint, Hasher};
+use crate::fingerprint::{tree_hash, ContentHash, Fingerprint};
 use crate::locate::BenchmarkCrate;
 use crate::subject;
 
@@ -23,7 +23,7 @@ pub(super) fn fingerprint(
     skipped: &BTreeMap<u32, String>,
     options: &Options,
 ) -> Result<Fingerprint> {
-    let mut h = Hasher::default();
+    let mut h = ContentHash::default();
     for m in catalog.mutants.iter().filter(|m| viable.contains(&m.id)) {
         h.feed(serde_json::to_string(m)?.as_bytes());
     }

@@ -16,7 +16,7 @@ use ferastrau_artifacts::{Artifact, KillMatrixHeader};
 use roaring::RoaringBitmap;
 
 use super::{Header, KillMatrix, Row};
-use crate::fingerprint::Hasher;
+use crate::fingerprint::ContentHash;
 use ferastrau_console::exit_code::usage;
 
 const MAGIC: &[u8; 4] = b"FKM1";
@@ -74,7 +74,7 @@ pub fn write(out: &Path, m: &KillMatrix) -> Result<u64> {
         skipped: h.skipped,
         resumed: h.resumed,
         bin_bytes: bytes.len() as u64,
-        bin_hash: Hasher::default().feed(&bytes).hex(),
+        bin_hash: ContentHash::default().feed(&bytes).hex(),
         rows: m
             .rows
             .iter()
@@ -154,7 +154,7 @@ pub fn read(out: &Path, scope: u32) -> Result<KillMatrix> {
             format!("{} bytes, its header says {}", bytes.len(), head.bin_bytes),
         ));
     }
-    if Hasher::default().feed(&bytes).hex() != head.bin_hash {
+    if ContentHash::default().feed(&bytes).hex() != head.bin_hash {
         return Err(bad(&bin, "its content hash differs from its header's"));
     }
     let mut rest: &[u8] = &bytes;

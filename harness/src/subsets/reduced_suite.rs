@@ -18,10 +18,10 @@ use crate::process::Isolation;
 use ferastrau_console::exit_code::usage;
 
 /// One input of the reduced suite, and the reduced suite's file (`reduced-suite.json`).
-pub use ferastrau_artifacts::{ReducedSuite as SuiteFile, SuiteInput};
+pub use ferastrau_artifacts::{ReducedSuite, SuiteInput};
 
 /// Renders `suite` (global indices of `m`'s scope) with the run's crate.
-pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
+pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<ReducedSuite> {
     let fp = &m.header.fingerprint;
     let bench = crate::locate::locate_declared(None, Some(Path::new(&fp.crate_dir)))?;
     if crate::fingerprint::tree_hash(&bench.dir)? != fp.source {
@@ -87,8 +87,8 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
             input: text,
         });
     }
-    Ok(SuiteFile {
-        schema_version: SuiteFile::SCHEMA_VERSION,
+    Ok(ReducedSuite {
+        schema_version: ReducedSuite::SCHEMA_VERSION,
         benchmark: m.header.benchmark.clone(),
         scope,
         of: m.header.inputs,
@@ -97,7 +97,7 @@ pub fn render(m: &KillMatrix, suite: &[u64]) -> Result<SuiteFile> {
 }
 
 /// Writes `reduced-suite.json` and `reduced-suite.txt` into `dir`.
-pub fn write(dir: &Path, suite: &SuiteFile) -> Result<()> {
+pub fn write(dir: &Path, suite: &ReducedSuite) -> Result<()> {
     suite.write(&dir.join("reduced-suite.json"))?;
     let mut text = format!(
         "# {} at scope {}: {} of {} inputs kill every mutant all of them kill (greedy set cover)\n",

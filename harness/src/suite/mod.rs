@@ -45,7 +45,7 @@ pub struct SuiteLimits {
     pub timeout_floor: Duration,
 }
 
-pub use ferastrau_artifacts::{SuiteRun, SuiteStatus as Status, SuiteVerdict};
+pub use ferastrau_artifacts::{SuiteRun, SuiteStatus, SuiteVerdict};
 
 /// The runner of `suite` for `bench`, built: its binary.
 fn build_runner(bench: &BenchmarkCrate, metamutant: &Path, text: &str) -> Result<PathBuf> {
@@ -132,7 +132,7 @@ fn judge(
     }
     let killed = |reason, test| SuiteVerdict {
         id,
-        status: Status::Killed,
+        status: SuiteStatus::Killed,
         reason: Some(reason),
         test,
         key: None,
@@ -140,7 +140,7 @@ fn judge(
     Ok(match outcome {
         Outcome::Passed => SuiteVerdict {
             id,
-            status: Status::Survived,
+            status: SuiteStatus::Survived,
             reason: None,
             test: None,
             key: None,
@@ -284,7 +284,7 @@ pub fn evaluate(
     let verdicts: Vec<SuiteVerdict> = mutants.iter().filter_map(|id| by_id.remove(id)).collect();
     let killed = verdicts
         .iter()
-        .filter(|v| v.status == Status::Killed)
+        .filter(|v| v.status == SuiteStatus::Killed)
         .count() as u32;
     let n = verdicts.len() as u32;
     Ok(SuiteRun {
@@ -328,7 +328,7 @@ mod tests {
     fn killed(reason: Reason, test: Option<&str>) -> SuiteVerdict {
         SuiteVerdict {
             id: 7,
-            status: Status::Killed,
+            status: SuiteStatus::Killed,
             reason: Some(reason),
             test: test.map(String::from),
             key: None,
@@ -338,7 +338,7 @@ mod tests {
     #[test]
     fn every_way_a_runner_ends_has_its_verdict() {
         let done = format!("echo ok t; echo '{}'", program::DONE_LINE);
-        assert_eq!(verdict(&done).unwrap().status, Status::Survived);
+        assert_eq!(verdict(&done).unwrap().status, SuiteStatus::Survived);
         assert_eq!(
             verdict("echo ok a; echo 'FAILED b'; exit 1").unwrap(),
             killed(Reason::Output, Some("b"))
@@ -367,7 +367,7 @@ mod tests {
         );
         let exe = script(dir.path(), "runner", &body);
         let v = judge(&exe, 7, Duration::from_secs(5), 1 << 30, dir.path()).unwrap();
-        assert_eq!(v.status, Status::Survived, "the retry decides");
+        assert_eq!(v.status, SuiteStatus::Survived, "the retry decides");
         // Killed from outside every time: no verdict at all, a broken run.
         let e = verdict("kill -KILL $$").unwrap_err();
         assert!(

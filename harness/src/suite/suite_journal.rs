@@ -182,7 +182,7 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::Status;
+    use crate::suite::SuiteStatus;
 
     fn id() -> Identity {
         Identity {
@@ -199,7 +199,7 @@ mod tests {
     fn survived(id: u32) -> SuiteVerdict {
         SuiteVerdict {
             id,
-            status: Status::Survived,
+            status: SuiteStatus::Survived,
             reason: None,
             test: None,
             key: None,

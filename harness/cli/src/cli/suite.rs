@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use ferastrau_harness::suite::{self, Status, SuiteRun};
+use ferastrau_harness::suite::{self, SuiteRun, SuiteStatus};
 
 use super::page::Page;
 use super::show::{print_document, Show};
@@ -62,7 +62,7 @@ fn table(r: &SuiteRun, catalog: &ferastrau_mutator::Catalog, path: &Path) -> Str
     let survivors: Vec<&ferastrau_mutator::Mutant> = r
         .verdicts
         .iter()
-        .filter(|v| v.status == Status::Survived)
+        .filter(|v| v.status == SuiteStatus::Survived)
         .filter_map(|v| catalog.get(v.id))
         .collect();
     match survivors.len() {

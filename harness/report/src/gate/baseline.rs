@@ -9,20 +9,20 @@ use ferastrau_artifacts::Artifact;
 use ferastrau_console::exit_code::usage;
 
 /// A baseline file: every gated benchmark (`reports/gate-baseline.json`).
-pub use ferastrau_artifacts::GateBaseline as Baseline;
+pub use ferastrau_artifacts::GateBaseline;
 /// One benchmark's baseline, and a scope's figures as `evaluation.json` has them.
 pub use ferastrau_artifacts::{BenchmarkBaseline, ScopeFigures};
 
 /// The baseline file's format version.
-pub const VERSION: u32 = Baseline::SCHEMA_VERSION;
+pub const VERSION: u32 = GateBaseline::SCHEMA_VERSION;
 
 /// Reads the baseline at `path` (an absent file is an empty baseline).
-pub fn read_baseline(path: &Path) -> Result<Baseline> {
+pub fn read_baseline(path: &Path) -> Result<GateBaseline> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Baseline {
+            return Ok(GateBaseline {
                 schema_version: VERSION,
-                ..Baseline::default()
+                ..GateBaseline::default()
             })
         }
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -30,11 +30,11 @@ pub fn read_baseline(path: &Path) -> Result<Baseline> {
     }
     // Not a baseline of this version (edited, or written by a newer ferastrau): a usage
     // error naming the file and the versions.
-    Baseline::read(path).map_err(|e| usage(format!("{e:#}")))
+    GateBaseline::read(path).map_err(|e| usage(format!("{e:#}")))
 }
 
 /// Writes `baseline` to `path` atomically.
-pub fn write_baseline(path: &Path, baseline: &Baseline) -> Result<()> {
+pub fn write_baseline(path: &Path, baseline: &GateBaseline) -> Result<()> {
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -64,6 +64,6 @@ pub fn lock_for_update(path: &Path) -> Result<std::fs::File> {
 /// The baseline as JSON with one line per mutant, so that a change of baseline reads as a
 /// short diff in review.
 #[cfg(test)]
-pub(crate) fn render(baseline: &Baseline) -> Result<String> {
+pub(crate) fn render(baseline: &GateBaseline) -> Result<String> {
     baseline.to_text()
 }

@@ -321,7 +321,7 @@ pub use ferastrau_artifacts::GateVerdict;
 
 #[cfg(test)]
 mod tests {
-    use super::baseline::{render, Baseline, ScopeFigures};
+    use super::baseline::{render, GateBaseline, ScopeFigures};
     use super::*;
 
     fn figures(rate: f64, st: f64, mutants: &[(&str, &[u32])]) -> BenchmarkBaseline {
@@ -443,9 +443,9 @@ mod tests {
 
     #[test]
     fn the_written_baseline_reads_back_the_same() {
-        let mut b = Baseline {
+        let mut b = GateBaseline {
             schema_version: VERSION,
-            ..Baseline::default()
+            ..GateBaseline::default()
         };
         b.benchmarks.insert(
             "x".into(),
@@ -463,7 +463,7 @@ mod tests {
             },
         );
         let text = render(&b).unwrap();
-        let back: Baseline = serde_json::from_str(&text).unwrap();
+        let back: GateBaseline = serde_json::from_str(&text).unwrap();
         assert_eq!(back.benchmarks, b.benchmarks);
         assert!(text.contains("\n        \"c\": []"), "{text}");
     }

@@ -3,7 +3,7 @@
 
 use maud::{html, Markup};
 
-use super::model::ScopeRow;
+use super::model::EvaluationScope;
 
 const W: f64 = 680.0;
 const H: f64 = 330.0;
@@ -17,7 +17,7 @@ struct Series {
     name: &'static str,
     colour: &'static str,
     dash: &'static str,
-    value: fn(&ScopeRow) -> f64,
+    value: fn(&EvaluationScope) -> f64,
 }
 
 const SERIES: [Series; 3] = [
@@ -55,7 +55,7 @@ fn y_of(percent: f64) -> f64 {
 }
 
 /// The chart of `rows` (one per scope, in scope order).
-pub fn chart(rows: &[ScopeRow]) -> Markup {
+pub fn chart(rows: &[EvaluationScope]) -> Markup {
     let n = rows.len();
     let (x0, x1) = (LEFT, W - RIGHT);
     html! {

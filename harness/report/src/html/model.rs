@@ -18,10 +18,9 @@ use super::equivalent;
 /// `mutants.json`'s `next_scope`: what scope + 1 said about a survivor (`reproduce`).
 pub use ferastrau_artifacts::NextScope;
 
-/// What a mutant did at one scope (`mutants.json`'s per-scope entry).
-pub use ferastrau_artifacts::ScopeOutcome as Outcome;
-/// `evaluation.json`, and one scope's row of it.
-pub use ferastrau_artifacts::{Evaluation, EvaluationScope as ScopeRow};
+/// What a mutant did at one scope (`mutants.json`'s per-scope entry); `evaluation.json`, and
+/// one scope's row of it.
+pub use ferastrau_artifacts::{Evaluation, EvaluationScope, ScopeOutcome};
 
 /// One mutant of `mutants.json` as the page shows it: the catalog's entry (as the mutator
 /// diffs it), its key, and what it did per scope.
@@ -32,7 +31,7 @@ pub struct Listed {
     /// The crate's `skip` list names it, for this reason.
     pub skipped: Option<String>,
     /// By scope.
-    pub scopes: BTreeMap<u32, Outcome>,
+    pub scopes: BTreeMap<u32, ScopeOutcome>,
     /// A survivor of the largest scope run again at scope + 1 (`reproduce` only).
     pub next_scope: Option<NextScope>,
     /// What the compiler says of it (equivalent, duplicate of another), if anything.
@@ -169,7 +168,7 @@ impl Listed {
     }
 
     /// The smallest scope that killed it, with what killed it there.
-    pub fn first_kill(&self) -> Option<(u32, &Outcome)> {
+    pub fn first_kill(&self) -> Option<(u32, &ScopeOutcome)> {
         self.scopes
             .iter()
             .find(|(_, o)| o.status == Status::Killed)
@@ -408,7 +407,7 @@ impl Report {
         }
         // A scope's missed probes, as a multiset of places (two statements on one line
         // share a place).
-        let missed_at = |row: &ScopeRow, role: &str| -> BTreeMap<String, usize> {
+        let missed_at = |row: &EvaluationScope, role: &str| -> BTreeMap<String, usize> {
             let list: &[String] = if role == "spec" {
                 row.uncovered_spec.as_deref().unwrap_or(&[])
             } else {
@@ -420,7 +419,7 @@ impl Report {
             }
             m
         };
-        let mut rows: Vec<&ScopeRow> = self.evaluation.scopes.iter().collect();
+        let mut rows: Vec<&EvaluationScope> = self.evaluation.scopes.iter().collect();
         rows.sort_by_key(|r| r.scope);
         // Per scope: which probes (by index into `probes`) were missed.
         let mut missed_by_scope: Vec<(u32, Vec<bool>)> = Vec::new();

@@ -14,7 +14,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use super::chart::chart;
 use super::equivalent::Conclusion;
-use super::model::{Fate, LineCoverage, Listed, NextScope, Report, ScopeRow};
+use super::model::{EvaluationScope, Fate, LineCoverage, Listed, NextScope, Report};
 
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
@@ -326,7 +326,7 @@ fn cards(counts: &BTreeMap<Fate, usize>) -> Markup {
     }
 }
 
-fn scope_table(rows: &[ScopeRow]) -> Markup {
+fn scope_table(rows: &[EvaluationScope]) -> Markup {
     html! {
         table.scopes {
             thead { tr {
