@@ -51,13 +51,13 @@ fn next_scope_line(n: &NextScope) -> String {
 }
 
 /// The largest scope's figures of `evaluation.json`.
-pub use ferastrau_artifacts::EvaluationScope as ScopeRow;
+pub use ferastrau_artifacts::EvaluationScope;
 
 /// What a committed report says about its largest scope.
 #[derive(Clone, Debug)]
 pub struct Run {
     pub benchmark: String,
-    pub largest: ScopeRow,
+    pub largest: EvaluationScope,
     pub survivors: Vec<Survivor>,
 }
 
