@@ -3,7 +3,7 @@
 //! candidate made from a stored state vector reads without recording, which is how a valid
 //! input is turned into the benchmark's real structure.
 
-use crate::finitization::{Cell, FieldId, Finitization, Value};
+use crate::finitization::{Cell, FieldId, Finitization, Value, INT, LISTED, NULL, OBJ};
 
 /// The per-slot cells of a search over `fin`, each at its slot's first value, none listed.
 pub(crate) fn first_cells(fin: &Finitization) -> Vec<Cell> {
@@ -286,8 +286,13 @@ impl<'a> Candidate<'a> {
     pub fn obj(&mut self, f: FieldId, obj: u32) -> Option<u32> {
         // `get` specialised: a listed object or null is one comparison each.
         let s = f.slot(obj);
-        if let Some(o) = self.cells.get(s).and_then(|c| c.listed_obj()) {
-            return o;
+        if let Some(c) = self.cells.get(s) {
+            if c.tag == LISTED | OBJ {
+                return Some(c.payload);
+            }
+            if c.tag == LISTED | NULL {
+                return None;
+            }
         }
         self.unlisted(s).obj()
     }
@@ -298,8 +303,10 @@ impl<'a> Candidate<'a> {
     pub fn int(&mut self, f: FieldId, obj: u32) -> i64 {
         // `get` specialised: a listed integer is one comparison.
         let s = f.slot(obj);
-        if let Some(v) = self.cells.get(s).and_then(|c| c.listed_int()) {
-            return v;
+        if let Some(c) = self.cells.get(s) {
+            if c.tag == LISTED | INT {
+                return i64::from(c.payload as i32);
+            }
         }
         self.int_unlisted(f, obj)
     }

@@ -154,34 +154,34 @@ pub(crate) struct Entry {
 }
 
 /// [`Cell::tag`] of a null value.
-const NULL: u8 = 0;
+pub(crate) const NULL: u8 = 0;
 /// [`Cell::tag`] of an object.
-const OBJ: u8 = 1;
+pub(crate) const OBJ: u8 = 1;
 /// [`Cell::tag`] of an integer that fits in 32 bits.
-const INT: u8 = 2;
+pub(crate) const INT: u8 = 2;
 /// [`Cell::tag`] of a wider integer: not held in the cell, read from the domain table.
 const WIDE: u8 = 3;
 /// [`Cell::tag`]'s bit for a slot on the access list.
-const LISTED: u8 = 0x80;
+pub(crate) const LISTED: u8 = 0x80;
 
 /// What a search keeps per slot for the predicate's reads: the slot's current value and
 /// whether the slot is on the access list, together in 8 bytes. A predicate reads almost only
 /// slots already listed (a candidate differs from the previous one in the top slot), so such a
 /// read is one bounds check, one load and one test, with no second array to consult: the kind
-/// of value and the listed bit share a byte, so that [`Cell::listed_obj`] and
-/// [`Cell::listed_int`] (a candidate's `obj` and `int` reads) test both with one comparison,
-/// and 8 bytes index with the address arithmetic's own scale. Integers beyond 32 bits (never
+/// of value and the listed bit share a byte, so that a candidate's `obj` and `int` reads
+/// (which read `tag` and `payload` themselves: the hottest code of a search) test both with
+/// one comparison, and 8 bytes index with the address arithmetic's own scale. Integers beyond 32 bits (never
 /// met in the paper's finitizations) take the slow path. Kept here, beside the domain tables,
 /// because each [`Entry`] holds its value ready as a cell for the search to copy.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct Cell {
     /// [`NULL`], [`OBJ`], [`INT`] or [`WIDE`], plus [`LISTED`] while the slot is listed.
-    tag: u8,
+    pub(crate) tag: u8,
     /// An object's class.
     class: u16,
     /// An object's index within its class, or an [`INT`] as `i32` bits.
-    payload: u32,
+    pub(crate) payload: u32,
 }
 
 impl Cell {
@@ -227,25 +227,6 @@ impl Cell {
             t if t == LISTED | NULL => Some(Value::Null),
             _ => None,
         }
-    }
-
-    /// A listed object's index within its class (`Some(Some(i))`) or a listed null
-    /// (`Some(None)`); `None` for anything else, which the reader takes the slow path for.
-    #[inline(always)]
-    pub fn listed_obj(self) -> Option<Option<u32>> {
-        if self.tag == LISTED | OBJ {
-            return Some(Some(self.payload));
-        }
-        if self.tag == LISTED | NULL {
-            return Some(None);
-        }
-        None
-    }
-
-    /// A listed integer that fits in 32 bits; `None` for anything else (the slow path).
-    #[inline(always)]
-    pub fn listed_int(self) -> Option<i64> {
-        (self.tag == LISTED | INT).then(|| i64::from(self.payload as i32))
     }
 
     /// The object held, as (class, index), if any.
