@@ -40,4 +40,5 @@ mod stdout_schemas;
 mod suite;
 mod terminal;
 mod trust;
+mod trust_edits;
 mod white_box;
