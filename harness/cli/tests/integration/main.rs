@@ -41,4 +41,5 @@ mod suite;
 mod terminal;
 mod trust;
 mod trust_edits;
+mod user_crates;
 mod white_box;
