@@ -18,6 +18,7 @@ mod design;
 mod engines;
 mod equivalent;
 mod evaluate;
+mod export_tests;
 mod gate;
 mod gate_formats;
 mod generator;
