@@ -28,6 +28,7 @@ mod init;
 mod inputs;
 mod layers;
 mod matrix;
+mod matrix_rows;
 mod metamutant;
 mod paper;
 mod progress;
