@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::common::*;
-use ferastrau_harness::matrix::file;
+use ferastrau_harness::matrix::{file, KillMatrix};
 use roaring::RoaringBitmap;
 
 /// `chain` at scopes 1..3 with the kill matrix into `out`, with `extra` options.
@@ -347,16 +347,20 @@ fn subsets_and_reduction_are_deterministic_and_as_expected() {
         text(&o.stderr)
     );
 
-    // The exact expectation, recomputed here the plain way: a mutant with k of N inputs
-    // killing survives r random inputs with probability Π_{i<k} (N−r−i)/(N−i).
     let m = file::read(&a, 3).unwrap();
     let t = json(&a.join("subsets.json"));
+    the_expected_kill_rate_is_the_plain_one(&a, &m, &t);
+    the_reduced_suite_kills_what_scope_3_kills(&a, &m, &t);
+}
+
+/// The expectation `subsets` wrote (`t`, of the run in `a` whose scope-3 matrix is `m`) is the
+/// exact one, recomputed here the plain way: a mutant with k of N inputs killing survives r
+/// random inputs with probability Π_{i<k} (N−r−i)/(N−i); the mean of the 200 draws is near it.
+fn the_expected_kill_rate_is_the_plain_one(a: &Path, m: &KillMatrix, t: &serde_json::Value) {
     let (n, r) = (m.header.inputs, t["subset_size"].as_u64().unwrap());
     assert_eq!(
         r,
-        m.header
-            .inputs
-            .min(file::read(&a, 2).unwrap().header.inputs)
+        m.header.inputs.min(file::read(a, 2).unwrap().header.inputs)
     );
     // Over the mutants the kill rate counts: not those the compiler marked.
     let marked: Vec<u64> = json(&a.join("mutants.json"))["mutants"]
@@ -396,8 +400,11 @@ fn subsets_and_reduction_are_deterministic_and_as_expected() {
     // The draws' mean is near it (200 draws).
     let mean = all["samples"]["mean"].as_f64().unwrap();
     assert!((mean - plain).abs() < 2.0, "mean {mean}, exact {plain}");
+}
 
-    // The reduced suite kills every mutant T(3) kills, and the file names those inputs.
+/// The reduced suite `subsets` wrote (`t`, of the run in `a` whose scope-3 matrix is `m`)
+/// kills every mutant T(3) kills, with fewer inputs, and the files name those inputs.
+fn the_reduced_suite_kills_what_scope_3_kills(a: &Path, m: &KillMatrix, t: &serde_json::Value) {
     let suite: RoaringBitmap = t["reduction"]["suite"]
         .as_array()
         .unwrap()
@@ -423,7 +430,7 @@ fn subsets_and_reduction_are_deterministic_and_as_expected() {
         assert_eq!(i["index"].as_u64().unwrap(), index);
         assert!(i["input"].as_str().unwrap().contains(" on "), "{i}");
     }
-    let txt = read(&a, "reduced-suite.txt");
+    let txt = std::fs::read_to_string(a.join("reduced-suite.txt")).unwrap();
     assert_eq!(txt.lines().count(), inputs.len() + 1);
 }
 
