@@ -7,7 +7,7 @@
 //! broken run's are written, marked broken): a gate given the directory must not pass an
 //! earlier run's as this one's.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -23,6 +23,7 @@ use ferastrau_protocol::{Comparison, Limits};
 use super::facts::{facts, fingerprint};
 use super::next_scope::{self, Step};
 use super::{journal, report, EvaluationResults, Settings};
+use crate::fingerprint::Fingerprint;
 use crate::in_diff::Selection;
 use crate::locate::{BenchmarkCrate, Named};
 use crate::outdir::OutputDir;
@@ -324,6 +325,91 @@ fn evaluate_in<R: Readers>(
             why,
         });
     }
+    let run = prepare(options, readers, bench, out_dir, diff.as_ref())?;
+    let ev = super::evaluate(
+        bench,
+        out,
+        &run.fingerprint,
+        &run.subject.worker,
+        &run.subject.methods,
+        &run.share,
+        &run.settings,
+    )?;
+    if ev.interrupted {
+        return Err(anyhow::Error::new(Interrupted(format!(
+            "interrupted; the results so far are in {}; continue with --resume",
+            out_dir.join("journal.jsonl").display()
+        ))));
+    }
+    let (broken, survivors, next) =
+        write_reports(options, readers, bench, out_dir, &run, &ev, started)?;
+    // The document is read back from the reports as written: the files are what the run says.
+    let document = EvaluateSummary {
+        run: report::run_reports(out_dir, run.share.len())?,
+        next_scope: next.printed(),
+        // The page is the first of the readers' files.
+        report_html: out_dir.join(R::FILES[0]).display().to_string(),
+        runner: runner_figures(&ev, run.settings.jobs),
+        seconds: started.elapsed().as_secs_f64(),
+        survivors: Survivors {
+            mutants: survivors,
+            scope: *options.scopes.end(),
+        },
+    };
+    debug_assert_eq!(document.run.evaluation.broken, broken);
+    Ok(Outcome::Evaluated(Box::new(Summary {
+        document,
+        out_dir: out_dir.clone(),
+        title: title(
+            options,
+            bench,
+            run.share.len(),
+            run.viable.len(),
+            run.catalog_size,
+            run.partial_diff,
+        ),
+        next,
+    })))
+}
+
+/// A run made ready to evaluate: its metamutant built, its mutants chosen, and the
+/// fingerprint of everything its results depend on. All of it comes before any mutant runs,
+/// and so does every refusal of the options it checks.
+struct Prepared<S> {
+    subject: subject::MetamutantBuild,
+    /// The source as the mutator read it to build the metamutant: what the page shows,
+    /// whatever happens to the crate during the run (an edit while it was mutating included).
+    sources: S,
+    /// The crate's skip list, matched to its mutants: each one's reason.
+    skipped: BTreeMap<u32, String>,
+    /// The viable mutants of the whole crate, not skipped: what an in-diff run's title counts
+    /// its share against.
+    catalog_size: usize,
+    /// The catalog as the options select it (sampled, on the diff).
+    catalog: Catalog,
+    /// What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
+    viable: Vec<u32>,
+    /// What this process evaluates: a shard's share of `viable`, sampled the same way; all of
+    /// `viable` unsharded.
+    share: Vec<u32>,
+    settings: Settings,
+    fingerprint: Fingerprint,
+    /// Whether the diff selects some functions only. A diff that selects every mutant makes a
+    /// whole run, comparable with a baseline's.
+    partial_diff: bool,
+}
+
+/// Builds the metamutant of `bench` and chooses the mutants the run evaluates (`diff` is
+/// `--in-diff`'s selection), refusing what cannot be honoured: `--compare structural` of a
+/// crate with no structure, a skip entry that matches no mutant, `--kill-matrix` of part of a
+/// run, and a `--resume` of another run than the journal in `out_dir` records.
+fn prepare<R: Readers>(
+    options: &Options,
+    readers: &R,
+    bench: &BenchmarkCrate,
+    out_dir: &Path,
+    diff: Option<&Selection>,
+) -> Result<Prepared<R::Sources>> {
     let subject = subject::prepare(bench)?;
     if options.comparison == Comparison::Structural && !subject.structure {
         return Err(usage(format!(
@@ -331,21 +417,17 @@ fn evaluate_in<R: Readers>(
             bench.name
         )));
     }
-    // The source as the mutator read it to build the metamutant: what the page shows,
-    // whatever happens to the crate during the run (an edit while it was mutating included).
     let sources = readers.sources(&bench.dir, &subject.meta)?;
     // A stale entry (matching no mutant) is the declaration's fault: usage, not a failure.
     let skipped = ferastrau_mutator::skipped(&subject.meta.catalog.mutants, &bench.skips)
         .map_err(|e| usage(format!("{e:#}")))?;
-    // The viable mutants of the whole crate, for an in-diff run's title.
     let catalog_size = subject
         .meta
         .catalog
         .viable()
         .filter(|m| !skipped.contains_key(&m.id))
         .count();
-    let catalog = options.selected(&subject.meta.catalog, diff.as_ref())?;
-    // What the run evaluates: the viable mutants, sampled, on the diff, not skipped.
+    let catalog = options.selected(&subject.meta.catalog, diff)?;
     let viable: Vec<u32> = catalog
         .viable()
         .map(|m| m.id)
@@ -377,38 +459,57 @@ fn evaluate_in<R: Readers>(
     if options.resume {
         journal::Journal::check_resumable(&out_dir.join("journal.jsonl"), &fingerprint)?;
     }
-    let ev = super::evaluate(
+    Ok(Prepared {
+        subject,
+        sources,
+        skipped,
+        catalog_size,
+        catalog,
+        viable,
+        share,
+        settings,
+        fingerprint,
+        partial_diff: matches!(diff, Some(Selection::Functions(_))),
+    })
+}
+
+/// Writes the reports of `run`'s evaluation `ev` in `out_dir`: the JSON reports, the page
+/// (drawn from the crate's source as the run read it), the kill matrices, the next scope's
+/// marks if `--next-scope` runs, and a shard's record; warns of a crate that changed during
+/// the run and of an original that violates its postcondition. Returns why the run is broken
+/// (`None`: it is not, or it is a shard's share, which `merge` judges whole), the survivors of
+/// the largest scope, and what the next scope did.
+fn write_reports<R: Readers>(
+    options: &Options,
+    readers: &R,
+    bench: &BenchmarkCrate,
+    out_dir: &Path,
+    run: &Prepared<R::Sources>,
+    ev: &EvaluationResults,
+    started: Instant,
+) -> Result<(Option<String>, Vec<Survivor>, Step)> {
+    let facts = facts(
         bench,
-        out,
-        &fingerprint,
-        &subject.worker,
-        &subject.methods,
-        &share,
-        &settings,
+        &run.subject,
+        &run.catalog,
+        options,
+        run.partial_diff,
+        &run.skipped,
     )?;
-    if ev.interrupted {
-        return Err(anyhow::Error::new(Interrupted(format!(
-            "interrupted; the results so far are in {}; continue with --resume",
-            out_dir.join("journal.jsonl").display()
-        ))));
-    }
-    // A diff that selects every mutant makes a whole run, comparable with a baseline's.
-    let partial_diff = matches!(diff, Some(Selection::Functions(_)));
-    let facts = facts(bench, &subject, &catalog, options, partial_diff, &skipped)?;
     let broken = match options.shard {
         // A shard's share is not the run: `merge` judges the whole.
         Some(_) => None,
-        None => verdict(ev.broken.clone(), partial_diff, &viable),
+        None => verdict(ev.broken.clone(), run.partial_diff, &run.viable),
     };
     let extra = report::Extra {
         broken: broken.clone(),
         shard: options.shard,
     };
-    report::publish(out_dir, &facts, &ev.scopes, &ev.results, &share, &extra)?;
+    report::publish(out_dir, &facts, &ev.scopes, &ev.results, &run.share, &extra)?;
     // The page and the schema JSON, from the reports just written and the crate's source.
     let last_scope = *options.scopes.end();
-    let mut survivors = readers.draw(out_dir, &sources, last_scope)?;
-    let changed = readers.changed(&sources, &bench.dir);
+    let mut survivors = readers.draw(out_dir, &run.sources, last_scope)?;
+    let changed = readers.changed(&run.sources, &bench.dir);
     if !changed.is_empty() {
         ferastrau_console::warning!(
             "the crate changed during the run ({}): the results and the page are of its source as the run read it to mutate; run again to measure the change",
@@ -423,22 +524,22 @@ fn evaluate_in<R: Readers>(
             bench,
             out_dir,
             &ev.scopes,
-            settings.jobs,
+            run.settings.jobs,
             started.elapsed(),
         )?,
         _ => Step::Nothing,
     };
     // The marks of --next-scope are in mutants.json now: the page and survivors.txt again.
     if let Step::Ran { .. } = next {
-        survivors = readers.draw(out_dir, &sources, last_scope)?;
+        survivors = readers.draw(out_dir, &run.sources, last_scope)?;
     }
     if let Some(shard) = options.shard {
         crate::shard::write(
             out_dir,
             crate::shard::record(
                 shard,
-                &fingerprint,
-                &viable,
+                &run.fingerprint,
+                &run.viable,
                 facts,
                 ev.scopes.clone(),
                 &ev.results,
@@ -452,33 +553,7 @@ fn evaluate_in<R: Readers>(
             s.scope
         );
     }
-    // The document is read back from the reports as written: the files are what the run says.
-    let document = EvaluateSummary {
-        run: report::run_reports(out_dir, share.len())?,
-        next_scope: next.printed(),
-        // The page is the first of the readers' files.
-        report_html: out_dir.join(R::FILES[0]).display().to_string(),
-        runner: runner_figures(&ev, settings.jobs),
-        seconds: started.elapsed().as_secs_f64(),
-        survivors: Survivors {
-            mutants: survivors,
-            scope: last_scope,
-        },
-    };
-    debug_assert_eq!(document.run.evaluation.broken, broken);
-    Ok(Outcome::Evaluated(Box::new(Summary {
-        document,
-        out_dir: out_dir.clone(),
-        title: title(
-            options,
-            bench,
-            share.len(),
-            viable.len(),
-            catalog_size,
-            partial_diff,
-        ),
-        next,
-    })))
+    Ok((broken, survivors, next))
 }
 
 /// What `--in-diff` selected, said before the run (a note); why there is nothing to run when

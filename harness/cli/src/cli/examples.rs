@@ -16,59 +16,67 @@ const fn ex(what: &'static str, line: &'static str) -> Example {
 /// The examples of the subcommand `name` (none for an unknown name).
 pub fn of(name: &str) -> &'static [Example] {
     match name {
-        "init" => {
-            const {
-                &[
-            ex(
-                "a new benchmark crate, depending on this checkout's SDK",
-                "ferastrau init my_set --name my_set",
-            ),
-            ex(
-                "depending on the SDK of a git repository, pinned",
-                "ferastrau init my_set --name my_set --git https://example.org/ferastrau.git --rev v0.1.0",
-            ),
-        ]
-            }
-        }
-        "generate" => {
-            const {
-                &[
-                    ex(
-                        "inputs, candidates and seconds per scope and method",
-                        "ferastrau generate --benchmark-path my_set --scopes 1..5",
-                    ),
-                    ex(
-                        "and the first 3 inputs of each method at scope 2",
-                        "ferastrau generate --benchmark-path my_set --scopes 2 --print 3",
-                    ),
-                    ex(
-                        "the same figures as one JSON document",
-                        "ferastrau generate --benchmark-path my_set --format json",
-                    ),
-                    ex(
-                        "the structure search with and without the dedicated generators",
-                        "ferastrau generate --benchmark-path my_set --scopes 6 --structure --generators",
-                    ),
-                ]
-            }
-        }
-        "export-tests" => {
-            const {
-                &[
-                    ex(
-                        "scope 3's inputs as tests to keep, built by calls",
-                        "ferastrau export-tests --benchmark search_tree --scopes 3 --out tests/exhaustive.rs",
-                    ),
-                    ex(
-                        "scopes 1 to 3 together (then: evaluate --suite tests/exhaustive.rs)",
-                        "ferastrau export-tests --benchmark search_tree --scopes 1..3 --out tests/exhaustive.rs",
-                    ),
-                ]
-            }
-        }
-        "sequences" => {
-            const {
-                &[
+        "init" => INIT,
+        "generate" => GENERATE,
+        "export-tests" => EXPORT_TESTS,
+        "sequences" => SEQUENCES,
+        "mutants" => MUTANTS,
+        "check" => CHECK,
+        "evaluate" => EVALUATE,
+        "overhead" => OVERHEAD,
+        "gate" => GATE,
+        "merge" => MERGE,
+        "subsets" => SUBSETS,
+        "report" => REPORT,
+        "completions" => COMPLETIONS,
+        _ => &[],
+    }
+}
+
+// The examples of each command, one table per command, in the order of `of`.
+
+const INIT: &[Example] = &[
+    ex(
+        "a new benchmark crate, depending on this checkout's SDK",
+        "ferastrau init my_set --name my_set",
+    ),
+    ex(
+        "depending on the SDK of a git repository, pinned",
+        "ferastrau init my_set --name my_set --git https://example.org/ferastrau.git --rev v0.1.0",
+    ),
+];
+
+const GENERATE: &[Example] = &[
+    ex(
+        "inputs, candidates and seconds per scope and method",
+        "ferastrau generate --benchmark-path my_set --scopes 1..5",
+    ),
+    ex(
+        "and the first 3 inputs of each method at scope 2",
+        "ferastrau generate --benchmark-path my_set --scopes 2 --print 3",
+    ),
+    ex(
+        "the same figures as one JSON document",
+        "ferastrau generate --benchmark-path my_set --format json",
+    ),
+    ex(
+        "the structure search with and without the dedicated generators",
+        "ferastrau generate --benchmark-path my_set --scopes 6 --structure --generators",
+    ),
+];
+
+const EXPORT_TESTS: &[Example] = &[
+    ex(
+        "scope 3's inputs as tests to keep, built by calls",
+        "ferastrau export-tests --benchmark search_tree --scopes 3 --out tests/exhaustive.rs",
+    ),
+    ex(
+        "scopes 1 to 3 together (then: evaluate --suite tests/exhaustive.rs)",
+        "ferastrau export-tests --benchmark search_tree --scopes 1..3 --out tests/exhaustive.rs",
+    ),
+];
+
+const SEQUENCES: &[Example] = &[
                     ex(
                         "every sequence of add and remove up to 4 calls, against Korat's scope 4",
                         "ferastrau sequences --benchmark search_tree --length 4",
@@ -77,41 +85,35 @@ pub fn of(name: &str) -> &'static [Example] {
                         "states with the same contents merged, as one JSON document",
                         "ferastrau sequences --benchmark search_tree --length 4 --matching abstraction --format json",
                     ),
-                ]
-            }
-        }
-        "mutants" => {
-            const {
-                &[
-            ex("every mutant, one line each", "ferastrau mutants --benchmark-path my_set"),
-            ex(
-                "mutant 12 as a diff of the crate's source",
-                "ferastrau mutants --benchmark-path my_set --diff 12",
-            ),
-            ex(
-                "a sample of 50, with the counts per family, as JSON",
-                "ferastrau mutants --benchmark-path my_set --max-mutants 50 --seed 1 --format json",
-            ),
-        ]
-            }
-        }
-        "check" => {
-            const {
-                &[
-            ex(
-                "the original against its postconditions up to scope 6",
-                "ferastrau check --benchmark-path my_set --scopes 1..6",
-            ),
-            ex(
-                "with a tighter clock limit per input",
-                "ferastrau check --benchmark-path my_set --scopes 1..6 --original-timeout 2s",
-            ),
-        ]
-            }
-        }
-        "evaluate" => {
-            const {
-                &[
+                ];
+
+const MUTANTS: &[Example] = &[
+    ex(
+        "every mutant, one line each",
+        "ferastrau mutants --benchmark-path my_set",
+    ),
+    ex(
+        "mutant 12 as a diff of the crate's source",
+        "ferastrau mutants --benchmark-path my_set --diff 12",
+    ),
+    ex(
+        "a sample of 50, with the counts per family, as JSON",
+        "ferastrau mutants --benchmark-path my_set --max-mutants 50 --seed 1 --format json",
+    ),
+];
+
+const CHECK: &[Example] = &[
+    ex(
+        "the original against its postconditions up to scope 6",
+        "ferastrau check --benchmark-path my_set --scopes 1..6",
+    ),
+    ex(
+        "with a tighter clock limit per input",
+        "ferastrau check --benchmark-path my_set --scopes 1..6 --original-timeout 2s",
+    ),
+];
+
+const EVALUATE: &[Example] = &[
             ex(
                 "kill rates and coverage up to scope 5 (reports in ferastrau.out/my_set/)",
                 "ferastrau evaluate --benchmark-path my_set --scopes 1..5",
@@ -148,20 +150,14 @@ pub fn of(name: &str) -> &'static [Example] {
                 "which inputs kill which mutants, every input of every scope (for `ferastrau subsets`)",
                 "ferastrau evaluate --benchmark-path my_set --scopes 4..5 --kill-matrix --out matrix-run",
             ),
-        ]
-            }
-        }
-        "overhead" => {
-            const {
-                &[ex(
-                    "what the metamutant's guards cost at scope 5, best of 3",
-                    "ferastrau overhead --benchmark-path my_set --scope 5 --repeat 3",
-                )]
-            }
-        }
-        "gate" => {
-            const {
-                &[
+        ];
+
+const OVERHEAD: &[Example] = &[ex(
+    "what the metamutant's guards cost at scope 5, best of 3",
+    "ferastrau overhead --benchmark-path my_set --scope 5 --repeat 3",
+)];
+
+const GATE: &[Example] = &[
             ex(
                 "make the current run the baseline (commit the file)",
                 "ferastrau gate --baseline ferastrau-baseline.json --benchmark-path my_set --scopes 1..4 --update-baseline",
@@ -174,62 +170,45 @@ pub fn of(name: &str) -> &'static [Example] {
                 "gate the reports of a run that already ran, with a floor and a tolerance",
                 "ferastrau gate --baseline ferastrau-baseline.json --current ferastrau.out/my_set --min-kill-rate 80 --tolerance 0.5",
             ),
-        ]
-            }
-        }
-        "merge" => {
-            const {
-                &[ex(
-                    "the reports of one run from its three shards",
-                    "ferastrau merge shard-1 shard-2 shard-3 --out merged",
-                )]
-            }
-        }
-        "subsets" => {
-            const {
-                &[
-                    ex(
-                        "random subsets of scope 5 against scope 4, and a reduced suite",
-                        "ferastrau subsets matrix-run",
-                    ),
-                    ex(
-                        "more draws, another seed, one Markdown table for several runs",
-                        "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown subsets.md",
-                    ),
-                ]
-            }
-        }
-        "report" => {
-            const {
-                &[
-                    ex(
-                        "report.html and the schema JSON again, from an evaluation's reports",
-                        "ferastrau report ferastrau.out/search_tree",
-                    ),
-                    ex(
-                        "for a crate outside the repository",
-                        "ferastrau report ferastrau.out/my_set --benchmark-path my_set",
-                    ),
-                ]
-            }
-        }
-        "completions" => {
-            const {
-                &[
-            ex(
-                "bash completions for the current user",
-                "ferastrau completions bash > ~/.local/share/bash-completion/completions/ferastrau",
-            ),
-            ex(
-                "zsh completions, into a directory on $fpath",
-                "ferastrau completions zsh > ~/.zfunc/_ferastrau",
-            ),
-        ]
-            }
-        }
-        _ => &[],
-    }
-}
+        ];
+
+const MERGE: &[Example] = &[ex(
+    "the reports of one run from its three shards",
+    "ferastrau merge shard-1 shard-2 shard-3 --out merged",
+)];
+
+const SUBSETS: &[Example] = &[
+    ex(
+        "random subsets of scope 5 against scope 4, and a reduced suite",
+        "ferastrau subsets matrix-run",
+    ),
+    ex(
+        "more draws, another seed, one Markdown table for several runs",
+        "ferastrau subsets run-a run-b --random-samples 5000 --seed 7 --markdown subsets.md",
+    ),
+];
+
+const REPORT: &[Example] = &[
+    ex(
+        "report.html and the schema JSON again, from an evaluation's reports",
+        "ferastrau report ferastrau.out/search_tree",
+    ),
+    ex(
+        "for a crate outside the repository",
+        "ferastrau report ferastrau.out/my_set --benchmark-path my_set",
+    ),
+];
+
+const COMPLETIONS: &[Example] = &[
+    ex(
+        "bash completions for the current user",
+        "ferastrau completions bash > ~/.local/share/bash-completion/completions/ferastrau",
+    ),
+    ex(
+        "zsh completions, into a directory on $fpath",
+        "ferastrau completions zsh > ~/.zfunc/_ferastrau",
+    ),
+];
 
 /// `examples` as `--help` shows them.
 pub fn help(examples: &[Example]) -> String {

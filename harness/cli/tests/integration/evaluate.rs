@@ -3,6 +3,7 @@
 //! wrong result is in `trust.rs`; the paper's observations on SearchTree in `paper.rs`.)
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::common::{evaluate, ferastrau, fixture, json, statuses, text, untimed, FAULTY_LIMITS};
 use serde_json::Value;
@@ -243,8 +244,35 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
         "--out",
         o,
     ]);
-    let said = text(&run.stdout);
     assert!(run.status.success(), "{}", text(&run.stderr));
+    let (n, whys) = the_terminal_says_why_each_survivor_survived(&text(&run.stdout), &out);
+    let report: Value = serde_json::from_slice(
+        &ferastrau(&[
+            "evaluate",
+            "--benchmark-path",
+            k,
+            "--scopes",
+            "1..2",
+            "--out",
+            o,
+            "--format",
+            "json",
+            "--next-scope",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    the_next_scope_marks_every_survivor(&report, &out, n);
+    let first = &report["survivors"]["mutants"][0];
+    assert_eq!(first["why"].as_str(), Some(whys[0].as_str()), "{first}");
+    the_page_shows_the_verdict_the_crate_records(&krate, &out, first["key"].as_str().unwrap());
+    a_broken_run_lists_no_survivors(&krate, &out);
+}
+
+/// The terminal's account of a run of `chain` at scopes 1..2 into `out` (its stdout `said`):
+/// a short reason per survivor shown (at most 20), the rest in `survivors.txt`, and the offer
+/// of `--next-scope`. Returns the number of survivors and the reasons shown.
+fn the_terminal_says_why_each_survivor_survived(said: &str, out: &Path) -> (usize, Vec<String>) {
     let n: usize = said
         .lines()
         .find_map(|l| l.strip_suffix(" mutants survive scope 2:"))
@@ -279,24 +307,16 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
         listed.lines().all(|l| l.starts_with("src/lib.rs:")),
         "{listed}"
     );
-    let report: Value = serde_json::from_slice(
-        &ferastrau(&[
-            "evaluate",
-            "--benchmark-path",
-            k,
-            "--scopes",
-            "1..2",
-            "--out",
-            o,
-            "--format",
-            "json",
-            "--next-scope",
-        ])
-        .stdout,
-    )
-    .unwrap();
-    // Every survivor ran at scope 3: it survives it too or dies there, and mutants.json (which
-    // the page is drawn from) records the same.
+    let whys = whys
+        .iter()
+        .map(|l| l.strip_prefix("      why: ").unwrap().to_string())
+        .collect();
+    (n, whys)
+}
+
+/// With `--next-scope`, every one of the `n` survivors ran at scope 3: it survives it too or
+/// dies there, and mutants.json in `out` (which the page is drawn from) records the same.
+fn the_next_scope_marks_every_survivor(report: &Value, out: &Path, n: usize) {
     assert_eq!(report["next_scope"]["scope"], 3, "{report}");
     let survivors = report["survivors"]["mutants"].as_array().unwrap();
     assert_eq!(survivors.len(), n);
@@ -317,20 +337,23 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
             .unwrap();
         assert_eq!(&recorded["next_scope"], mark);
     }
-    let first = &report["survivors"]["mutants"][0];
-    assert_eq!(
-        first["why"].as_str(),
-        whys[0].strip_prefix("      why: "),
-        "{first}"
-    );
-    // The crate records a verdict; the page (drawn again by `report`) shows it.
-    let key = first["key"].as_str().unwrap();
+}
+
+/// The crate at `krate` records a verdict on the survivor `key` in its `EQUIVALENT.md`; the
+/// page of the run in `out`, drawn again by `report`, shows it beside why the mutant survived
+/// and its next-scope mark.
+fn the_page_shows_the_verdict_the_crate_records(krate: &Path, out: &Path, key: &str) {
     std::fs::write(
         krate.join("EQUIVALENT.md"),
         format!("# chain\n\n## Summary\n\n## Survivors\n\n### one\n\nKey: `{key}`\n\n**Equivalent.** Argued by hand.\n"),
     )
     .unwrap();
-    let again = ferastrau(&["report", o, "--benchmark-path", k]);
+    let again = ferastrau(&[
+        "report",
+        out.to_str().unwrap(),
+        "--benchmark-path",
+        krate.to_str().unwrap(),
+    ]);
     assert!(again.status.success(), "{}", text(&again.stderr));
     let page = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(
@@ -342,7 +365,11 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
         page.contains("survives scope 3 too") || page.contains("killed at scope 3"),
         "no next-scope mark on the page"
     );
-    // Only `last`, which nothing calls, mutated: 0% coverage, a broken run, no survivor list.
+}
+
+/// Only `last`, which nothing calls, mutated: 0% coverage, a broken run, and no survivor list
+/// (its survivors mean nothing).
+fn a_broken_run_lists_no_survivors(krate: &Path, out: &Path) {
     crate::common::edit(
         &krate.join("Cargo.toml"),
         "mutate = [\"Chain::insert\", \"Chain::remove\", \"Chain::contains\", \"Chain::before\", \"Chain::last\"]",
@@ -351,11 +378,11 @@ fn a_run_says_why_each_survivor_survived_and_keeps_the_crates_verdicts() {
     let broken = ferastrau(&[
         "evaluate",
         "--benchmark-path",
-        k,
+        krate.to_str().unwrap(),
         "--scopes",
         "1..2",
         "--out",
-        o,
+        out.to_str().unwrap(),
     ]);
     assert_eq!(broken.status.code(), Some(4), "{}", text(&broken.stderr));
     assert!(

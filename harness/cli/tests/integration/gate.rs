@@ -80,15 +80,35 @@ fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
     assert_eq!(shifted_keys, keys);
     assert_ne!(shifted_lines, lines, "the lines did move");
 
-    // A pull request's check: every mutant of the function a diff touches (`faulty` mutates
-    // one function, `Counter::bump`: all of them).
+    in_diff_runs_every_mutant_of_the_function_a_diff_touches(
+        dir.path(),
+        &krate,
+        &out,
+        &baseline,
+        &keys,
+    );
+}
+
+/// A pull request's check (`--in-diff`) on the copy of `faulty` at `krate` with its baseline of
+/// `keys`: every mutant of the function a diff touches (`faulty` mutates one function,
+/// `Counter::bump`: all of them), whatever prefixes git gave the diff's paths; a diff of no file
+/// of the crate, or with `--update-baseline`, is refused; a diff that changes nothing the
+/// verdicts depend on passes, said plainly.
+fn in_diff_runs_every_mutant_of_the_function_a_diff_touches(
+    dir: &Path,
+    krate: &Path,
+    out: &Path,
+    baseline: &Path,
+    keys: &BTreeSet<String>,
+) {
+    let lib = krate.join("src").join("lib.rs");
     let source = std::fs::read_to_string(&lib).unwrap();
     let line = source
         .lines()
         .position(|l| l.trim() == "if self.value > before {")
         .unwrap()
         + 1;
-    let diff = dir.path().join("pr.diff");
+    let diff = dir.join("pr.diff");
     // The change on that line, and the diff of it with the paths as `old` and `new`.
     let change = format!(
         "@@ -{line},1 +{line},1 @@\n-        if self.value >= before {{\n+        if self.value > before {{\n"
@@ -96,14 +116,7 @@ fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
     let write_diff = |old: &str, new: &str| {
         std::fs::write(&diff, format!("--- {old}\n+++ {new}\n{change}")).unwrap()
     };
-    let gate_diff = || {
-        gate(
-            &krate,
-            &out,
-            &baseline,
-            &["--in-diff", diff.to_str().unwrap()],
-        )
-    };
+    let gate_diff = || gate(krate, out, baseline, &["--in-diff", diff.to_str().unwrap()]);
     write_diff("a/src/lib.rs", "b/src/lib.rs");
     let o = gate_diff();
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -119,17 +132,17 @@ fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
         !evaluated.is_empty() && evaluated.iter().all(|&f| f == "Counter::bump"),
         "{evaluated:?}"
     );
-    assert_eq!(keys_and_lines(&out).0, keys, "every mutant of the function");
+    assert_eq!(&keys_and_lines(out).0, keys, "every mutant of the function");
     assert!(json(&out.join("evaluation.json"))["in_diff"].is_string());
     // The same change with git's other prefixes (`diff.mnemonicPrefix`, `--no-prefix`,
     // `--src-prefix`/`--dst-prefix`) selects the same mutants: it once selected none, silently.
     let keys_of = |out: &Path| keys_and_lines(out).0;
-    let selected = keys_of(&out);
+    let selected = keys_of(out);
     for (old, new) in [("i/", "w/"), ("", ""), ("before/", "after/")] {
         write_diff(&format!("{old}src/lib.rs"), &format!("{new}src/lib.rs"));
         let o = gate_diff();
         assert!(o.status.success(), "{old}{new}: {}", text(&o.stderr));
-        assert_eq!(keys_of(&out), selected, "prefixes {old:?} {new:?}");
+        assert_eq!(keys_of(out), selected, "prefixes {old:?} {new:?}");
     }
     // A diff of files the crate does not have would run nothing and pass: refused.
     write_diff("a/src/other.rs", "b/src/other.rs");
@@ -139,9 +152,9 @@ fn the_gate_passes_what_did_not_change_and_in_diff_runs_what_a_diff_touches() {
     assert!(err.contains("names no file of the crate"), "{err}");
     write_diff("a/src/lib.rs", "b/src/lib.rs");
     let o = gate(
-        &krate,
-        &out,
-        &baseline,
+        krate,
+        out,
+        baseline,
         &["--in-diff", diff.to_str().unwrap(), "--update-baseline"],
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
@@ -183,6 +196,25 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
         .find(|m| m["scopes"]["1"]["status"] == "killed")
         .expect("a killed mutant")["id"]
         .to_string();
+    a_run_of_only_some_mutants_is_refused(&krate, &out, &baseline, &killed, &whole);
+    a_sample_is_refused_unless_the_baseline_is_of_that_sample(
+        &krate,
+        &out,
+        &baseline,
+        &dir.path().join("sampled.json"),
+        &whole,
+    );
+}
+
+/// `--only-mutants` (of the mutant `killed`), asked of the gate's own run or given with
+/// `--current`, with or without `--update-baseline`: refused, and `baseline` stays `whole`.
+fn a_run_of_only_some_mutants_is_refused(
+    krate: &Path,
+    out: &Path,
+    baseline: &Path,
+    killed: &str,
+    whole: &[u8],
+) {
     let refused = |o: &Output| {
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
@@ -191,19 +223,18 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
             "{err}"
         );
         assert_eq!(
-            std::fs::read(&baseline).unwrap(),
+            std::fs::read(baseline).unwrap(),
             whole,
             "the baseline changed"
         );
     };
-
     // Asked of the gate's own run: refused before anything runs.
     for update in [&[][..], &["--update-baseline"]] {
         refused(&gate(
-            &krate,
-            &out,
-            &baseline,
-            &[&["--only-mutants", &killed][..], update].concat(),
+            krate,
+            out,
+            baseline,
+            &[&["--only-mutants", killed][..], update].concat(),
         ));
     }
     // The reports of such a run, gated with --current: refused too.
@@ -212,10 +243,10 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
         &[
             &["--benchmark-path", krate_path][..],
             &FAULTY_LIMITS,
-            &["--only-mutants", &killed],
+            &["--only-mutants", killed],
         ]
         .concat(),
-        &out,
+        out,
     );
     assert_eq!(
         evaluation["only_mutants"],
@@ -235,13 +266,24 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
         .concat();
         refused(&command(&args).output().unwrap());
     }
+}
 
-    // A sample (`--max-mutants`) is a subset too, unless the baseline is of the same sample.
+/// A sample (`--max-mutants`) is a subset too, unless the baseline is of the same sample:
+/// against the baseline of every mutant (`baseline`, holding `whole`) it neither gates nor
+/// replaces it; against a baseline of a sample (`sampled`), the same sample is compared whole,
+/// another one cannot replace it, and a run of every mutant may.
+fn a_sample_is_refused_unless_the_baseline_is_of_that_sample(
+    krate: &Path,
+    out: &Path,
+    baseline: &Path,
+    sampled: &Path,
+    whole: &[u8],
+) {
     let sample = |seed: &'static str| ["--max-mutants", "3", "--seed", seed];
     let o = gate(
-        &krate,
-        &out,
-        &baseline,
+        krate,
+        out,
+        baseline,
         &[&sample("1")[..], &["--update-baseline"]].concat(),
     );
     let err = text(&o.stderr);
@@ -252,7 +294,7 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
         "{err}"
     );
     assert_eq!(
-        std::fs::read(&baseline).unwrap(),
+        std::fs::read(baseline).unwrap(),
         whole,
         "the baseline shrank"
     );
@@ -261,7 +303,7 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
         serde_json::json!({"max_mutants": 3, "seed": 1})
     );
     // Gated, it is refused as well: the mutants it left out are not compared with anything.
-    let o = gate(&krate, &out, &baseline, &sample("1"));
+    let o = gate(krate, out, baseline, &sample("1"));
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
@@ -271,31 +313,30 @@ fn a_run_of_some_mutants_never_passes_the_gate_or_becomes_the_baseline() {
     );
     // A baseline of a sample: the same sample is compared whole, another one is a subset
     // that cannot replace it, and a run of every mutant may.
-    let sampled = dir.path().join("sampled.json");
     let o = gate(
-        &krate,
-        &out,
-        &sampled,
+        krate,
+        out,
+        sampled,
         &[&sample("1")[..], &["--update-baseline"]].concat(),
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = gate(&krate, &out, &sampled, &sample("1"));
+    let o = gate(krate, out, sampled, &sample("1"));
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains(" points)"), "{}", text(&o.stdout));
     let o = gate(
-        &krate,
-        &out,
-        &sampled,
+        krate,
+        out,
+        sampled,
         &[&sample("2")[..], &["--update-baseline"]].concat(),
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains(
         "another sample (--max-mutants 3 --seed 2) than the baseline's (--max-mutants 3 --seed 1)"
     ));
-    let o = gate(&krate, &out, &sampled, &["--update-baseline"]);
+    let o = gate(krate, out, sampled, &["--update-baseline"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(
-        std::fs::read(&sampled).unwrap(),
+        std::fs::read(sampled).unwrap(),
         whole,
         "every mutant, as the whole baseline"
     );

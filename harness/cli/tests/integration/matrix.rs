@@ -1,14 +1,13 @@
 //! The kill matrix (`evaluate --kill-matrix`) and what `subsets` computes from it: the
-//! matrix agrees with the first-kill run, a death costs one process and is recorded at its
-//! input, a capped row is marked unknown and bounded, Table 3 and the reduction are
-//! deterministic and as expected, and a damaged matrix is refused.
+//! matrix agrees with the first-kill run and with the compiler's verdicts, Table 3 and the
+//! reduction are deterministic and as expected, and a damaged matrix is refused. Rows whose
+//! processes die, stall or are interrupted are in [`crate::matrix_rows`].
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::common::*;
-use ferastrau_harness::matrix::file;
-use ferastrau_protocol::Reason;
+use ferastrau_harness::matrix::{file, KillMatrix};
 use roaring::RoaringBitmap;
 
 /// `chain` at scopes 1..3 with the kill matrix into `out`, with `extra` options.
@@ -70,7 +69,7 @@ fn chain_copy(dest: &Path) {
     }
 }
 
-fn subsets(dir: &Path, extra: &[&str]) -> std::process::Output {
+pub(crate) fn subsets(dir: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec!["subsets", dir.to_str().unwrap(), "--random-samples", "200"];
     args.extend_from_slice(extra);
     ferastrau(&args)
@@ -310,58 +309,6 @@ fn reach_selection_skips_pairs_and_leaves_every_row_as_it_is() {
 }
 
 #[test]
-fn deaths_are_kills_at_their_input_and_a_capped_row_is_unknown_not_survived() {
-    let tmp = tempfile::tempdir().unwrap();
-    let path = fixture("faulty");
-    let run = |cap: &str, out: &Path| {
-        let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
-        args.extend_from_slice(&FAULTY_LIMITS);
-        args.extend_from_slice(&["--kill-matrix", "--kill-matrix-max-deaths", cap]);
-        evaluate(&args, out);
-        file::read(out, 2).expect("a readable matrix")
-    };
-    let full = run("64", &tmp.path().join("full"));
-    let capped = run("1", &tmp.path().join("capped"));
-    let n = full.header.inputs;
-    assert!(n >= 2, "the test needs two inputs or more");
-    let dying: Vec<_> = full.rows.iter().filter(|r| r.deaths > 0).collect();
-    assert!(
-        dying.len() >= 4,
-        "faulty's crashing, aborting, hogging mutants"
-    );
-    for r in &dying {
-        // One death per input, each recorded as a kill at that input.
-        assert_eq!(u64::from(r.deaths), n, "mutant {}", r.mutant);
-        assert_eq!(r.kills.len(), n);
-        assert!(r.complete());
-        let c = capped.rows.iter().find(|c| c.mutant == r.mutant).unwrap();
-        assert_eq!(c.deaths, 1);
-        assert_eq!(c.kills.len(), 1);
-        assert_eq!(c.unknown.len(), n - 1, "the rest is unknown, not survived");
-        assert!(c.kills.is_disjoint(&c.unknown));
-    }
-    // Rows without deaths are the same whatever the cap.
-    for r in full.rows.iter().filter(|r| r.deaths == 0) {
-        let c = capped.rows.iter().find(|c| c.mutant == r.mutant).unwrap();
-        assert_eq!((&c.kills, c.complete()), (&r.kills, true));
-    }
-    // subsets names the incomplete rows and bounds their figures.
-    let o = subsets(&tmp.path().join("capped"), &["--no-render"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let t = json(&tmp.path().join("capped/subsets.json"));
-    // Without --families, one row: every family.
-    assert_eq!(t["rows"].as_array().unwrap().len(), 1);
-    let incomplete: Vec<u64> = t["incomplete_mutants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
-    let expect: Vec<u64> = dying.iter().map(|r| u64::from(r.mutant)).collect();
-    assert_eq!(incomplete, expect);
-}
-
-#[test]
 fn subsets_and_reduction_are_deterministic_and_as_expected() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b, c) = (
@@ -400,16 +347,20 @@ fn subsets_and_reduction_are_deterministic_and_as_expected() {
         text(&o.stderr)
     );
 
-    // The exact expectation, recomputed here the plain way: a mutant with k of N inputs
-    // killing survives r random inputs with probability Π_{i<k} (N−r−i)/(N−i).
     let m = file::read(&a, 3).unwrap();
     let t = json(&a.join("subsets.json"));
+    the_expected_kill_rate_is_the_plain_one(&a, &m, &t);
+    the_reduced_suite_kills_what_scope_3_kills(&a, &m, &t);
+}
+
+/// The expectation `subsets` wrote (`t`, of the run in `a` whose scope-3 matrix is `m`) is the
+/// exact one, recomputed here the plain way: a mutant with k of N inputs killing survives r
+/// random inputs with probability Π_{i<k} (N−r−i)/(N−i); the mean of the 200 draws is near it.
+fn the_expected_kill_rate_is_the_plain_one(a: &Path, m: &KillMatrix, t: &serde_json::Value) {
     let (n, r) = (m.header.inputs, t["subset_size"].as_u64().unwrap());
     assert_eq!(
         r,
-        m.header
-            .inputs
-            .min(file::read(&a, 2).unwrap().header.inputs)
+        m.header.inputs.min(file::read(a, 2).unwrap().header.inputs)
     );
     // Over the mutants the kill rate counts: not those the compiler marked.
     let marked: Vec<u64> = json(&a.join("mutants.json"))["mutants"]
@@ -449,8 +400,11 @@ fn subsets_and_reduction_are_deterministic_and_as_expected() {
     // The draws' mean is near it (200 draws).
     let mean = all["samples"]["mean"].as_f64().unwrap();
     assert!((mean - plain).abs() < 2.0, "mean {mean}, exact {plain}");
+}
 
-    // The reduced suite kills every mutant T(3) kills, and the file names those inputs.
+/// The reduced suite `subsets` wrote (`t`, of the run in `a` whose scope-3 matrix is `m`)
+/// kills every mutant T(3) kills, with fewer inputs, and the files name those inputs.
+fn the_reduced_suite_kills_what_scope_3_kills(a: &Path, m: &KillMatrix, t: &serde_json::Value) {
     let suite: RoaringBitmap = t["reduction"]["suite"]
         .as_array()
         .unwrap()
@@ -476,7 +430,7 @@ fn subsets_and_reduction_are_deterministic_and_as_expected() {
         assert_eq!(i["index"].as_u64().unwrap(), index);
         assert!(i["input"].as_str().unwrap().contains(" on "), "{i}");
     }
-    let txt = read(&a, "reduced-suite.txt");
+    let txt = std::fs::read_to_string(a.join("reduced-suite.txt")).unwrap();
     assert_eq!(txt.lines().count(), inputs.len() + 1);
 }
 
@@ -523,249 +477,6 @@ fn a_damaged_matrix_is_refused_never_read() {
         let o = subsets(&d, &["--no-render"]);
         assert_eq!(o.status.code(), Some(2), "{what}: {}", text(&o.stderr));
         assert!(!d.join("subsets.json").exists(), "{what}: nothing written");
-    }
-}
-
-/// The rows of a finished matrix as comparable values (bitmaps, reasons, deaths, first kill).
-///
-/// A process that runs out of its address space dies of the allocation that failed (memory)
-/// or, now and then, of a page it could not map at that moment (a crash): which one depends
-/// on what else the process had mapped by then, and it differed between two runs of the same
-/// row (`faulty`'s `hog`: memory 2 and crash 1 against memory 3, under load). Such deaths
-/// are compared as deaths; every other reason as it is.
-fn rows_of(out: &Path, scope: u32) -> Vec<String> {
-    let m = file::read(out, scope).expect("a readable matrix");
-    m.rows
-        .iter()
-        .map(|r| {
-            let mut reasons = r.reasons.clone();
-            let deaths = [Reason::Memory, Reason::Crash]
-                .iter()
-                .map(|k| reasons.remove(k).unwrap_or(0))
-                .sum::<u64>();
-            let first = r.first.map(|f| match f.reason {
-                Reason::Memory | Reason::Crash => (f.index, None),
-                reason => (f.index, Some(reason)),
-            });
-            format!(
-                "{} {:?} {:?} {:?} memory or crash {} {} {:?}",
-                r.mutant, r.kills, r.unknown, reasons, deaths, r.deaths, first
-            )
-        })
-        .collect()
-}
-
-/// The journal's kill-matrix row lines.
-fn journaled_rows(journal: &Path) -> Vec<String> {
-    std::fs::read_to_string(journal)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| l.contains("\"kind\":\"row\""))
-        .map(str::to_string)
-        .collect()
-}
-
-/// Starts `evaluate` on `faulty` with the matrix into `out`, waits until the journal holds more
-/// than `rows` rows, and signals it; returns whether it was still running to be signalled.
-fn interrupt_after_rows(
-    out: &Path,
-    rows: usize,
-    resume: bool,
-    signal: nix::sys::signal::Signal,
-) -> Option<std::process::Output> {
-    use nix::sys::signal::kill;
-    use nix::unistd::Pid;
-    use std::process::Stdio;
-    let path = fixture("faulty");
-    let mut args = vec!["evaluate", "--benchmark-path", path.to_str().unwrap()];
-    args.extend_from_slice(&FAULTY_LIMITS);
-    args.extend_from_slice(&["--kill-matrix", "--out", out.to_str().unwrap()]);
-    if resume {
-        args.push("--resume");
-    }
-    let mut child = command(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let journal = out.join("journal.jsonl");
-    let started = std::time::Instant::now();
-    while journaled_rows(&journal).len() <= rows {
-        if child.try_wait().unwrap().is_some() {
-            let o = child.wait_with_output().unwrap();
-            panic!(
-                "the run ended ({:?}) with no kill-matrix row in its journal beyond {rows}: {}",
-                o.status,
-                text(&o.stderr)
-            );
-        }
-        assert!(started.elapsed() < std::time::Duration::from_secs(600));
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    kill(Pid::from_raw(child.id() as i32), signal).unwrap();
-    Some(child.wait_with_output().unwrap())
-}
-
-#[test]
-fn an_interrupted_matrix_resumes_with_the_rows_it_has_and_ends_as_a_whole_run() {
-    use nix::sys::signal::Signal;
-    let tmp = tempfile::tempdir().unwrap();
-    let path = fixture("faulty");
-    let whole = tmp.path().join("whole");
-    let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
-    args.extend_from_slice(&FAULTY_LIMITS);
-    args.push("--kill-matrix");
-    evaluate(&args, &whole);
-
-    let cut = tmp.path().join("cut");
-    let journal = cut.join("journal.jsonl");
-    // Ctrl-C during the matrix: exit status 130, the rows done kept in the journal. At least
-    // two of them: the damage below garbles the first and tears a copy of the last, and with
-    // one row only (a fast first interrupt) no whole row was left to resume from, so the test
-    // failed on how quickly the signal came.
-    let o = interrupt_after_rows(&cut, 1, false, Signal::SIGINT).unwrap();
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(130), "{err}");
-    assert!(err.contains("--resume"), "{err}");
-    let kept = journaled_rows(&journal);
-    assert!(kept.len() >= 2, "{kept:?}");
-
-    // Damage: one row's bitmap garbled, one torn row line at the end. Both are computed
-    // again, never read as rows.
-    let text_now = std::fs::read_to_string(&journal).unwrap();
-    let garbled = kept[0].replacen("\"kills\":\"", "\"kills\":\"AAAA", 1);
-    let torn = &kept[kept.len() - 1][..kept[kept.len() - 1].len() / 2];
-    let damaged = text_now.replacen(&kept[0], &garbled, 1) + torn;
-    std::fs::write(&journal, damaged).unwrap();
-
-    // kill -9 once more rows are in, then resume to the end.
-    interrupt_after_rows(&cut, kept.len(), true, Signal::SIGKILL);
-    let mut resume = args.clone();
-    resume.push("--resume");
-    evaluate(&resume, &cut);
-
-    let mut resumed = 0;
-    for scope in 1..=2 {
-        assert_eq!(
-            rows_of(&cut, scope),
-            rows_of(&whole, scope),
-            "scope {scope}"
-        );
-        resumed += file::read(&cut, scope).unwrap().header.resumed;
-    }
-    assert!(resumed >= 1, "no row was taken from the journal");
-}
-
-/// `deep`'s mutants that recurse without end reach their tick budget deep in the recursion on
-/// every input of a kill-matrix row. The worker abandons those calls instead of unwinding them,
-/// leaking what their frames hold, and gives way to a fresh process before the leaks reach the
-/// memory limit: every such input is a timeout, as unwinding made it, and none is blamed on a
-/// memory death, marked unknown or lost with a dead process.
-#[test]
-fn recursions_without_end_are_timeouts_on_every_input_however_much_they_leak() {
-    let out = tempfile::tempdir().unwrap();
-    let deep = fixture("deep");
-    evaluate(
-        &[
-            "--benchmark-path",
-            deep.to_str().unwrap(),
-            "--scopes",
-            "3",
-            "--kill-matrix",
-            "--memory-limit",
-            "1G",
-            // ~1,000 frames deep at the budget: within the stack at every opt-level (at
-            // opt-level 0 the default 10,000 overflow it first) and far past the depth at
-            // which a trip is abandoned rather than unwound.
-            "--tick-floor",
-            "1000",
-        ],
-        out.path(),
-    );
-    let m = file::read(out.path(), 3).expect("a readable matrix");
-    let inputs = m.header.inputs;
-    assert_eq!(inputs, 61);
-    let mut endless = 0;
-    let mut recycles = 0;
-    for row in &m.rows {
-        assert!(row.complete(), "mutant {} incomplete", row.mutant);
-        assert_eq!(row.deaths, 0, "mutant {}: {:?}", row.mutant, row.reasons);
-        for reason in row.reasons.keys() {
-            assert!(
-                matches!(reason, Reason::Timeout | Reason::Output),
-                "mutant {}: {:?}",
-                row.mutant,
-                row.reasons
-            );
-        }
-        if row.reasons.get(&Reason::Timeout).copied().unwrap_or(0) >= inputs - 2 {
-            endless += 1;
-        }
-        recycles += row.recycles;
-    }
-    assert!(
-        endless >= 5,
-        "only {endless} mutants time out on every input"
-    );
-    // An endless row leaks ~8 MiB per input (a thousand frames of 8 KiB) against an
-    // allowance of 64 MiB: its 60 inputs need about seven fresh processes.
-    assert!(
-        recycles >= 2 * endless,
-        "{recycles} fresh processes for {endless} endless rows"
-    );
-}
-
-/// A load spike in a kill-matrix row is not a kill: the matrix confirms a clock timeout as
-/// the first-kill run does, running that input again alone with the clock limits ten times
-/// wider. `faulty`'s `stall` mutant sleeps past the clock limit on the first call of the whole
-/// run (a marker file says it happened), here made in the matrix (`--kill-matrix --resume`
-/// of a finished run) and is otherwise `fine`: its row holds no kill, as its first-kill
-/// verdict says; `spin`, which loops, is a timeout on every input all the same.
-#[test]
-fn a_stall_in_a_matrix_row_is_not_a_timeout_kill_and_a_loop_still_is() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
-    let path = fixture("faulty");
-    let mut args = vec!["--benchmark-path", path.to_str().unwrap()];
-    args.extend_from_slice(&FAULTY_LIMITS);
-    evaluate(&args, &out);
-    let marker = tmp.path().join("stalled");
-    let mut with_matrix = vec!["evaluate", "--out", out.to_str().unwrap()];
-    with_matrix.extend_from_slice(&args);
-    with_matrix.extend_from_slice(&["--kill-matrix", "--resume"]);
-    let o = command(&with_matrix)
-        .env("FERASTRAU_FAULTY_STALL_ONCE", &marker)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(
-        marker.exists(),
-        "the stall mutant stalled once, in the matrix"
-    );
-    let mutants = json(&out.join("mutants.json"));
-    let id = |replacement: &str| {
-        mutants["mutants"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["replacement"] == replacement)
-            .unwrap()["id"]
-            .as_u64()
-            .unwrap() as u32
-    };
-    for scope in 1..=2 {
-        let m = file::read(&out, scope).expect("a readable matrix");
-        let row = |mutant: u32| m.rows.iter().find(|r| r.mutant == mutant).unwrap();
-        let stall = row(id("stall"));
-        assert!(stall.kills.is_empty(), "scope {scope}: {:?}", stall.reasons);
-        let spin = row(id("spin"));
-        assert_eq!(
-            u64::from(spin.kills.len() as u32),
-            m.header.inputs,
-            "scope {scope}: {:?}",
-            spin.reasons
-        );
-        assert_eq!(spin.reasons.keys().collect::<Vec<_>>(), [&Reason::Timeout]);
     }
 }
 

@@ -477,104 +477,14 @@ fn check_prs(prs: &[&Pr]) {
         ..
     } = &repo();
     for pr in prs {
-        let mut source = base.clone();
-        for (from, to) in pr.edits {
-            assert_eq!(source.matches(from).count(), 1, "{}: {from:?}", pr.name);
-            source = source.replacen(from, to, 1);
-        }
-        std::fs::write(lib, &source).unwrap();
-        (pr.files)(repo);
-        git(repo, &["add", "-A"]);
-        let mut diff_args = vec!["diff", "--cached"];
-        diff_args.extend(pr.diff);
-        std::fs::write(diff, git(repo, &diff_args).stdout).unwrap();
+        let source = open(pr, repo, lib, base, diff);
         for in_diff in [false, true] {
             let mut args: Vec<&str> = pr.args.to_vec();
             if in_diff {
                 args.extend(["--in-diff", diff.to_str().unwrap()]);
             }
             let o = gate(krate, out, baseline, &args);
-            let (said, err) = (text(&o.stdout), text(&o.stderr));
-            let what = format!("{} {args:?}:\n{said}\n{err}", pr.name);
-            assert_ne!(o.status.code(), Some(101), "a panic: {what}");
-            if pr.same_code {
-                assert!(
-                    !said.contains("new mutant") && !err.contains("new mutant"),
-                    "{what}"
-                );
-                assert!(!said.contains("no counterpart"), "{what}");
-                assert!(!said.contains("not compared: no function"), "{what}");
-            }
-            if in_diff {
-                let note = match pr.selects {
-                    Selects::Functions => "--in-diff: the mutants of ",
-                    Selects::Everything => "--in-diff: every mutant is evaluated",
-                    Selects::Nothing => "nothing to evaluate for --in-diff",
-                };
-                assert!(said.contains(note) || err.contains(note), "{note}: {what}");
-            }
-            let says = match in_diff {
-                true if pr.selects == Selects::Nothing => pr.chosen,
-                true => &[pr.says, pr.chosen].concat(),
-                false => pr.says,
-            };
-            for words in says {
-                assert!(
-                    said.contains(words) || err.contains(words),
-                    "{words}: {what}"
-                );
-            }
-            if pr.passes {
-                assert!(o.status.success(), "a false alarm: {what}");
-                assert!(said.contains("gate passed"), "{what}");
-                continue;
-            }
-            assert_eq!(
-                o.status.code(),
-                Some(GATE_FAILED),
-                "a missed regression: {what}"
-            );
-            assert!(err.contains(pr.names), "{what}");
-            // The report: the summary first, then one line per mutant that survives now; an
-            // in-diff run of some functions shows no kill rate (it measured their mutants).
-            let lines: Vec<&str> = said
-                .lines()
-                .skip_while(|l| !l.starts_with("chain against "))
-                .collect();
-            let partial = lines[1].contains("kill rates are not compared");
-            assert_eq!(
-                partial,
-                in_diff && pr.selects == Selects::Functions,
-                "{what}"
-            );
-            if !partial && pr.same_code {
-                assert!(
-                    lines[1].starts_with("kill rate at scope 3: 90.06% → "),
-                    "{what}"
-                );
-            }
-            assert_eq!(said.contains("kill rate % (Δ)"), !partial, "{what}");
-            let survive: Vec<&str> = lines
-                .iter()
-                .skip_while(|l| **l != "killed in the baseline, survive now:")
-                .skip(1)
-                .take_while(|l| l.starts_with("  ") && !l.starts_with("  and "))
-                .copied()
-                .collect();
-            let n: usize = lines
-                .iter()
-                .find(|l| l.contains(" survive now · "))
-                .and_then(|l| l.split(' ').next()?.parse().ok())
-                .unwrap_or(0);
-            assert_eq!(survive.len(), n.min(20), "{what}");
-            let mut keys: Vec<&str> = survive
-                .iter()
-                .map(|l| l.rsplit_once("  ").unwrap().1)
-                .collect();
-            keys.sort_unstable();
-            keys.dedup();
-            assert_eq!(keys.len(), survive.len(), "one line per mutant: {what}");
-            assert!(survive.iter().all(|l| l.contains("src/")), "{what}");
+            check_verdict(pr, in_diff, &args, &o);
         }
         if pr.name.starts_with("a redundant recomputation") {
             github_annotations(repo, &source);
@@ -582,6 +492,117 @@ fn check_prs(prs: &[&Pr]) {
         git(repo, &["reset", "-q", "--hard"]);
         git(repo, &["clean", "-fdq"]);
     }
+}
+
+/// Opens `pr` in the repository at `repo`: its edits of `base` (the baseline's source) written
+/// to `lib`, its other changes made, all staged, and the `git diff` of them written to `diff`.
+/// Returns the edited source.
+fn open(pr: &Pr, repo: &Path, lib: &Path, base: &str, diff: &Path) -> String {
+    let mut source = base.to_string();
+    for (from, to) in pr.edits {
+        assert_eq!(source.matches(from).count(), 1, "{}: {from:?}", pr.name);
+        source = source.replacen(from, to, 1);
+    }
+    std::fs::write(lib, &source).unwrap();
+    (pr.files)(repo);
+    git(repo, &["add", "-A"]);
+    let mut diff_args = vec!["diff", "--cached"];
+    diff_args.extend(pr.diff);
+    std::fs::write(diff, git(repo, &diff_args).stdout).unwrap();
+    source
+}
+
+/// One gate of `pr` (run with `args`, `--in-diff` among them if `in_diff`) ended as a reviewer
+/// expects: no panic, every mutant matched when the mutated code is unchanged, `--in-diff`'s
+/// choice and the pull request's notes said, and the verdict `pr.passes` says; a failure
+/// names what it must, in the report [`check_failure_report`] checks.
+fn check_verdict(pr: &Pr, in_diff: bool, args: &[&str], o: &Output) {
+    let (said, err) = (text(&o.stdout), text(&o.stderr));
+    let what = format!("{} {args:?}:\n{said}\n{err}", pr.name);
+    assert_ne!(o.status.code(), Some(101), "a panic: {what}");
+    if pr.same_code {
+        assert!(
+            !said.contains("new mutant") && !err.contains("new mutant"),
+            "{what}"
+        );
+        assert!(!said.contains("no counterpart"), "{what}");
+        assert!(!said.contains("not compared: no function"), "{what}");
+    }
+    if in_diff {
+        let note = match pr.selects {
+            Selects::Functions => "--in-diff: the mutants of ",
+            Selects::Everything => "--in-diff: every mutant is evaluated",
+            Selects::Nothing => "nothing to evaluate for --in-diff",
+        };
+        assert!(said.contains(note) || err.contains(note), "{note}: {what}");
+    }
+    let says = match in_diff {
+        true if pr.selects == Selects::Nothing => pr.chosen,
+        true => &[pr.says, pr.chosen].concat(),
+        false => pr.says,
+    };
+    for words in says {
+        assert!(
+            said.contains(words) || err.contains(words),
+            "{words}: {what}"
+        );
+    }
+    if pr.passes {
+        assert!(o.status.success(), "a false alarm: {what}");
+        assert!(said.contains("gate passed"), "{what}");
+        return;
+    }
+    assert_eq!(
+        o.status.code(),
+        Some(GATE_FAILED),
+        "a missed regression: {what}"
+    );
+    assert!(err.contains(pr.names), "{what}");
+    check_failure_report(pr, in_diff, &said, &what);
+}
+
+/// The report of a failing gate of `pr` (its stdout `said`): the summary first, then one line
+/// per mutant that survives now; an in-diff run of some functions shows no kill rate (it
+/// measured their mutants).
+fn check_failure_report(pr: &Pr, in_diff: bool, said: &str, what: &str) {
+    let lines: Vec<&str> = said
+        .lines()
+        .skip_while(|l| !l.starts_with("chain against "))
+        .collect();
+    let partial = lines[1].contains("kill rates are not compared");
+    assert_eq!(
+        partial,
+        in_diff && pr.selects == Selects::Functions,
+        "{what}"
+    );
+    if !partial && pr.same_code {
+        assert!(
+            lines[1].starts_with("kill rate at scope 3: 90.06% → "),
+            "{what}"
+        );
+    }
+    assert_eq!(said.contains("kill rate % (Δ)"), !partial, "{what}");
+    let survive: Vec<&str> = lines
+        .iter()
+        .skip_while(|l| **l != "killed in the baseline, survive now:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  ") && !l.starts_with("  and "))
+        .copied()
+        .collect();
+    let n: usize = lines
+        .iter()
+        .find(|l| l.contains(" survive now · "))
+        .and_then(|l| l.split(' ').next()?.parse().ok())
+        .unwrap_or(0);
+    assert_eq!(survive.len(), n.min(20), "{what}");
+    let mut keys: Vec<&str> = survive
+        .iter()
+        .map(|l| l.rsplit_once("  ").unwrap().1)
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), survive.len(), "one line per mutant: {what}");
+    assert!(survive.iter().all(|l| l.contains("src/")), "{what}");
 }
 
 /// The redundant recomputation's failure as GitHub workflow commands, from the repository's

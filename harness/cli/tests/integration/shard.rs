@@ -155,27 +155,36 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     let args = faulty_args(&path);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let shards = sharded_equals_unsharded(&args, 3, root.path());
-    let [one, two, three] = [&shards[0], &shards[1], &shards[2]].map(PathBuf::as_path);
-    let out = root.path().join("refused");
-    let refused = |o: Output, what: &str| {
-        assert_eq!(o.status.code(), Some(USAGE), "{what}: {}", text(&o.stderr));
-        let e = text(&o.stderr);
-        assert!(!out.join("evaluation.json").exists(), "{what}: no reports");
-        e
-    };
+    let shards = [&shards[0], &shards[1], &shards[2]].map(PathBuf::as_path);
+    // The checks below share the one sharded run, the costly part.
+    merges_of_shards_that_make_no_run_are_refused(root.path(), shards, &args);
+    merges_are_refused_into_a_shard_and_indifferent_to_order(root.path(), shards);
+    reports_that_disagree_are_refused_after_a_merge(root.path(), shards);
+    a_lone_shard_is_not_a_run(root.path(), shards[0], &args);
+}
 
-    // A share missing.
-    let e = refused(merge(&[one, two], &out), "missing");
+/// `merge` refused (status 2, no reports in `out`); its stderr.
+fn refused(o: Output, out: &Path, what: &str) -> String {
+    assert_eq!(o.status.code(), Some(USAGE), "{what}: {}", text(&o.stderr));
+    assert!(!out.join("evaluation.json").exists(), "{what}: no reports");
+    text(&o.stderr)
+}
+
+/// Shards that are not every share of one run, once each, are refused: a share missing or
+/// given twice, an unsharded run's directory, shards of another run (other scopes, another
+/// split); shards that agree on the run but not on what they generated are a broken run,
+/// never averaged.
+fn merges_of_shards_that_make_no_run_are_refused(root: &Path, shards: [&Path; 3], args: &[&str]) {
+    let [one, two, three] = shards;
+    let out = root.join("refused");
+    let e = refused(merge(&[one, two], &out), &out, "missing");
     assert!(e.contains("shard(s) 3/3 of the run missing"), "{e}");
-    // A share twice.
-    let e = refused(merge(&[one, two, two, three], &out), "twice");
+    let e = refused(merge(&[one, two, two, three], &out), &out, "twice");
     assert!(e.contains("shard 2/3 is given twice"), "{e}");
-    // A directory that is no shard: an unsharded run's.
-    let whole = root.path().join("whole");
-    let e = refused(merge(&[one, two, &whole], &out), "not a shard");
+    let whole = root.join("whole");
+    let e = refused(merge(&[one, two, &whole], &out), &out, "not a shard");
     assert!(e.contains("is not a shard's directory"), "{e}");
-    // Shards of another run: other scopes, another split.
-    let other = root.path().join("other-3");
+    let other = root.join("other-3");
     let o = evaluate(
         &[
             &args[..2],
@@ -186,19 +195,18 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
         &other,
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let e = refused(merge(&[one, two, &other], &out), "other scopes");
+    let e = refused(merge(&[one, two, &other], &out), &out, "other scopes");
     assert!(
         e.contains("is not of the same run") && e.contains("the scopes"),
         "{e}"
     );
-    let split = root.path().join("split-2");
-    let o = evaluate(&[&args[..], &["--shard", "2/2"]].concat(), &split);
+    let split = root.join("split-2");
+    let o = evaluate(&[args, &["--shard", "2/2"]].concat(), &split);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let e = refused(merge(&[one, &split], &out), "other split");
+    let e = refused(merge(&[one, &split], &out), &out, "other split");
     assert!(e.contains("split the same way"), "{e}");
 
-    // Shards that agree on the run but not on what they generated: broken, never averaged.
-    let odd = root.path().join("odd-3");
+    let odd = root.join("odd-3");
     std::fs::create_dir_all(&odd).unwrap();
     let mut record = json(&three.join("shard.json"));
     let inputs = record["scopes"][1]["inputs"].as_u64().unwrap();
@@ -212,29 +220,35 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
         text(&o.stderr)
     );
     assert!(!out.join("evaluation.json").exists());
+}
 
-    // Not into a shard's own directory.
+/// `merge` never writes into a shard's own directory, and the order of the shards given does
+/// not change the reports.
+fn merges_are_refused_into_a_shard_and_indifferent_to_order(root: &Path, shards: [&Path; 3]) {
+    let [one, two, three] = shards;
     let o = merge(&[one, two, three], two);
     assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("is one of the shards"));
     assert!(two.join("shard.json").exists());
-    // The order of the directories does not matter.
-    let o = merge(&[three, one, two], &root.path().join("reordered"));
+    let o = merge(&[three, one, two], &root.join("reordered"));
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(
-        json(&root.path().join("reordered/evaluation.json")),
-        json(&root.path().join("merged/evaluation.json")),
+        json(&root.join("reordered/evaluation.json")),
+        json(&root.join("merged/evaluation.json")),
         "the same reports, timings included (shard 1's)"
     );
+}
 
-    // A refused merge into the directory of an earlier one leaves no report behind: the
-    // earlier merge's reports once stayed, and the gate passed them.
-    let again = root.path().join("again");
+/// A refused merge into the directory of an earlier one leaves no report behind: the earlier
+/// merge's reports once stayed, and the gate passed them. Merged reports that disagree with
+/// each other (a killed mutant turned survivor in mutants.json only) are refused by the gate,
+/// as `report` refuses them.
+fn reports_that_disagree_are_refused_after_a_merge(root: &Path, shards: [&Path; 3]) {
+    let [one, two, three] = shards;
+    let again = root.join("again");
     let o = merge(&[one, two, three], &again);
     assert!(o.status.success(), "{}", text(&o.stderr));
     refused_into(merge(&[one, two], &again), &again);
-    // Reports that disagree with each other (a killed mutant turned survivor in
-    // mutants.json only) are refused by the gate, as `report` refuses them.
     let o = merge(&[one, two, three], &again);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let mut m = json(&again.join("mutants.json"));
@@ -252,7 +266,7 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     let o = ferastrau(&[
         "gate",
         "--baseline",
-        s(&root.path().join("b.json")),
+        s(&root.join("b.json")),
         "--current",
         s(&again),
         "--update-baseline",
@@ -260,9 +274,13 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(4), "{err}");
     assert!(err.contains("disagree"), "{err}");
+}
 
-    // A lone shard is not a run: the gate refuses it.
-    let baseline = root.path().join("baseline.json");
+/// A lone shard is not a run: the gate refuses it, and refuses to run one; a shard does not
+/// resume as another shard; shard numbers are checked on the command line.
+fn a_lone_shard_is_not_a_run(root: &Path, one: &Path, args: &[&str]) {
+    let out = root.join("refused");
+    let baseline = root.join("baseline.json");
     let o = ferastrau(&[
         "gate",
         "--baseline",
@@ -274,24 +292,21 @@ fn three_shards_of_faulty_merge_into_the_unsharded_run_and_bad_merges_are_refuse
     assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("one shard of a run"));
     assert!(!baseline.exists());
-    // Nor does the gate run one.
     let mut gated = vec!["gate", "--baseline", s(&baseline)];
-    gated.extend_from_slice(&args);
+    gated.extend_from_slice(args);
     gated.extend_from_slice(&["--shard", "1/3", "--out", s(&out)]);
     let o = ferastrau(&gated);
     assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("gate takes a whole run"));
-    // Nor does a shard resume as another shard.
-    let o = evaluate(&[&args[..], &["--shard", "2/3", "--resume"]].concat(), one);
+    let o = evaluate(&[args, &["--shard", "2/3", "--resume"]].concat(), one);
     assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("the shard (1/3 then, 2/3 now)"),
         "{}",
         text(&o.stderr)
     );
-    // Shard numbers are checked on the command line.
     for bad in ["0/3", "4/3", "1/0", "two"] {
-        let o = evaluate(&[&args[..], &["--shard", bad]].concat(), &out);
+        let o = evaluate(&[args, &["--shard", bad]].concat(), &out);
         assert_eq!(o.status.code(), Some(USAGE), "--shard {bad}");
     }
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::common::{command, copy_fixture, edit, json, text, FAULTY_LIMITS};
+use serde_json::Value;
 
 const USAGE: i32 = 2;
 /// Killed by a clock timeout at every scope.
@@ -68,7 +69,6 @@ fn skipped_mutants_are_listed_with_their_reason_and_left_out_of_the_kill_rate() 
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = gate(&before, &baseline, &["--update-baseline"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let e0 = json(&before.join("evaluation.json"));
 
     let skips = [
         entry("mutant", KILLED, "loops by design"),
@@ -87,8 +87,37 @@ fn skipped_mutants_are_listed_with_their_reason_and_left_out_of_the_kill_rate() 
         "{}",
         text(&o.stdout)
     );
+    the_named_mutants_are_listed_skipped_with_their_reasons(&json(&after.join("mutants.json")));
+    the_skipped_are_left_out_of_the_kill_rate(
+        &json(&before.join("evaluation.json")),
+        &json(&after.join("evaluation.json")),
+    );
 
-    let m = json(&after.join("mutants.json"));
+    // The gate lists the baseline-killed mutant that is skipped now; it does not fail on it.
+    let o = gate(&after, &baseline, &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(&format!(
+            "scopes 1..2: killed in the baseline, skipped now (loops by design): {KILLED}"
+        )),
+        "{out}"
+    );
+
+    // A changed skip list is another run: no resume.
+    set_skips(&krate, &entry("mutant", KILLED, "loops by design"));
+    let o = evaluate(&krate, &after, &["--resume"]);
+    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("the skip list"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// The mutants.json `m` of a run with `KILLED` and `SURVIVOR` skipped lists both, each with
+/// its reason and `skipped` at every scope, and skips no other mutant.
+fn the_named_mutants_are_listed_skipped_with_their_reasons(m: &Value) {
     let by_key = |k: &str| {
         m["mutants"]
             .as_array()
@@ -118,15 +147,19 @@ fn skipped_mutants_are_listed_with_their_reason_and_left_out_of_the_kill_rate() 
         .filter(|m| m.get("skipped").is_some())
         .count();
     assert_eq!(others, 2, "only the named mutants are skipped");
+}
 
-    let e = json(&after.join("evaluation.json"));
+/// Each scope of the evaluation.json `e` of that run counts the two apart, outside the kill
+/// rate's denominator: two mutants fewer and one kill fewer than `e0`, the run without the
+/// skip list, and a kill rate that rose accordingly.
+fn the_skipped_are_left_out_of_the_kill_rate(e0: &Value, e: &Value) {
     for (r0, r) in e0["scopes"]
         .as_array()
         .unwrap()
         .iter()
         .zip(e["scopes"].as_array().unwrap())
     {
-        let n = |r: &serde_json::Value, f: &str| r[f].as_u64().unwrap();
+        let n = |r: &Value, f: &str| r[f].as_u64().unwrap();
         assert_eq!(n(r, "skipped"), 2);
         assert_eq!(n(r, "mutants"), n(r0, "mutants") - 2);
         assert_eq!(n(r, "killed"), n(r0, "killed") - 1);
@@ -137,27 +170,6 @@ fn skipped_mutants_are_listed_with_their_reason_and_left_out_of_the_kill_rate() 
         );
         assert!(r["kill_rate"].as_f64() > r0["kill_rate"].as_f64());
     }
-
-    // The gate lists the baseline-killed mutant that is skipped now; it does not fail on it.
-    let o = gate(&after, &baseline, &[]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let out = text(&o.stdout);
-    assert!(
-        out.contains(&format!(
-            "scopes 1..2: killed in the baseline, skipped now (loops by design): {KILLED}"
-        )),
-        "{out}"
-    );
-
-    // A changed skip list is another run: no resume.
-    set_skips(&krate, &entry("mutant", KILLED, "loops by design"));
-    let o = evaluate(&krate, &after, &["--resume"]);
-    assert_eq!(o.status.code(), Some(USAGE), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stderr).contains("the skip list"),
-        "{}",
-        text(&o.stderr)
-    );
 }
 
 #[test]

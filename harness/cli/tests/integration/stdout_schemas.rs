@@ -6,7 +6,7 @@
 //! a document, or one renamed, at the top or in the objects it nests, makes it invalid, so a
 //! document cannot change its keys without its schema (and the schema's diff) saying so.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
@@ -82,24 +82,7 @@ fn assert_strictly_valid(name: &str, doc: &Value, nested: &[&str]) {
 #[test]
 fn evaluate_merge_gate_and_suite_print_what_their_schemas_say() {
     let dir = tempfile::tempdir().unwrap();
-    let chain = fixture("chain");
-    let evaluate = |out: &str, extra: &[&str]| {
-        let out = dir.path().join(out);
-        let mut args = vec![
-            "evaluate",
-            "--benchmark-path",
-            s(&chain),
-            "--scopes",
-            "1..2",
-            "--format",
-            "json",
-            "--out",
-            s(&out),
-        ];
-        args.extend(SAMPLE);
-        args.extend(extra);
-        (out.clone(), command(&args).output().unwrap())
-    };
+    let evaluate = |out: &str, extra: &[&str]| evaluate_json(&dir.path().join(out), extra);
 
     // A whole run, its survivors run at scope 3 too: every optional part is there.
     let (_, o) = evaluate("whole", &["--next-scope"]);
@@ -142,11 +125,38 @@ fn evaluate_merge_gate_and_suite_print_what_their_schemas_say() {
     assert_strictly_valid("evaluate-stdout", &doc, &["", "/scopes/0", "/runner"]);
     let (two, o) = evaluate("shard-2", &["--shard", "2/2"]);
     document(&o);
-    let merged = dir.path().join("merged");
+    merge_and_gate_print_what_their_schemas_say(dir.path(), &one, &two);
+    a_suite_prints_what_its_schema_says(dir.path());
+}
+
+/// `evaluate --format json` of the sample of `chain` at scopes 1..2 into `out`, with `extra`:
+/// the out directory and what the run printed.
+fn evaluate_json(out: &Path, extra: &[&str]) -> (PathBuf, Output) {
+    let chain = fixture("chain");
+    let mut args = vec![
+        "evaluate",
+        "--benchmark-path",
+        s(&chain),
+        "--scopes",
+        "1..2",
+        "--format",
+        "json",
+        "--out",
+        s(out),
+    ];
+    args.extend(SAMPLE);
+    args.extend(extra);
+    (out.to_path_buf(), command(&args).output().unwrap())
+}
+
+/// The two shards `one` and `two` merged into `dir/merged`, then gated against the merge as
+/// its own baseline: `merge` and both of `gate`'s verdicts print what their schemas say.
+fn merge_and_gate_print_what_their_schemas_say(dir: &Path, one: &Path, two: &Path) {
+    let merged = dir.join("merged");
     let o = command(&[
         "merge",
-        s(&one),
-        s(&two),
+        s(one),
+        s(two),
         "--out",
         s(&merged),
         "--format",
@@ -158,7 +168,7 @@ fn evaluate_merge_gate_and_suite_print_what_their_schemas_say() {
     assert_eq!(doc["shards"], 2);
     assert_strictly_valid("merge-stdout", &doc, &["", "/scopes/0"]);
 
-    let baseline = dir.path().join("baseline.json");
+    let baseline = dir.join("baseline.json");
     let gate = |extra: &[&str]| {
         let mut args = vec![
             "gate",
@@ -188,10 +198,13 @@ fn evaluate_merge_gate_and_suite_print_what_their_schemas_say() {
             "/scopes/0/changes",
         ],
     );
+}
 
-    // A test file measured against the same sample.
+/// A test file measured against the same sample prints what `suite-stdout`'s schema says.
+fn a_suite_prints_what_its_schema_says(dir: &Path) {
+    let chain = fixture("chain");
     let suite = fixture("suites").join("chain_few.rs");
-    let out = dir.path().join("suite");
+    let out = dir.join("suite");
     let mut args = vec![
         "evaluate",
         "--benchmark-path",
