@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{bail, Result};
-use syn::{Attribute, FnArg, ImplItem, Item, ReceiverKind, TraitItem, Type};
+use syn::{Attribute, FnArg, ImplItem, Item, TraitItem, Type};
 
 use crate::source::{present_outside_tests, Sources};
 use crate::types::{CrateIndex, FnSig, Receiver, Ty};
@@ -292,7 +292,7 @@ pub fn build_index(sources: &Sources) -> CrateIndex {
                 let is_copy = imp
                     .trait_
                     .as_ref()
-                    .and_then(|(p, _)| p.segments.last())
+                    .and_then(|(_, p, _)| p.segments.last())
                     .is_some_and(|s| s.ident == "Copy");
                 if let (true, Some(name)) = (is_copy, type_name(&imp.self_ty)) {
                     ix.add_copy(&name);
@@ -414,15 +414,17 @@ fn signature(
     for arg in &sig.inputs {
         match arg {
             FnArg::Receiver(r) => {
-                receiver = Some(match &r.kind {
-                    ReceiverKind::Reference(_, _, Some(_)) => Receiver::RefMut,
-                    ReceiverKind::Reference(_, _, None) => Receiver::Ref,
-                    ReceiverKind::Typed(_, t) => match &**t {
-                        Type::Reference(r) if r.mutability.is_some() => Receiver::RefMut,
+                // `&mut self`, `&self` (syn: `reference`, the `mut` in `mutability`), a typed
+                // `self: &mut Self` (its type), or a value.
+                receiver = Some(match (&r.reference, &r.colon_token) {
+                    (Some(_), _) if r.mutability.is_some() => Receiver::RefMut,
+                    (Some(_), _) => Receiver::Ref,
+                    (None, Some(_)) => match &*r.ty {
+                        Type::Reference(t) if t.mutability.is_some() => Receiver::RefMut,
                         Type::Reference(_) => Receiver::Ref,
                         _ => Receiver::Value,
                     },
-                    _ => Receiver::Value,
+                    (None, None) => Receiver::Value,
                 })
             }
             FnArg::Typed(p) => params.push(ix.ty(&p.ty, self_ty)),

@@ -155,7 +155,7 @@ fn walk_public(
                 let benchmark = imp
                     .trait_
                     .as_ref()
-                    .and_then(|(path, _)| path.segments.last())
+                    .and_then(|(_, path, _)| path.segments.last())
                     .is_some_and(|s| s.ident == "Benchmark");
                 let owner = crate::items::type_name(&imp.self_ty);
                 for it in &imp.items {

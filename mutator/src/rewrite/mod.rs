@@ -204,17 +204,16 @@ impl FnRewriter<'_, '_> {
         for arg in &parts.sig.inputs {
             match arg {
                 syn::FnArg::Receiver(r) => {
-                    let ty = self.self_ty.clone().map(|inner| match &r.kind {
-                        syn::ReceiverKind::Reference(_, _, m) => Ty::Ref {
-                            mutable: m.is_some(),
+                    // `&self` and `&mut self` (syn: `reference`, the `mut` in `mutability`);
+                    // `self` and `mut self` bind the value (`mut`: a writable binding).
+                    let ty = self.self_ty.clone().map(|inner| match &r.reference {
+                        Some(_) => Ty::Ref {
+                            mutable: r.mutability.is_some(),
                             inner: Box::new(inner),
                         },
-                        _ => inner,
+                        None => inner,
                     });
-                    let writable = match &r.kind {
-                        syn::ReceiverKind::Reference(_, _, m) => m.is_some(),
-                        _ => r.mutability.is_some(),
-                    };
+                    let writable = r.mutability.is_some();
                     self.scopes.declare("self", ty, writable);
                 }
                 syn::FnArg::Typed(p) => {

@@ -175,7 +175,6 @@ impl FnRewriter<'_, '_> {
                 }
             }
             Pat::Paren(p) => self.bind_pat(&p.pat, ty),
-            Pat::Guard(g) => self.bind_pat(&g.pat, ty),
             Pat::Slice(s) => {
                 let el = ty.as_ref().and_then(|t| t.element().cloned());
                 for e in &s.elems {

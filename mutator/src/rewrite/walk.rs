@@ -374,8 +374,8 @@ impl FnRewriter<'_, '_> {
             let id = self.probe(Some("match"), Some(&outcome), line);
             self.scopes.push();
             self.bind_pat(&arm.pat, ty.clone());
-            if let Pat::Guard(g) = &mut arm.pat {
-                self.expr(&mut g.guard, Ctx::Value);
+            if let Some((_, guard)) = &mut arm.guard {
+                self.expr(guard, Ctx::Value);
             }
             self.expr(&mut arm.body, ctx);
             self.scopes.pop();
