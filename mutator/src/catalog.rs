@@ -6,38 +6,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-/// The families of mutation operators: the paper's three (Sec. 7.1) and integer constants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    /// A binary or compound-assignment operator to another of the same kind.
-    Operator,
-    /// A local, parameter or field read to another of the same type.
-    Variable,
-    /// A call of a crate function or method to another with a compatible signature.
-    Call,
-    /// An integer constant operand to its neighbours (`c+1`, `c−1`) or to a variable of its
-    /// type (Mothra's constant operators; the paper notes new operators are easy to add).
-    Constant,
-}
-
-impl Family {
-    pub const ALL: [Family; 4] = [
-        Family::Operator,
-        Family::Variable,
-        Family::Call,
-        Family::Constant,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Family::Operator => "operator",
-            Family::Variable => "variable",
-            Family::Call => "call",
-            Family::Constant => "constant",
-        }
-    }
-}
+/// The families of mutation operators (the protocol's: the reports name them the same way).
+pub use ferastrau_protocol::Family;
 
 /// A position in a source file: 1-based line, 1-based column counted in characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -20,54 +20,8 @@ pub enum Status {
     Skipped,
 }
 
-/// The families of mutation operators: the paper's three and integer constants.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    /// A binary or compound-assignment operator to another of the same kind.
-    Operator,
-    /// A local, parameter or field read to another of the same type.
-    Variable,
-    /// A call of a crate function or method to another with a compatible signature.
-    Call,
-    /// An integer constant operand to its neighbours or to a variable of its type (not one of
-    /// the paper's families).
-    Constant,
-}
-
-impl Family {
-    /// Every family, in the order reports list them.
-    pub const ALL: [Family; 4] = [
-        Family::Operator,
-        Family::Variable,
-        Family::Call,
-        Family::Constant,
-    ];
-
-    /// The family's name in files and on the command line (`operator`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Operator => "operator",
-            Family::Variable => "variable",
-            Family::Call => "call",
-            Family::Constant => "constant",
-        }
-    }
-}
-
-impl std::str::FromStr for Family {
-    type Err = String;
-
-    /// A family by its name (`operator`, `variable`, `call`, `constant`).
-    fn from_str(s: &str) -> Result<Family, String> {
-        Family::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a family (operator, variable, call, constant)"))
-    }
-}
+/// The families of mutation operators (the protocol's, which the mutator's catalog uses too).
+pub use ferastrau_protocol::Family;
 
 /// Where a coverage probe counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -10,6 +10,7 @@
 //! (an `exit(0)` in the code under test cannot pass for success).
 
 pub mod cursor;
+mod family;
 mod limits;
 mod message;
 pub mod progress;
@@ -17,6 +18,7 @@ pub mod reach;
 mod request;
 pub mod store;
 
+pub use family::Family;
 pub use limits::{Limit, Limits, Reason};
 pub use message::{
     Breach, CallOutcome, Clause, Fault, FoundCounterexample, Kill, KillRun, Message, Position,

@@ -92,7 +92,7 @@ fn construct(c: Construct) -> &'static str {
 
 /// A catalog entry as `mutants.json` lists it, with its content key.
 pub fn listed(m: &ferastrau_mutator::Mutant, key: Option<String>) -> ListedMutant {
-    use ferastrau_artifacts::{Edit, Family, Pos};
+    use ferastrau_artifacts::{Edit, Pos};
     let pos = |p: ferastrau_mutator::Pos| Pos {
         column: p.column as u32,
         line: p.line as u32,
@@ -105,12 +105,7 @@ pub fn listed(m: &ferastrau_mutator::Mutant, key: Option<String>) -> ListedMutan
             old: m.edit.old.clone(),
             start: pos(m.edit.start),
         },
-        family: match m.family {
-            ferastrau_mutator::Family::Operator => Family::Operator,
-            ferastrau_mutator::Family::Variable => Family::Variable,
-            ferastrau_mutator::Family::Call => Family::Call,
-            ferastrau_mutator::Family::Constant => Family::Constant,
-        },
+        family: m.family,
         file: m.file.clone(),
         function: m.function.clone(),
         id: m.id,

@@ -207,7 +207,7 @@ pub fn names(set: &[Family]) -> String {
     if ordered(set) == Family::ALL {
         "all".into()
     } else {
-        let names: Vec<&str> = ordered(set).into_iter().map(Family::name).collect();
+        let names: Vec<&str> = ordered(set).into_iter().map(Family::as_str).collect();
         names.join("+")
     }
 }

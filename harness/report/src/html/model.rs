@@ -40,8 +40,7 @@ pub struct Listed {
 
 impl From<MutantEntry> for Listed {
     fn from(m: MutantEntry) -> Listed {
-        use ferastrau_artifacts::Family as F;
-        use ferastrau_mutator::{Edit, Family, Pos};
+        use ferastrau_mutator::{Edit, Pos};
         let pos = |p: ferastrau_artifacts::Pos| Pos {
             line: p.line as usize,
             column: p.column as usize,
@@ -49,12 +48,7 @@ impl From<MutantEntry> for Listed {
         Listed {
             mutant: Mutant {
                 id: m.id,
-                family: match m.family {
-                    F::Operator => Family::Operator,
-                    F::Variable => Family::Variable,
-                    F::Call => Family::Call,
-                    F::Constant => Family::Constant,
-                },
+                family: m.family,
                 function: m.function,
                 file: m.file,
                 line: m.line as usize,

@@ -346,7 +346,7 @@ fn scope_table(rows: &[EvaluationScope]) -> Markup {
                         td { b { (format!("{:.2}", r.kill_rate)) } }
                         td.by {
                             @for (family, k) in &r.by_family {
-                                span { (family.name()) " " (format!("{:.2}", k.kill_rate)) } " "
+                                span { (family.as_str()) " " (format!("{:.2}", k.kill_rate)) } " "
                             }
                         }
                         td.by {

@@ -168,7 +168,7 @@ pub fn render(doc: &Doc, run: &Run) -> String {
         s.kill_rate,
         s.by_family
             .iter()
-            .map(|(f, k)| format!("{} {} of {}", f.name(), k.killed, k.mutants))
+            .map(|(f, k)| format!("{} {} of {}", f.as_str(), k.killed, k.mutants))
             .collect::<Vec<_>>()
             .join(", "),
         run.survivors.len(),
