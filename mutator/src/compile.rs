@@ -28,22 +28,37 @@ pub const PROFILE: &str = "ferastrau";
 /// - `opt-level = 3` (unless [`OPT_LEVEL_VAR`] says otherwise): the guards' cost
 ///   (`ferastrau overhead`) stays small and Korat's generation, which is monomorphised into
 ///   the benchmark crate, stays fast;
-/// - `codegen-units = 16`, no LTO, `debug = false`: the metamutant's code generation runs in
-///   parallel and nothing is spent on whole-program optimisation or debug information;
-/// - `incremental = false`: in incremental mode rustc no longer copies `#[inline]` functions
-///   (the probes' mutant switch) into every codegen unit that calls them; at a load average of
-///   10, the best of several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was
-///   1.17× incremental and 1.04× not. A regenerated metamutant is compiled whole;
+/// - for every dependency of the worker (the metamutant and the crate under test among them)
+///   `codegen-units = 16` and `incremental = false`: their code generation runs in parallel,
+///   and in incremental mode rustc no longer copies `#[inline]` functions (the probes' mutant
+///   switch) into every codegen unit that calls them (at a load average of 10, the best of
+///   several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was 1.17×
+///   incremental and 1.04× not). A regenerated metamutant is compiled whole;
+/// - for the worker's own binary, `codegen-units = 1` and `incremental = true`: the binary is
+///   where the worker's loop and Korat's search are instantiated for the crate's types, most
+///   of a worker's build at opt-level 3 (4.8 s of `testdata/leftist`'s 5.5), and an edit of a
+///   function's body changes none of that code, so rustc reuses it (the edit loop of
+///   `scripts/loop-figures.sh` went from 5.9 s to 1.7). One unit, because incremental mode
+///   does no inlining across units: with 16, BinomialHeap 6's mutant phase ran about 15%
+///   slower; with one, BinomialHeap 7's ran as fast as before (29.9 s against 30.0, the mean
+///   of two alternated runs each). A crate's first build of it is serial: 1-3 s more on
+///   `testdata/leftist` (28.8 and 31.1 s against 27.8 and 28.0), and less CPU (40 CPU-s
+///   against 45);
+/// - no LTO and `debug = false`: nothing is spent on whole-program optimisation or debug
+///   information;
 /// - `panic = "unwind"`: a panicking mutant is an output, caught by the worker.
 pub fn profile_args() -> anyhow::Result<Vec<String>> {
     let opt_level = format!("opt-level = {}", opt_level()?);
     Ok([
         "inherits = \"release\"",
         opt_level.as_str(),
-        "codegen-units = 16",
+        // The worker's binary (the root package); `"*"` is every other.
+        "codegen-units = 1",
+        "incremental = true",
+        "package.\"*\".codegen-units = 16",
+        "package.\"*\".incremental = false",
         "lto = false",
         "debug = false",
-        "incremental = false",
         "panic = \"unwind\"",
     ]
     .iter()

@@ -403,3 +403,69 @@ fn results(journal: &Path) -> usize {
         .map(|t| t.matches("\"kind\":\"result\"").count())
         .unwrap_or(0)
 }
+
+/// The worker's own binary (the worker's loop and Korat's search instantiated for the crate's
+/// types: most of a worker's build) is compiled incrementally, its dependencies (the crate's
+/// metamutant among them) not, so that an edit of a function's body reuses that code (issue
+/// 56); and the edited crate's verdicts are those of a build from nothing: the same mutants
+/// with the same statuses at every scope as a copy of the edited crate at another path.
+#[test]
+fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let (krate, fresh) = (dir.path().join("edited"), dir.path().join("fresh"));
+    let args = |k: &Path| -> Vec<String> {
+        ["--benchmark-path", s(k), "--scopes", "1..3"]
+            .map(String::from)
+            .to_vec()
+    };
+    let run = |k: &Path| {
+        let out = tempfile::tempdir().unwrap();
+        let args = args(k);
+        evaluate(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            out.path(),
+        )
+    };
+    copy_fixture("leftist", &krate);
+    run(&krate);
+    let (line, edited) = (
+        "x.rank = rank(&x.right) + 1;",
+        "x.rank = 1 + rank(&x.right);",
+    );
+    edit(&krate.join("src/heap.rs"), line, edited);
+    let before_edit = std::time::SystemTime::now();
+    let (evaluation, mutants) = run(&krate);
+
+    // rustc keeps an incremental directory per crate it compiles so, named after the crate.
+    let incremental = crate::common::shared_target().join("ferastrau/build/ferastrau/incremental");
+    let sessions: Vec<(String, std::time::SystemTime)> = std::fs::read_dir(&incremental)
+        .unwrap_or_else(|e| panic!("no {}: {e}", incremental.display()))
+        .flatten()
+        .map(|d| {
+            (
+                d.file_name().to_string_lossy().into_owned(),
+                d.metadata().unwrap().modified().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        sessions
+            .iter()
+            .any(|(name, modified)| name.starts_with("ferastrau_leftist_")
+                && name.contains("_worker_metamutant")
+                && *modified >= before_edit),
+        "the edited crate's worker was not compiled incrementally: {sessions:?}"
+    );
+    assert!(
+        !sessions
+            .iter()
+            .any(|(name, _)| name.starts_with("leftist-")),
+        "the crate itself was compiled incrementally: {sessions:?}"
+    );
+
+    copy_fixture("leftist", &fresh);
+    edit(&fresh.join("src/heap.rs"), line, edited);
+    let (fresh_evaluation, fresh_mutants) = run(&fresh);
+    assert_eq!(statuses(&mutants), statuses(&fresh_mutants));
+    assert_eq!(untimed(&evaluation), untimed(&fresh_evaluation));
+}
