@@ -34,15 +34,16 @@ pub const PROFILE: &str = "ferastrau";
 ///   switch) into every codegen unit that calls them (at a load average of 10, the best of
 ///   several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was 1.17×
 ///   incremental and 1.04× not). A regenerated metamutant is compiled whole;
-/// - for the worker's own binary, `codegen-units = 1` and `incremental = true`: the binary is
-///   where the worker's loop and Korat's search are instantiated for the crate's types, most
-///   of a worker's build at opt-level 3 (4.8 s of `testdata/leftist`'s 5.5), and an edit of a
-///   function's body changes none of that code, so rustc reuses it (the edit loop of
-///   `scripts/loop-figures.sh` went from 5.9 s to 1.7). One unit, because incremental mode
+/// - for the root package of the build (the worker's own binary, or a test-suite runner),
+///   `codegen-units = 1` and `incremental = true`: the worker's binary is where the worker's
+///   loop and Korat's search are instantiated for the crate's types, most of a worker's build
+///   at opt-level 3 (4.8 s of `testdata/leftist`'s 5.5), and an edit of a function's body
+///   changes none of that code, so rustc reuses it (a one-line edit of leftist's `merge`, then
+///   `evaluate --scopes 1..4`: 1.7 and 1.9 s against 5.9). One unit, because incremental mode
 ///   does no inlining across units: with 16, BinomialHeap 6's mutant phase ran about 15%
-///   slower; with one, BinomialHeap 7's ran as fast as before (29.9 s against 30.0, the mean
-///   of two alternated runs each). A crate's first build of it is serial: 1-3 s more on
-///   `testdata/leftist` (28.8 and 31.1 s against 27.8 and 28.0), and less CPU (40 CPU-s
+///   slower; with one, BinomialHeap 7's ran as fast as before (`runner.seconds` 32.9 and 26.9
+///   against 29.0 and 30.9, alternated). A crate's first build of it is serial: 1-3 s more on
+///   `testdata/leftist` (28.8 and 31.1 s against 27.8 and 28.0), with less CPU (40-44 CPU-s
 ///   against 45);
 /// - no LTO and `debug = false`: nothing is spent on whole-program optimisation or debug
 ///   information;
@@ -52,7 +53,7 @@ pub fn profile_args() -> anyhow::Result<Vec<String>> {
     Ok([
         "inherits = \"release\"",
         opt_level.as_str(),
-        // The worker's binary (the root package); `"*"` is every other.
+        // The root package (the worker's binary); `"*"` is every other.
         "codegen-units = 1",
         "incremental = true",
         "package.\"*\".codegen-units = 16",

@@ -413,18 +413,9 @@ fn results(journal: &Path) -> usize {
 fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_build() {
     let dir = tempfile::tempdir().unwrap();
     let (krate, fresh) = (dir.path().join("edited"), dir.path().join("fresh"));
-    let args = |k: &Path| -> Vec<String> {
-        ["--benchmark-path", s(k), "--scopes", "1..3"]
-            .map(String::from)
-            .to_vec()
-    };
     let run = |k: &Path| {
         let out = tempfile::tempdir().unwrap();
-        let args = args(k);
-        evaluate(
-            &args.iter().map(String::as_str).collect::<Vec<_>>(),
-            out.path(),
-        )
+        evaluate(&["--benchmark-path", s(k), "--scopes", "1..3"], out.path())
     };
     copy_fixture("leftist", &krate);
     run(&krate);
@@ -436,7 +427,8 @@ fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_
     let before_edit = std::time::SystemTime::now();
     let (evaluation, mutants) = run(&krate);
 
-    // rustc keeps an incremental directory per crate it compiles so, named after the crate.
+    // rustc keeps a directory of incremental state per crate it compiles that way, named
+    // after the crate (underscored) and a hash.
     let incremental = crate::common::shared_target().join("ferastrau/build/ferastrau/incremental");
     let sessions: Vec<(String, std::time::SystemTime)> = std::fs::read_dir(&incremental)
         .unwrap_or_else(|e| panic!("no {}: {e}", incremental.display()))
