@@ -14,6 +14,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use ferastrau_mutator::equivalence::Compiled;
 use ferastrau_mutator::{Compiler, Metamutant, Verdict};
 
 use crate::locate::BenchmarkCrate;
@@ -183,6 +184,21 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
                 match e.not_compared.len() {
                     0 => String::new(),
                     n => format!(" ({n} function(s) not compared)"),
+                }
+            ),
+        }
+        match &e.compiled {
+            Compiled::Not => {}
+            Compiled::BesideTheBuild => ferastrau_console::detail!(
+                "comparison: compiled by rustc beside the worker's build, in {:.2} s",
+                e.seconds
+            ),
+            Compiled::ThroughCargo { beside_failed } => ferastrau_console::detail!(
+                "comparison: compiled through cargo after the worker's build, in {:.2} s{}",
+                e.seconds,
+                match beside_failed {
+                    Some(why) => format!(" (the compile beside the build failed: {why})"),
+                    None => String::new(),
                 }
             ),
         }

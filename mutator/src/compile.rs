@@ -172,7 +172,9 @@ impl Compiler {
                     .arg(dir.join("Cargo.toml"));
             }
             Mode::Build { through } => {
-                cmd.args(["build", "--profile", PROFILE])
+                // `-vv`: the status line that starts each compile gives its whole command,
+                // which the compiler's comparison reuses ([`crate::invocation`]).
+                cmd.args(["build", "-vv", "--profile", PROFILE])
                     .args(profile_args()?);
                 match through {
                     Some(manifest) => cmd.arg("--manifest-path").arg(manifest),
@@ -229,28 +231,32 @@ impl Compiler {
 /// SIGKILL: a build nobody waits for must not go on scheduling compilations (the `rustc` it
 /// already started finish their crate and exit).
 pub fn cargo() -> Command {
-    use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     // A lint run of the caller's workspace (`cargo clippy`'s compiler wrapper, when a harness
     // runs under it) is not for the crates Ferastrau generates and builds.
     cmd.env_remove("RUSTC_WORKSPACE_WRAPPER")
         .env_remove("CLIPPY_ARGS");
     cmd.env_remove("RUSTFLAGS");
+    die_with_parent(&mut cmd, nix::sys::signal::Signal::SIGTERM);
+    cmd
+}
+
+/// Makes the process `cmd` starts receive `signal` when the thread that starts it ends
+/// (`PR_SET_PDEATHSIG`), even by SIGKILL: no compile outlives the run that wanted it.
+pub(crate) fn die_with_parent(cmd: &mut Command, signal: nix::sys::signal::Signal) {
+    use std::os::unix::process::CommandExt;
     let parent = nix::unistd::getpid();
     // SAFETY: only async-signal-safe calls (prctl, getppid) between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
-            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM)?;
+            nix::sys::prctl::set_pdeathsig(signal)?;
             // The parent may have died before the line above took effect.
             if nix::unistd::getppid() != parent {
-                return Err(std::io::Error::other(
-                    "the process that started cargo is gone",
-                ));
+                return Err(std::io::Error::other("the process that started it is gone"));
             }
             Ok(())
         });
     }
-    cmd
 }
 
 /// What a caller is told while cargo runs: called with each status line that says the build
@@ -265,38 +271,73 @@ pub fn on_lock_wait(hook: WaitHook) {
     let _ = WAIT_HOOK.set(hook);
 }
 
-/// Runs `cmd` (a cargo command) to its end like [`Command::output`], reading its stderr as it
+/// A line a running cargo printed: on its standard output (a JSON message, with
+/// `--message-format=json`) or its standard error (status lines).
+#[derive(Clone, Copy, Debug)]
+pub enum Line<'a> {
+    Stdout(&'a str),
+    Stderr(&'a str),
+}
+
+/// Runs `cmd` (a cargo command) to its end like [`Command::output`], reading its output as it
 /// comes so that a wait for cargo's lock is reported through [`on_lock_wait`]'s hook at once.
 pub fn output(cmd: &mut Command) -> std::io::Result<Output> {
+    output_watched(cmd, &mut |_| {})
+}
+
+/// [`output`], with every line passed to `watch` as cargo prints it, on the calling thread:
+/// what lets the caller start work on a crate cargo has just compiled while the build goes
+/// on (see [`crate::equivalence`]). The two streams are read on threads of their own (a child
+/// that fills one pipe while we read the other would otherwise block both); a line of one
+/// stream may reach `watch` before an earlier line of the other.
+pub fn output_watched(cmd: &mut Command, watch: &mut dyn FnMut(Line)) -> std::io::Result<Output> {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
-    let mut stdout = child.stdout.take().expect("piped");
-    // Stdout on a thread of its own: a child that fills one pipe while we read the other
-    // would otherwise block both.
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        stdout.read_to_end(&mut bytes).map(|_| bytes)
-    });
-    let mut stderr = Vec::new();
-    let mut lines = std::io::BufReader::new(child.stderr.take().expect("piped"));
-    loop {
-        let start = stderr.len();
-        if lines.read_until(b'\n', &mut stderr)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&stderr[start..]);
-        if line.trim_start().starts_with("Blocking") {
-            if let Some(hook) = WAIT_HOOK.get() {
-                hook(line.trim());
+    let (tx, rx) = std::sync::mpsc::channel::<(bool, Vec<u8>)>();
+    let read = |stream: Box<dyn Read + Send>, is_stdout: bool| {
+        let tx = tx.clone();
+        std::thread::spawn(move || -> std::io::Result<()> {
+            let mut lines = std::io::BufReader::new(stream);
+            loop {
+                let mut line = Vec::new();
+                if lines.read_until(b'\n', &mut line)? == 0 {
+                    return Ok(());
+                }
+                // The receiver is gone only if the caller panicked: nothing left to tell.
+                let _ = tx.send((is_stdout, line));
             }
+        })
+    };
+    let readers = [
+        read(Box::new(child.stdout.take().expect("piped")), true),
+        read(Box::new(child.stderr.take().expect("piped")), false),
+    ];
+    drop(tx);
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    for (is_stdout, bytes) in rx {
+        let line = String::from_utf8_lossy(&bytes);
+        let text = line.trim_end_matches(['\n', '\r']);
+        if is_stdout {
+            watch(Line::Stdout(text));
+            stdout.extend_from_slice(&bytes);
+        } else {
+            if text.trim_start().starts_with("Blocking") {
+                if let Some(hook) = WAIT_HOOK.get() {
+                    hook(text.trim());
+                }
+            }
+            watch(Line::Stderr(text));
+            stderr.extend_from_slice(&bytes);
         }
     }
-    let stdout = reader
-        .join()
-        .map_err(|_| std::io::Error::other("the thread reading cargo's output panicked"))??;
+    for reader in readers {
+        reader
+            .join()
+            .map_err(|_| std::io::Error::other("a thread reading cargo's output panicked"))??;
+    }
     Ok(Output {
         status: child.wait()?,
         stdout,

@@ -31,6 +31,7 @@ pub mod compile;
 mod content_hash;
 mod diff;
 pub mod equivalence;
+mod invocation;
 mod items;
 mod key;
 mod manifest;

@@ -70,7 +70,18 @@ struct RustcSpan {
 /// when clean), their file names relative to `dir` (a crate compiled as another's dependency
 /// gets absolute ones).
 pub fn compile_errors(dir: &Path, compiler: &Compiler) -> Result<Vec<CompileError>> {
-    let out = crate::compile::output(&mut compiler.command(dir)?).context("cannot run cargo")?;
+    compile_errors_watched(dir, compiler, &mut |_| {})
+}
+
+/// [`compile_errors`], with every line cargo prints passed to `watch` as it comes
+/// ([`crate::compile::output_watched`]).
+pub fn compile_errors_watched(
+    dir: &Path,
+    compiler: &Compiler,
+    watch: &mut dyn FnMut(crate::compile::Line),
+) -> Result<Vec<CompileError>> {
+    let out = crate::compile::output_watched(&mut compiler.command(dir)?, watch)
+        .context("cannot run cargo")?;
     let mut errors = Vec::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let Ok(msg) = serde_json::from_str::<CargoMessage>(line) else {
@@ -103,6 +114,13 @@ pub fn compile_errors(dir: &Path, compiler: &Compiler) -> Result<Vec<CompileErro
             compiler.mode,
             dir.display(),
             String::from_utf8_lossy(&out.stderr)
+                .lines()
+                // `-vv`'s lines for every unit: the failing one's is in its error.
+                .filter(|l| !["Fresh ", "Dirty ", "Running `"]
+                    .iter()
+                    .any(|p| l.trim_start().starts_with(p)))
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
     Ok(errors)

@@ -24,7 +24,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,7 @@ mod ir;
 mod tests;
 
 use crate::compile::Compiler;
+use crate::invocation::Invocation;
 use copier::Copier;
 use ir::Module;
 
@@ -81,6 +83,21 @@ pub struct Equivalence {
     /// Set when the copies did not compile: no verdicts, and the compiler's first error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// How this run compiled the copies (not kept: a cached comparison compiled nothing).
+    #[serde(skip)]
+    pub compiled: Compiled,
+}
+
+/// How a run compiled the copies of its comparison.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Compiled {
+    /// Not at all: the comparison came from the cache, or nothing needed copying.
+    #[default]
+    Not,
+    /// By `rustc` beside the worker's build ([`crate::invocation`]).
+    BesideTheBuild,
+    /// Through cargo after the build; with why, when a compile beside it was tried and failed.
+    ThroughCargo { beside_failed: Option<String> },
 }
 
 impl Equivalence {
@@ -106,9 +123,9 @@ struct Copied {
 /// Compares the mutants `viable` of the metamutant at `metamutant` (package `package`): its
 /// viable mutants, less those whose verdicts the last comparison gave (a function none of whose
 /// mutants is in `viable` is not copied at all), in a copy of it written to `setup.dir` where
-/// the generated files `files` (paths relative to the crate) get the copies. A compile that fails gives
-/// no verdicts, not an error: the comparison is a refinement of the report, never a reason to
-/// refuse a run.
+/// the generated files `files` (paths relative to the crate) get the copies, compiled through
+/// cargo ([`Compiler::emit_ir`]). A compile that fails gives no verdicts, not an error: the
+/// comparison is a refinement of the report, never a reason to refuse a run.
 pub(crate) fn compare(
     metamutant: &Path,
     files: &[String],
@@ -116,73 +133,257 @@ pub(crate) fn compare(
     package: &str,
     setup: &Setup,
 ) -> Result<Equivalence> {
-    let started = Instant::now();
-    crate::metamutant::copy_generated(metamutant, &setup.dir)?;
-    let mut copied = Vec::new();
-    let mut not_compared = Vec::new();
-    for rel in files {
-        let path = setup.dir.join(rel);
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut ast = syn::parse_file(&text)
-            .with_context(|| format!("the generated {rel} does not parse"))?;
-        let mut v = Copier {
-            viable,
-            copied: &mut copied,
-            not_compared: &mut not_compared,
-            module: Vec::new(),
-        };
-        v.items(&mut ast.items);
-        std::fs::write(&path, prettyplease::unparse(&ast))?;
+    let copies = Copies::write(metamutant, files, viable, setup)?;
+    if copies.copied.is_empty() {
+        return Ok(copies.judged(None));
     }
-    let compared: BTreeSet<u32> = copied
-        .iter()
-        .flat_map(|c| c.symbols.keys().copied().filter(|&id| id != 0))
-        .collect();
-    if copied.is_empty() {
-        return Ok(Equivalence {
-            compared,
-            not_compared,
-            seconds: started.elapsed().as_secs_f64(),
-            ..Equivalence::default()
-        });
-    }
-    let ir = setup.dir.join("ferastrau-equivalence.ll");
-    let _ = std::fs::remove_file(&ir);
+    let ir = ir_path(setup);
     let out = crate::compile::output(&mut setup.compiler.emit_ir(&setup.dir, package, &ir)?)
         .context("cannot run cargo")?;
+    let compiled = Compiled::ThroughCargo {
+        beside_failed: None,
+    };
     if !out.status.success() || !ir.exists() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or_else(|| stderr.lines().last().unwrap_or("(no output)"));
+        let failed = first_error(&String::from_utf8_lossy(&out.stderr));
         return Ok(Equivalence {
-            not_compared,
-            seconds: started.elapsed().as_secs_f64(),
-            failed: Some(first.trim().to_string()),
-            ..Equivalence::default()
+            compiled,
+            ..copies.failed(failed)
         });
     }
-    let text =
-        std::fs::read_to_string(&ir).with_context(|| format!("cannot read {}", ir.display()))?;
-    let module = Module::parse(&text);
-    let mut verdicts = BTreeMap::new();
-    for c in &copied {
-        verdicts.extend(judge(&module, c)?);
-    }
-    // Megabytes of text, of no use once read (`FERASTRAU_KEEP_IR` keeps it, to see why two
-    // copies differ).
-    if std::env::var_os("FERASTRAU_KEEP_IR").is_none() {
-        let _ = std::fs::remove_file(&ir);
-    }
     Ok(Equivalence {
-        verdicts,
-        compared,
-        not_compared,
-        seconds: started.elapsed().as_secs_f64(),
-        failed: None,
+        compiled,
+        ..copies.judge_ir(&ir)?
     })
+}
+
+/// A comparison compiling beside the build that has just compiled the metamutant: its copy
+/// compiled by `rustc` with cargo's own command for the metamutant ([`Invocation::emit_ir`]),
+/// outside cargo's lock (see [`crate::invocation`]). Dropped unfinished, its compile is
+/// killed.
+pub(crate) struct Beside {
+    copies: Copies,
+    compile: Option<Compile>,
+    ir: PathBuf,
+    log: PathBuf,
+}
+
+/// A compile running, and the thread that notes when it exited (what the comparison's
+/// `seconds` count, not the wait for the build beside it). The thread waits without reaping
+/// the process, so that its pid stays ours until [`Compile::end`] reaps it: killing it is
+/// never killing another process that got its pid.
+struct Compile {
+    child: Child,
+    exited: std::thread::JoinHandle<Instant>,
+}
+
+impl Compile {
+    fn spawn(cmd: &mut std::process::Command) -> std::io::Result<Compile> {
+        let child = cmd.spawn()?;
+        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+        let exited = std::thread::spawn(move || {
+            use nix::sys::wait::{waitid, Id, WaitPidFlag};
+            // EINTR: wait again; any other error: the caller's wait says what happened.
+            while let Err(nix::errno::Errno::EINTR) =
+                waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT)
+            {}
+            Instant::now()
+        });
+        Ok(Compile { child, exited })
+    }
+
+    /// Waits for the compile: how it ended, and when.
+    fn end(mut self) -> Result<(std::process::ExitStatus, Instant)> {
+        let status = self.child.wait()?;
+        let exited = self.exited.join().unwrap_or_else(|_| Instant::now());
+        Ok((status, exited))
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.end();
+    }
+}
+
+impl Beside {
+    /// Writes the copies as [`compare`] does and starts their compile with `command`, the
+    /// metamutant's (at `metamutant`) as cargo ran it.
+    pub(crate) fn start(
+        metamutant: &Path,
+        files: &[String],
+        viable: &BTreeSet<u32>,
+        setup: &Setup,
+        command: &Invocation,
+    ) -> Result<Beside> {
+        let copies = Copies::write(metamutant, files, viable, setup)?;
+        let (ir, log) = (ir_path(setup), setup.dir.join("ferastrau-equivalence.log"));
+        let compile = match copies.copied.is_empty() {
+            true => None,
+            false => {
+                let scratch = setup.dir.join("ferastrau-equivalence-out");
+                std::fs::create_dir_all(&scratch)?;
+                let mut cmd = command.emit_ir(metamutant, &setup.dir, &ir, &scratch);
+                // Killed with us: a compile left running could write its IR over a later
+                // run's.
+                crate::compile::die_with_parent(&mut cmd, nix::sys::signal::Signal::SIGKILL);
+                let log_file = std::fs::File::create(&log)?;
+                cmd.stdin(Stdio::null())
+                    .stdout(log_file.try_clone()?)
+                    .stderr(log_file);
+                Some(
+                    Compile::spawn(&mut cmd)
+                        .with_context(|| format!("cannot run {}", command.program))?,
+                )
+            }
+        };
+        Ok(Beside {
+            copies,
+            compile,
+            ir,
+            log,
+        })
+    }
+
+    /// The verdicts, once the compile has ended; else why it failed (the caller compares
+    /// through cargo instead, which says why if it fails too).
+    pub(crate) fn finish(mut self) -> Result<Result<Equivalence, String>> {
+        let copies = std::mem::take(&mut self.copies);
+        let Some(compile) = self.compile.take() else {
+            return Ok(Ok(copies.judged(None)));
+        };
+        let (status, exited) = compile.end()?;
+        if !status.success() || !self.ir.exists() {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            return Ok(Err(first_error(&log)));
+        }
+        // Writing and compiling the copies, then judging them; not the wait for the build.
+        let compiled = copies.started.map_or(Duration::ZERO, |s| exited - s);
+        let judging = Instant::now();
+        let e = copies.judge_ir(&self.ir)?;
+        Ok(Ok(Equivalence {
+            seconds: (compiled + judging.elapsed()).as_secs_f64(),
+            compiled: Compiled::BesideTheBuild,
+            ..e
+        }))
+    }
+}
+
+impl Drop for Beside {
+    fn drop(&mut self) {
+        if let Some(compile) = self.compile.take() {
+            compile.kill();
+        }
+    }
+}
+
+/// Where a compile of the copies writes its IR: named by our process, so that no other
+/// run's compile (one killed with its run but still writing) can write the file we read.
+fn ir_path(setup: &Setup) -> PathBuf {
+    setup
+        .dir
+        .join(format!("ferastrau-equivalence-{}.ll", std::process::id()))
+}
+
+/// The first line of a compiler's output that names an error, else its last line.
+fn first_error(output: &str) -> String {
+    output
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or_else(|| output.lines().last().unwrap_or("(no output)"))
+        .trim()
+        .to_string()
+}
+
+/// The copies written for one comparison, before their compile.
+#[derive(Default)]
+struct Copies {
+    copied: Vec<Copied>,
+    not_compared: Vec<NotCompared>,
+    compared: BTreeSet<u32>,
+    started: Option<Instant>,
+}
+
+impl Copies {
+    /// A fresh copy of the metamutant at `metamutant` in `setup.dir`, the files `files` given
+    /// a copy of each function per mutant of `viable`.
+    fn write(
+        metamutant: &Path,
+        files: &[String],
+        viable: &BTreeSet<u32>,
+        setup: &Setup,
+    ) -> Result<Copies> {
+        let started = Instant::now();
+        crate::metamutant::copy_generated(metamutant, &setup.dir)?;
+        let mut copied = Vec::new();
+        let mut not_compared = Vec::new();
+        for rel in files {
+            let path = setup.dir.join(rel);
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let mut ast = syn::parse_file(&text)
+                .with_context(|| format!("the generated {rel} does not parse"))?;
+            let mut v = Copier {
+                viable,
+                copied: &mut copied,
+                not_compared: &mut not_compared,
+                module: Vec::new(),
+            };
+            v.items(&mut ast.items);
+            std::fs::write(&path, prettyplease::unparse(&ast))?;
+        }
+        let compared = copied
+            .iter()
+            .flat_map(|c| c.symbols.keys().copied().filter(|&id| id != 0))
+            .collect();
+        Ok(Copies {
+            copied,
+            not_compared,
+            compared,
+            started: Some(started),
+        })
+    }
+
+    fn seconds(&self) -> f64 {
+        self.started.map_or(0.0, |s| s.elapsed().as_secs_f64())
+    }
+
+    /// The comparison with `verdicts` (none when nothing was copied).
+    fn judged(self, verdicts: Option<BTreeMap<u32, Verdict>>) -> Equivalence {
+        Equivalence {
+            seconds: self.seconds(),
+            verdicts: verdicts.unwrap_or_default(),
+            compared: self.compared,
+            not_compared: self.not_compared,
+            failed: None,
+            compiled: Compiled::Not,
+        }
+    }
+
+    /// The comparison whose compile failed with `error`: no verdicts, nothing compared.
+    fn failed(self, error: String) -> Equivalence {
+        Equivalence {
+            seconds: self.seconds(),
+            not_compared: self.not_compared,
+            failed: Some(error),
+            ..Equivalence::default()
+        }
+    }
+
+    /// The verdicts of the copies' compiled IR at `ir`.
+    fn judge_ir(self, ir: &Path) -> Result<Equivalence> {
+        let text =
+            std::fs::read_to_string(ir).with_context(|| format!("cannot read {}", ir.display()))?;
+        let module = Module::parse(&text);
+        let mut verdicts = BTreeMap::new();
+        for c in &self.copied {
+            verdicts.extend(judge(&module, c)?);
+        }
+        // Megabytes of text, of no use once read (`FERASTRAU_KEEP_IR` keeps it, to see why
+        // two copies differ).
+        if std::env::var_os("FERASTRAU_KEEP_IR").is_none() {
+            let _ = std::fs::remove_file(ir);
+        }
+        Ok(self.judged(Some(verdicts)))
+    }
 }
 
 /// The verdicts of one function's copies.

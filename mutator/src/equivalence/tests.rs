@@ -147,3 +147,82 @@ fn the_copy_of_a_mutant_takes_its_arm_and_leaves_out_the_switch() {
     f.sig.generics = parse_quote!(<T>);
     assert!(uncopiable(&f.sig).is_some());
 }
+
+/// A [`Beside`] whose compile is `script` (a shell script writing to the log) over copies of
+/// one function, its IR and log in `dir`.
+fn beside(dir: &Path, script: &str) -> Beside {
+    let log = dir.join("log");
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", script])
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(std::fs::File::create(&log).unwrap());
+    Beside {
+        copies: Copies {
+            copied: vec![Copied {
+                function: "f".into(),
+                symbols: [(0, symbol(0, 0)), (1, symbol(0, 1))].into(),
+            }],
+            compared: [1].into(),
+            started: Some(Instant::now()),
+            ..Copies::default()
+        },
+        compile: Some(Compile::spawn(&mut cmd).unwrap()),
+        ir: dir.join("x.ll"),
+        log,
+    }
+}
+
+#[test]
+fn a_compile_beside_the_build_that_fails_gives_why_and_no_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let failed = beside(
+        dir.path(),
+        "echo 'error[E0463]: cannot find crate' >&2; exit 1",
+    );
+    assert_eq!(
+        failed.finish().unwrap(),
+        Err("error[E0463]: cannot find crate".to_string())
+    );
+    // Success without the IR it was to write is a failure too.
+    let silent = beside(dir.path(), "exit 0");
+    assert_eq!(silent.finish().unwrap(), Err("(no output)".to_string()));
+}
+
+#[test]
+fn a_compile_beside_the_build_gives_the_verdicts_of_its_ir() {
+    let dir = tempfile::tempdir().unwrap();
+    let ir = dir.path().join("x.ll");
+    let copy = |n: u32| {
+        format!(
+            "define i64 @{}(i64 %x) {{\nstart:\n  %r = add i64 %x, 1\n  ret i64 %r\n}}\n",
+            symbol(0, n)
+        )
+    };
+    std::fs::write(dir.path().join("ir.txt"), copy(0) + &copy(1)).unwrap();
+    let b = beside(
+        dir.path(),
+        &format!(
+            "cp {} {}",
+            dir.path().join("ir.txt").display(),
+            ir.display()
+        ),
+    );
+    let e = b.finish().unwrap().unwrap();
+    assert_eq!(e.verdicts, [(1, Verdict::Equivalent)].into());
+    assert_eq!(e.compiled, Compiled::BesideTheBuild);
+}
+
+#[test]
+fn a_compile_beside_the_build_dropped_unfinished_is_killed_and_reaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = beside(dir.path(), "exec sleep 30");
+    let pid = nix::unistd::Pid::from_raw(b.compile.as_ref().unwrap().child.id() as i32);
+    let started = Instant::now();
+    drop(b);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    // Reaped: no such process (not even a zombie).
+    assert_eq!(
+        nix::sys::signal::kill(pid, None),
+        Err(nix::errno::Errno::ESRCH)
+    );
+}

@@ -18,7 +18,8 @@ pub(crate) use indexed_crate::IndexedCrate;
 
 use crate::catalog::{Catalog, Probe};
 use crate::compile::Compiler;
-use crate::equivalence::{Equivalence, Setup, Verdict};
+use crate::equivalence::{Beside, Compiled, Equivalence, Setup, Verdict};
+use crate::invocation::Invocation;
 use pruner::Pruner;
 use record::{cached, carried_drops, carried_verdicts, last_build, BuildRecord};
 
@@ -139,19 +140,32 @@ pub fn build_metamutant_compared(
     prepare_copy(&indexed.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
     let all: Vec<u32> = unpruned.mutants.iter().map(|m| m.id).collect();
+    // The compiler's comparison starts as soon as a round's build has compiled the
+    // metamutant's library, beside the rest of that build (the worker's binary); it is kept
+    // if that round turns out to be the last, the one without errors.
+    let mut beside: Option<(BTreeSet<u32>, Beside)> = None;
+    let mut start_beside = |dropped: &BTreeSet<u32>, command: &Invocation| {
+        let Some(setup) = equivalence else { return };
+        beside = None;
+        let catalog = with_viable(&unpruned, dropped);
+        let (_, carried_compared) = carried_verdicts(last.as_ref(), &shape, &catalog);
+        let (files, wanted) = comparison_of(&indexed, &catalog, &carried_compared);
+        // A failure to start is met again, and reported, by the comparison after the build.
+        if let Ok(b) = Beside::start(&out_dir, &files, &wanted, setup, command) {
+            beside = Some((dropped.clone(), b));
+        }
+    };
     let mut pruner = Pruner {
         indexed: &indexed,
         out_dir: &out_dir,
         compiler,
         checks: 0,
+        on_compiled: Some(&mut start_beside),
     };
     let (dropped, rounds) = pruner.prune(&all, carried)?;
+    let beside = beside.filter(|(then, _)| *then == dropped).map(|(_, b)| b);
     let rewritten = indexed.rewrite(&|id| !dropped.contains(&id));
-    let mut catalog = unpruned;
-    catalog.pruned = true;
-    for m in &mut catalog.mutants {
-        m.viable = Some(!dropped.contains(&m.id));
-    }
+    let catalog = with_viable(&unpruned, &dropped);
     let mut result = Metamutant {
         dir: out_dir.clone(),
         catalog,
@@ -165,7 +179,7 @@ pub fn build_metamutant_compared(
     };
     if let Some(setup) = equivalence {
         let carried = carried_verdicts(last.as_ref(), &shape, &result.catalog);
-        result.equivalence = Some(compare(&indexed, &result, setup, carried)?);
+        result.equivalence = Some(compare(&indexed, &result, setup, carried, beside)?);
     }
     std::fs::write(out_dir.join(MUTANTS_FILE), result.catalog.to_json())?;
     std::fs::write(
@@ -192,7 +206,7 @@ fn from_cache(
     equivalence: Option<&Setup>,
 ) -> Result<Metamutant> {
     if let (Some(setup), None) = (equivalence, &m.equivalence) {
-        m.equivalence = Some(compare(indexed, &m, setup, Default::default())?);
+        m.equivalence = Some(compare(indexed, &m, setup, Default::default(), None)?);
         let record = BuildRecord {
             fingerprint,
             shape: indexed.shape(probes),
@@ -206,25 +220,61 @@ fn from_cache(
     })
 }
 
-/// The compiler's comparison of `m`'s viable mutants (its generated files are on disk in
-/// `m.dir`, as the last pruning round wrote them).
-fn compare(
+/// `unpruned` compile-pruned with the mutants in `dropped` left out.
+fn with_viable(unpruned: &Catalog, dropped: &BTreeSet<u32>) -> Catalog {
+    let mut catalog = unpruned.clone();
+    catalog.pruned = true;
+    for m in &mut catalog.mutants {
+        m.viable = Some(!dropped.contains(&m.id));
+    }
+    catalog
+}
+
+/// What a comparison of `catalog`'s viable mutants copies: the generated files that get
+/// copies, and the mutants to copy, those whose verdicts the last build's comparison does not
+/// give (`carried_compared`).
+fn comparison_of(
     indexed: &IndexedCrate,
-    m: &Metamutant,
-    setup: &Setup,
-    (carried, carried_compared): (BTreeMap<u32, Verdict>, BTreeSet<u32>),
-) -> Result<Equivalence> {
-    let viable: BTreeSet<u32> = m.catalog.viable().map(|x| x.id).collect();
+    catalog: &Catalog,
+    carried_compared: &BTreeSet<u32>,
+) -> (Vec<String>, BTreeSet<u32>) {
+    let viable: BTreeSet<u32> = catalog.viable().map(|x| x.id).collect();
     let files: Vec<String> = indexed
         .rewrite(&|id| viable.contains(&id))
         .files
         .iter()
         .map(|(i, _)| indexed.sources.files[*i].rel.clone())
         .collect();
-    // The functions whose verdicts the last build's comparison gave are not copied again.
-    let wanted: BTreeSet<u32> = viable.difference(&carried_compared).copied().collect();
-    let mut e = crate::equivalence::compare(&m.dir, &files, &wanted, &indexed.manifest.name, setup)
-        .with_context(|| format!("comparing the mutants of `{}`", indexed.manifest.name))?;
+    let wanted = viable.difference(carried_compared).copied().collect();
+    (files, wanted)
+}
+
+/// The compiler's comparison of `m`'s viable mutants (its generated files are on disk in
+/// `m.dir`, as the last pruning round wrote them): `beside`'s, if a compile was started beside
+/// the last round's build and succeeded, else compiled now through cargo.
+fn compare(
+    indexed: &IndexedCrate,
+    m: &Metamutant,
+    setup: &Setup,
+    (carried, carried_compared): (BTreeMap<u32, Verdict>, BTreeSet<u32>),
+    beside: Option<Beside>,
+) -> Result<Equivalence> {
+    let name = &indexed.manifest.name;
+    let (files, wanted) = comparison_of(indexed, &m.catalog, &carried_compared);
+    let beside = beside.map(Beside::finish).transpose();
+    let mut e = match beside.with_context(|| format!("comparing the mutants of `{name}`"))? {
+        Some(Ok(e)) => e,
+        failed => {
+            let mut e = crate::equivalence::compare(&m.dir, &files, &wanted, name, setup)
+                .with_context(|| format!("comparing the mutants of `{name}`"))?;
+            if let Some(Err(why)) = failed {
+                e.compiled = Compiled::ThroughCargo {
+                    beside_failed: Some(why),
+                };
+            }
+            e
+        }
+    };
     if e.failed.is_none() {
         e.verdicts.extend(carried);
         e.compared.extend(carried_compared);

@@ -12,7 +12,13 @@ use super::copy::prepare_copy;
 use super::indexed_crate::IndexedCrate;
 use super::{PruneRound, MAX_ROUNDS, OVERFLOW_LINTS};
 use crate::compile::Compiler;
-use crate::prune::{compile_errors, ArmMap, CompileError};
+use crate::invocation::{Invocation, LibraryWatch};
+use crate::prune::{compile_errors, compile_errors_watched, ArmMap, CompileError};
+
+/// What the pruner calls when a round's build has compiled the metamutant's library (before
+/// the rest of the build ends): with the mutants that round leaves out, and the library's
+/// command as cargo ran it.
+pub(super) type OnCompiled<'a> = &'a mut dyn FnMut(&BTreeSet<u32>, &Invocation);
 
 /// Writes the sources of the metamutant with the mutants in `dropped` left out, and checks it.
 pub(super) struct Pruner<'a> {
@@ -20,6 +26,8 @@ pub(super) struct Pruner<'a> {
     pub out_dir: &'a Path,
     pub compiler: &'a Compiler,
     pub checks: usize,
+    /// Called in the rounds of [`Pruner::prune`] (not in a bisection's trials).
+    pub on_compiled: Option<OnCompiled<'a>>,
 }
 
 impl Pruner<'_> {
@@ -38,7 +46,7 @@ impl Pruner<'_> {
             if rounds.len() >= MAX_ROUNDS {
                 bail!("compile-pruning of `{name}` did not converge in {MAX_ROUNDS} rounds");
             }
-            let (errors, map) = self.check(&dropped)?;
+            let (errors, map) = self.round(&dropped)?;
             if errors.is_empty() {
                 break;
             }
@@ -110,6 +118,23 @@ impl Pruner<'_> {
         let map = self.write(dropped)?;
         self.checks += 1;
         Ok((compile_errors(self.out_dir, self.compiler)?, map))
+    }
+
+    /// [`Pruner::check`], telling [`Pruner::on_compiled`] when the library has compiled.
+    fn round(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
+        if self.on_compiled.is_none() {
+            return self.check(dropped);
+        }
+        let map = self.write(dropped)?;
+        self.checks += 1;
+        let on_compiled = self.on_compiled.as_mut().expect("checked above");
+        let mut watch = LibraryWatch::new(self.out_dir);
+        let errors = compile_errors_watched(self.out_dir, self.compiler, &mut |line| {
+            if let Some(command) = watch.see(line) {
+                on_compiled(dropped, command);
+            }
+        })?;
+        Ok((errors, map))
     }
 
     /// Finds the mutant behind an error that lands outside every mutant's arm, by halving

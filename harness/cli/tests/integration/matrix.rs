@@ -551,3 +551,66 @@ fn shards_that_leave_the_compilers_marked_mutants_unrun_merge() {
         untimed(&json(&chain_out().join("evaluation.json")))
     );
 }
+
+/// The compiler's comparison compiled beside the worker's build (`rustc` started with cargo's
+/// own command for the metamutant, outside cargo's lock) gives the verdicts of the one
+/// compiled through cargo after the build (what a metamutant cached without a comparison
+/// gets), on a fresh crate and after an edit (where the untouched functions' verdicts are
+/// carried and the edited one's compared beside the build).
+#[test]
+fn the_comparison_beside_the_build_gives_the_verdicts_of_the_one_through_cargo() {
+    let dir = tempfile::tempdir().unwrap();
+    let beside_the_build = "comparison: compiled by rustc beside the worker's build";
+    let through_cargo = "comparison: compiled through cargo after the worker's build";
+    let run = |krate: &Path, route: &str| -> std::collections::BTreeMap<u64, serde_json::Value> {
+        let out = tempfile::tempdir().unwrap();
+        let o = command(&[
+            "--verbose",
+            "evaluate",
+            "--benchmark-path",
+            krate.to_str().unwrap(),
+            "--scopes",
+            "1..1",
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .env(EQUIVALENCE_VAR, "1")
+        .output()
+        .unwrap();
+        let stderr = text(&o.stderr);
+        assert!(o.status.success(), "{stderr}");
+        assert!(stderr.contains(route), "not {route:?}:\n{stderr}");
+        json(&out.path().join("mutants.json"))["mutants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| Some((m["id"].as_u64()?, m.get("compiler")?.clone())))
+            .collect()
+    };
+    // A metamutant built without a comparison and cached: the next run compares through cargo.
+    let cached_without_comparison = |krate: &Path| {
+        let o = command(&["mutants", "--benchmark-path", krate.to_str().unwrap()])
+            .env(EQUIVALENCE_VAR, "0")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    };
+    let (line, edited) = ("self.size = self.size + 1;", "self.size = 1 + self.size;");
+    let [beside, cargo, cargo_edited] = ["beside", "cargo", "cargo-edited"].map(|d| {
+        let krate = dir.path().join(d);
+        copy_fixture("chain", &krate);
+        krate
+    });
+
+    let fresh = run(&beside, beside_the_build);
+    // Not vacuous: chain's `+ 1`s have duplicates.
+    assert!(fresh.len() >= 10, "{fresh:?}");
+    cached_without_comparison(&cargo);
+    assert_eq!(fresh, run(&cargo, through_cargo));
+
+    edit(&beside.join("src/lib.rs"), line, edited);
+    let after_edit = run(&beside, beside_the_build);
+    edit(&cargo_edited.join("src/lib.rs"), line, edited);
+    cached_without_comparison(&cargo_edited);
+    assert_eq!(after_edit, run(&cargo_edited, through_cargo));
+}
