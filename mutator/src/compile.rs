@@ -173,7 +173,7 @@ impl Compiler {
             }
             Mode::Build { through } => {
                 // `-vv`: the status line that starts each compile gives its whole command,
-                // which the compiler's comparison reuses ([`crate::invocation`]).
+                // which the compiler's comparison reuses (`invocation.rs`).
                 cmd.args(["build", "-vv", "--profile", PROFILE])
                     .args(profile_args()?);
                 match through {
@@ -287,7 +287,7 @@ pub fn output(cmd: &mut Command) -> std::io::Result<Output> {
 
 /// [`output`], with every line passed to `watch` as cargo prints it, on the calling thread:
 /// what lets the caller start work on a crate cargo has just compiled while the build goes
-/// on (see [`crate::equivalence`]). The two streams are read on threads of their own (a child
+/// on (the compiler's comparison, beside the worker's build). The two streams are read on threads of their own (a child
 /// that fills one pipe while we read the other would otherwise block both); a line of one
 /// stream may reach `watch` before an earlier line of the other.
 pub fn output_watched(cmd: &mut Command, watch: &mut dyn FnMut(Line)) -> std::io::Result<Output> {

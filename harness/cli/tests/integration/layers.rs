@@ -171,7 +171,7 @@ fn no_module_of_any_other_crate_imports_one_that_imports_it_back() {
         ("korat/src", 10),
         ("korat/choice/src", 3),
         ("korat/derive/src", 7),
-        ("mutator/src", 15),
+        ("mutator/src", 16),
         ("mutator/probes/src", 1),
         ("harness/artifacts/src", 12),
         ("harness/protocol/src", 6),
