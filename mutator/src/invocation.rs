@@ -10,11 +10,12 @@
 //! codegen unit, see [`crate::compile::profile_args`]) and leaves the second core idle.
 //!
 //! The command is cargo's own (flags, `--cfg`s, `--extern`s, the environment a build script
-//! or `env!` reads), taken from the build that has just compiled the metamutant, so nothing
-//! cargo decides is guessed here. Only what says where the outputs go and how they are
-//! optimised is replaced.
+//! or `env!` reads), taken from the build that is compiling the metamutant, so nothing cargo
+//! decides is guessed here. Only what says where the outputs go and how they are optimised is
+//! replaced. It can start with the metamutant's own compile: cargo starts that once every
+//! dependency's metadata is written, and the copy needs nothing else.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::compile::Line;
@@ -118,61 +119,13 @@ fn replaced_codegen(setting: &str) -> bool {
     ["opt-level", "codegen-units", "incremental", "embed-bitcode"].contains(&name)
 }
 
-/// Watches one cargo build's lines for the library whose manifest is in `dir`: its command
-/// (from the status line that starts it) and the message that says it compiled.
-#[derive(Debug)]
-pub struct LibraryWatch {
-    dir: PathBuf,
-    manifest: PathBuf,
-    command: Option<Invocation>,
-}
-
-impl LibraryWatch {
-    pub fn new(dir: &Path) -> LibraryWatch {
-        LibraryWatch {
-            dir: dir.to_path_buf(),
-            manifest: dir.join("Cargo.toml"),
-            command: None,
-        }
+/// The command of the library whose manifest is in `dir`, if cargo's `line` is the status line
+/// that starts its compile (`-vv`; a library found fresh has none).
+pub fn library_started(line: Line, dir: &Path) -> Option<Invocation> {
+    match line {
+        Line::Stderr(text) => Invocation::from_status_line(text, dir),
+        Line::Stdout(_) => None,
     }
-
-    /// The library's command, once `line` says cargo compiled it (not found fresh): cargo's
-    /// `compiler-artifact` message for it, after its `Running` line.
-    pub fn see(&mut self, line: Line) -> Option<&Invocation> {
-        match line {
-            Line::Stderr(text) => {
-                if self.command.is_none() {
-                    self.command = Invocation::from_status_line(text, &self.dir);
-                }
-                None
-            }
-            Line::Stdout(text) => {
-                let m: Artifact = serde_json::from_str(text).ok()?;
-                let ours = m.reason == "compiler-artifact"
-                    && !m.fresh
-                    && Path::new(&m.manifest_path) == self.manifest
-                    && m.target.kind.iter().any(|k| k == "lib" || k == "rlib");
-                ours.then_some(self.command.as_ref()).flatten()
-            }
-        }
-    }
-}
-
-#[derive(serde::Deserialize)]
-struct Artifact {
-    reason: String,
-    #[serde(default)]
-    manifest_path: String,
-    #[serde(default)]
-    fresh: bool,
-    #[serde(default)]
-    target: ArtifactTarget,
-}
-
-#[derive(serde::Deserialize, Default)]
-struct ArtifactTarget {
-    #[serde(default)]
-    kind: Vec<String>,
 }
 
 #[cfg(test)]
@@ -251,28 +204,12 @@ mod tests {
     }
 
     #[test]
-    fn the_watch_answers_when_the_library_compiled_not_when_fresh() {
-        let mut w = LibraryWatch::new(Path::new("/w/meta"));
-        let artifact = |fresh: bool, manifest: &str, kind: &str| {
-            format!(
-                r#"{{"reason":"compiler-artifact","manifest_path":"{manifest}","fresh":{fresh},"target":{{"kind":["{kind}"]}}}}"#
-            )
-        };
-        assert!(w
-            .see(Line::Stdout(&artifact(false, "/w/meta/Cargo.toml", "lib")))
-            .is_none());
-        assert!(w.see(Line::Stderr(LINE)).is_none());
-        assert!(w
-            .see(Line::Stdout(&artifact(true, "/w/meta/Cargo.toml", "lib")))
-            .is_none());
-        assert!(w
-            .see(Line::Stdout(&artifact(false, "/w/x/Cargo.toml", "lib")))
-            .is_none());
-        assert!(w
-            .see(Line::Stdout(&artifact(false, "/w/meta/Cargo.toml", "bin")))
-            .is_none());
-        assert!(w.see(Line::Stdout("not json")).is_none());
-        let got = w.see(Line::Stdout(&artifact(false, "/w/meta/Cargo.toml", "lib")));
-        assert_eq!(got.map(|i| i.program.as_str()), Some("/t/bin/rustc"));
+    fn a_library_starts_with_its_status_line_on_stderr() {
+        let dir = Path::new("/w/meta");
+        assert!(library_started(Line::Stderr(LINE), dir).is_some());
+        assert!(library_started(Line::Stdout(LINE), dir).is_none());
+        assert!(
+            library_started(Line::Stderr("       Fresh leftist v0.0.0 (/w/meta)"), dir).is_none()
+        );
     }
 }

@@ -156,10 +156,9 @@ pub(crate) fn compare(
     })
 }
 
-/// A comparison compiling beside the build that has just compiled the metamutant: its copy
-/// compiled by `rustc` with cargo's own command for the metamutant ([`Invocation::emit_ir`]),
-/// outside cargo's lock (see [`crate::invocation`]). Dropped unfinished, its compile is
-/// killed.
+/// A comparison compiling beside the build that compiles the metamutant: its copy compiled by
+/// `rustc` with cargo's own command for the metamutant ([`Invocation::emit_ir`]), outside
+/// cargo's lock (see [`crate::invocation`]). Dropped unfinished, its compile is killed.
 pub(crate) struct Beside {
     copies: Copies,
     compile: Option<Compile>,

@@ -140,13 +140,15 @@ pub fn build_metamutant_compared(
     prepare_copy(&indexed.manifest, out_dir, &[("ferastrau-probes", probes)])?;
     let out_dir = out_dir.canonicalize()?;
     let all: Vec<u32> = unpruned.mutants.iter().map(|m| m.id).collect();
-    // The compiler's comparison starts as soon as a round's build has compiled the
-    // metamutant's library, beside the rest of that build (the worker's binary); it is kept
-    // if that round turns out to be the last, the one without errors.
+    // The compiler's comparison starts with the metamutant's own compile in a round's build,
+    // beside the rest of that build; it is kept if that round turns out to be the last, the one
+    // without errors, and killed when the round fails.
     let mut beside: Option<(BTreeSet<u32>, Beside)> = None;
-    let mut start_beside = |dropped: &BTreeSet<u32>, command: &Invocation| {
-        let Some(setup) = equivalence else { return };
+    let mut start_beside = |dropped: &BTreeSet<u32>, command: Option<&Invocation>| {
         beside = None;
+        let (Some(setup), Some(command)) = (equivalence, command) else {
+            return;
+        };
         let catalog = with_viable(&unpruned, dropped);
         let (_, carried_compared) = carried_verdicts(last.as_ref(), &shape, &catalog);
         let (files, wanted) = comparison_of(&indexed, &catalog, &carried_compared);
@@ -160,7 +162,7 @@ pub fn build_metamutant_compared(
         out_dir: &out_dir,
         compiler,
         checks: 0,
-        on_compiled: Some(&mut start_beside),
+        on_library: Some(&mut start_beside),
     };
     let (dropped, rounds) = pruner.prune(&all, carried)?;
     let beside = beside.filter(|(then, _)| *then == dropped).map(|(_, b)| b);

@@ -12,13 +12,13 @@ use super::copy::prepare_copy;
 use super::indexed_crate::IndexedCrate;
 use super::{PruneRound, MAX_ROUNDS, OVERFLOW_LINTS};
 use crate::compile::Compiler;
-use crate::invocation::{Invocation, LibraryWatch};
+use crate::invocation::{library_started, Invocation};
 use crate::prune::{compile_errors, compile_errors_watched, ArmMap, CompileError};
 
-/// What the pruner calls when a round's build has compiled the metamutant's library (before
-/// the rest of the build ends): with the mutants that round leaves out, and the library's
-/// command as cargo ran it.
-pub(super) type OnCompiled<'a> = &'a mut dyn FnMut(&BTreeSet<u32>, &Invocation);
+/// What the pruner calls in a round: when its build starts compiling the metamutant's library,
+/// with the mutants that round leaves out and the library's command as cargo runs it; and,
+/// with no command, when the round ends with errors (what was started for it is of no use).
+pub(super) type OnLibrary<'a> = &'a mut dyn FnMut(&BTreeSet<u32>, Option<&Invocation>);
 
 /// Writes the sources of the metamutant with the mutants in `dropped` left out, and checks it.
 pub(super) struct Pruner<'a> {
@@ -27,7 +27,7 @@ pub(super) struct Pruner<'a> {
     pub compiler: &'a Compiler,
     pub checks: usize,
     /// Called in the rounds of [`Pruner::prune`] (not in a bisection's trials).
-    pub on_compiled: Option<OnCompiled<'a>>,
+    pub on_library: Option<OnLibrary<'a>>,
 }
 
 impl Pruner<'_> {
@@ -120,20 +120,24 @@ impl Pruner<'_> {
         Ok((compile_errors(self.out_dir, self.compiler)?, map))
     }
 
-    /// [`Pruner::check`], telling [`Pruner::on_compiled`] when the library has compiled.
+    /// [`Pruner::check`], telling [`Pruner::on_library`] when the library's compile starts,
+    /// and when the round ends with errors.
     fn round(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
-        if self.on_compiled.is_none() {
+        if self.on_library.is_none() {
             return self.check(dropped);
         }
         let map = self.write(dropped)?;
         self.checks += 1;
-        let on_compiled = self.on_compiled.as_mut().expect("checked above");
-        let mut watch = LibraryWatch::new(self.out_dir);
-        let errors = compile_errors_watched(self.out_dir, self.compiler, &mut |line| {
-            if let Some(command) = watch.see(line) {
-                on_compiled(dropped, command);
+        let on_library = self.on_library.as_mut().expect("checked above");
+        let out_dir = self.out_dir;
+        let errors = compile_errors_watched(out_dir, self.compiler, &mut |line| {
+            if let Some(command) = library_started(line, out_dir) {
+                on_library(dropped, Some(&command));
             }
         })?;
+        if !errors.is_empty() {
+            on_library(dropped, None);
+        }
         Ok((errors, map))
     }
 

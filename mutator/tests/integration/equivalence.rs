@@ -155,3 +155,109 @@ fn a_rebuild_after_an_edit_compares_only_what_the_edit_changed() {
         .any(|id| e.verdict(*id) == Some(Verdict::Equivalent)));
     assert!(first.equivalence.is_some());
 }
+
+/// A crate whose first pruning rounds fail (`peek_mut` where `self` is shared, or where
+/// another borrow is held) and whose `g` has duplicate mutants.
+const PRUNED: &str = r#"
+pub struct S {
+    pub v: Vec<u32>,
+}
+
+impl S {
+    pub fn peek(&self, i: usize) -> &u32 {
+        &self.v[i]
+    }
+
+    pub fn peek_mut(&mut self, i: usize) -> &u32 {
+        self.v.push(0);
+        &self.v[i]
+    }
+
+    pub fn shared(&self, i: usize) -> u32 {
+        *self.peek(i)
+    }
+}
+
+pub fn g(x: u32) -> u32 {
+    x + 1
+}
+"#;
+
+/// A package with a binary that depends on the crate at `dep` (as the worker depends on the
+/// metamutant), in `dir`: what [`Compiler::build_through`] builds.
+fn through(dir: &std::path::Path, dep: &std::path::Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").unwrap();
+    let manifest = dir.join("Cargo.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "[package]\nname = \"through\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ninline_bench = {{ path = {:?} }}\n\n[workspace]\n",
+            dep.display().to_string()
+        ),
+    )
+    .unwrap();
+    manifest
+}
+
+/// Built through a worker-like package (cargo's `-vv` status lines give the metamutant's
+/// command), the comparison is compiled beside the build: started in each round, killed when
+/// the round fails, kept from the last; its verdicts are those of a comparison compiled through
+/// cargo after the build (a metamutant cached without one).
+#[test]
+fn the_comparison_beside_the_build_survives_failing_rounds_with_the_verdicts_through_cargo() {
+    use ferastrau_mutator::equivalence::Compiled;
+    let work = tempfile::tempdir().unwrap();
+    let target = work.path().join("target");
+    let build = |krate: &std::path::Path, name: &str, compare: bool| {
+        let (meta, copy) = (
+            work.path().join(name),
+            work.path().join(format!("{name}-copy")),
+        );
+        let setup = Setup {
+            compiler: Compiler::build_through(
+                &target,
+                through(&work.path().join(format!("{name}-copy-through")), &copy),
+            ),
+            dir: copy,
+        };
+        build_metamutant_compared(
+            krate,
+            &meta,
+            &crate::common::probes(),
+            &Compiler::build_through(
+                &target,
+                through(&work.path().join(format!("{name}-through")), &meta),
+            ),
+            compare.then_some(&setup),
+        )
+        .unwrap()
+    };
+    let beside_crate = krate(PRUNED, &["S::shared", "g"], &[]);
+    let beside = build(beside_crate.path(), "beside", true);
+    assert!(!beside.rounds.is_empty(), "no failing round: a weak test");
+    let b = beside.equivalence.as_ref().unwrap();
+    assert_eq!(b.compiled, Compiled::BesideTheBuild);
+    assert!(
+        b.verdicts
+            .values()
+            .any(|v| matches!(v, Verdict::Duplicate { .. })),
+        "{b:?}"
+    );
+
+    let cargo_crate = krate(PRUNED, &["S::shared", "g"], &[]);
+    assert!(build(cargo_crate.path(), "cargo", false)
+        .equivalence
+        .is_none());
+    let cargo = build(cargo_crate.path(), "cargo", true);
+    let c = cargo.equivalence.as_ref().unwrap();
+    assert_eq!(
+        c.compiled,
+        Compiled::ThroughCargo {
+            beside_failed: None
+        }
+    );
+    assert_eq!((&b.verdicts, &b.compared), (&c.verdicts, &c.compared));
+    assert_eq!(beside.catalog.to_json(), cargo.catalog.to_json());
+}
