@@ -233,7 +233,8 @@ pub fn prepare(bench: &BenchmarkCrate) -> Result<MetamutantBuild> {
     let (copy, worker_crate) = metamutant_worker(bench)?;
     let meta = mutate(bench, &worker_crate)?;
     let mutated = Instant::now();
-    let worker = Worker::build_for(&copy, &work_dir(bench, "metamutant"))?;
+    // Not from the cache: the last pruning round was this worker's build (see `mutate`).
+    let worker = Worker::build_or_take(&copy, &work_dir(bench, "metamutant"), !meta.cached)?;
     let built = Instant::now();
     let described = worker.describe()?;
     let times = BuildTimes {

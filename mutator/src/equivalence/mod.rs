@@ -224,6 +224,7 @@ impl Beside {
                 // Killed with us: a compile left running could write its IR over a later
                 // run's.
                 crate::compile::die_with_parent(&mut cmd, nix::sys::signal::Signal::SIGKILL);
+                lower_priority(&mut cmd);
                 let log_file = std::fs::File::create(&log)?;
                 cmd.stdin(Stdio::null())
                     .stdout(log_file.try_clone()?)
@@ -271,6 +272,20 @@ impl Drop for Beside {
         if let Some(compile) = self.compile.take() {
             compile.kill();
         }
+    }
+}
+
+/// Runs the process `cmd` starts at a lower priority (`nice` 10): the build beside it (the
+/// metamutant's compile, then the worker's binary, which needs it) is what the run waits
+/// for, and the comparison fits in the CPU time that build leaves idle.
+fn lower_priority(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setpriority is async-signal-safe; its failure only leaves the priority as is.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+            Ok(())
+        });
     }
 }
 
