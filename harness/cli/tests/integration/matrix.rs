@@ -596,7 +596,9 @@ fn the_comparison_beside_the_build_gives_the_verdicts_of_the_one_through_cargo()
         assert!(o.status.success(), "{}", text(&o.stderr));
     };
     let (line, edited) = ("self.size = self.size + 1;", "self.size = 1 + self.size;");
-    let [beside, cargo, cargo_edited] = ["beside", "cargo", "cargo-edited"].map(|d| {
+    // A space and a quote in the path: cargo's status line quotes them, the command read
+    // back from it must not split there.
+    let [beside, cargo, cargo_edited] = ["beside's dir", "cargo", "cargo-edited"].map(|d| {
         let krate = dir.path().join(d);
         copy_fixture("chain", &krate);
         krate
@@ -613,4 +615,74 @@ fn the_comparison_beside_the_build_gives_the_verdicts_of_the_one_through_cargo()
     edit(&cargo_edited.join("src/lib.rs"), line, edited);
     cached_without_comparison(&cargo_edited);
     assert_eq!(after_edit, run(&cargo_edited, through_cargo));
+}
+
+/// The command lines of the running processes that contain `needle`.
+fn processes_with(needle: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(needle))
+        .collect()
+}
+
+/// A run killed by SIGKILL while the comparison compiles beside its build leaves no compile
+/// running (it dies with the run: left running, it could write its IR while a later run
+/// reads), and the next run compares beside the build again.
+#[test]
+fn a_run_killed_while_the_comparison_compiles_leaves_no_compile_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("killed");
+    copy_fixture("chain", &krate);
+    let out = dir.path().join("out");
+    let args = [
+        "--verbose",
+        "evaluate",
+        "--benchmark-path",
+        krate.to_str().unwrap(),
+        "--scopes",
+        "1..1",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let mut run = command(&args)
+        .env(EQUIVALENCE_VAR, "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The compile beside the build writes its IR under a name with the run's pid.
+    let ir = format!("ferastrau-equivalence-{}.ll", run.id());
+    let started = std::time::Instant::now();
+    while processes_with(&ir).is_empty() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "the comparison's compile was never seen running"
+        );
+        assert!(run.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let killed = std::time::Instant::now();
+    // It dies with the run (within milliseconds), not when its compile ends (a few tenths
+    // of a second after it was seen starting).
+    while !processes_with(&ir).is_empty() {
+        assert!(
+            killed.elapsed() < std::time::Duration::from_millis(200),
+            "still running after the run was killed: {:?}",
+            processes_with(&ir)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::fs::remove_dir_all(&out).ok();
+    let o = command(&args).env(EQUIVALENCE_VAR, "1").output().unwrap();
+    let stderr = text(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("comparison: compiled by rustc beside the worker's build"),
+        "{stderr}"
+    );
 }
