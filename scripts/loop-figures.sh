@@ -9,7 +9,11 @@
 #
 # Each figure is one function below (`figure_...`), called at the end; a new figure is a new
 # function and a line there. `target/release/ferastrau` is built first unless
-# FERASTRAU_PREBUILT=1. Workers are built at the default opt-level (3), as a user's runs are.
+# FERASTRAU_PREBUILT=1. Workers are built at the default opt-level (3), as a user's runs are,
+# unless FERASTRAU_OPT_LEVEL says otherwise (then the figures' commands say so).
+#
+# CI runs the edit loop alone, at opt-level 0 on the workers' dependencies its tests built
+# (CARGO_TARGET_DIR=target): about 5 s, its figures printed in CI's log, not compared.
 #
 # Figures:
 # - binomial_heap_7: `evaluate --benchmark binomial_heap --scopes 7` at this checkout and at
@@ -34,6 +38,12 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 [[ ${FERASTRAU_PREBUILT:-} == 1 ]] || cargo build --release -p ferastrau
+# The settings a figure's command runs with, when the caller changed them (CI's edit loop runs
+# at opt-level 0, on the workers' dependencies its tests built): part of what it measured.
+settings=
+for var in FERASTRAU_OPT_LEVEL FERASTRAU_COMPILER_EQUIVALENCE; do
+  [[ -n ${!var:-} ]] && settings+="$var=${!var} "
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/loop-figures.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -93,7 +103,7 @@ figure_binomial_heap_7() {
 }
 
 figure_edit_loop() {
-  local crate=$work/leftist cmd="ferastrau evaluate --scopes 1..4"
+  local crate=$work/leftist cmd="${settings}ferastrau evaluate --scopes 1..4"
   cp -r "$root/testdata/leftist" "$crate"
   rm -rf "$crate/target" "$crate/ferastrau.out"
   sed -i "s|path = \"../../harness/sdk\"|path = \"$root/harness/sdk\"|" "$crate/Cargo.toml"
