@@ -185,11 +185,13 @@ impl Worker {
     pub fn build_or_take(bench: &BenchmarkCrate, work_dir: &Path, built: bool) -> Result<Worker> {
         let WorkerCrate { package, manifest } = WorkerCrate::write(bench, work_dir)?;
         if built {
-            let (exe, hash) = install(bench, &package)?;
-            ferastrau_console::detail!(
-                "worker binary (built by the last pruning round): {}",
-                exe.display()
+            ferastrau_console::stage!(
+                "Building",
+                "the worker of {}: compiled by the last pruning round",
+                bench.name
             );
+            let (exe, hash) = install(bench, &package)?;
+            ferastrau_console::detail!("worker binary: {}", exe.display());
             return Ok(Worker {
                 exe,
                 hash,

@@ -262,11 +262,11 @@ fn compare(
     beside: Option<Beside>,
 ) -> Result<Equivalence> {
     let name = &indexed.manifest.name;
-    let (files, wanted) = comparison_of(indexed, &m.catalog, &carried_compared);
     let beside = beside.map(Beside::finish).transpose();
     let mut e = match beside.with_context(|| format!("comparing the mutants of `{name}`"))? {
         Some(Ok(e)) => e,
         failed => {
+            let (files, wanted) = comparison_of(indexed, &m.catalog, &carried_compared);
             let mut e = crate::equivalence::compare(&m.dir, &files, &wanted, name, setup)
                 .with_context(|| format!("comparing the mutants of `{name}`"))?;
             if let Some(Err(why)) = failed {
