@@ -25,10 +25,11 @@
 #   builds ecf9328 and both workers, a few minutes more).
 # - edit_loop: a user's everyday loop on a small crate (testdata/leftist, a leftist heap of 235
 #   lines, copied out of the checkout as a user's crate): `evaluate --scopes 1..4` once to build
-#   everything, then one line of `merge` edited and `evaluate --scopes 1..4` timed (mutation,
-#   the compiler's comparison, the worker's build and the evaluation), beside the evaluation's
-#   own time (the same command with the metamutant and worker cached, no report kept). Cost:
-#   about 45 CPU-seconds the first time (the crate's dependencies at opt-level 3), 10 after.
+#   everything, then three times one line of `merge` edited (back and forth) and `evaluate
+#   --scopes 1..4` timed (mutation, the compiler's comparison, the worker's build and the
+#   evaluation), each followed by the evaluation's own time (the same command again, the
+#   metamutant and worker cached); the medians. Cost: about 45 CPU-seconds the first time
+#   (the crate's dependencies at opt-level 3), 10 after.
 # - fresh_clone: the README's main job on a clean clone of this checkout's HEAD, `cargo run
 #   --release -- evaluate --benchmark search_tree --scopes 1..7`, building the CLI and every
 #   worker from nothing (crates from cargo's registry cache, no network). Cost: about 150
@@ -115,22 +116,29 @@ figure_edit_loop() {
   }
   run_in() { (cd "$crate" && "$root/target/release/ferastrau" --quiet evaluate --scopes 1..4 --out "$1") >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }; }
   run_in "$work/warm"
-  local t c
-  t=$EPOCHREALTIME c=$(cpu)
-  python3 -c 'import sys; p, a, b = sys.argv[1:]; t = open(p).read(); open(p, "w").write(t.replace(a, b, 1))' \
-    "$crate/src/heap.rs" "$line" "$edited"
-  run_in "$work/edited"
-  local edit_wall edit_cpu
-  edit_wall=$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-  edit_cpu=$(awk -v a="$c" -v b="$(cpu)" 'BEGIN { printf "%.1f", b - a }')
-  t=$EPOCHREALTIME
-  run_in "$work/again"
-  local own
-  own=$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-  echo "edit_loop.wall_seconds: $edit_wall s ($cmd in a copy of testdata/leftist after a one-line edit of merge)"
-  echo "edit_loop.cpu_seconds: $edit_cpu CPU-s ($cmd in a copy of testdata/leftist after a one-line edit of merge)"
-  echo "edit_loop.evaluation_seconds: $own s ($cmd, the metamutant and worker cached: the evaluation's own time)"
-  echo "edit_loop.ratio: $(awk -v a="$edit_wall" -v b="$own" 'BEGIN { printf "%.1f", a / b }') x (the edit's run over the evaluation's own time)"
+  # Three edits, each timed, then the same command with nothing changed (the evaluation's own
+  # time); each edit swaps the line for the other text, so every one changes the crate.
+  local i t c walls=() cpus=() owns=() from=$line to=$edited
+  for i in 1 2 3; do
+    t=$EPOCHREALTIME c=$(cpu)
+    python3 -c 'import sys; p, a, b = sys.argv[1:]; t = open(p).read(); open(p, "w").write(t.replace(a, b, 1))' \
+      "$crate/src/heap.rs" "$from" "$to"
+    run_in "$work/edited-$i"
+    walls+=("$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')")
+    cpus+=("$(awk -v a="$c" -v b="$(cpu)" 'BEGIN { print b - a }')")
+    t=$EPOCHREALTIME
+    run_in "$work/again-$i"
+    owns+=("$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')")
+    local swap=$from
+    from=$to to=$swap
+  done
+  median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+  local edit_wall edit_cpu own
+  edit_wall=$(median "${walls[@]}") edit_cpu=$(median "${cpus[@]}") own=$(median "${owns[@]}")
+  echo "edit_loop.wall_seconds: $(printf '%.2f' "$edit_wall") s ($cmd in a copy of testdata/leftist after a one-line edit of merge; the median of 3 edits)"
+  echo "edit_loop.cpu_seconds: $(printf '%.1f' "$edit_cpu") CPU-s ($cmd in a copy of testdata/leftist after a one-line edit of merge; the median of 3 edits)"
+  echo "edit_loop.evaluation_seconds: $(printf '%.2f' "$own") s ($cmd, the metamutant and worker cached: the evaluation's own time; the median of 3 runs, one after each edit's)"
+  echo "edit_loop.ratio: $(awk -v a="$edit_wall" -v b="$own" 'BEGIN { printf "%.1f", a / b }') x (the edit's run over the evaluation's own time, medians)"
 }
 
 figure_fresh_clone() {
