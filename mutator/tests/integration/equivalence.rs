@@ -156,32 +156,15 @@ fn a_rebuild_after_an_edit_compares_only_what_the_edit_changed() {
     assert!(first.equivalence.is_some());
 }
 
-/// A crate whose first pruning rounds fail (`peek_mut` where `self` is shared, or where
-/// another borrow is held) and whose `g` has duplicate mutants.
-const PRUNED: &str = r#"
-pub struct S {
-    pub v: Vec<u32>,
+/// A crate whose first pruning rounds fail (pruning's `BORROWS`: `peek_mut` where `self` is
+/// shared) and whose `g` has duplicate mutants.
+fn pruned_crate() -> tempfile::TempDir {
+    let lib = format!(
+        "{}\npub fn g(x: u32) -> u32 {{\n    x + 1\n}}\n",
+        crate::pruning::BORROWS
+    );
+    krate(&lib, &["S::shared", "g"], &[])
 }
-
-impl S {
-    pub fn peek(&self, i: usize) -> &u32 {
-        &self.v[i]
-    }
-
-    pub fn peek_mut(&mut self, i: usize) -> &u32 {
-        self.v.push(0);
-        &self.v[i]
-    }
-
-    pub fn shared(&self, i: usize) -> u32 {
-        *self.peek(i)
-    }
-}
-
-pub fn g(x: u32) -> u32 {
-    x + 1
-}
-"#;
 
 /// A package with a binary that depends on the crate at `dep` (as the worker depends on the
 /// metamutant), in `dir`: what [`Compiler::build_through`] builds.
@@ -234,7 +217,7 @@ fn the_comparison_beside_the_build_survives_failing_rounds_with_the_verdicts_thr
         )
         .unwrap()
     };
-    let beside_crate = krate(PRUNED, &["S::shared", "g"], &[]);
+    let beside_crate = pruned_crate();
     let beside = build(beside_crate.path(), "beside", true);
     assert!(!beside.rounds.is_empty(), "no failing round: a weak test");
     let b = beside.equivalence.as_ref().unwrap();
@@ -246,7 +229,7 @@ fn the_comparison_beside_the_build_survives_failing_rounds_with_the_verdicts_thr
         "{b:?}"
     );
 
-    let cargo_crate = krate(PRUNED, &["S::shared", "g"], &[]);
+    let cargo_crate = pruned_crate();
     assert!(build(cargo_crate.path(), "cargo", false)
         .equivalence
         .is_none());

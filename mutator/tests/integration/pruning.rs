@@ -10,7 +10,7 @@ use crate::common::krate;
 
 /// `peek_mut` has `peek`'s signature up to `&mut self`: calling it where `self` is shared
 /// does not compile, and holding its result while calling `peek` again does not borrow-check.
-const BORROWS: &str = r#"
+pub(crate) const BORROWS: &str = r#"
 pub struct S {
     pub v: Vec<u32>,
     pub k: u32,

@@ -552,6 +552,23 @@ fn shards_that_leave_the_compilers_marked_mutants_unrun_merge() {
     );
 }
 
+/// `ferastrau --verbose evaluate` of the crate `krate` at scope 1 into `out`, the compiler's
+/// comparison on (its `--verbose` line says how it was compiled).
+fn compared_at_scope_1(krate: &Path, out: &Path) -> std::process::Command {
+    let mut c = command(&[
+        "--verbose",
+        "evaluate",
+        "--benchmark-path",
+        krate.to_str().unwrap(),
+        "--scopes",
+        "1..1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    c.env(EQUIVALENCE_VAR, "1");
+    c
+}
+
 /// The compiler's comparison compiled beside the worker's build (`rustc` started with cargo's
 /// own command for the metamutant, outside cargo's lock) gives the verdicts of the one
 /// compiled through cargo after the build (what a metamutant cached without a comparison
@@ -564,19 +581,7 @@ fn the_comparison_beside_the_build_gives_the_verdicts_of_the_one_through_cargo()
     let through_cargo = "comparison: compiled through cargo after the worker's build";
     let run = |krate: &Path, route: &str| -> std::collections::BTreeMap<u64, serde_json::Value> {
         let out = tempfile::tempdir().unwrap();
-        let o = command(&[
-            "--verbose",
-            "evaluate",
-            "--benchmark-path",
-            krate.to_str().unwrap(),
-            "--scopes",
-            "1..1",
-            "--out",
-            out.path().to_str().unwrap(),
-        ])
-        .env(EQUIVALENCE_VAR, "1")
-        .output()
-        .unwrap();
+        let o = compared_at_scope_1(krate, out.path()).output().unwrap();
         let stderr = text(&o.stderr);
         assert!(o.status.success(), "{stderr}");
         assert!(stderr.contains(route), "not {route:?}:\n{stderr}");
@@ -637,18 +642,7 @@ fn a_run_killed_while_the_comparison_compiles_leaves_no_compile_behind() {
     let krate = dir.path().join("killed");
     copy_fixture("chain", &krate);
     let out = dir.path().join("out");
-    let args = [
-        "--verbose",
-        "evaluate",
-        "--benchmark-path",
-        krate.to_str().unwrap(),
-        "--scopes",
-        "1..1",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let mut run = command(&args)
-        .env(EQUIVALENCE_VAR, "1")
+    let mut run = compared_at_scope_1(&krate, &out)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -678,7 +672,7 @@ fn a_run_killed_while_the_comparison_compiles_leaves_no_compile_behind() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::fs::remove_dir_all(&out).ok();
-    let o = command(&args).env(EQUIVALENCE_VAR, "1").output().unwrap();
+    let o = compared_at_scope_1(&krate, &out).output().unwrap();
     let stderr = text(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     assert!(
