@@ -124,12 +124,10 @@ fn build(bench: &BenchmarkCrate, manifest: &Path) -> Result<()> {
     )
     .context("cannot run cargo")?;
     if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or_else(|| stderr.lines().last().unwrap_or("(no output)"));
-        bail!("{}", first.trim());
+        bail!(
+            "{}",
+            compile::first_error(&String::from_utf8_lossy(&out.stderr))
+        );
     }
     Ok(())
 }

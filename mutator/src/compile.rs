@@ -259,6 +259,17 @@ pub(crate) fn die_with_parent(cmd: &mut Command, signal: nix::sys::signal::Signa
     }
 }
 
+/// The first line of a compiler's output (cargo's or rustc's) that names an error, else its
+/// last line: what a failed build is reported by.
+pub fn first_error(output: &str) -> String {
+    output
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or_else(|| output.lines().last().unwrap_or("(no output)"))
+        .trim()
+        .to_string()
+}
+
 /// What a caller is told while cargo runs: called with each status line that says the build
 /// waits for a lock another cargo holds (cargo's "Blocking waiting for file lock on ...").
 pub type WaitHook = fn(&str);
@@ -286,10 +297,10 @@ pub fn output(cmd: &mut Command) -> std::io::Result<Output> {
 }
 
 /// [`output`], with every line passed to `watch` as cargo prints it, on the calling thread:
-/// what lets the caller start work on a crate cargo has just compiled while the build goes
-/// on (the compiler's comparison, beside the worker's build). The two streams are read on threads of their own (a child
-/// that fills one pipe while we read the other would otherwise block both); a line of one
-/// stream may reach `watch` before an earlier line of the other.
+/// what lets the caller start work beside a build that goes on (the compiler's comparison,
+/// beside the worker's build). The two streams are read on threads of their own (a child that
+/// fills one pipe while we read the other would otherwise block both); a line of one stream
+/// may reach `watch` before an earlier line of the other.
 pub fn output_watched(cmd: &mut Command, watch: &mut dyn FnMut(Line)) -> std::io::Result<Output> {
     let mut child = cmd
         .stdin(Stdio::null())

@@ -6,8 +6,9 @@
 //! ([`crate::equivalence`]). Through cargo that compile waits for the worker's build to end:
 //! both hold the one build directory's lock. Started as cargo would start it, but by us, it
 //! needs no lock (its dependencies are built, and it writes nothing but its own IR into a
-//! directory of its own), so it runs beside the worker binary's build, which is serial (one
-//! codegen unit, see [`crate::compile::profile_args`]) and leaves the second core idle.
+//! directory of its own), so it runs beside the metamutant's compile and then the worker
+//! binary's, which is serial (one codegen unit, see [`crate::compile::profile_args`]) and
+//! leaves the second core idle.
 //!
 //! The command is cargo's own (flags, `--cfg`s, `--extern`s, the environment a build script
 //! or `env!` reads), taken from the build that is compiling the metamutant, so nothing cargo

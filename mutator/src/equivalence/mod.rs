@@ -144,7 +144,7 @@ pub(crate) fn compare(
         beside_failed: None,
     };
     if !out.status.success() || !ir.exists() {
-        let failed = first_error(&String::from_utf8_lossy(&out.stderr));
+        let failed = crate::compile::first_error(&String::from_utf8_lossy(&out.stderr));
         return Ok(Equivalence {
             compiled,
             ..copies.failed(failed)
@@ -253,7 +253,7 @@ impl Beside {
         let (status, exited) = compile.end()?;
         if !status.success() || !self.ir.exists() {
             let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-            return Ok(Err(first_error(&log)));
+            return Ok(Err(crate::compile::first_error(&log)));
         }
         // Writing and compiling the copies, then judging them; not the wait for the build.
         let compiled = copies.started.map_or(Duration::ZERO, |s| exited - s);
@@ -295,16 +295,6 @@ fn ir_path(setup: &Setup) -> PathBuf {
     setup
         .dir
         .join(format!("ferastrau-equivalence-{}.ll", std::process::id()))
-}
-
-/// The first line of a compiler's output that names an error, else its last line.
-fn first_error(output: &str) -> String {
-    output
-        .lines()
-        .find(|l| l.contains("error"))
-        .unwrap_or_else(|| output.lines().last().unwrap_or("(no output)"))
-        .trim()
-        .to_string()
 }
 
 /// The copies written for one comparison, before their compile.

@@ -123,19 +123,18 @@ impl Pruner<'_> {
     /// [`Pruner::check`], telling [`Pruner::on_library`] when the library's compile starts,
     /// and when the round ends with errors.
     fn round(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
-        if self.on_library.is_none() {
-            return self.check(dropped);
-        }
         let map = self.write(dropped)?;
         self.checks += 1;
-        let on_library = self.on_library.as_mut().expect("checked above");
         let out_dir = self.out_dir;
+        let mut on_library = self.on_library.as_mut();
         let errors = compile_errors_watched(out_dir, self.compiler, &mut |line| {
-            if let Some(command) = library_started(line, out_dir) {
-                on_library(dropped, Some(&command));
+            if let Some(on_library) = on_library.as_mut() {
+                if let Some(command) = library_started(line, out_dir) {
+                    on_library(dropped, Some(&command));
+                }
             }
         })?;
-        if !errors.is_empty() {
+        if let Some(on_library) = on_library.filter(|_| !errors.is_empty()) {
             on_library(dropped, None);
         }
         Ok((errors, map))
