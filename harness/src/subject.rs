@@ -128,7 +128,8 @@ fn mutate(bench: &BenchmarkCrate, worker: &WorkerCrate) -> Result<Metamutant> {
         &bench.dir,
         &out,
         &bench.runtime.dependency(Package::Probes),
-        &Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
+        &Compiler::build_through(build_dir(bench), &worker.manifest, &bench.name)
+            .in_dir(&bench.home),
         equivalence.as_ref(),
     );
     ticking.finish_and_clear();
@@ -215,7 +216,8 @@ fn equivalence_setup(bench: &BenchmarkCrate) -> Result<ferastrau_mutator::equiva
     let (copy, worker) = generated_copy(bench, "equivalence")?;
     Ok(ferastrau_mutator::equivalence::Setup {
         dir: copy.dir,
-        compiler: Compiler::build_through(build_dir(bench), &worker.manifest).in_dir(&bench.home),
+        compiler: Compiler::build_through(build_dir(bench), &worker.manifest, &bench.name)
+            .in_dir(&bench.home),
     })
 }
 

@@ -116,7 +116,7 @@ fn build(bench: &BenchmarkCrate, manifest: &Path) -> Result<()> {
     let out = compile::output(
         compile::cargo()
             .args(["build", "--profile", compile::PROFILE])
-            .args(compile::profile_args()?)
+            .args(compile::profile_args(Some(&bench.name))?)
             .args(["--message-format=short", "--manifest-path"])
             .arg(manifest)
             .current_dir(&bench.home)

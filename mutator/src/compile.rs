@@ -23,17 +23,27 @@ pub const PROFILE: &str = "ferastrau";
 
 /// The `ferastrau` profile, as `--config` arguments (it inherits `release`), so that no
 /// user's manifest is edited and every build of a worker — the original's, the metamutant's,
-/// the pruning rounds' — compiles its units identically and shares their artifacts:
+/// the pruning rounds', a test suite's runner — compiles its units identically and shares
+/// their artifacts. `subject` is the package name of the crate under test (the original and
+/// its metamutant copy share it), compiled incrementally; every build of its workers passes
+/// the same one. (`None` leaves every dependency whole: the compiler's comparison compiles a
+/// copy of the crate under the same name, which nothing will compile again.)
 ///
 /// - `opt-level = 3` (unless [`OPT_LEVEL_VAR`] says otherwise): the guards' cost
 ///   (`ferastrau overhead`) stays small and Korat's generation, which is monomorphised into
 ///   the benchmark crate, stays fast;
-/// - for every dependency of the worker (the metamutant and the crate under test among them)
-///   `codegen-units = 16` and `incremental = false`: their code generation runs in parallel,
-///   and in incremental mode rustc no longer copies `#[inline]` functions (the probes' mutant
-///   switch) into every codegen unit that calls them (at a load average of 10, the best of
-///   several `ferastrau overhead --benchmark binomial_heap --scope 7` runs was 1.17×
-///   incremental and 1.04× not). A regenerated metamutant is compiled whole;
+/// - for every dependency of the worker `codegen-units = 16`: their code generation runs in
+///   parallel;
+/// - the crate under test (`subject`) compiled incrementally, every other dependency not:
+///   an edit of one function regenerates a metamutant that differs from the last one in that
+///   function alone, and rustc then reuses the rest of its work (a one-line edit of
+///   `testdata/leftist`'s `merge`: the worker's build 0.47-0.58 s instead of 0.76-0.85).
+///   The code is as fast: `evaluate --benchmark binomial_heap --scopes 7`'s mutant phase
+///   (`runner.seconds`, alternated, five each) took 27.4-32.7 s, median 28.9, against
+///   29.0-34.3 s, median 31.8, compiled whole. The probes' switch is `#[inline(always)]`, so
+///   rustc copies it into every codegen unit in both modes. Every other path dependency
+///   (Korat, the SDK, the worker runtime, when they are paths) incremental too made that
+///   phase 6-12% slower, in two runs each;
 /// - for the root package of the build (the worker's own binary, or a test-suite runner),
 ///   `codegen-units = 1` and `incremental = true`: the worker's binary is where the worker's
 ///   loop and Korat's search are instantiated for the crate's types, most of a worker's build
@@ -48,8 +58,9 @@ pub const PROFILE: &str = "ferastrau";
 /// - no LTO and `debug = false`: nothing is spent on whole-program optimisation or debug
 ///   information;
 /// - `panic = "unwind"`: a panicking mutant is an output, caught by the worker.
-pub fn profile_args() -> anyhow::Result<Vec<String>> {
+pub fn profile_args(subject: Option<&str>) -> anyhow::Result<Vec<String>> {
     let opt_level = format!("opt-level = {}", opt_level()?);
+    let subject = subject.map(|s| format!("package.{s:?}.incremental = true"));
     Ok([
         "inherits = \"release\"",
         opt_level.as_str(),
@@ -63,6 +74,8 @@ pub fn profile_args() -> anyhow::Result<Vec<String>> {
         "panic = \"unwind\"",
     ]
     .iter()
+    .copied()
+    .chain(subject.as_deref())
     .flat_map(|setting| {
         [
             "--config".to_string(),
@@ -105,8 +118,12 @@ pub enum Mode {
     /// `cargo check --lib` (debug profile).
     Check,
     /// `cargo build --profile ferastrau`: of the package at `through` (a manifest whose
-    /// package depends on the crate compiled: the worker), else of the crate's library.
-    Build { through: Option<PathBuf> },
+    /// package depends on the crate compiled: the worker), else of the crate's library;
+    /// `subject` is the crate under test's package name ([`profile_args`]).
+    Build {
+        through: Option<PathBuf>,
+        subject: String,
+    },
 }
 
 /// A cargo command for the generated crates: a mode and a target directory.
@@ -131,11 +148,16 @@ impl Compiler {
     }
 
     /// `cargo build --profile ferastrau` of the package at `manifest`, which depends on the
-    /// crate to compile, into `target_dir` (the worker builds' directory).
-    pub fn build_through(target_dir: impl Into<PathBuf>, manifest: impl Into<PathBuf>) -> Compiler {
+    /// crate to compile (package `subject`), into `target_dir` (the worker builds' directory).
+    pub fn build_through(
+        target_dir: impl Into<PathBuf>,
+        manifest: impl Into<PathBuf>,
+        subject: &str,
+    ) -> Compiler {
         Compiler {
             mode: Mode::Build {
                 through: Some(manifest.into()),
+                subject: subject.to_string(),
             },
             target_dir: target_dir.into(),
             home: None,
@@ -154,9 +176,12 @@ impl Compiler {
     /// whatever crate it is given (used to check a plain copy of the benchmark).
     pub fn for_any_crate(&self) -> Compiler {
         Compiler {
-            mode: match self.mode {
+            mode: match &self.mode {
                 Mode::Check => Mode::Check,
-                Mode::Build { .. } => Mode::Build { through: None },
+                Mode::Build { subject, .. } => Mode::Build {
+                    through: None,
+                    subject: subject.clone(),
+                },
             },
             target_dir: self.target_dir.clone(),
             home: self.home.clone(),
@@ -171,11 +196,11 @@ impl Compiler {
                 cmd.args(["check", "--lib", "--manifest-path"])
                     .arg(dir.join("Cargo.toml"));
             }
-            Mode::Build { through } => {
+            Mode::Build { through, subject } => {
                 // `-vv`: the status line that starts each compile gives its whole command,
                 // which the compiler's comparison reuses (`invocation.rs`).
                 cmd.args(["build", "-vv", "--profile", PROFILE])
-                    .args(profile_args()?);
+                    .args(profile_args(Some(subject))?);
                 match through {
                     Some(manifest) => cmd.arg("--manifest-path").arg(manifest),
                     None => cmd
@@ -201,14 +226,16 @@ impl Compiler {
     /// builds compiled (same profile, same features, same directory: fresh); the extra flags
     /// reach this crate alone. `-C opt-level=3` whatever the profile says (at `0` the
     /// comparison would see unfolded switches) and one codegen unit (every copy sees the same
-    /// inlining candidates); the dependencies keep the profile's level.
+    /// inlining candidates); the dependencies keep the profile's level. Not incremental: the
+    /// copy is compiled once.
     pub fn emit_ir(&self, dir: &Path, package: &str, out: &Path) -> anyhow::Result<Command> {
         let mut cmd = cargo();
         cmd.args(["rustc", "--profile", PROFILE])
-            .args(profile_args()?);
+            .args(profile_args(None)?);
         match &self.mode {
             Mode::Build {
                 through: Some(manifest),
+                ..
             } => cmd.args(["-p", package, "--manifest-path"]).arg(manifest),
             _ => cmd
                 .args(["--lib", "--manifest-path"])

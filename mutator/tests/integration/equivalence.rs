@@ -202,6 +202,7 @@ fn the_comparison_beside_the_build_survives_failing_rounds_with_the_verdicts_thr
             compiler: Compiler::build_through(
                 &target,
                 through(&work.path().join(format!("{name}-copy-through")), &copy),
+                "inline_bench",
             ),
             dir: copy,
         };
@@ -212,6 +213,7 @@ fn the_comparison_beside_the_build_survives_failing_rounds_with_the_verdicts_thr
             &Compiler::build_through(
                 &target,
                 through(&work.path().join(format!("{name}-through")), &meta),
+                "inline_bench",
             ),
             compare.then_some(&setup),
         )

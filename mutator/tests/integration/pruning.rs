@@ -253,7 +253,7 @@ fn pruning_through_the_consumers_build_drops_what_check_drops_and_leaves_it_buil
         dir.path(),
         &out,
         &crate::common::probes(),
-        &Compiler::build_through(&target, &manifest),
+        &Compiler::build_through(&target, &manifest, "inline_bench"),
     )
     .unwrap();
     assert_eq!(viable(&built), viable(&checked));
@@ -271,7 +271,7 @@ fn pruning_through_the_consumers_build_drops_what_check_drops_and_leaves_it_buil
 
     let again = compile::cargo()
         .args(["build", "--profile", compile::PROFILE])
-        .args(compile::profile_args().unwrap())
+        .args(compile::profile_args(Some("inline_bench")).unwrap())
         .args(["--message-format=json", "--manifest-path"])
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", &target)

@@ -55,7 +55,7 @@ fn passes_its_tests_and_rustfmt(dir: &Path, tests: &[&str]) {
     crate::common::fast_builds_in_process();
     let o = cargo()
         .args(["test", "--profile", ferastrau_mutator::compile::PROFILE])
-        .args(ferastrau_mutator::compile::profile_args().unwrap())
+        .args(ferastrau_mutator::compile::profile_args(None).unwrap())
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .env(

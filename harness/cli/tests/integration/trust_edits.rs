@@ -405,10 +405,11 @@ fn results(journal: &Path) -> usize {
 }
 
 /// The worker's own binary (the worker's loop and Korat's search instantiated for the crate's
-/// types: most of a worker's build) is compiled incrementally, its dependencies (the crate's
-/// metamutant among them) not, so that an edit of a function's body reuses that code (issue
-/// 56); and the edited crate's verdicts are those of a build from nothing: the same mutants
-/// with the same statuses at every scope as a copy of the edited crate at another path.
+/// types: most of a worker's build) and the crate under test (its metamutant) are compiled
+/// incrementally, the worker's other dependencies not, so that an edit of a function's body
+/// reuses the rest of the work (issue 56); and the edited crate's verdicts are those of a build
+/// from nothing: the same mutants with the same statuses at every scope as a copy of the
+/// edited crate at another path.
 #[test]
 fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_build() {
     let dir = tempfile::tempdir().unwrap();
@@ -440,20 +441,32 @@ fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_
             )
         })
         .collect();
+    let compiled_since_the_edit = |prefix: &str, infix: &str| {
+        sessions.iter().any(|(name, modified)| {
+            name.starts_with(prefix) && name.contains(infix) && *modified >= before_edit
+        })
+    };
     assert!(
-        sessions
-            .iter()
-            .any(|(name, modified)| name.starts_with("ferastrau_leftist_")
-                && name.contains("_worker_metamutant")
-                && *modified >= before_edit),
+        compiled_since_the_edit("ferastrau_leftist_", "_worker_metamutant"),
         "the edited crate's worker was not compiled incrementally: {sessions:?}"
     );
     assert!(
-        !sessions
-            .iter()
-            .any(|(name, _)| name.starts_with("leftist-")),
-        "the crate itself was compiled incrementally: {sessions:?}"
+        compiled_since_the_edit("leftist-", ""),
+        "the edited crate's metamutant was not compiled incrementally: {sessions:?}"
     );
+    // Every test's crates share this directory, but none is named after the worker's other
+    // dependencies (their code, compiled whole, is as fast as before).
+    for other in [
+        "korat-",
+        "ferastrau_sdk-",
+        "ferastrau_worker-",
+        "ferastrau_probes-",
+    ] {
+        assert!(
+            !compiled_since_the_edit(other, ""),
+            "{other}* was compiled incrementally: {sessions:?}"
+        );
+    }
 
     copy_fixture("leftist", &fresh);
     edit(&fresh.join("src/heap.rs"), line, edited);
