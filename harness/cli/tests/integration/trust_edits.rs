@@ -474,3 +474,91 @@ fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_
     assert_eq!(statuses(&mutants), statuses(&fresh_mutants));
     assert_eq!(untimed(&evaluation), untimed(&fresh_evaluation));
 }
+
+/// The crate's incremental compile killed half-way (SIGKILL to its `rustc`, as the kernel's
+/// out-of-memory killer would, then to the run) leaves rustc's incremental state to the next
+/// run, whose verdicts are still those of a build from nothing (issue 56: the crate under test
+/// is compiled incrementally, and a wrong verdict from a half-written cache would exit 0).
+#[test]
+fn an_incremental_compile_killed_half_way_leaves_the_next_run_the_verdicts_of_a_fresh_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let (krate, fresh) = (dir.path().join("killed"), dir.path().join("fresh"));
+    // A crate name of its own, so that its compile is told from every other test's.
+    let (name, renamed) = ("name = \"leftist\"", "name = \"leftist_killed_half_way\"");
+    let run = |k: &Path| {
+        let out = tempfile::tempdir().unwrap();
+        evaluate(&["--benchmark-path", s(k), "--scopes", "1..3"], out.path())
+    };
+    let (line, edited) = (
+        "x.rank = rank(&x.right) + 1;",
+        "x.rank = 1 + rank(&x.right);",
+    );
+    copy_fixture("leftist", &krate);
+    edit(&krate.join("Cargo.toml"), name, renamed);
+    run(&krate);
+    edit(&krate.join("src/heap.rs"), line, edited);
+
+    // rustc works on a session directory named `s-...-working` until it finalises it.
+    let incremental = crate::common::shared_target().join("ferastrau/build/ferastrau/incremental");
+    let working = || -> Vec<std::path::PathBuf> {
+        let crates = std::fs::read_dir(&incremental)
+            .into_iter()
+            .flatten()
+            .flatten();
+        crates
+            .filter(|c| (c.file_name().to_string_lossy()).starts_with("leftist_killed_half_way-"))
+            .flat_map(|c| std::fs::read_dir(c.path()).into_iter().flatten().flatten())
+            .map(|s| s.path())
+            .filter(|s| s.to_string_lossy().ends_with("-working"))
+            .collect()
+    };
+    let before = working();
+    let out = dir.path().join("out");
+    let mut killed = command(&[
+        "evaluate",
+        "--benchmark-path",
+        s(&krate),
+        "--scopes",
+        "1..3",
+    ])
+    .args(["--out", s(&out)])
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    let compile = |pid: &std::fs::DirEntry| {
+        let cmdline = std::fs::read(pid.path().join("cmdline")).ok()?;
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        (cmdline.contains("--crate-name leftist_killed_half_way ")
+            && cmdline.contains("incremental="))
+        .then(|| pid.file_name().to_string_lossy().parse::<i32>().ok())
+        .flatten()
+    };
+    let started = Instant::now();
+    // Killed once it works on a session of its own: the compile is half-way.
+    let rustc = loop {
+        let pid = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .find_map(|p| compile(&p));
+        if let Some(pid) = pid.filter(|_| working().iter().any(|w| !before.contains(w))) {
+            break pid;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the crate's incremental compile was never seen working on a session"
+        );
+        assert!(killed.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let _ = kill(Pid::from_raw(rustc), Signal::SIGKILL);
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let (evaluation, mutants) = run(&krate);
+    copy_fixture("leftist", &fresh);
+    edit(&fresh.join("Cargo.toml"), name, renamed);
+    edit(&fresh.join("src/heap.rs"), line, edited);
+    let (fresh_evaluation, fresh_mutants) = run(&fresh);
+    assert_eq!(statuses(&mutants), statuses(&fresh_mutants));
+    assert_eq!(untimed(&evaluation), untimed(&fresh_evaluation));
+}
