@@ -40,7 +40,8 @@ pub const PROFILE: &str = "ferastrau";
 ///   `testdata/leftist`'s `merge`: the worker's build 0.47-0.58 s instead of 0.76-0.85).
 ///   The code is as fast: `evaluate --benchmark binomial_heap --scopes 7`'s mutant phase
 ///   (`runner.seconds`, alternated, five each) took 27.4-32.7 s, median 28.9, against
-///   29.0-34.3 s, median 31.8, compiled whole. The probes' switch is `#[inline(always)]`, so
+///   29.3-34.3 s, median 33.4, compiled whole (on a noisy host: two earlier runs compiled
+///   whole took 29.0 and 29.3 s). The probes' switch is `#[inline(always)]`, so
 ///   rustc copies it into every codegen unit in both modes. Every other path dependency
 ///   (Korat, the SDK, the worker runtime, when they are paths) incremental too made that
 ///   phase 6-12% slower, in two runs each;
