@@ -477,10 +477,11 @@ fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_
 
 /// The crate's incremental compile killed half-way (SIGKILL to its `rustc`, as the kernel's
 /// out-of-memory killer would, then to the run) leaves rustc's incremental state to the next
-/// run, whose verdicts are still those of a build from nothing (issue 56: the crate under test
-/// is compiled incrementally, and a wrong verdict from a half-written cache would exit 0).
+/// run, whose verdicts are still those of a build from nothing; and so does that state
+/// overwritten with garbage (issue 56: the crate under test is compiled incrementally, and a
+/// wrong verdict from a half-written or damaged cache would exit 0).
 #[test]
-fn an_incremental_compile_killed_half_way_leaves_the_next_run_the_verdicts_of_a_fresh_build() {
+fn an_incremental_compile_killed_or_damaged_leaves_the_next_run_the_verdicts_of_a_fresh_build() {
     let dir = tempfile::tempdir().unwrap();
     let (krate, fresh) = (dir.path().join("killed"), dir.path().join("fresh"));
     // A crate name of its own, so that its compile is told from every other test's.
@@ -495,7 +496,7 @@ fn an_incremental_compile_killed_half_way_leaves_the_next_run_the_verdicts_of_a_
     );
     copy_fixture("leftist", &krate);
     edit(&krate.join("Cargo.toml"), name, renamed);
-    run(&krate);
+    let (first_evaluation, first_mutants) = run(&krate);
     edit(&krate.join("src/heap.rs"), line, edited);
 
     // rustc works on a session directory named `s-...-working` until it finalises it.
@@ -561,4 +562,41 @@ fn an_incremental_compile_killed_half_way_leaves_the_next_run_the_verdicts_of_a_
     let (fresh_evaluation, fresh_mutants) = run(&fresh);
     assert_eq!(statuses(&mutants), statuses(&fresh_mutants));
     assert_eq!(untimed(&evaluation), untimed(&fresh_evaluation));
+
+    // Every file of the crate's finished sessions overwritten (the same lengths), the edit
+    // undone: the verdicts of the first run, on the same code.
+    let mut damaged = 0;
+    for krate_dir in std::fs::read_dir(&incremental).unwrap().flatten() {
+        if !(krate_dir.file_name().to_string_lossy()).starts_with("leftist_killed_half_way-") {
+            continue;
+        }
+        for session in std::fs::read_dir(krate_dir.path()).unwrap().flatten() {
+            for file in std::fs::read_dir(session.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let len = file.metadata().unwrap().len() as usize;
+                std::fs::write(file.path(), vec![0xA5; len]).unwrap();
+                damaged += 1;
+            }
+        }
+    }
+    assert!(
+        damaged > 0,
+        "no incremental state found in {}",
+        incremental.display()
+    );
+    edit(&krate.join("src/heap.rs"), edited, line);
+    let before_run = std::time::SystemTime::now();
+    let (evaluation, mutants) = run(&krate);
+    // rustc ran on that state (a session of this run's), not a binary cached from the first.
+    let sessions = std::fs::read_dir(&incremental).unwrap().flatten();
+    let compiled = sessions
+        .filter(|c| (c.file_name().to_string_lossy()).starts_with("leftist_killed_half_way-"))
+        .flat_map(|c| std::fs::read_dir(c.path()).unwrap().flatten())
+        .any(|s| s.metadata().unwrap().modified().unwrap() >= before_run);
+    assert!(compiled, "the reverted crate was not compiled again");
+    assert_eq!(statuses(&mutants), statuses(&first_mutants));
+    assert_eq!(untimed(&evaluation), untimed(&first_evaluation));
 }
