@@ -163,15 +163,19 @@ pub fn build_metamutant_compared(
         compiler,
         checks: 0,
         on_library: Some(&mut start_beside),
+        written: None,
     };
     let (dropped, rounds) = pruner.prune(&all, carried)?;
+    let probes = match pruner.written.take() {
+        Some((written, probes)) if written == dropped => probes,
+        _ => indexed.rewrite(&|id| !dropped.contains(&id)).probes,
+    };
     let beside = beside.filter(|(then, _)| *then == dropped).map(|(_, b)| b);
-    let rewritten = indexed.rewrite(&|id| !dropped.contains(&id));
     let catalog = with_viable(&unpruned, &dropped);
     let mut result = Metamutant {
         dir: out_dir.clone(),
         catalog,
-        probes: rewritten.probes,
+        probes,
         rounds,
         carried: carried_count,
         seconds: started.elapsed().as_secs_f64(),

@@ -14,6 +14,7 @@ use super::{PruneRound, MAX_ROUNDS, OVERFLOW_LINTS};
 use crate::compile::Compiler;
 use crate::invocation::{library_started, Invocation};
 use crate::prune::{compile_errors, compile_errors_watched, ArmMap, CompileError};
+use crate::Probe;
 
 /// What the pruner calls in a round: when its build starts compiling the metamutant's library,
 /// with the mutants that round leaves out and the library's command as cargo runs it; and,
@@ -28,6 +29,10 @@ pub(super) struct Pruner<'a> {
     pub checks: usize,
     /// Called in the rounds of [`Pruner::prune`] (not in a bisection's trials).
     pub on_library: Option<OnLibrary<'a>>,
+    /// The probes of the sources last written, and the mutants they leave out: after
+    /// [`Pruner::prune`], those of the metamutant it ends with (the rewrite that gives them is
+    /// a walk over the whole crate, not to be done again after the build).
+    pub written: Option<(BTreeSet<u32>, Vec<Probe>)>,
 }
 
 impl Pruner<'_> {
@@ -72,7 +77,7 @@ impl Pruner<'_> {
         Ok((dropped, rounds))
     }
 
-    fn write(&self, dropped: &BTreeSet<u32>) -> Result<ArmMap> {
+    fn write(&mut self, dropped: &BTreeSet<u32>) -> Result<ArmMap> {
         let rewritten = self.indexed.rewrite(&|id| !dropped.contains(&id));
         let mut map = ArmMap::default();
         for (i, ast) in &rewritten.files {
@@ -111,6 +116,7 @@ impl Pruner<'_> {
                 }
             }
         }
+        self.written = Some((dropped.clone(), rewritten.probes));
         Ok(map)
     }
 
