@@ -25,7 +25,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -160,41 +160,52 @@ pub(crate) fn compare(
 /// `rustc` with cargo's own command for the metamutant ([`Invocation::emit_ir`]), outside
 /// cargo's lock (see [`crate::invocation`]). Dropped unfinished, its compile is killed.
 pub(crate) struct Beside {
-    copies: Copies,
     compile: Option<Compile>,
-    ir: PathBuf,
+    /// The copies, when nothing is compiled (no mutant to compare).
+    uncompiled: Option<Copies>,
     log: PathBuf,
 }
 
-/// A compile running, and the thread that notes when it exited (what the comparison's
-/// `seconds` count, not the wait for the build beside it). The thread waits without reaping
-/// the process, so that its pid stays ours until [`Compile::end`] reaps it: killing it is
-/// never killing another process that got its pid.
+/// A compile running, and the thread that judges the IR it wrote as soon as it exits with
+/// success: beside the build, which usually ends later, and so that the comparison's `seconds`
+/// count the copies' writing, compile and judging, not the wait for the build. The thread
+/// waits without reaping the process, so that its pid stays ours until [`Compile::end`] reaps
+/// it: killing it is never killing another process that got its pid.
 struct Compile {
     child: Child,
-    exited: std::thread::JoinHandle<Instant>,
+    /// The verdicts of the compile's IR; none if it failed or wrote none.
+    judged: std::thread::JoinHandle<Option<Result<Equivalence>>>,
 }
 
 impl Compile {
-    fn spawn(cmd: &mut std::process::Command) -> std::io::Result<Compile> {
+    /// Starts `cmd`, whose IR (at `ir`) the copies `copies` are judged by.
+    fn spawn(
+        cmd: &mut std::process::Command,
+        copies: Copies,
+        ir: PathBuf,
+    ) -> std::io::Result<Compile> {
         let child = cmd.spawn()?;
         let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-        let exited = std::thread::spawn(move || {
-            use nix::sys::wait::{waitid, Id, WaitPidFlag};
+        let judged = std::thread::spawn(move || {
+            use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
             // EINTR: wait again; any other error: the caller's wait says what happened.
-            while let Err(nix::errno::Errno::EINTR) =
-                waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT)
-            {}
-            Instant::now()
+            let status = loop {
+                match waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) {
+                    Err(nix::errno::Errno::EINTR) => continue,
+                    status => break status,
+                }
+            };
+            (matches!(status, Ok(WaitStatus::Exited(_, 0))) && ir.exists())
+                .then(|| copies.judge_ir(&ir))
         });
-        Ok(Compile { child, exited })
+        Ok(Compile { child, judged })
     }
 
-    /// Waits for the compile: how it ended, and when.
-    fn end(mut self) -> Result<(std::process::ExitStatus, Instant)> {
-        let status = self.child.wait()?;
-        let exited = self.exited.join().unwrap_or_else(|_| Instant::now());
-        Ok((status, exited))
+    /// Waits for the compile and its judging: how it ended, and the verdicts. The thread
+    /// first: reaped before the thread saw it exit, the process would be no child of ours.
+    fn end(mut self) -> Result<(std::process::ExitStatus, Option<Result<Equivalence>>)> {
+        let judged = self.judged.join().ok().flatten();
+        Ok((self.child.wait()?, judged))
     }
 
     fn kill(mut self) {
@@ -215,9 +226,15 @@ impl Beside {
     ) -> Result<Beside> {
         let copies = Copies::write(metamutant, files, viable, setup)?;
         let (ir, log) = (ir_path(setup), setup.dir.join("ferastrau-equivalence.log"));
-        let compile = match copies.copied.is_empty() {
-            true => None,
-            false => {
+        if copies.copied.is_empty() {
+            return Ok(Beside {
+                compile: None,
+                uncompiled: Some(copies),
+                log,
+            });
+        }
+        let compile = {
+            {
                 let scratch = setup.dir.join("ferastrau-equivalence-out");
                 std::fs::create_dir_all(&scratch)?;
                 let mut cmd = command.emit_ir(metamutant, &setup.dir, &ir, &scratch);
@@ -229,16 +246,13 @@ impl Beside {
                 cmd.stdin(Stdio::null())
                     .stdout(log_file.try_clone()?)
                     .stderr(log_file);
-                Some(
-                    Compile::spawn(&mut cmd)
-                        .with_context(|| format!("cannot run {}", command.program))?,
-                )
+                Compile::spawn(&mut cmd, copies, ir)
+                    .with_context(|| format!("cannot run {}", command.program))?
             }
         };
         Ok(Beside {
-            copies,
-            compile,
-            ir,
+            compile: Some(compile),
+            uncompiled: None,
             log,
         })
     }
@@ -246,23 +260,18 @@ impl Beside {
     /// The verdicts, once the compile has ended; else why it failed (the caller compares
     /// through cargo instead, which says why if it fails too).
     pub(crate) fn finish(mut self) -> Result<Result<Equivalence, String>> {
-        let copies = std::mem::take(&mut self.copies);
         let Some(compile) = self.compile.take() else {
+            let copies = self.uncompiled.take().unwrap_or_default();
             return Ok(Ok(copies.judged(None)));
         };
-        let (status, exited) = compile.end()?;
-        if !status.success() || !self.ir.exists() {
+        let (status, judged) = compile.end()?;
+        let (Some(judged), true) = (judged, status.success()) else {
             let log = std::fs::read_to_string(&self.log).unwrap_or_default();
             return Ok(Err(crate::compile::first_error(&log)));
-        }
-        // Writing and compiling the copies, then judging them; not the wait for the build.
-        let compiled = copies.started.map_or(Duration::ZERO, |s| exited - s);
-        let judging = Instant::now();
-        let e = copies.judge_ir(&self.ir)?;
+        };
         Ok(Ok(Equivalence {
-            seconds: (compiled + judging.elapsed()).as_secs_f64(),
             compiled: Compiled::BesideTheBuild,
-            ..e
+            ..judged?
         }))
     }
 }

@@ -156,18 +156,18 @@ fn beside(dir: &Path, script: &str) -> Beside {
     cmd.args(["-c", script])
         .stdout(std::fs::File::create(&log).unwrap())
         .stderr(std::fs::File::create(&log).unwrap());
+    let copies = Copies {
+        copied: vec![Copied {
+            function: "f".into(),
+            symbols: [(0, symbol(0, 0)), (1, symbol(0, 1))].into(),
+        }],
+        compared: [1].into(),
+        started: Some(Instant::now()),
+        ..Copies::default()
+    };
     Beside {
-        copies: Copies {
-            copied: vec![Copied {
-                function: "f".into(),
-                symbols: [(0, symbol(0, 0)), (1, symbol(0, 1))].into(),
-            }],
-            compared: [1].into(),
-            started: Some(Instant::now()),
-            ..Copies::default()
-        },
-        compile: Some(Compile::spawn(&mut cmd).unwrap()),
-        ir: dir.join("x.ll"),
+        compile: Some(Compile::spawn(&mut cmd, copies, dir.join("x.ll")).unwrap()),
+        uncompiled: None,
         log,
     }
 }
