@@ -144,16 +144,16 @@ pub fn build_metamutant_compared(
     // beside the rest of that build; it is kept if that round turns out to be the last, the one
     // without errors, and killed when the round fails.
     let mut beside: Option<(BTreeSet<u32>, Beside)> = None;
-    let mut start_beside = |dropped: &BTreeSet<u32>, command: Option<&Invocation>| {
+    let mut start_beside = |dropped: &BTreeSet<u32>, started: Option<(&Invocation, &[String])>| {
         beside = None;
-        let (Some(setup), Some(command)) = (equivalence, command) else {
+        let (Some(setup), Some((command, files))) = (equivalence, started) else {
             return;
         };
         let catalog = with_viable(&unpruned, dropped);
         let (_, carried_compared) = carried_verdicts(last.as_ref(), &shape, &catalog);
-        let (files, wanted) = comparison_of(&indexed, &catalog, &carried_compared);
+        let wanted = wanted(&catalog, &carried_compared);
         // A failure to start is met again, and reported, by the comparison after the build.
-        if let Ok(b) = Beside::start(&out_dir, &files, &wanted, setup, command) {
+        if let Ok(b) = Beside::start(&out_dir, files, &wanted, setup, command) {
             beside = Some((dropped.clone(), b));
         }
     };
@@ -163,13 +163,8 @@ pub fn build_metamutant_compared(
         compiler,
         checks: 0,
         on_library: Some(&mut start_beside),
-        written: None,
     };
-    let (dropped, rounds) = pruner.prune(&all, carried)?;
-    let probes = match pruner.written.take() {
-        Some((written, probes)) if written == dropped => probes,
-        _ => indexed.rewrite(&|id| !dropped.contains(&id)).probes,
-    };
+    let (dropped, rounds, probes) = pruner.prune(&all, carried)?;
     let beside = beside.filter(|(then, _)| *then == dropped).map(|(_, b)| b);
     let catalog = with_viable(&unpruned, &dropped);
     let mut result = Metamutant {
@@ -251,8 +246,17 @@ fn comparison_of(
         .iter()
         .map(|(i, _)| indexed.sources.files[*i].rel.clone())
         .collect();
-    let wanted = viable.difference(carried_compared).copied().collect();
-    (files, wanted)
+    (files, wanted(catalog, carried_compared))
+}
+
+/// The mutants a comparison of `catalog`'s viable mutants copies: those whose verdicts the last
+/// build's comparison does not give (`carried_compared`).
+fn wanted(catalog: &Catalog, carried_compared: &BTreeSet<u32>) -> BTreeSet<u32> {
+    catalog
+        .viable()
+        .map(|x| x.id)
+        .filter(|id| !carried_compared.contains(id))
+        .collect()
 }
 
 /// The compiler's comparison of `m`'s viable mutants (its generated files are on disk in

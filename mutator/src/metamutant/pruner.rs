@@ -17,9 +17,18 @@ use crate::prune::{compile_errors, compile_errors_watched, ArmMap, CompileError}
 use crate::Probe;
 
 /// What the pruner calls in a round: when its build starts compiling the metamutant's library,
-/// with the mutants that round leaves out and the library's command as cargo runs it; and,
-/// with no command, when the round ends with errors (what was started for it is of no use).
-pub(super) type OnLibrary<'a> = &'a mut dyn FnMut(&BTreeSet<u32>, Option<&Invocation>);
+/// with the mutants that round leaves out, the library's command as cargo runs it and the
+/// generated files the round wrote with mutated code; and, with neither, when the round ends
+/// with errors (what was started for it is of no use).
+pub(super) type OnLibrary<'a> = &'a mut dyn FnMut(&BTreeSet<u32>, Option<(&Invocation, &[String])>);
+
+/// What one write of the metamutant's sources gave: where each mutant's arms lie, the
+/// generated files with mutated code (paths relative to the crate) and the probes.
+struct Written {
+    map: ArmMap,
+    files: Vec<String>,
+    probes: Vec<Probe>,
+}
 
 /// Writes the sources of the metamutant with the mutants in `dropped` left out, and checks it.
 pub(super) struct Pruner<'a> {
@@ -29,20 +38,18 @@ pub(super) struct Pruner<'a> {
     pub checks: usize,
     /// Called in the rounds of [`Pruner::prune`] (not in a bisection's trials).
     pub on_library: Option<OnLibrary<'a>>,
-    /// The probes of the sources last written, and the mutants they leave out: after
-    /// [`Pruner::prune`], those of the metamutant it ends with (the rewrite that gives them is
-    /// a walk over the whole crate, not to be done again after the build).
-    pub written: Option<(BTreeSet<u32>, Vec<Probe>)>,
 }
 
 impl Pruner<'_> {
     /// Prunes until the metamutant compiles, starting with the mutants in `dropped` left out
-    /// (of `all`); the mutants dropped, and the rounds.
+    /// (of `all`); the mutants dropped, the rounds, and the probes of the sources the last
+    /// round wrote, those of the metamutant (the rewrite that gives them walks the whole
+    /// crate: not to be done again).
     pub fn prune(
         &mut self,
         all: &[u32],
         mut dropped: BTreeSet<u32>,
-    ) -> Result<(BTreeSet<u32>, Vec<PruneRound>)> {
+    ) -> Result<(BTreeSet<u32>, Vec<PruneRound>, Vec<Probe>)> {
         let indexed = self.indexed;
         let name = &indexed.manifest.name;
         let mut rounds = Vec::new();
@@ -51,9 +58,9 @@ impl Pruner<'_> {
             if rounds.len() >= MAX_ROUNDS {
                 bail!("compile-pruning of `{name}` did not converge in {MAX_ROUNDS} rounds");
             }
-            let (errors, map) = self.round(&dropped)?;
+            let (errors, Written { map, probes, .. }) = self.round(&dropped)?;
             if errors.is_empty() {
-                break;
+                return Ok((dropped, rounds, probes));
             }
             let mut blamed: BTreeSet<u32> = errors.iter().filter_map(|e| map.blame(e)).collect();
             let checks_before = self.checks;
@@ -74,10 +81,9 @@ impl Pruner<'_> {
                 bisection_checks: self.checks - checks_before,
             });
         }
-        Ok((dropped, rounds))
     }
 
-    fn write(&mut self, dropped: &BTreeSet<u32>) -> Result<ArmMap> {
+    fn write(&self, dropped: &BTreeSet<u32>) -> Result<Written> {
         let rewritten = self.indexed.rewrite(&|id| !dropped.contains(&id));
         let mut map = ArmMap::default();
         for (i, ast) in &rewritten.files {
@@ -116,34 +122,42 @@ impl Pruner<'_> {
                 }
             }
         }
-        self.written = Some((dropped.clone(), rewritten.probes));
-        Ok(map)
+        let files = rewritten
+            .files
+            .iter()
+            .map(|(i, _)| self.indexed.sources.files[*i].rel.clone())
+            .collect();
+        Ok(Written {
+            map,
+            files,
+            probes: rewritten.probes,
+        })
     }
 
     fn check(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
-        let map = self.write(dropped)?;
+        let Written { map, .. } = self.write(dropped)?;
         self.checks += 1;
         Ok((compile_errors(self.out_dir, self.compiler)?, map))
     }
 
     /// [`Pruner::check`], telling [`Pruner::on_library`] when the library's compile starts,
     /// and when the round ends with errors.
-    fn round(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, ArmMap)> {
-        let map = self.write(dropped)?;
+    fn round(&mut self, dropped: &BTreeSet<u32>) -> Result<(Vec<CompileError>, Written)> {
+        let written = self.write(dropped)?;
         self.checks += 1;
         let out_dir = self.out_dir;
         let mut on_library = self.on_library.as_mut();
         let errors = compile_errors_watched(out_dir, self.compiler, &mut |line| {
             if let Some(on_library) = on_library.as_mut() {
                 if let Some(command) = library_started(line, out_dir) {
-                    on_library(dropped, Some(&command));
+                    on_library(dropped, Some((&command, &written.files)));
                 }
             }
         })?;
         if let Some(on_library) = on_library.filter(|_| !errors.is_empty()) {
             on_library(dropped, None);
         }
-        Ok((errors, map))
+        Ok((errors, written))
     }
 
     /// Finds the mutant behind an error that lands outside every mutant's arm, by halving
