@@ -244,3 +244,18 @@ pub fn on_a_terminal(line: &str, no_color: bool) -> Output {
     }
     c.output().expect("util-linux's script runs")
 }
+
+/// The running processes whose command line (arguments joined by spaces) contains `needle`:
+/// each pid and command line.
+pub fn processes_with(needle: &str) -> Vec<(i32, String)> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|p| {
+            let pid = p.file_name().to_string_lossy().parse().ok()?;
+            let cmdline = std::fs::read(p.path().join("cmdline")).ok()?;
+            Some((pid, String::from_utf8_lossy(&cmdline).replace('\0', " ")))
+        })
+        .filter(|(_, c)| c.contains(needle))
+        .collect()
+}

@@ -622,17 +622,6 @@ fn the_comparison_beside_the_build_gives_the_verdicts_of_the_one_through_cargo()
     assert_eq!(after_edit, run(&cargo_edited, through_cargo));
 }
 
-/// The command lines of the running processes that contain `needle`.
-fn processes_with(needle: &str) -> Vec<String> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(needle))
-        .collect()
-}
-
 /// A run killed by SIGKILL while the comparison compiles beside its build leaves no compile
 /// running (it dies with the run: left running, it could write its IR while a later run
 /// reads), and the next run compares beside the build again.

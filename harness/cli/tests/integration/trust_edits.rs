@@ -8,7 +8,8 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    command, copy_fixture, edit, evaluate, fixture, json, statuses, text, untimed, FAULTY_LIMITS,
+    command, copy_fixture, edit, evaluate, fixture, json, processes_with, statuses, text, untimed,
+    FAULTY_LIMITS,
 };
 use crate::trust::{s, USAGE};
 use nix::sys::signal::{kill, Signal};
@@ -527,21 +528,13 @@ fn an_incremental_compile_killed_or_damaged_leaves_the_next_run_the_verdicts_of_
     .stderr(Stdio::null())
     .spawn()
     .unwrap();
-    let compile = |pid: &std::fs::DirEntry| {
-        let cmdline = std::fs::read(pid.path().join("cmdline")).ok()?;
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        (cmdline.contains("--crate-name leftist_killed_half_way ")
-            && cmdline.contains("incremental="))
-        .then(|| pid.file_name().to_string_lossy().parse::<i32>().ok())
-        .flatten()
-    };
     let started = Instant::now();
     // Killed once it works on a session of its own: the compile is half-way.
     let rustc = loop {
-        let pid = std::fs::read_dir("/proc")
-            .unwrap()
-            .flatten()
-            .find_map(|p| compile(&p));
+        let pid = processes_with("--crate-name leftist_killed_half_way ")
+            .into_iter()
+            .find(|(_, cmdline)| cmdline.contains("incremental="))
+            .map(|(pid, _)| pid);
         if let Some(pid) = pid.filter(|_| working().iter().any(|w| !before.contains(w))) {
             break pid;
         }
