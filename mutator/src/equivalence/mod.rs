@@ -159,22 +159,26 @@ pub(crate) fn compare(
 /// A comparison compiling beside the build that compiles the metamutant: its copy compiled by
 /// `rustc` with cargo's own command for the metamutant ([`Invocation::emit_ir`]), outside
 /// cargo's lock (see [`crate::invocation`]). Dropped unfinished, its compile is killed.
-pub(crate) struct Beside {
-    compile: Option<Compile>,
-    /// The copies, when nothing is compiled (no mutant to compare).
-    uncompiled: Option<Copies>,
-    log: PathBuf,
+pub(crate) struct Beside(Work);
+
+enum Work {
+    /// No mutant to compare: the copies are judged without a compile.
+    Uncompiled(Copies),
+    /// The copies' compile, and the log its output goes to.
+    Compiling { compile: Compile, log: PathBuf },
 }
 
 /// A compile running, and the thread that judges the IR it wrote as soon as it exits with
 /// success: beside the build, which usually ends later, and so that the comparison's `seconds`
 /// count the copies' writing, compile and judging, not the wait for the build. The thread
 /// waits without reaping the process, so that its pid stays ours until [`Compile::end`] reaps
-/// it: killing it is never killing another process that got its pid.
+/// it: killing it is never killing another process that got its pid. Dropped before
+/// [`Compile::end`], the process is killed and reaped.
 struct Compile {
     child: Child,
-    /// The verdicts of the compile's IR; none if it failed or wrote none.
-    judged: std::thread::JoinHandle<Option<Result<Equivalence>>>,
+    /// The verdicts of the compile's IR; none if it failed or wrote none. Taken by
+    /// [`Compile::end`].
+    judged: Option<std::thread::JoinHandle<Option<Result<Equivalence>>>>,
 }
 
 impl Compile {
@@ -198,19 +202,26 @@ impl Compile {
             (matches!(status, Ok(WaitStatus::Exited(_, 0))) && ir.exists())
                 .then(|| copies.judge_ir(&ir))
         });
-        Ok(Compile { child, judged })
+        Ok(Compile {
+            child,
+            judged: Some(judged),
+        })
     }
 
     /// Waits for the compile and its judging: how it ended, and the verdicts. The thread
     /// first: reaped before the thread saw it exit, the process would be no child of ours.
-    fn end(mut self) -> Result<(std::process::ExitStatus, Option<Result<Equivalence>>)> {
-        let judged = self.judged.join().ok().flatten();
+    fn end(&mut self) -> Result<(std::process::ExitStatus, Option<Result<Equivalence>>)> {
+        let judged = self.judged.take().and_then(|t| t.join().ok()).flatten();
         Ok((self.child.wait()?, judged))
     }
+}
 
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.end();
+impl Drop for Compile {
+    fn drop(&mut self) {
+        if self.judged.is_some() {
+            let _ = self.child.kill();
+            let _ = self.end();
+        }
     }
 }
 
@@ -225,62 +236,41 @@ impl Beside {
         command: &Invocation,
     ) -> Result<Beside> {
         let copies = Copies::write(metamutant, files, viable, setup)?;
-        let (ir, log) = (ir_path(setup), setup.dir.join("ferastrau-equivalence.log"));
         if copies.copied.is_empty() {
-            return Ok(Beside {
-                compile: None,
-                uncompiled: Some(copies),
-                log,
-            });
+            return Ok(Beside(Work::Uncompiled(copies)));
         }
-        let compile = {
-            {
-                let scratch = setup.dir.join("ferastrau-equivalence-out");
-                std::fs::create_dir_all(&scratch)?;
-                let mut cmd = command.emit_ir(metamutant, &setup.dir, &ir, &scratch);
-                // Killed with us: a compile left running could write its IR over a later
-                // run's.
-                crate::compile::die_with_parent(&mut cmd, nix::sys::signal::Signal::SIGKILL);
-                lower_priority(&mut cmd);
-                let log_file = std::fs::File::create(&log)?;
-                cmd.stdin(Stdio::null())
-                    .stdout(log_file.try_clone()?)
-                    .stderr(log_file);
-                Compile::spawn(&mut cmd, copies, ir)
-                    .with_context(|| format!("cannot run {}", command.program))?
-            }
-        };
-        Ok(Beside {
-            compile: Some(compile),
-            uncompiled: None,
-            log,
-        })
+        let (ir, log) = (ir_path(setup), setup.dir.join("ferastrau-equivalence.log"));
+        let scratch = setup.dir.join("ferastrau-equivalence-out");
+        std::fs::create_dir_all(&scratch)?;
+        let mut cmd = command.emit_ir(metamutant, &setup.dir, &ir, &scratch);
+        // Killed with us: a compile left running could write its IR over a later run's.
+        crate::compile::die_with_parent(&mut cmd, nix::sys::signal::Signal::SIGKILL);
+        lower_priority(&mut cmd);
+        let log_file = std::fs::File::create(&log)?;
+        cmd.stdin(Stdio::null())
+            .stdout(log_file.try_clone()?)
+            .stderr(log_file);
+        let compile = Compile::spawn(&mut cmd, copies, ir)
+            .with_context(|| format!("cannot run {}", command.program))?;
+        Ok(Beside(Work::Compiling { compile, log }))
     }
 
     /// The verdicts, once the compile has ended; else why it failed (the caller compares
     /// through cargo instead, which says why if it fails too).
-    pub(crate) fn finish(mut self) -> Result<Result<Equivalence, String>> {
-        let Some(compile) = self.compile.take() else {
-            let copies = self.uncompiled.take().unwrap_or_default();
-            return Ok(Ok(copies.judged(None)));
+    pub(crate) fn finish(self) -> Result<Result<Equivalence, String>> {
+        let (mut compile, log) = match self.0 {
+            Work::Uncompiled(copies) => return Ok(Ok(copies.judged(None))),
+            Work::Compiling { compile, log } => (compile, log),
         };
         let (status, judged) = compile.end()?;
         let (Some(judged), true) = (judged, status.success()) else {
-            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let log = std::fs::read_to_string(&log).unwrap_or_default();
             return Ok(Err(crate::compile::first_error(&log)));
         };
         Ok(Ok(Equivalence {
             compiled: Compiled::BesideTheBuild,
             ..judged?
         }))
-    }
-}
-
-impl Drop for Beside {
-    fn drop(&mut self) {
-        if let Some(compile) = self.compile.take() {
-            compile.kill();
-        }
     }
 }
 

@@ -165,11 +165,10 @@ fn beside(dir: &Path, script: &str) -> Beside {
         started: Some(Instant::now()),
         ..Copies::default()
     };
-    Beside {
-        compile: Some(Compile::spawn(&mut cmd, copies, dir.join("x.ll")).unwrap()),
-        uncompiled: None,
+    Beside(Work::Compiling {
+        compile: Compile::spawn(&mut cmd, copies, dir.join("x.ll")).unwrap(),
         log,
-    }
+    })
 }
 
 #[test]
@@ -216,7 +215,10 @@ fn a_compile_beside_the_build_gives_the_verdicts_of_its_ir() {
 fn a_compile_beside_the_build_dropped_unfinished_is_killed_and_reaped() {
     let dir = tempfile::tempdir().unwrap();
     let b = beside(dir.path(), "exec sleep 30");
-    let pid = nix::unistd::Pid::from_raw(b.compile.as_ref().unwrap().child.id() as i32);
+    let Beside(Work::Compiling { compile, .. }) = &b else {
+        panic!("nothing compiling")
+    };
+    let pid = nix::unistd::Pid::from_raw(compile.child.id() as i32);
     let started = Instant::now();
     drop(b);
     assert!(started.elapsed() < std::time::Duration::from_secs(10));

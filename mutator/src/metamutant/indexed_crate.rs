@@ -61,6 +61,16 @@ impl IndexedCrate {
         }
     }
 
+    /// The paths (relative to the crate) of the files `rewritten` holds: those with mutated
+    /// code, which the compiler's comparison copies.
+    pub(super) fn paths_of(&self, rewritten: &Rewritten) -> Vec<String> {
+        rewritten
+            .files
+            .iter()
+            .map(|(i, _)| self.sources.files[*i].rel.clone())
+            .collect()
+    }
+
     /// The crate's [`Shape`]: the skeleton (every file with the mutated functions' bodies
     /// emptied, the manifest, the probes' dependency and the mutator's own digest) and each
     /// mutated function's hash.

@@ -240,12 +240,7 @@ fn comparison_of(
     carried_compared: &BTreeSet<u32>,
 ) -> (Vec<String>, BTreeSet<u32>) {
     let viable: BTreeSet<u32> = catalog.viable().map(|x| x.id).collect();
-    let files: Vec<String> = indexed
-        .rewrite(&|id| viable.contains(&id))
-        .files
-        .iter()
-        .map(|(i, _)| indexed.sources.files[*i].rel.clone())
-        .collect();
+    let files = indexed.paths_of(&indexed.rewrite(&|id| viable.contains(&id)));
     (files, wanted(catalog, carried_compared))
 }
 

@@ -122,14 +122,9 @@ impl Pruner<'_> {
                 }
             }
         }
-        let files = rewritten
-            .files
-            .iter()
-            .map(|(i, _)| self.indexed.sources.files[*i].rel.clone())
-            .collect();
         Ok(Written {
             map,
-            files,
+            files: self.indexed.paths_of(&rewritten),
             probes: rewritten.probes,
         })
     }
