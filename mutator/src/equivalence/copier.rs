@@ -200,6 +200,16 @@ fn owner_name(ty: &syn::Type) -> String {
 /// The mutant range of a mutated function's dispatch, as the rewrite generates it
 /// (`rewrite/mod.rs`): `if __ferastrau_active >= LO && __ferastrau_active <= HI { .. }`.
 pub(super) fn dispatch(block: &syn::Block) -> Option<(u32, u32)> {
+    block.stmts.iter().find_map(|s| match s {
+        syn::Stmt::Expr(Expr::If(i), _) => dispatch_range(i),
+        _ => None,
+    })
+}
+
+/// The mutant range of `i` if it is a dispatch ([`dispatch`]). Reads the condition only: the
+/// folding asks it of every `if` of a copy, and a copy of each (the dispatch holds the whole
+/// function three times) made the copies' preparation quadratic in the function's size.
+fn dispatch_range(i: &syn::ExprIf) -> Option<(u32, u32)> {
     let active = crate::rewrite::ACTIVE_LOCAL;
     let bound = |e: &Expr, op: fn(&syn::BinOp) -> bool| -> Option<u32> {
         let Expr::Binary(b) = e else { return None };
@@ -213,20 +223,15 @@ pub(super) fn dispatch(block: &syn::Block) -> Option<(u32, u32)> {
         };
         (op(&b.op) && p.path.is_ident(active)).then(|| n.base10_parse().ok())?
     };
-    block.stmts.iter().find_map(|s| {
-        let syn::Stmt::Expr(Expr::If(i), _) = s else {
-            return None;
-        };
-        let Expr::Binary(both) = &*i.cond else {
-            return None;
-        };
-        if !matches!(both.op, syn::BinOp::And(_)) {
-            return None;
-        }
-        let lo = bound(&both.left, |o| matches!(o, syn::BinOp::Ge(_)))?;
-        let hi = bound(&both.right, |o| matches!(o, syn::BinOp::Le(_)))?;
-        Some((lo, hi))
-    })
+    let Expr::Binary(both) = &*i.cond else {
+        return None;
+    };
+    if !matches!(both.op, syn::BinOp::And(_)) {
+        return None;
+    }
+    let lo = bound(&both.left, |o| matches!(o, syn::BinOp::Ge(_)))?;
+    let hi = bound(&both.right, |o| matches!(o, syn::BinOp::Le(_)))?;
+    Some((lo, hi))
 }
 
 /// Makes a clone of a mutated function the copy for mutant `id`: the switch read as
@@ -277,9 +282,9 @@ impl Fixer {
     }
 
     /// The arm of a guarded choice that mutant `self.id` takes, when every pattern is an
-    /// integer or `_`.
-    fn chosen(&self, m: &syn::ExprMatch) -> Option<Expr> {
-        for arm in &m.arms {
+    /// integer or `_`: its index.
+    fn chosen(&self, m: &syn::ExprMatch) -> Option<usize> {
+        for (k, arm) in m.arms.iter().enumerate() {
             let hit = match &arm.pat {
                 syn::Pat::Wild(_) => true,
                 syn::Pat::Lit(syn::PatLit {
@@ -289,11 +294,36 @@ impl Fixer {
                 _ => return None,
             };
             if hit {
-                return Some((*arm.body).clone());
+                return Some(k);
             }
         }
         None
     }
+}
+
+/// `(e)`: an expression put where another was, parenthesised so that it binds as that one did.
+fn parenthesised(e: Expr) -> Expr {
+    Expr::Paren(syn::ExprParen {
+        attrs: Vec::new(),
+        paren_token: Default::default(),
+        expr: Box::new(e),
+    })
+}
+
+/// Takes `e` out of its place, leaving an empty placeholder that the caller replaces.
+fn take(e: &mut Expr) -> Expr {
+    std::mem::replace(e, Expr::Verbatim(proc_macro2::TokenStream::new()))
+}
+
+/// Takes `b` out of its place, leaving an empty block that the caller replaces.
+fn take_block(b: &mut syn::Block) -> syn::Block {
+    std::mem::replace(
+        b,
+        syn::Block {
+            brace_token: Default::default(),
+            stmts: Vec::new(),
+        },
+    )
 }
 
 /// `::ferastrau_probes::NAME(args)`: the name and the number of arguments.
@@ -322,25 +352,23 @@ impl VisitMut for Fixer {
     }
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        // The dispatch first: only the taken body is walked.
+        // The dispatch first: only the taken body is walked. What is taken is moved out of the
+        // tree, not cloned: every level of a copy is visited.
         if let Expr::If(i) = e {
-            if let Some((lo, hi)) = dispatch(&syn::Block {
-                brace_token: Default::default(),
-                stmts: vec![syn::Stmt::Expr(Expr::If(i.clone()), None)],
-            }) {
+            if let Some((lo, hi)) = dispatch_range(i) {
                 let taken = if (lo..=hi).contains(&self.id) {
-                    Some(i.then_branch.clone())
+                    Some(&mut i.then_branch)
                 } else {
                     // `else if ::ferastrau_probes::reaching() { marked } else { plain }`
-                    match i.else_branch.as_ref().map(|(_, e)| &**e) {
-                        Some(Expr::If(r)) => match r.else_branch.as_ref().map(|(_, e)| &**e) {
-                            Some(Expr::Block(b)) => Some(b.block.clone()),
+                    match i.else_branch.as_mut().map(|(_, e)| &mut **e) {
+                        Some(Expr::If(r)) => match r.else_branch.as_mut().map(|(_, e)| &mut **e) {
+                            Some(Expr::Block(b)) => Some(&mut b.block),
                             _ => None,
                         },
                         _ => None,
                     }
                 };
-                if let Some(block) = taken {
+                if let Some(block) = taken.map(take_block) {
                     *e = Expr::Block(syn::ExprBlock {
                         attrs: Vec::new(),
                         label: None,
@@ -351,8 +379,8 @@ impl VisitMut for Fixer {
         }
         if let Expr::Match(m) = e {
             if Self::is_active(&m.expr) {
-                if let Some(arm) = self.chosen(m) {
-                    *e = parse_quote!((#arm));
+                if let Some(k) = self.chosen(m) {
+                    *e = parenthesised(take(&mut m.arms[k].body));
                 }
             }
         }
@@ -363,10 +391,7 @@ impl VisitMut for Fixer {
             Some((n, 0)) if n == "coverage" || n == "reaching" => Some(parse_quote!(false)),
             // `branch_if(__ferastrau_cov, cond, 75, 76)` with the flag off is `cond`.
             Some((n, 4)) if n == "branch_if" => match e {
-                Expr::Call(c) => {
-                    let cond = &c.args[1];
-                    Some(parse_quote!((#cond)))
-                }
+                Expr::Call(c) => Some(parenthesised(take(&mut c.args[1]))),
                 _ => None,
             },
             _ => None,
