@@ -44,7 +44,12 @@ impl Copier<'_> {
                             Some(why) => self.skip(name, why),
                             None => {
                                 for (sig_ident, id) in self.plan(&name, range) {
-                                    let mut copy = f.clone();
+                                    let mut copy = syn::ItemFn {
+                                        attrs: f.attrs.clone(),
+                                        vis: f.vis.clone(),
+                                        sig: f.sig.clone(),
+                                        block: Box::new(taken_clone(&f.block, id)),
+                                    };
                                     fix(&mut copy.attrs, &mut copy.vis, &mut copy.block, id);
                                     copy.sig.ident = sig_ident;
                                     added.push(Item::Fn(copy));
@@ -78,7 +83,13 @@ impl Copier<'_> {
                                     Some(why) => self.skip(name, why),
                                     None => {
                                         for (ident, id) in self.plan(&name, range) {
-                                            let mut copy = f.clone();
+                                            let mut copy = syn::ImplItemFn {
+                                                attrs: f.attrs.clone(),
+                                                vis: f.vis.clone(),
+                                                defaultness: f.defaultness,
+                                                sig: f.sig.clone(),
+                                                block: taken_clone(&f.block, id),
+                                            };
                                             fix(
                                                 &mut copy.attrs,
                                                 &mut copy.vis,
@@ -234,6 +245,55 @@ fn dispatch_range(i: &syn::ExprIf) -> Option<(u32, u32)> {
     Some((lo, hi))
 }
 
+/// A clone of a mutated function's body with, of its dispatch, only the body mutant `id`
+/// takes: the guarded one for a mutant of the function, else the plain one (`else if
+/// ::ferastrau_probes::reaching() { marked } else { plain }`), as a block where the dispatch
+/// was. [`fix`] would make the same of a whole clone; the other two bodies, each the size of
+/// the function or more, are not cloned only to be dropped, once per copy.
+pub(super) fn taken_clone(block: &syn::Block, id: u32) -> syn::Block {
+    let stmts = block
+        .stmts
+        .iter()
+        .map(|s| match s {
+            syn::Stmt::Expr(Expr::If(i), semi) => match taken(i, id) {
+                Some(body) => syn::Stmt::Expr(as_expr(body.clone()), *semi),
+                None => s.clone(),
+            },
+            _ => s.clone(),
+        })
+        .collect();
+    syn::Block {
+        brace_token: block.brace_token,
+        stmts,
+    }
+}
+
+/// If `i` is a dispatch ([`dispatch`]), the body mutant `id` takes: the guarded one for a
+/// mutant of the function, else the plain one (`else if ::ferastrau_probes::reaching() {
+/// marked } else { plain }`).
+fn taken(i: &syn::ExprIf, id: u32) -> Option<&syn::Block> {
+    let (lo, hi) = dispatch_range(i)?;
+    if (lo..=hi).contains(&id) {
+        return Some(&i.then_branch);
+    }
+    let Some(Expr::If(reaching)) = i.else_branch.as_ref().map(|(_, e)| &**e) else {
+        return None;
+    };
+    match reaching.else_branch.as_ref().map(|(_, e)| &**e) {
+        Some(Expr::Block(plain)) => Some(&plain.block),
+        _ => None,
+    }
+}
+
+/// `{ block }` as an expression.
+fn as_expr(block: syn::Block) -> Expr {
+    Expr::Block(syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block,
+    })
+}
+
 /// Makes a clone of a mutated function the copy for mutant `id`: the switch read as
 /// constants, compiled on its own under its own name, private (its name is what makes it
 /// reachable).
@@ -315,17 +375,6 @@ fn take(e: &mut Expr) -> Expr {
     std::mem::replace(e, Expr::Verbatim(proc_macro2::TokenStream::new()))
 }
 
-/// Takes `b` out of its place, leaving an empty block that the caller replaces.
-fn take_block(b: &mut syn::Block) -> syn::Block {
-    std::mem::replace(
-        b,
-        syn::Block {
-            brace_token: Default::default(),
-            stmts: Vec::new(),
-        },
-    )
-}
-
 /// `::ferastrau_probes::NAME(args)`: the name and the number of arguments.
 fn probe_call(e: &Expr) -> Option<(String, usize)> {
     let Expr::Call(call) = e else { return None };
@@ -352,30 +401,13 @@ impl VisitMut for Fixer {
     }
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        // The dispatch first: only the taken body is walked. What is taken is moved out of the
-        // tree, not cloned: every level of a copy is visited.
-        if let Expr::If(i) = e {
-            if let Some((lo, hi)) = dispatch_range(i) {
-                let taken = if (lo..=hi).contains(&self.id) {
-                    Some(&mut i.then_branch)
-                } else {
-                    // `else if ::ferastrau_probes::reaching() { marked } else { plain }`
-                    match i.else_branch.as_mut().map(|(_, e)| &mut **e) {
-                        Some(Expr::If(r)) => match r.else_branch.as_mut().map(|(_, e)| &mut **e) {
-                            Some(Expr::Block(b)) => Some(&mut b.block),
-                            _ => None,
-                        },
-                        _ => None,
-                    }
-                };
-                if let Some(block) = taken.map(take_block) {
-                    *e = Expr::Block(syn::ExprBlock {
-                        attrs: Vec::new(),
-                        label: None,
-                        block,
-                    });
-                }
-            }
+        // The dispatch first: only the taken body is walked (a copy's was taken when it was
+        // cloned, [`taken_clone`]: this is the crate's own function, [`ordinary`]).
+        if let Some(body) = match e {
+            Expr::If(i) => taken(i, self.id).cloned(),
+            _ => None,
+        } {
+            *e = as_expr(body);
         }
         if let Expr::Match(m) = e {
             if Self::is_active(&m.expr) {

@@ -1,4 +1,4 @@
-use super::copier::{dispatch, fix, uncopiable};
+use super::copier::{dispatch, fix, taken_clone, uncopiable};
 use super::ir::Module;
 use super::*;
 use syn::parse_quote;
@@ -105,9 +105,9 @@ fn verdicts_name_the_original_or_the_lowest_equal_mutant() {
     assert!(check(&e).is_err());
 }
 
-#[test]
-fn the_copy_of_a_mutant_takes_its_arm_and_leaves_out_the_switch() {
-    let mut f: syn::ItemFn = parse_quote! {
+/// A function as the rewrite leaves it: mutants 3 and 4 of its one point, behind the dispatch.
+fn mutated_fn() -> syn::ItemFn {
+    parse_quote! {
         fn f(&mut self, x: u32) -> u32 {
             let __ferastrau_cov = ::ferastrau_probes::coverage();
             let __ferastrau_active = ::ferastrau_probes::active();
@@ -122,7 +122,12 @@ fn the_copy_of_a_mutant_takes_its_arm_and_leaves_out_the_switch() {
                 if ::ferastrau_probes::branch_if(__ferastrau_cov, x > 1, 2, 3) { 1 } else { 2 }
             }
         }
-    };
+    }
+}
+
+#[test]
+fn the_copy_of_a_mutant_takes_its_arm_and_leaves_out_the_switch() {
+    let mut f = mutated_fn();
     assert_eq!(dispatch(&f.block), Some((3, 4)));
     let text = |id| {
         let mut g = f.clone();
@@ -146,6 +151,29 @@ fn the_copy_of_a_mutant_takes_its_arm_and_leaves_out_the_switch() {
     }
     f.sig.generics = parse_quote!(<T>);
     assert!(uncopiable(&f.sig).is_some());
+}
+
+/// The copier clones, of the dispatch, only the body a copy takes: the same copy as the whole
+/// function cloned and fixed, for the original and each mutant.
+#[test]
+fn a_copy_cloned_with_its_taken_body_alone_is_the_whole_function_fixed() {
+    let f = mutated_fn();
+    for id in [0, 3, 4] {
+        let mut whole = f.clone();
+        fix(&mut whole.attrs, &mut whole.vis, &mut whole.block, id);
+        let mut taken = f.clone();
+        *taken.block = taken_clone(&f.block, id);
+        assert_ne!(
+            quote::quote!(#taken).to_string(),
+            quote::quote!(#f).to_string()
+        );
+        fix(&mut taken.attrs, &mut taken.vis, &mut taken.block, id);
+        assert_eq!(
+            quote::quote!(#taken).to_string(),
+            quote::quote!(#whole).to_string(),
+            "mutant {id}"
+        );
+    }
 }
 
 /// A [`Beside`] whose compile is `script` (a shell script writing to the log) over copies of
