@@ -246,10 +246,9 @@ fn dispatch_range(i: &syn::ExprIf) -> Option<(u32, u32)> {
 }
 
 /// A clone of a mutated function's body with, of its dispatch, only the body mutant `id`
-/// takes: the guarded one for a mutant of the function, else the plain one (`else if
-/// ::ferastrau_probes::reaching() { marked } else { plain }`), as a block where the dispatch
-/// was. [`fix`] would make the same of a whole clone; the other two bodies, each the size of
-/// the function or more, are not cloned only to be dropped, once per copy.
+/// takes ([`taken`]), as a block where the dispatch was. [`fix`] would make the same of a whole
+/// clone; the other two bodies, each the size of the function or more, are not cloned only to
+/// be dropped, once per copy.
 pub(super) fn taken_clone(block: &syn::Block, id: u32) -> syn::Block {
     let stmts = block
         .stmts
