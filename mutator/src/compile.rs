@@ -45,8 +45,8 @@ pub const PROFILE: &str = "ferastrau";
 ///   rustc copies it into every codegen unit in both modes. Every other path dependency
 ///   (Korat, the SDK, the worker runtime, when they are paths) incremental too made that
 ///   phase 6-12% slower, in two runs each;
-/// - for the root package of the build (the worker's own binary, or a test-suite runner),
-///   `codegen-units = 1` and `incremental = true`: the worker's binary is where the worker's
+/// - for the root package of the build (the worker's own crate, or a test-suite runner),
+///   `codegen-units = 1` and `incremental = true`: the worker's library is where the worker's
 ///   loop and Korat's search are instantiated for the crate's types, most of a worker's build
 ///   at opt-level 3 (4.8 s of `testdata/leftist`'s 5.5), and an edit of a function's body
 ///   changes none of that code, so rustc reuses it (a one-line edit of leftist's `merge`, then
@@ -65,7 +65,7 @@ pub fn profile_args(subject: Option<&str>) -> anyhow::Result<Vec<String>> {
     Ok([
         "inherits = \"release\"",
         opt_level.as_str(),
-        // The root package (the worker's binary); `"*"` is every other.
+        // The root package (the worker's crate); `"*"` is every other.
         "codegen-units = 1",
         "incremental = true",
         "package.\"*\".codegen-units = 16",
@@ -222,8 +222,10 @@ impl Compiler {
 impl Compiler {
     /// The command that compiles the library of the crate in `dir` (package `package`) once,
     /// writing its optimised LLVM IR to `out`: what trivial compiler equivalence reads
-    /// ([`crate::equivalence`]). Through a worker manifest it is `cargo rustc -p <package>`
-    /// of that worker's dependency graph, so that every dependency is the one the worker
+    /// ([`crate::equivalence`]), compiled as a
+    /// [`COPY_CRATE_TYPE`](crate::equivalence::COPY_CRATE_TYPE) as beside the build (cargo
+    /// links it too, having been asked for its usual outputs). Through a worker manifest it
+    /// is `cargo rustc -p <package>` of that worker's dependency graph, so that every dependency is the one the worker
     /// builds compiled (same profile, same features, same directory: fresh); the extra flags
     /// reach this crate alone. `-C opt-level=3` whatever the profile says (at `0` the
     /// comparison would see unfolded switches) and one codegen unit (every copy sees the same
@@ -232,6 +234,7 @@ impl Compiler {
     pub fn emit_ir(&self, dir: &Path, package: &str, out: &Path) -> anyhow::Result<Command> {
         let mut cmd = cargo();
         cmd.args(["rustc", "--profile", PROFILE])
+            .args(["--crate-type", crate::equivalence::COPY_CRATE_TYPE])
             .args(profile_args(None)?);
         match &self.mode {
             Mode::Build {

@@ -20,6 +20,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::compile::Line;
+use crate::equivalence::COPY_CRATE_TYPE;
 
 /// A `rustc` command cargo ran: its environment, program and arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +55,8 @@ impl Invocation {
     }
 
     /// The same compile of the copy of the crate in `to` (the crate was in `from`) as one
-    /// codegen unit at `opt-level=3`, writing only its optimised LLVM IR, to `ir` (any other
+    /// codegen unit at `opt-level=3`, as a [`COPY_CRATE_TYPE`], writing only its optimised LLVM
+    /// IR, to `ir` (any other
     /// file it makes goes to `scratch`), with human-readable diagnostics and no lints.
     pub fn emit_ir(&self, from: &Path, to: &Path, ir: &Path, scratch: &Path) -> Command {
         let moved = |s: &str| -> String {
@@ -69,7 +71,7 @@ impl Invocation {
         let mut given = self.args.iter();
         while let Some(a) = given.next() {
             // Options replaced below: where outputs go, what is emitted, how it is optimised,
-            // the crate types (a `cdylib` would ask for a link), the message format.
+            // the crate types, the message format.
             let with_value = match a.as_str() {
                 "--out-dir" | "--crate-type" => true,
                 "-C" => given.clone().next().is_some_and(|v| replaced_codegen(v)),
@@ -92,7 +94,7 @@ impl Invocation {
         }
         let mut cmd = Command::new(&self.program);
         cmd.args(args)
-            .args(["--crate-type", "lib", "--cap-lints", "allow"])
+            .args(["--crate-type", COPY_CRATE_TYPE, "--cap-lints", "allow"])
             .arg(format!("--emit=llvm-ir={}", ir.display()))
             .arg("--out-dir")
             .arg(scratch)
@@ -192,6 +194,10 @@ mod tests {
             assert!(!joined.contains(gone), "{gone} in {joined}");
         }
         assert_eq!(args.iter().filter(|a| *a == "--crate-type").count(), 1);
+        assert!(
+            joined.contains("--crate-type cdylib --cap-lints allow"),
+            "{joined}"
+        );
         assert_eq!(args.iter().filter(|a| a.starts_with("--emit")).count(), 1);
         assert!(joined.ends_with(
             "--emit=llvm-ir=/w/copy/x.ll --out-dir /w/copy/out -C opt-level=3 -C codegen-units=1"
