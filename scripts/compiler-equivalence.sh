@@ -36,7 +36,8 @@ if [[ "${1:-}" != "--table" ]]; then
   } > "$runs/costs.md"
 fi
 
-# put NAME TEXT: TEXT into the page between the markers of NAME ("table", "costs").
+# put NAME TEXT WHAT: TEXT into the page between the markers of NAME ("table", "costs"), whose
+# opening one says the script "writes WHAT" ("it", "them"); a page without it is an error.
 put() {
   local begin="<!-- $1: scripts/compiler-equivalence.sh writes $3 -->" end="<!-- end of $1 -->"
   grep -qxF "$begin" "$page" || { echo "compiler-equivalence: $page has no $begin" >&2; exit 1; }

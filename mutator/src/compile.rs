@@ -225,8 +225,9 @@ impl Compiler {
     /// ([`crate::equivalence`]), compiled as a
     /// [`COPY_CRATE_TYPE`](crate::equivalence::COPY_CRATE_TYPE) as beside the build (cargo
     /// links it too, having been asked for its usual outputs). Through a worker manifest it
-    /// is `cargo rustc -p <package>` of that worker's dependency graph, so that every dependency is the one the worker
-    /// builds compiled (same profile, same features, same directory: fresh); the extra flags
+    /// is `cargo rustc -p <package>` of that worker's dependency graph, so that every
+    /// dependency is the one the worker builds compiled (same profile, same features, same
+    /// directory: fresh); the extra flags
     /// reach this crate alone. `-C opt-level=3` whatever the profile says (at `0` the
     /// comparison would see unfolded switches) and one codegen unit (every copy sees the same
     /// inlining candidates); the dependencies keep the profile's level. Not incremental: the

@@ -56,8 +56,8 @@ impl Invocation {
 
     /// The same compile of the copy of the crate in `to` (the crate was in `from`) as one
     /// codegen unit at `opt-level=3`, as a [`COPY_CRATE_TYPE`], writing only its optimised LLVM
-    /// IR, to `ir` (any other
-    /// file it makes goes to `scratch`), with human-readable diagnostics and no lints.
+    /// IR, to `ir` (any other file it makes goes to `scratch`), with human-readable diagnostics
+    /// and no lints.
     pub fn emit_ir(&self, from: &Path, to: &Path, ir: &Path, scratch: &Path) -> Command {
         let moved = |s: &str| -> String {
             match Path::new(s).strip_prefix(from) {

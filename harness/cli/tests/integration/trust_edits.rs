@@ -406,11 +406,11 @@ fn results(journal: &Path) -> usize {
 }
 
 /// The worker's own crate (its library: the worker's loop and Korat's search instantiated for
-/// the crate's types, most of a worker's build; its binary calls it) and the crate under test (its metamutant) are compiled
-/// incrementally, the worker's other dependencies not, so that an edit of a function's body
-/// reuses the rest of the work (issue 56); and the edited crate's verdicts are those of a build
-/// from nothing: the same mutants with the same statuses at every scope as a copy of the
-/// edited crate at another path.
+/// the crate's types, most of a worker's build; its binary calls it) and the crate under test
+/// (its metamutant) are compiled incrementally, the worker's other dependencies not, so that
+/// an edit of a function's body reuses the rest of the work (issue 56); and the edited crate's
+/// verdicts are those of a build from nothing: the same mutants with the same statuses at
+/// every scope as a copy of the edited crate at another path.
 #[test]
 fn an_edited_crate_s_worker_is_rebuilt_incrementally_to_the_verdicts_of_a_fresh_build() {
     let dir = tempfile::tempdir().unwrap();
